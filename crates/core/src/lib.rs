@@ -1,1 +1,23 @@
-//! placeholder
+//! # mcp-lanes-core
+//!
+//! A deterministic, sans-IO simulation of Model Context Protocol peers:
+//! protocol types, a simulated server and client, simulated transports, a
+//! virtual-clock engine that records a [`sim::Timeline`], and the scenario
+//! catalog.
+//!
+//! **Architecture invariant:** this crate does no I/O and reads no clock.
+//! Time is a [`sim::SimTime`] argument; bytes come in as arguments and go out
+//! as return values. It knows nothing about browsers, sockets or processes,
+//! and builds for `wasm32-unknown-unknown` as it does natively.
+//!
+//! Dependency direction: [`protocol`] -> [`server`], [`client`] -> [`sim`]
+//! -> [`scenarios`]; the web UI and the CLI sit on top.
+
+pub mod client;
+pub mod protocol;
+pub mod rules;
+pub mod scenarios;
+pub mod server;
+pub mod sim;
+pub mod transcript;
+pub mod transport;

@@ -1,0 +1,139 @@
+//! How a simulated client is set up, and the steps a scenario asks of it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::protocol::version::EraMode;
+use crate::protocol::{ClientCapabilities, Implementation};
+
+/// What a legacy client does with a request it never agreed to handle
+/// (L-UNDECLARED).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UndeclaredPolicy {
+    /// Answer -32601 Method not found.
+    MethodNotFound,
+    /// Drop it silently (the server waits forever).
+    Drop,
+    /// Close the connection.
+    Close,
+}
+
+impl UndeclaredPolicy {
+    /// Short label.
+    pub fn label(self) -> &'static str {
+        match self {
+            UndeclaredPolicy::MethodNotFound => "answers -32601",
+            UndeclaredPolicy::Drop => "drops it silently",
+            UndeclaredPolicy::Close => "closes the connection",
+        }
+    }
+}
+
+/// Everything that makes a simulated client what it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientConfig {
+    /// Preset id this config came from (e.g. `rich`).
+    pub preset: String,
+    /// clientInfo (display only).
+    pub info: Implementation,
+    /// Which eras it speaks.
+    pub era: EraMode,
+    /// Modern versions in preference order (first = preferred).
+    pub modern_versions: Vec<String>,
+    /// Legacy versions in preference order (first = what initialize asks for).
+    pub legacy_versions: Vec<String>,
+    /// Capabilities it has, declared on each request (modern) or at initialize (legacy).
+    pub capabilities: ClientCapabilities,
+    /// Calls server/discover before its first modern request (modern-only clients).
+    pub discover_first: bool,
+    /// What it does with a request it never declared.
+    pub undeclared: UndeclaredPolicy,
+    /// Deadline for every request, if any (L-TIMEOUT).
+    pub request_timeout_ms: Option<u64>,
+    /// How long a dual-era stdio probe waits before deciding "legacy".
+    pub probe_timeout_ms: u64,
+    /// The host framework kills the run at this time (sends nothing).
+    pub host_kill_ms: Option<u64>,
+    /// Quiet period before re-listing after list_changed notices (0 = no debounce).
+    pub debounce_ms: u64,
+    /// Id of its first request.
+    pub first_id: i64,
+}
+
+impl ClientConfig {
+    /// A human label for the lane header.
+    pub fn label(&self) -> String {
+        format!(
+            "{} {} ({})",
+            self.info.name,
+            self.info.version,
+            self.era.label()
+        )
+    }
+}
+
+/// One thing a scenario asks the client to do, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// Call server/discover (modern).
+    Discover {
+        /// Version to name instead of the preferred one.
+        version: Option<String>,
+    },
+    /// Send a request; the client adds `_meta` (modern) itself.
+    Request {
+        /// Method.
+        method: String,
+        /// Params without `_meta`.
+        params: Value,
+        /// Capabilities to declare instead of all it has.
+        declare: Option<ClientCapabilities>,
+        /// Version to name instead of the chosen one.
+        version: Option<String>,
+        /// On -32021, retry declaring the capability if the client has it.
+        retry_on_missing_capability: bool,
+    },
+    /// Send this exact text, e.g. a deliberately broken request.
+    Raw {
+        /// The wire text.
+        text: String,
+        /// HTTP headers to use instead of the computed ones.
+        headers: Option<Vec<(String, String)>>,
+        /// Why this message is broken on purpose.
+        violation: Option<String>,
+        /// What the learner should notice.
+        note: String,
+    },
+    /// Let virtual time pass.
+    Wait {
+        /// How long.
+        ms: u64,
+    },
+    /// Close the connection.
+    Disconnect,
+}
+
+impl Step {
+    /// A tools/call of `name` with `arguments`, declaring everything the client has.
+    pub fn call_tool(name: &str, arguments: Value) -> Step {
+        Step::Request {
+            method: crate::protocol::methods::TOOLS_CALL.into(),
+            params: serde_json::json!({"name": name, "arguments": arguments}),
+            declare: None,
+            version: None,
+            retry_on_missing_capability: true,
+        }
+    }
+    /// A request with no params besides `_meta`.
+    pub fn request(method: &str) -> Step {
+        Step::Request {
+            method: method.into(),
+            params: serde_json::json!({}),
+            declare: None,
+            version: None,
+            retry_on_missing_capability: true,
+        }
+    }
+}

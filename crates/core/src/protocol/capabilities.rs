@@ -1,0 +1,212 @@
+//! Capability objects and implementation info. Optional fields skip when
+//! absent; unknown keys survive a round trip in `other` (RPC-UNKNOWN-FIELD).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// An open JSON object used for capability settings (`{}` = supported).
+pub type Settings = Map<String, Value>;
+
+/// Elicitation modes a client accepts (M-CAP-ELICIT-MODES).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ElicitationCapability {
+    /// Form mode. `elicitation: {}` also means form mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<Settings>,
+    /// URL mode; only when declared explicitly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<Settings>,
+    /// Unknown keys, kept.
+    #[serde(flatten)]
+    pub other: Settings,
+}
+
+impl ElicitationCapability {
+    /// Form mode is supported when declared or when the object is empty.
+    pub fn supports_form(&self) -> bool {
+        self.form.is_some() || self.url.is_none()
+    }
+    /// URL mode needs `elicitation.url`.
+    pub fn supports_url(&self) -> bool {
+        self.url.is_some()
+    }
+}
+
+/// What a client can accept (ClientCapabilities).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClientCapabilities {
+    /// Server may ask the user questions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<ElicitationCapability>,
+    /// Server may ask for model completions (deprecated in 2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Settings>,
+    /// Server may list the client's roots (deprecated in 2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Settings>,
+    /// Optional extensions, keyed by identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+    /// Experimental capabilities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<Map<String, Value>>,
+    /// Unknown keys, kept.
+    #[serde(flatten)]
+    pub other: Settings,
+}
+
+impl ClientCapabilities {
+    /// `{}`: only the basics.
+    pub fn none() -> Self {
+        Self::default()
+    }
+    /// `{"elicitation": {}}`: form-mode elicitation.
+    pub fn elicitation_form() -> Self {
+        Self {
+            elicitation: Some(ElicitationCapability::default()),
+            ..Self::default()
+        }
+    }
+    /// Whether every capability named in `required` is declared here.
+    pub fn covers(&self, required: &ClientCapabilities) -> bool {
+        self.missing(required).is_empty()
+    }
+    /// The part of `required` this object does not declare, shaped like
+    /// ClientCapabilities (for `data.requiredCapabilities`).
+    pub fn missing(&self, required: &ClientCapabilities) -> ClientCapabilities {
+        let mut out = ClientCapabilities::default();
+        if let Some(req) = &required.elicitation {
+            let ok = match &self.elicitation {
+                None => false,
+                Some(have) => {
+                    (req.url.is_none() || have.supports_url())
+                        && (req.form.is_none() || have.supports_form())
+                }
+            };
+            if !ok {
+                out.elicitation = Some(req.clone());
+            }
+        }
+        if required.sampling.is_some() && self.sampling.is_none() {
+            out.sampling = required.sampling.clone();
+        }
+        if required.roots.is_some() && self.roots.is_none() {
+            out.roots = required.roots.clone();
+        }
+        if let Some(req) = &required.extensions {
+            let have = self.extensions.clone().unwrap_or_default();
+            let lacking: Map<String, Value> = req
+                .iter()
+                .filter(|(k, _)| !have.contains_key(*k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !lacking.is_empty() {
+                out.extensions = Some(lacking);
+            }
+        }
+        out
+    }
+    /// Whether nothing at all is declared.
+    pub fn is_empty(&self) -> bool {
+        self == &ClientCapabilities::default()
+    }
+    /// Names of the declared top-level capabilities, for narration.
+    pub fn names(&self) -> Vec<String> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map.keys().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+    /// This object as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_else(|_| Value::Object(Map::new()))
+        // ok: plain data always serialises
+    }
+}
+
+/// A `listChanged` / `subscribe` style capability with optional flags.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListCapability {
+    /// The server announces list changes.
+    #[serde(
+        rename = "listChanged",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub list_changed: Option<bool>,
+    /// Resources only: the server accepts subscriptions (legacy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscribe: Option<bool>,
+    /// Unknown keys, kept.
+    #[serde(flatten)]
+    pub other: Settings,
+}
+
+/// What a server offers (ServerCapabilities).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ServerCapabilities {
+    /// Tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<ListCapability>,
+    /// Resources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ListCapability>,
+    /// Prompts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<ListCapability>,
+    /// Argument completions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completions: Option<Settings>,
+    /// Logging (deprecated in 2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logging: Option<Settings>,
+    /// Extensions, keyed by identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+    /// Unknown keys, kept.
+    #[serde(flatten)]
+    pub other: Settings,
+}
+
+impl ServerCapabilities {
+    /// This object as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_else(|_| Value::Object(Map::new()))
+        // ok: plain data always serialises
+    }
+}
+
+/// Name and version of a peer (serverInfo / clientInfo). Display only (M-SINFO).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Implementation {
+    /// Programmatic name.
+    pub name: String,
+    /// Version string.
+    pub version: String,
+    /// Unknown keys, kept.
+    #[serde(flatten)]
+    pub other: Settings,
+}
+
+impl Implementation {
+    /// A name/version pair.
+    pub fn new(name: &str, version: &str) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            other: Settings::new(),
+        }
+    }
+    /// This object as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({"name": self.name, "version": self.version})
+    }
+}
+
+/// Builds a settings object from a JSON literal (must be an object).
+pub fn settings(value: Value) -> Settings {
+    match value {
+        Value::Object(map) => map,
+        _ => Settings::new(),
+    }
+}

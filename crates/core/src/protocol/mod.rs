@@ -1,0 +1,16 @@
+//! Wire-level vocabulary: JSON-RPC 2.0 envelopes, MCP error codes, `_meta`
+//! keys, protocol versions and eras, capabilities and method names.
+//!
+//! Messages travel as `serde_json::Value` plus their exact wire text; the
+//! typed structs here are used where the simulator builds or checks a shape.
+//! Unknown fields are always tolerated (RPC-UNKNOWN-FIELD).
+
+pub mod capabilities;
+pub mod jsonrpc;
+pub mod meta;
+pub mod methods;
+pub mod version;
+
+pub use capabilities::{ClientCapabilities, Implementation, ServerCapabilities};
+pub use jsonrpc::{codes, Envelope, ErrorObject, RequestId};
+pub use version::{Era, ProtocolVersion};

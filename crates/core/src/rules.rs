@@ -1,0 +1,154 @@
+//! The rule catalog of `shared/spec/RULES.md` as data: every decision the
+//! simulated client or server makes names one or more of these IDs.
+//!
+//! Generated from RULES.md (`tests/rules_catalog.rs` checks the two agree);
+//! the summaries are the catalog's own words, the spec page is the authority.
+
+/// A rule ID from RULES.md, such as `"M-VERSION"`.
+pub type RuleId = &'static str;
+
+/// One rule: its ID, a one-sentence summary and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// The rule ID, e.g. `M-CAP-REQUIRED`.
+    pub id: RuleId,
+    /// What the rule says, in the catalog's words.
+    pub summary: &'static str,
+    /// The source as written in the catalog (spec section or "lesson").
+    pub source: &'static str,
+    /// A link to the spec section, when the source is a spec page.
+    pub spec_url: &'static str,
+}
+
+/// RPC-ID: A request id is a string or integer, never null, and never equal to the id of another request the sender still awaits.
+pub const RPC_ID: RuleId = "RPC-ID";
+/// RPC-PARSE: Text that is not JSON gets -32700 Parse error with id null.
+pub const RPC_PARSE: RuleId = "RPC-PARSE";
+/// RPC-INVALID: JSON that is not a valid request object (no `jsonrpc: "2.0"`, no method, wrong types) gets -32600 Invalid Request.
+pub const RPC_INVALID: RuleId = "RPC-INVALID";
+/// RPC-NOTIFY: A notification (no id) never gets a response.
+pub const RPC_NOTIFY: RuleId = "RPC-NOTIFY";
+/// RPC-UNKNOWN-FIELD: Unknown fields are ignored, not rejected; this is what keeps revisions additive.
+pub const RPC_UNKNOWN_FIELD: RuleId = "RPC-UNKNOWN-FIELD";
+/// RPC-CODES: -32000..-32019 are legacy and not used by new code; -32020..-32099 are reserved for MCP and only -32020, -32021, -32022 are defined; a 2026-07-28 implementation never emits -32002 (resource not found, now -32602) or -32042.
+pub const RPC_CODES: RuleId = "RPC-CODES";
+/// M-META-REQUIRED: Every modern request carries `params._meta` with PV (string) and CAPS (object).
+pub const M_META_REQUIRED: RuleId = "M-META-REQUIRED";
+/// M-STATELESS: The server decides each request from that request alone: version, capabilities and identity are never remembered from an earlier request, even on the same connection.
+pub const M_STATELESS: RuleId = "M-STATELESS";
+/// M-SINFO: Servers identify themselves in every result's `_meta[SINFO]` (SHOULD).
+pub const M_SINFO: RuleId = "M-SINFO";
+/// M-RESULT-TYPE: Every modern result has `resultType`: `"complete"` or `"input_required"`.
+pub const M_RESULT_TYPE: RuleId = "M-RESULT-TYPE";
+/// M-DISCOVER: `server/discover` is mandatory for servers, optional for clients.
+pub const M_DISCOVER: RuleId = "M-DISCOVER";
+/// M-VERSION: A request naming a version the server does not implement gets -32022 UnsupportedProtocolVersion with `data.supported` (array of strings) and `data.requested` (string) (HTTP 400).
+pub const M_VERSION: RuleId = "M-VERSION";
+/// M-VERSION-RETRY: On -32022 the client picks a mutually supported version from `data.supported` and retries the same request with a new id, or tells the user no common version exists.
+pub const M_VERSION_RETRY: RuleId = "M-VERSION-RETRY";
+/// M-CAP-REQUIRED: A server must not use a client capability the request did not declare in CAPS.
+pub const M_CAP_REQUIRED: RuleId = "M-CAP-REQUIRED";
+/// M-CAP-BEFORE-WORK: The capability check is part of validating the request and runs before any side effect (lock, transaction, reservation).
+pub const M_CAP_BEFORE_WORK: RuleId = "M-CAP-BEFORE-WORK";
+/// M-CAP-ELICIT-MODES: `elicitation: {}` means form mode only; URL mode needs `elicitation.url`.
+pub const M_CAP_ELICIT_MODES: RuleId = "M-CAP-ELICIT-MODES";
+/// M-UNKNOWN-METHOD: An unknown method gets -32601 Method not found (HTTP 404).
+pub const M_UNKNOWN_METHOD: RuleId = "M-UNKNOWN-METHOD";
+/// M-INIT-ON-MODERN: A modern-only server answering `initialize` names the versions it supports in its error, because a legacy client has no other diagnostic.
+pub const M_INIT_ON_MODERN: RuleId = "M-INIT-ON-MODERN";
+/// M-UNKNOWN-TOOL: `tools/call` naming a tool the server does not have is a protocol error -32602 ("Unknown tool: NAME"), not a capability problem and not -32601.
+pub const M_UNKNOWN_TOOL: RuleId = "M-UNKNOWN-TOOL";
+/// M-CACHE-HINTS: Results of server/discover, tools/list, prompts/list, resources/list, resources/templates/list and resources/read carry an integer `ttlMs` >= 0 and `cacheScope` "public" or "private".
+pub const M_CACHE_HINTS: RuleId = "M-CACHE-HINTS";
+/// M-CACHE-FRESH: A client treats a cached result as fresh while now < received_at + ttlMs; ttlMs 0 or absent means stale; negative is treated as 0; a matching list_changed notification invalidates at once.
+pub const M_CACHE_FRESH: RuleId = "M-CACHE-FRESH";
+/// M-MRTR: When a server needs client input (elicitation, sampling, roots) it returns `resultType: "input_required"` with `inputRequests` (map of key to request) and optional opaque `requestState`; only tools/call, prompts/get and resources/read may do so.
+pub const M_MRTR: RuleId = "M-MRTR";
+/// M-MRTR-CAP: An input request that needs a client capability (e.g.
+pub const M_MRTR_CAP: RuleId = "M-MRTR-CAP";
+/// H-STATUS: 200 for results; 400 for -32602 caused by malformed `_meta`, -32021, -32022, -32020, and for unparseable or invalid JSON-RPC (-32700, -32600); 404 with -32601 for unknown methods (removed legacy methods included); 202 with no body for an accepted notification; 405 for GET or DELETE on a modern-only endpoint; 403 for a present but disallowed Origin.
+pub const H_STATUS: RuleId = "H-STATUS";
+/// H-HEADERS: Every POST carries `MCP-Protocol-Version` equal to the body's PV, `Mcp-Method` equal to `method`, and for tools/call, resources/read, prompts/get an `Mcp-Name` equal to `params.name` / `params.uri`.
+pub const H_HEADERS: RuleId = "H-HEADERS";
+/// H-SESSION: A modern-only server ignores `Mcp-Session-Id` and `Last-Event-ID` and never mints a session id.
+pub const H_SESSION: RuleId = "H-SESSION";
+/// E-TERMS: Modern = per-request `_meta` (2026-07-28 and later).
+pub const E_TERMS: RuleId = "E-TERMS";
+/// E-SERVER-SELECT: A dual-era server chooses per request: `initialize` starts legacy semantics scoped to that stdio process or HTTP session; a request with modern `_meta` is served statelessly.
+pub const E_SERVER_SELECT: RuleId = "E-SERVER-SELECT";
+/// E-PROBE-STDIO: A dual-era client on stdio sends `server/discover` first, with its preferred modern version.
+pub const E_PROBE_STDIO: RuleId = "E-PROBE-STDIO";
+/// E-PROBE-HTTP: A dual-era client on HTTP tries a modern request.
+pub const E_PROBE_HTTP: RuleId = "E-PROBE-HTTP";
+/// E-CACHE: The era is a property of the server, not of a request: cache it per server process (stdio) or origin (HTTP); probe again when the cached discover result's ttlMs runs out or when a call that used to work returns a version error (the server was upgraded underneath).
+pub const E_CACHE: RuleId = "E-CACHE";
+/// E-MATRIX: Outcomes of every client/server era pair: modern-modern works; modern client vs legacy server fails (deterministically if the client probes first); dual-era client works with both; legacy client vs modern-only server fails (server rejects initialize naming its versions); legacy client vs dual-era server works.
+pub const E_MATRIX: RuleId = "E-MATRIX";
+/// L-INIT: `initialize` is the first request: params `protocolVersion`, `capabilities`, `clientInfo`.
+pub const L_INIT: RuleId = "L-INIT";
+/// L-VERSION: The server echoes the requested version if it supports it, otherwise answers with another version it supports (its latest).
+pub const L_VERSION: RuleId = "L-VERSION";
+/// L-CAP-SESSION: Capabilities are negotiated once and fixed for the session; both sides use only what was negotiated.
+pub const L_CAP_SESSION: RuleId = "L-CAP-SESSION";
+/// L-UNDECLARED: What a client does with a request it never agreed to handle is up to its SDK: answer -32601, drop it silently (the server waits forever, holding whatever it acquired), or close the connection.
+pub const L_UNDECLARED: RuleId = "L-UNDECLARED";
+/// L-FALLBACK: Without the capability, a tool that needed to ask the user returns a tool error (isError) that names the missing argument, its legal values and the context, so the model can re-call with it.
+pub const L_FALLBACK: RuleId = "L-FALLBACK";
+/// L-LIST-CHANGED: A server that declared `listChanged` may send `notifications/tools/list_changed` (or prompts/resources); the notice is a hint to re-list, and the client debounces a burst into one refresh.
+pub const L_LIST_CHANGED: RuleId = "L-LIST-CHANGED";
+/// L-SUBSCRIBE: `resources.subscribe` promises `resources/subscribe` and `notifications/resources/updated`.
+pub const L_SUBSCRIBE: RuleId = "L-SUBSCRIBE";
+/// L-DEGRADE: A client degrades rather than fails when a capability is absent: no prompts, hide the prompt menu; no logging, do not wait for logs.
+pub const L_DEGRADE: RuleId = "L-DEGRADE";
+/// L-TIMEOUT: Every sent request has a timeout; on expiry the sender stops waiting and sends `notifications/cancelled`.
+pub const L_TIMEOUT: RuleId = "L-TIMEOUT";
+
+/// Every rule of the catalog, in catalog order.
+pub const ALL: &[Rule] = &[
+    Rule { id: RPC_ID, summary: "A request id is a string or integer, never null, and never equal to the id of another request the sender still awaits. A retry is a new request and gets a new id.", source: "2026-07-28/basic/index#requests", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#requests" },
+    Rule { id: RPC_PARSE, summary: "Text that is not JSON gets -32700 Parse error with id null.", source: "2026-07-28/basic/index#error-codes", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes" },
+    Rule { id: RPC_INVALID, summary: "JSON that is not a valid request object (no `jsonrpc: \"2.0\"`, no method, wrong types) gets -32600 Invalid Request.", source: "JSON-RPC 2.0 §5.1", spec_url: "https://www.jsonrpc.org/specification#error_object" },
+    Rule { id: RPC_NOTIFY, summary: "A notification (no id) never gets a response.", source: "2026-07-28/basic/index#notifications", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#notifications" },
+    Rule { id: RPC_UNKNOWN_FIELD, summary: "Unknown fields are ignored, not rejected; this is what keeps revisions additive.", source: "lesson (seed 002); 2026-07-28/basic/versioning", spec_url: "" },
+    Rule { id: RPC_CODES, summary: "-32000..-32019 are legacy and not used by new code; -32020..-32099 are reserved for MCP and only -32020, -32021, -32022 are defined; a 2026-07-28 implementation never emits -32002 (resource not found, now -32602) or -32042.", source: "2026-07-28/basic/index#error-codes", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes" },
+    Rule { id: M_META_REQUIRED, summary: "Every modern request carries `params._meta` with PV (string) and CAPS (object). A request missing either is malformed: -32602 Invalid params (HTTP 400). CINFO is optional and a server must not require it.", source: "2026-07-28/basic/index#_meta", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#_meta" },
+    Rule { id: M_STATELESS, summary: "The server decides each request from that request alone: version, capabilities and identity are never remembered from an earlier request, even on the same connection. Declaring a capability once and dropping it later gets refused again.", source: "2026-07-28/basic/index#statelessness", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#statelessness" },
+    Rule { id: M_SINFO, summary: "Servers identify themselves in every result's `_meta[SINFO]` (SHOULD). serverInfo and clientInfo are for display and logs only; nobody branches on them or trusts them.", source: "2026-07-28/basic/index#_meta", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#_meta" },
+    Rule { id: M_RESULT_TYPE, summary: "Every modern result has `resultType`: `\"complete\"` or `\"input_required\"`. A client treats an absent resultType (older server) as complete and an unknown one as invalid.", source: "2026-07-28/basic/index#resulttype", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#resulttype" },
+    Rule { id: M_DISCOVER, summary: "`server/discover` is mandatory for servers, optional for clients. Its result: resultType complete, `supportedVersions`, `capabilities` (ServerCapabilities), optional `instructions`, `_meta[SINFO]`, and cache hints `ttlMs` + `cacheScope`.", source: "2026-07-28/server/discover", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/server/discover" },
+    Rule { id: M_VERSION, summary: "A request naming a version the server does not implement gets -32022 UnsupportedProtocolVersion with `data.supported` (array of strings) and `data.requested` (string) (HTTP 400). Note the exact field names: not `supportedVersions`.", source: "2026-07-28/basic/versioning#protocol-version-negotiation", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#protocol-version-negotiation" },
+    Rule { id: M_VERSION_RETRY, summary: "On -32022 the client picks a mutually supported version from `data.supported` and retries the same request with a new id, or tells the user no common version exists.", source: "2026-07-28/basic/versioning", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning" },
+    Rule { id: M_CAP_REQUIRED, summary: "A server must not use a client capability the request did not declare in CAPS. If the request cannot be served without it: -32021 MissingRequiredClientCapability with `data.requiredCapabilities` shaped like ClientCapabilities (an object keyed by capability, e.g. `{\"elicitation\": {}}`, never an array) (HTTP 400).", source: "2026-07-28/basic/index#_meta", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#_meta" },
+    Rule { id: M_CAP_BEFORE_WORK, summary: "The capability check is part of validating the request and runs before any side effect (lock, transaction, reservation).", source: "lesson (seed 003)", spec_url: "" },
+    Rule { id: M_CAP_ELICIT_MODES, summary: "`elicitation: {}` means form mode only; URL mode needs `elicitation.url`. A server never sends an elicitation in a mode the client did not declare.", source: "2026-07-28/client/elicitation#capabilities", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#capabilities" },
+    Rule { id: M_UNKNOWN_METHOD, summary: "An unknown method gets -32601 Method not found (HTTP 404). On a modern-only server this includes removed legacy methods: `initialize`, `ping`, `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`.", source: "2026-07-28/basic/transports/streamable-http#protocol-version-header", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header" },
+    Rule { id: M_INIT_ON_MODERN, summary: "A modern-only server answering `initialize` names the versions it supports in its error, because a legacy client has no other diagnostic.", source: "2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions" },
+    Rule { id: M_UNKNOWN_TOOL, summary: "`tools/call` naming a tool the server does not have is a protocol error -32602 (\"Unknown tool: NAME\"), not a capability problem and not -32601.", source: "2026-07-28/examples/InvalidParamsError", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/examples/InvalidParamsError" },
+    Rule { id: M_CACHE_HINTS, summary: "Results of server/discover, tools/list, prompts/list, resources/list, resources/templates/list and resources/read carry an integer `ttlMs` >= 0 and `cacheScope` \"public\" or \"private\". input_required results never carry them.", source: "2026-07-28/server/utilities/caching", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching" },
+    Rule { id: M_CACHE_FRESH, summary: "A client treats a cached result as fresh while now < received_at + ttlMs; ttlMs 0 or absent means stale; negative is treated as 0; a matching list_changed notification invalidates at once. TTL is not a polling interval.", source: "2026-07-28/server/utilities/caching", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching" },
+    Rule { id: M_MRTR, summary: "When a server needs client input (elicitation, sampling, roots) it returns `resultType: \"input_required\"` with `inputRequests` (map of key to request) and optional opaque `requestState`; only tools/call, prompts/get and resources/read may do so. The client retries the original request with a new id, `inputResponses` keyed the same way, and `requestState` echoed unchanged. Modern servers never send requests to the client.", source: "2026-07-28/basic/patterns/mrtr", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr" },
+    Rule { id: M_MRTR_CAP, summary: "An input request that needs a client capability (e.g. elicitation) is only sent when the current request declares it; otherwise -32021.", source: "2026-07-28/basic/patterns/mrtr; lesson (seed 001)", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr" },
+    Rule { id: H_STATUS, summary: "200 for results; 400 for -32602 caused by malformed `_meta`, -32021, -32022, -32020, and for unparseable or invalid JSON-RPC (-32700, -32600); 404 with -32601 for unknown methods (removed legacy methods included); 202 with no body for an accepted notification; 405 for GET or DELETE on a modern-only endpoint; 403 for a present but disallowed Origin. The spec fixes no special status for other error replies (e.g. an unknown tool's -32602): they are ordinary JSON-RPC responses, sent with 200 here.", source: "2026-07-28/basic/transports/streamable-http", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http" },
+    Rule { id: H_HEADERS, summary: "Every POST carries `MCP-Protocol-Version` equal to the body's PV, `Mcp-Method` equal to `method`, and for tools/call, resources/read, prompts/get an `Mcp-Name` equal to `params.name` / `params.uri`. Missing or mismatched: 400 with -32020 HeaderMismatch. Header names compare case-insensitively, values case-sensitively, after dropping the optional whitespace around a field value (RFC 9110 §5.5); `Mcp-Name` and `Mcp-Param-*` values may use the `=?base64?…?=` form and are decoded before comparing.", source: "2026-07-28/basic/transports/streamable-http#server-validation", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation" },
+    Rule { id: H_SESSION, summary: "A modern-only server ignores `Mcp-Session-Id` and `Last-Event-ID` and never mints a session id.", source: "2026-07-28/basic/transports/streamable-http#earlier-streamable-http-revisions", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#earlier-streamable-http-revisions" },
+    Rule { id: E_TERMS, summary: "Modern = per-request `_meta` (2026-07-28 and later). Legacy = `initialize` handshake (2025-11-25 and earlier). Dual-era = speaks both. An era is a message shape, not a version string: a modern request that names an old version is still a modern request.", source: "2026-07-28/basic/versioning#terminology", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#terminology" },
+    Rule { id: E_SERVER_SELECT, summary: "A dual-era server chooses per request: `initialize` starts legacy semantics scoped to that stdio process or HTTP session; a request with modern `_meta` is served statelessly. Both can be served at once. Its initialize result names a legacy version, never 2026-07-28.", source: "2026-07-28/basic/versioning", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning" },
+    Rule { id: E_PROBE_STDIO, summary: "A dual-era client on stdio sends `server/discover` first, with its preferred modern version. A DiscoverResult means modern. A recognized modern error (-32022, -32021, -32020) means modern: retry with a supported version, do not fall back. Any other error, or no answer within a timeout, means legacy: fall back to `initialize`. The fallback is never keyed to one specific error code.", source: "2026-07-28/basic/transports/stdio#backward-compatibility", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility" },
+    Rule { id: E_PROBE_HTTP, summary: "A dual-era client on HTTP tries a modern request. On 400/404/405 it reads the body: a recognized modern error means modern; an empty or unrecognized body means legacy, fall back to `initialize`.", source: "2026-07-28/basic/transports/streamable-http#backward-compatibility", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility" },
+    Rule { id: E_CACHE, summary: "The era is a property of the server, not of a request: cache it per server process (stdio) or origin (HTTP); probe again when the cached discover result's ttlMs runs out or when a call that used to work returns a version error (the server was upgraded underneath).", source: "2026-07-28/basic/versioning; lesson (seed 000)", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning" },
+    Rule { id: E_MATRIX, summary: "Outcomes of every client/server era pair: modern-modern works; modern client vs legacy server fails (deterministically if the client probes first); dual-era client works with both; legacy client vs modern-only server fails (server rejects initialize naming its versions); legacy client vs dual-era server works.", source: "2026-07-28/basic/versioning#compatibility-matrix", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#compatibility-matrix" },
+    Rule { id: L_INIT, summary: "`initialize` is the first request: params `protocolVersion`, `capabilities`, `clientInfo`. The server answers with its `protocolVersion`, `capabilities`, `serverInfo`, optional `instructions`. The client then sends `notifications/initialized`.", source: "2025-11-25/basic/lifecycle", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle" },
+    Rule { id: L_VERSION, summary: "The server echoes the requested version if it supports it, otherwise answers with another version it supports (its latest). A client that cannot speak the returned version disconnects instead of carrying on.", source: "2025-11-25/basic/lifecycle#version-negotiation; lesson (seed 002)", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation" },
+    Rule { id: L_CAP_SESSION, summary: "Capabilities are negotiated once and fixed for the session; both sides use only what was negotiated. A server never calls a client method (e.g. `elicitation/create`) the client did not declare.", source: "2025-11-25/basic/lifecycle#operation; lesson (seed 003)", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation" },
+    Rule { id: L_UNDECLARED, summary: "What a client does with a request it never agreed to handle is up to its SDK: answer -32601, drop it silently (the server waits forever, holding whatever it acquired), or close the connection. A server must not probe to find out.", source: "lesson (seed 003)", spec_url: "" },
+    Rule { id: L_FALLBACK, summary: "Without the capability, a tool that needed to ask the user returns a tool error (isError) that names the missing argument, its legal values and the context, so the model can re-call with it. Proceeding without asking is not a fallback.", source: "lesson (seed 003)", spec_url: "" },
+    Rule { id: L_LIST_CHANGED, summary: "A server that declared `listChanged` may send `notifications/tools/list_changed` (or prompts/resources); the notice is a hint to re-list, and the client debounces a burst into one refresh.", source: "2025-11-25/server/tools#list-changed-notification; lesson (seed 002)", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification" },
+    Rule { id: L_SUBSCRIBE, summary: "`resources.subscribe` promises `resources/subscribe` and `notifications/resources/updated`.", source: "2025-11-25/server/resources#subscriptions", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions" },
+    Rule { id: L_DEGRADE, summary: "A client degrades rather than fails when a capability is absent: no prompts, hide the prompt menu; no logging, do not wait for logs.", source: "lesson (seed 002)", spec_url: "" },
+    Rule { id: L_TIMEOUT, summary: "Every sent request has a timeout; on expiry the sender stops waiting and sends `notifications/cancelled`.", source: "2025-11-25/basic/lifecycle#timeouts", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts" },
+];
+
+/// Looks a rule up by ID.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    ALL.iter().find(|rule| rule.id == id)
+}

@@ -1,0 +1,464 @@
+//! The set-ups of each scenario, reproducing the lessons.
+
+use serde_json::json;
+
+use crate::client::presets as clients;
+use crate::client::{ClientConfig, Step, UndeclaredPolicy};
+use crate::protocol::version::EraMode;
+use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
+use crate::server::presets as servers;
+use crate::server::{ServerConfig, UnknownMethodPolicy};
+use crate::sim::engine::ServerEvent;
+use crate::sim::Setup;
+use crate::transport::{ChannelConfig, TransportKind};
+
+const STDIO: TransportKind = TransportKind::Stdio;
+const HTTP: TransportKind = TransportKind::Http;
+
+fn setup(
+    label: &str,
+    client: ClientConfig,
+    server: ServerConfig,
+    kind: TransportKind,
+    script: Vec<Step>,
+) -> Setup {
+    Setup {
+        label: label.into(),
+        client,
+        server,
+        channel: ChannelConfig::new(kind),
+        script,
+        server_events: Vec::new(),
+    }
+}
+
+fn call(
+    name: &str,
+    arguments: serde_json::Value,
+    declare: Option<ClientCapabilities>,
+    retry: bool,
+) -> Step {
+    Step::Request {
+        method: methods::TOOLS_CALL.into(),
+        params: json!({"name": name, "arguments": arguments}),
+        declare,
+        version: None,
+        retry_on_missing_capability: retry,
+    }
+}
+
+fn legacy_silent() -> ServerConfig {
+    let mut cfg = servers::notes();
+    cfg.unknown_method = UnknownMethodPolicy::Silent;
+    cfg
+}
+
+fn modern_meta() -> serde_json::Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": ProtocolVersion::MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+/// The set-ups of scenario `id`, or `None` for an unknown id.
+pub fn setups(id: &str) -> Option<Vec<Setup>> {
+    Some(match id {
+        "discover" => vec![setup(
+            "plain client discovers deploy-console",
+            clients::plain(),
+            servers::deploy_console(),
+            STDIO,
+            vec![Step::Discover { version: None }],
+        )],
+        "capability-per-request" => {
+            let mut client = clients::rich();
+            client.preset = "rich".into();
+            vec![setup(
+                "declare per request",
+                client,
+                servers::deploy_console(),
+                STDIO,
+                vec![
+                    call(
+                        "notify_oncall",
+                        json!({"incident": "INC-4211"}),
+                        Some(ClientCapabilities::none()),
+                        true,
+                    ),
+                    Step::Wait { ms: 1_000 },
+                    call(
+                        "notify_oncall",
+                        json!({"incident": "INC-4211"}),
+                        Some(ClientCapabilities::none()),
+                        false,
+                    ),
+                ],
+            )]
+        }
+        "plain-vs-rich" => vec![
+            setup(
+                "plain client",
+                clients::plain(),
+                servers::order_desk(),
+                STDIO,
+                vec![call(
+                    "confirm_order",
+                    json!({"order_id": "A-1042"}),
+                    None,
+                    true,
+                )],
+            ),
+            setup(
+                "rich client",
+                clients::rich(),
+                servers::order_desk(),
+                STDIO,
+                vec![call(
+                    "confirm_order",
+                    json!({"order_id": "A-1042"}),
+                    None,
+                    true,
+                )],
+            ),
+        ],
+        "unknown-tool-vs-unknown-method" => vec![
+            setup(
+                "unknown tool",
+                clients::plain(),
+                servers::deploy_console(),
+                STDIO,
+                vec![call("close_all_incidents", json!({}), None, true)],
+            ),
+            setup(
+                "unknown method",
+                clients::plain(),
+                servers::deploy_console(),
+                STDIO,
+                vec![Step::request("incidents/close")],
+            ),
+        ],
+        "version-retry" => vec![setup(
+            "discover naming 2025-11-25",
+            clients::plain(),
+            servers::deploy_console(),
+            STDIO,
+            vec![Step::Discover {
+                version: Some("2025-11-25".into()),
+            }],
+        )],
+        "missing-meta" => {
+            let broken = |label: &str, params: serde_json::Value, why: &str| {
+                let text =
+                    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
+                        .to_string();
+                setup(
+                    label,
+                    clients::plain(),
+                    servers::deploy_console(),
+                    STDIO,
+                    vec![Step::Raw {
+                        text,
+                        headers: None,
+                        violation: Some(why.into()),
+                        note: format!("A tools/list request with {why}."),
+                    }],
+                )
+            };
+            vec![
+                broken("no _meta", json!({}), "no params._meta at all"),
+                broken("no protocolVersion", json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}), "_meta without io.modelcontextprotocol/protocolVersion"),
+                broken("no clientCapabilities", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": ProtocolVersion::MODERN}}), "_meta without io.modelcontextprotocol/clientCapabilities"),
+                setup("no clientInfo (fine)", clients::plain(), servers::deploy_console(), STDIO, vec![Step::Raw {
+                    text: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta()}}).to_string(),
+                    headers: None, violation: None,
+                    note: "The same request with both required keys and no clientInfo: clientInfo is optional and a server must not require it.".into(),
+                }]),
+            ]
+        }
+        "era-probe-stdio" => probe_setups(STDIO),
+        "era-probe-http" => probe_setups(HTTP),
+        "era-cache-and-upgrade" => {
+            let mut client = clients::dual_era();
+            client.request_timeout_ms = Some(30_000);
+            let list = || call("list_incidents", json!({}), None, true);
+            let ttl = setup(
+                "ttlMs expiry",
+                client.clone(),
+                servers::deploy_console(),
+                STDIO,
+                vec![
+                    list(),
+                    Step::Wait { ms: 600_000 },
+                    list(),
+                    Step::Wait { ms: 3_000_000 },
+                    list(),
+                ],
+            );
+            let mut upgraded = servers::notes();
+            upgraded.era = EraMode::DualEra;
+            upgraded.modern_versions = vec![ProtocolVersion::MODERN.into()];
+            upgraded.legacy_versions = Vec::new();
+            upgraded.era = EraMode::ModernOnly;
+            upgraded.info.version = "1.0".into();
+            let list_tools = || Step::request(methods::TOOLS_LIST);
+            let mut upgrade = setup(
+                "server upgraded underneath",
+                client,
+                servers::notes(),
+                HTTP,
+                vec![list_tools(), Step::Wait { ms: 60_000 }, list_tools()],
+            );
+            upgrade.server_events = vec![(
+                30_000,
+                ServerEvent::Upgrade {
+                    config: Box::new(upgraded),
+                },
+            )];
+            vec![ttl, upgrade]
+        }
+        "compatibility-matrix" => {
+            let mut modern_client = clients::plain();
+            modern_client.discover_first = true;
+            let list = || vec![Step::request(methods::TOOLS_LIST)];
+            vec![
+                setup(
+                    "modern client, modern server",
+                    modern_client.clone(),
+                    servers::deploy_console(),
+                    STDIO,
+                    list(),
+                ),
+                setup(
+                    "modern client, legacy server",
+                    modern_client,
+                    servers::notes(),
+                    STDIO,
+                    list(),
+                ),
+                setup(
+                    "dual-era client, modern server",
+                    clients::dual_era(),
+                    servers::deploy_console(),
+                    STDIO,
+                    list(),
+                ),
+                setup(
+                    "dual-era client, legacy server",
+                    clients::dual_era(),
+                    servers::notes(),
+                    STDIO,
+                    list(),
+                ),
+                setup(
+                    "legacy client, modern server",
+                    clients::legacy_host(),
+                    servers::deploy_console(),
+                    STDIO,
+                    list(),
+                ),
+                setup(
+                    "legacy client, dual-era server",
+                    clients::legacy_host(),
+                    servers::dual_era(),
+                    STDIO,
+                    list(),
+                ),
+                setup(
+                    "legacy client, legacy server",
+                    clients::legacy_host(),
+                    servers::notes(),
+                    STDIO,
+                    list(),
+                ),
+            ]
+        }
+        "legacy-handshake" => {
+            let mut wants_newer = clients::legacy_host();
+            wants_newer.legacy_versions = vec!["2025-11-25".into(), "2025-06-18".into()];
+            let mut only_newer = clients::legacy_host();
+            only_newer.legacy_versions = vec!["2025-11-25".into()];
+            let script = || vec![Step::request(methods::TOOLS_LIST)];
+            vec![
+                setup(
+                    "version echoed",
+                    clients::legacy_host(),
+                    servers::notes(),
+                    STDIO,
+                    script(),
+                ),
+                setup(
+                    "counter-offer accepted",
+                    wants_newer,
+                    servers::notes(),
+                    STDIO,
+                    script(),
+                ),
+                setup(
+                    "counter-offer refused",
+                    only_newer,
+                    servers::notes(),
+                    STDIO,
+                    script(),
+                ),
+            ]
+        }
+        "list-changed-debounce" => {
+            let mut naive = clients::legacy_host();
+            naive.debounce_ms = 0;
+            let burst = || {
+                vec![
+                    (1_000, ServerEvent::ToolsChanged),
+                    (1_010, ServerEvent::ToolsChanged),
+                    (1_020, ServerEvent::ToolsChanged),
+                ]
+            };
+            let mut debounced = setup(
+                "debounced (200 ms)",
+                clients::legacy_host(),
+                servers::notes(),
+                STDIO,
+                vec![Step::request(methods::TOOLS_LIST)],
+            );
+            debounced.server_events = burst();
+            let mut eager = setup(
+                "re-list on every notice",
+                naive,
+                servers::notes(),
+                STDIO,
+                vec![Step::request(methods::TOOLS_LIST)],
+            );
+            eager.server_events = burst();
+            vec![debounced, eager]
+        }
+        "elicitation-unchecked" => {
+            let mut server = servers::search_index();
+            server.checks_capability_before_work = false;
+            [
+                UndeclaredPolicy::MethodNotFound,
+                UndeclaredPolicy::Drop,
+                UndeclaredPolicy::Close,
+            ]
+            .into_iter()
+            .map(|policy| {
+                setup(
+                    &format!("client {}", policy.label()),
+                    clients::orchestrator_runtime(policy),
+                    server.clone(),
+                    STDIO,
+                    vec![call(
+                        "purge_index",
+                        json!({"index": "prod-catalog"}),
+                        None,
+                        true,
+                    )],
+                )
+            })
+            .collect()
+        }
+        "elicitation-checked" => [
+            UndeclaredPolicy::MethodNotFound,
+            UndeclaredPolicy::Drop,
+            UndeclaredPolicy::Close,
+        ]
+        .into_iter()
+        .map(|policy| {
+            setup(
+                &format!("client {}", policy.label()),
+                clients::orchestrator_runtime(policy),
+                servers::search_index(),
+                STDIO,
+                vec![
+                    call("purge_index", json!({"index": "prod-catalog"}), None, true),
+                    call(
+                        "purge_index",
+                        json!({"index": "prod-catalog", "retention_days": 0}),
+                        None,
+                        true,
+                    ),
+                ],
+            )
+        })
+        .collect(),
+        "legacy-client-vs-modern-server" => vec![
+            setup(
+                "stdio",
+                clients::legacy_host(),
+                servers::deploy_console(),
+                STDIO,
+                vec![Step::request(methods::TOOLS_LIST)],
+            ),
+            setup(
+                "Streamable HTTP",
+                clients::legacy_host(),
+                servers::deploy_console(),
+                HTTP,
+                vec![Step::request(methods::TOOLS_LIST)],
+            ),
+        ],
+        "http-header-mismatch" => {
+            let body = |id: u32| {
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "list_incidents", "arguments": {}, "_meta": modern_meta()}})
+                .to_string()
+            };
+            let headers = |version: &str| {
+                vec![
+                    ("Content-Type".to_string(), "application/json".to_string()),
+                    (
+                        "Accept".to_string(),
+                        "application/json, text/event-stream".to_string(),
+                    ),
+                    ("MCP-Protocol-Version".to_string(), version.to_string()),
+                    ("Mcp-Method".to_string(), "tools/call".to_string()),
+                    ("Mcp-Name".to_string(), "list_incidents".to_string()),
+                ]
+            };
+            vec![
+                setup("header says 2025-11-25", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
+                    text: body(1), headers: Some(headers("2025-11-25")),
+                    violation: Some("MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)".into()),
+                    note: "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25.".into(),
+                }]),
+                setup("headers match", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
+                    text: body(1), headers: Some(headers(ProtocolVersion::MODERN)), violation: None,
+                    note: "The same request with headers that mirror the body.".into(),
+                }]),
+            ]
+        }
+        _ => return None,
+    })
+}
+
+fn probe_setups(kind: TransportKind) -> Vec<Setup> {
+    let script = || vec![Step::request(methods::TOOLS_LIST)];
+    vec![
+        setup(
+            "modern server",
+            clients::dual_era(),
+            servers::deploy_console(),
+            kind,
+            script(),
+        ),
+        setup(
+            "legacy server, answers an error",
+            clients::dual_era(),
+            servers::notes(),
+            kind,
+            script(),
+        ),
+        setup(
+            "legacy server, silent",
+            clients::dual_era(),
+            legacy_silent(),
+            kind,
+            script(),
+        ),
+        setup(
+            "dual-era server",
+            clients::dual_era(),
+            servers::dual_era(),
+            kind,
+            script(),
+        ),
+    ]
+}

@@ -1,0 +1,479 @@
+//! The legacy era (initialize handshake, 2024-11-05 .. 2025-11-25):
+//! capabilities negotiated once per connection (L-CAP-SESSION).
+
+use serde_json::{json, Map, Value};
+
+use super::{
+    LegacySession, OutputKind, PendingCall, Refusal, Reply, Server, SessionState,
+    UnknownMethodPolicy,
+};
+use crate::protocol::jsonrpc::{self, codes, ErrorObject, RequestId};
+use crate::protocol::{methods, ClientCapabilities};
+use crate::rules::{self, RuleId};
+use crate::transport::http::{self, HttpRequest, HttpResponse};
+
+/// Legacy methods the simulated server implements (when its capabilities allow).
+const LEGACY_METHODS: &[&str] = &[
+    methods::PING,
+    methods::TOOLS_LIST,
+    methods::TOOLS_CALL,
+    methods::PROMPTS_LIST,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_READ,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
+];
+
+impl Server {
+    pub(super) fn legacy_initialize(
+        &mut self,
+        conn: &str,
+        id: RequestId,
+        params: &Value,
+        over_http: bool,
+    ) -> Reply {
+        let fallback = self
+            .config
+            .legacy_versions
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "2025-06-18".into());
+        let requested = params.get("protocolVersion").and_then(Value::as_str);
+        let caps_value = params.get("capabilities");
+        let client_name = params
+            .get("clientInfo")
+            .and_then(|c| c.get("name"))
+            .and_then(Value::as_str);
+        let (Some(requested), Some(caps_value @ Value::Object(_)), Some(client_name)) =
+            (requested, caps_value, client_name)
+        else {
+            let refusal = Refusal::new(codes::INVALID_PARAMS,
+                "Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo (name, version)",
+                200, &[rules::L_INIT], "initialize must say which version the client wants, what it can do and who it is.");
+            return self.refuse(Some(&id), refusal, fallback);
+        };
+        let client_caps: ClientCapabilities =
+            serde_json::from_value(caps_value.clone()).unwrap_or_default();
+        let (version, mut rules, note) = if self
+            .config
+            .legacy_versions
+            .iter()
+            .any(|v| v == requested)
+        {
+            (requested.to_string(), vec![rules::L_INIT, rules::L_VERSION],
+                format!("The server supports {requested} and echoes it; capabilities are now fixed for this connection."))
+        } else {
+            (fallback.clone(), vec![rules::L_INIT, rules::L_VERSION],
+                format!("The server does not support {requested}, so it answers with its latest, {fallback}; the client must decide whether it can speak that."))
+        };
+        if self.config.era.speaks_modern() {
+            rules.push(rules::E_SERVER_SELECT);
+        }
+        let mut result = Map::new();
+        result.insert("protocolVersion".into(), json!(version));
+        result.insert("capabilities".into(), self.config.capabilities.to_json());
+        result.insert("serverInfo".into(), self.config.info.to_json());
+        if let Some(instructions) = &self.config.instructions {
+            result.insert("instructions".into(), json!(instructions));
+        }
+        let mut headers = Vec::new();
+        let mut conn = conn.to_string();
+        if over_http {
+            let session_id = format!("session-{}", self.next_session);
+            self.next_session += 1;
+            headers.push((http::SESSION_HEADER.to_string(), session_id.clone()));
+            conn = format!("http:{session_id}");
+        }
+        self.sessions.insert(
+            conn,
+            LegacySession {
+                state: SessionState::AwaitingInitialized,
+                version: version.clone(),
+                client_caps,
+                client_name: client_name.to_string(),
+            },
+        );
+        Reply {
+            message: jsonrpc::result(&id, Value::Object(result)),
+            status: 200,
+            rules,
+            note,
+            revision: version,
+            headers,
+        }
+    }
+
+    /// A request on a legacy connection. `None` means the server stays silent.
+    pub(super) fn legacy_request(
+        &mut self,
+        conn: &str,
+        id: RequestId,
+        method: &str,
+        params: &Value,
+    ) -> Option<Reply> {
+        let revision = self.revision_for(conn);
+        let caps = &self.config.capabilities;
+        let offered = match method {
+            methods::PING => true,
+            methods::TOOLS_LIST | methods::TOOLS_CALL => caps.tools.is_some(),
+            methods::PROMPTS_LIST => caps.prompts.is_some(),
+            methods::RESOURCES_LIST | methods::RESOURCES_READ => caps.resources.is_some(),
+            methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => caps
+                .resources
+                .as_ref()
+                .and_then(|r| r.subscribe)
+                .unwrap_or(false),
+            _ => false,
+        };
+        if !offered || !LEGACY_METHODS.contains(&method) {
+            return match self.config.unknown_method {
+                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(codes::METHOD_NOT_FOUND,
+                    format!("Method not found: {method}"), 200, &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
+                    format!("This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.")), revision)),
+                UnknownMethodPolicy::Silent => {
+                    self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
+                        format!("This legacy server ignores {method} entirely: no answer will ever come."));
+                    None
+                }
+            };
+        }
+        let operating =
+            matches!(self.sessions.get(conn), Some(s) if s.state == SessionState::Operating);
+        let initialized = self.sessions.contains_key(conn);
+        if method != methods::PING && !operating {
+            let why = if initialized {
+                "before notifications/initialized"
+            } else {
+                "before initialize"
+            };
+            return Some(self.refuse(Some(&id), Refusal::new(codes::INVALID_REQUEST,
+                format!("Invalid Request: {method} received {why}"), 200, &[rules::L_INIT],
+                format!("A legacy session must complete initialize and notifications/initialized before {method}.")), revision));
+        }
+        let reply = |server: &Server, result: Value, rules: &[RuleId], note: String| Reply {
+            message: jsonrpc::result(&id, result),
+            status: 200,
+            rules: rules.to_vec(),
+            note,
+            revision: server.revision_for(conn),
+            headers: Vec::new(),
+        };
+        let cfg = &self.config;
+        Some(match method {
+            methods::PING => reply(self, json!({}), &[rules::L_INIT], "ping answers with an empty result.".into()),
+            methods::TOOLS_LIST => {
+                let tools: Vec<Value> = cfg.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
+                reply(self, json!({"tools": tools}), &[rules::L_CAP_SESSION], format!("tools/list: {} tool(s), as the tools capability promised.", cfg.tools.len()))
+            }
+            methods::PROMPTS_LIST => {
+                let prompts: Vec<Value> = cfg.prompts.iter().map(|p| json!({"name": p.name, "description": p.description})).collect();
+                reply(self, json!({"prompts": prompts}), &[rules::L_CAP_SESSION], "prompts/list, as the prompts capability promised.".into())
+            }
+            methods::RESOURCES_LIST => {
+                let resources: Vec<Value> = cfg.resources.iter().map(|r| json!({"uri": r.uri, "name": r.name})).collect();
+                reply(self, json!({"resources": resources}), &[rules::L_CAP_SESSION], "resources/list, as the resources capability promised.".into())
+            }
+            methods::RESOURCES_READ => {
+                let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
+                match cfg.resources.iter().find(|r| r.uri == uri) {
+                    Some(r) => reply(self, json!({"contents": [{"uri": r.uri, "mimeType": "text/plain", "text": r.text}]}), &[rules::L_CAP_SESSION], format!("resources/read returns {uri}.")),
+                    None => self.refuse(Some(&id), Refusal::new(codes::INVALID_PARAMS, format!("Resource not found: {uri}"), 200, &[rules::L_CAP_SESSION], "No such resource."), revision),
+                }
+            }
+            methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => reply(self, json!({}), &[rules::L_SUBSCRIBE],
+                "resources.subscribe was declared, so the server accepts the subscription and will send notifications/resources/updated.".into()),
+            _ => return self.legacy_call(conn, id, params),
+        })
+    }
+
+    fn legacy_call(&mut self, conn: &str, id: RequestId, params: &Value) -> Option<Reply> {
+        let revision = self.revision_for(conn);
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let arguments = params
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let Some(tool) = self.config.tool(&name).cloned() else {
+            return Some(self.refuse(
+                Some(&id),
+                Refusal::new(
+                    codes::INVALID_PARAMS,
+                    format!("Unknown tool: {name}"),
+                    200,
+                    &[rules::M_UNKNOWN_TOOL],
+                    format!("{name:?} is not one of this server's tools: -32602."),
+                ),
+                revision,
+            ));
+        };
+        let session_caps = self
+            .sessions
+            .get(conn)
+            .map(|s| s.client_caps.clone())
+            .unwrap_or_default();
+        let client_name = self
+            .sessions
+            .get(conn)
+            .map(|s| s.client_name.clone())
+            .unwrap_or_default();
+        let question = tool.asks.clone().filter(|q| {
+            !q.argument
+                .as_ref()
+                .is_some_and(|a| arguments.get(a).is_some())
+        });
+        let can_ask = session_caps.elicitation.is_some();
+        let checks = self.config.checks_capability_before_work;
+        if checks && question.is_some() && !can_ask {
+            let text = question
+                .as_ref()
+                .and_then(|q| q.fallback_error.clone())
+                .unwrap_or_else(|| {
+                    format!("{name} needs elicitation, which this client did not declare.")
+                });
+            let result = json!({"content": Server::text_content(&text), "isError": true});
+            return Some(Reply { message: jsonrpc::result(&id, result), status: 200,
+                rules: vec![rules::L_CAP_SESSION, rules::M_CAP_BEFORE_WORK, rules::L_FALLBACK],
+                note: format!("{client_name} declared no elicitation at initialize, so before taking any lock {name} returns a tool error naming the missing argument, its legal values and the context; the model can re-call with it."),
+                revision, headers: Vec::new() });
+        }
+        if let Some(lock) = &tool.side_effect {
+            let note = if question.is_some() && !checks {
+                format!("{name} takes {lock} first and only then finds out whether it can ask: the capability check is off.")
+            } else {
+                format!("{name} takes {lock} to do its work.")
+            };
+            self.take(conn, lock, &[rules::M_CAP_BEFORE_WORK], note);
+        }
+        if let Some(question) = question {
+            let elicit_id = self.next_id();
+            let request = jsonrpc::request(
+                &elicit_id,
+                methods::ELICITATION_CREATE,
+                json!({
+                    "message": question.message,
+                    "requestedSchema": question.requested_schema,
+                }),
+            );
+            let (violation, rules, note) = if can_ask {
+                (None, vec![rules::L_CAP_SESSION], format!("The client declared elicitation at initialize, so the server may ask: elicitation/create id {elicit_id}."))
+            } else {
+                (Some(format!("{client_name} never declared elicitation; a server must not call a method the client did not declare")),
+                    vec![rules::L_CAP_SESSION, rules::L_UNDECLARED, rules::M_CAP_BEFORE_WORK],
+                    format!("The server sends elicitation/create id {elicit_id} to a client that never declared elicitation, while holding the lock: what happens next is up to the client's SDK."))
+            };
+            self.pending.insert(
+                (conn.to_string(), elicit_id),
+                PendingCall {
+                    call_id: id,
+                    tool: name,
+                    arguments,
+                    lock: tool.side_effect.clone(),
+                    revision: revision.clone(),
+                },
+            );
+            self.note(
+                conn,
+                OutputKind::Send {
+                    message: request,
+                    revision,
+                    violation,
+                },
+                &rules,
+                note,
+            );
+            return None;
+        }
+        Some(self.legacy_finish_call(
+            conn,
+            &id,
+            &tool.name,
+            tool.side_effect.as_deref(),
+            &tool.result_text,
+            false,
+            revision,
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn legacy_finish_call(
+        &mut self,
+        conn: &str,
+        id: &RequestId,
+        tool: &str,
+        lock: Option<&str>,
+        text: &str,
+        is_error: bool,
+        revision: String,
+    ) -> Reply {
+        if let Some(lock) = lock {
+            self.release(
+                conn,
+                lock,
+                &[rules::M_CAP_BEFORE_WORK],
+                format!("{tool} is done and releases {lock}."),
+            );
+        }
+        let mut result = json!({"content": Server::text_content(text)});
+        if is_error {
+            result["isError"] = json!(true);
+        }
+        Reply {
+            message: jsonrpc::result(id, result),
+            status: 200,
+            rules: vec![rules::L_CAP_SESSION],
+            note: if is_error {
+                format!("{tool} ends with a tool error.")
+            } else {
+                format!("{tool} completes.")
+            },
+            revision,
+            headers: Vec::new(),
+        }
+    }
+
+    /// The client answered a request the server sent (legacy elicitation).
+    pub(super) fn legacy_client_answered(
+        &mut self,
+        conn: &str,
+        id: &RequestId,
+        answer: Result<Value, ErrorObject>,
+    ) {
+        let Some(call) = self.pending.remove(&(conn.to_string(), id.clone())) else {
+            self.note(conn, OutputKind::Dropped(format!("response to id {id}")), &[rules::RPC_ID],
+                format!("A response for id {id} matches no request the server is waiting on; it is ignored."));
+            return;
+        };
+        let tool = self.config.tool(&call.tool).cloned();
+        let result_text = tool
+            .as_ref()
+            .map(|t| t.result_text.clone())
+            .unwrap_or_default();
+        let reply = match answer {
+            Ok(result) if result.get("action").and_then(Value::as_str) == Some("accept") => {
+                let mut reply = self.legacy_finish_call(
+                    conn,
+                    &call.call_id,
+                    &call.tool,
+                    call.lock.as_deref(),
+                    &result_text,
+                    false,
+                    call.revision.clone(),
+                );
+                reply.note = format!(
+                    "The user answered {}; {} completes.",
+                    result.get("content").cloned().unwrap_or(Value::Null),
+                    call.tool
+                );
+                reply
+            }
+            Ok(result) => {
+                let action = result
+                    .get("action")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                self.legacy_finish_call(
+                    conn,
+                    &call.call_id,
+                    &call.tool,
+                    call.lock.as_deref(),
+                    &format!("{} cancelled: the user answered {action}.", call.tool),
+                    true,
+                    call.revision.clone(),
+                )
+            }
+            Err(error) => {
+                let mut reply = self.legacy_finish_call(
+                    conn,
+                    &call.call_id,
+                    &call.tool,
+                    call.lock.as_deref(),
+                    &format!(
+                        "{} could not ask for a retention choice: the client answered {} {}.",
+                        call.tool, error.code, error.message
+                    ),
+                    true,
+                    call.revision.clone(),
+                );
+                reply.rules = vec![rules::L_UNDECLARED, rules::L_CAP_SESSION];
+                reply.note = format!("The client answered elicitation/create with {}; the handler catches it, releases the lock and returns a tool error.", error.code);
+                reply
+            }
+        };
+        let _ = call.arguments;
+        self.note(
+            conn,
+            OutputKind::Send {
+                message: reply.message,
+                revision: reply.revision,
+                violation: None,
+            },
+            &reply.rules,
+            reply.note,
+        );
+    }
+
+    /// The tool list changed: tell every operating session, if declared.
+    pub(super) fn legacy_tools_changed(&mut self) {
+        let declared = self
+            .config
+            .capabilities
+            .tools
+            .as_ref()
+            .and_then(|t| t.list_changed)
+            .unwrap_or(false);
+        if !declared {
+            return;
+        }
+        let conns: Vec<(String, String)> = self
+            .sessions
+            .iter()
+            .filter(|(_, s)| s.state == SessionState::Operating)
+            .map(|(c, s)| (c.clone(), s.version.clone()))
+            .collect();
+        for (conn, revision) in conns {
+            let message = jsonrpc::notification(methods::TOOLS_LIST_CHANGED, Value::Null);
+            self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
+                "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list.");
+        }
+    }
+
+    /// HTTP on a legacy-only server before any session exists.
+    pub(super) fn legacy_http_without_session(
+        &mut self,
+        request: &HttpRequest,
+    ) -> Option<(HttpResponse, Vec<RuleId>, String, String)> {
+        let revision = self.revision_for("http");
+        let value: Value = serde_json::from_str(&request.body).ok()?;
+        if value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE) {
+            return None;
+        }
+        if value.get("id").is_none() {
+            return None;
+        }
+        Some(match self.config.unknown_method {
+            UnknownMethodPolicy::Answer => {
+                let id = value.get("id").and_then(RequestId::from_json);
+                let body = jsonrpc::error(
+                    id.as_ref(),
+                    &ErrorObject::new(
+                        codes::LEGACY_SERVER_ERROR,
+                        "Bad Request: No valid session ID provided",
+                    ),
+                );
+                (HttpResponse::json(400, body.to_string()), vec![rules::E_PROBE_HTTP, rules::RPC_CODES],
+                    "A legacy Streamable HTTP server wants a session first: 400 with an SDK-specific -32000 error, not a recognized modern error.".into(), revision)
+            }
+            UnknownMethodPolicy::Silent => (
+                HttpResponse::empty(404),
+                vec![rules::E_PROBE_HTTP],
+                "This legacy server answers the modern request with 404 and an empty body.".into(),
+                revision,
+            ),
+        })
+    }
+}

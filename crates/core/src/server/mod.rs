@@ -1,0 +1,509 @@
+//! The simulated MCP server: a sans-IO state machine.
+//!
+//! Inputs are `handle_*` calls carrying the virtual time and the exact text
+//! (or HTTP request) that arrived; outputs are the returned [`Reply`] and
+//! whatever [`Server::poll_output`] yields afterwards (server-initiated
+//! requests and notifications, locks taken and released). Poll outputs after
+//! every `handle_*` call, until it returns `None`.
+//!
+//! Every reply names the rules that produced it. The checks run in the order
+//! a careful server runs them: framing and JSON-RPC validity, era selection,
+//! `_meta`, HTTP headers, version, method, params, capabilities, and only then
+//! the work and its side effects (M-CAP-BEFORE-WORK).
+
+pub mod config;
+mod legacy;
+mod modern;
+pub mod presets;
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde_json::{json, Value};
+
+use crate::protocol::jsonrpc::{self, codes, Envelope, ErrorObject, RequestId};
+use crate::protocol::version::EraMode;
+use crate::protocol::{meta, methods, ClientCapabilities};
+use crate::rules::{self, RuleId};
+use crate::sim::SimTime;
+use crate::transport::http::{self, HttpRequest, HttpResponse};
+
+pub use config::{
+    CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec, UnknownMethodPolicy,
+};
+
+/// Largest message text the server parses; larger input is refused with a
+/// clear -32600 instead of being parsed.
+pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
+/// A reply the server sends to the message it was handed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The JSON-RPC response.
+    pub message: Value,
+    /// HTTP status this reply maps to (H-STATUS).
+    pub status: u16,
+    /// Rules that produced it.
+    pub rules: Vec<RuleId>,
+    /// One sentence for the learner.
+    pub note: String,
+    /// The revision whose schema the reply follows.
+    pub revision: String,
+    /// Extra HTTP response headers (e.g. a legacy session id).
+    pub headers: Vec<(String, String)>,
+}
+
+/// Something the server does on its own after handling input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutputKind {
+    /// Send a message to the client on a connection.
+    Send {
+        /// The message.
+        message: Value,
+        /// Its revision.
+        revision: String,
+        /// Why it is a deliberate violation, if it is.
+        violation: Option<String>,
+    },
+    /// A resource was acquired.
+    LockTaken(String),
+    /// A resource was released.
+    LockReleased(String),
+    /// Input was dropped with no answer.
+    Dropped(String),
+    /// A decision with nothing sent.
+    Decision,
+}
+
+/// One output of [`Server::poll_output`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerOutput {
+    /// The connection it concerns.
+    pub conn: String,
+    /// What happened.
+    pub kind: OutputKind,
+    /// Rules behind it.
+    pub rules: Vec<RuleId>,
+    /// One sentence for the learner.
+    pub note: String,
+}
+
+/// Things a scenario can make the server do (not caused by a message).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerTrigger {
+    /// The tool list changed: legacy sessions that declared nothing special
+    /// get `notifications/tools/list_changed` if the server declared listChanged.
+    ToolsChanged,
+}
+
+/// Per-connection state of a legacy session (L-INIT), named after what it
+/// waits for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SessionState {
+    /// initialize answered; waiting for notifications/initialized.
+    AwaitingInitialized,
+    /// Handshake complete.
+    Operating,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LegacySession {
+    pub state: SessionState,
+    pub version: String,
+    pub client_caps: ClientCapabilities,
+    pub client_name: String,
+}
+
+/// A tools/call waiting for the client's answer to a server request.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PendingCall {
+    pub call_id: RequestId,
+    pub tool: String,
+    pub arguments: Value,
+    pub lock: Option<String>,
+    pub revision: String,
+}
+
+/// The simulated server.
+#[derive(Debug, Clone)]
+pub struct Server {
+    pub(crate) config: ServerConfig,
+    pub(crate) sessions: BTreeMap<String, LegacySession>,
+    pub(crate) pending: BTreeMap<(String, RequestId), PendingCall>,
+    pub(crate) locks_held: Vec<String>,
+    pub(crate) next_request_id: i64,
+    pub(crate) next_session: u32,
+    pub(crate) outbox: VecDeque<ServerOutput>,
+}
+
+/// An error reply in the making: code, message, data, rules, note, status.
+pub(crate) struct Refusal {
+    pub error: ErrorObject,
+    pub status: u16,
+    pub rules: Vec<RuleId>,
+    pub note: String,
+}
+
+impl Refusal {
+    pub fn new(
+        code: i64,
+        message: impl Into<String>,
+        status: u16,
+        rules: &[RuleId],
+        note: impl Into<String>,
+    ) -> Self {
+        Self {
+            error: ErrorObject::new(code, message),
+            status,
+            rules: rules.to_vec(),
+            note: note.into(),
+        }
+    }
+    pub fn data(mut self, data: Value) -> Self {
+        self.error.data = Some(data);
+        self
+    }
+}
+
+impl Server {
+    /// A server with the given configuration and no connections.
+    pub fn new(config: ServerConfig) -> Self {
+        let next_request_id = config.first_request_id;
+        Self {
+            config,
+            sessions: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            locks_held: Vec::new(),
+            next_request_id,
+            next_session: 1,
+            outbox: VecDeque::new(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// Locks currently held (leaked if the run ends now).
+    pub fn locks_held(&self) -> &[String] {
+        &self.locks_held
+    }
+
+    /// The next thing the server does on its own, if any.
+    pub fn poll_output(&mut self) -> Option<ServerOutput> {
+        self.outbox.pop_front()
+    }
+
+    /// Handles one stdio line (or any raw message text) from connection
+    /// `conn`. Returns the reply to send back, if the message gets one.
+    pub fn handle_text(&mut self, _now: SimTime, conn: &str, text: &str) -> Option<Reply> {
+        self.handle_message(conn, text, None)
+    }
+
+    /// Handles one HTTP request to the MCP endpoint and returns the response
+    /// together with the reply's rules and note.
+    pub fn handle_http(
+        &mut self,
+        _now: SimTime,
+        request: &HttpRequest,
+    ) -> (HttpResponse, Vec<RuleId>, String, String) {
+        let fallback_revision = self.default_revision();
+        if request.method != "POST" {
+            let note = format!(
+                "{} to the MCP endpoint: this server keeps no sessions or standalone streams, so only POST is allowed.",
+                request.method
+            );
+            let mut resp = HttpResponse::empty(405);
+            resp.headers.push(("Allow".into(), "POST".into()));
+            return (
+                resp,
+                vec![rules::H_STATUS, rules::H_SESSION],
+                note,
+                fallback_revision,
+            );
+        }
+        if let Some(origin) = request.header("Origin") {
+            if !origin_allowed(origin) {
+                let body = jsonrpc::error(
+                    None,
+                    &ErrorObject::new(codes::INVALID_REQUEST, "Forbidden: origin not allowed"),
+                );
+                return (
+                    HttpResponse::json(403, body.to_string()),
+                    vec![rules::H_STATUS],
+                    format!("Origin {origin:?} is not allowed: 403 protects a local server from DNS rebinding."),
+                    fallback_revision,
+                );
+            }
+        }
+        let session = request.header(http::SESSION_HEADER).map(str::to_string);
+        let conn = match (&session, self.config.era) {
+            (Some(id), era) if era.speaks_legacy() => format!("http:{id}"),
+            _ => "http".to_string(),
+        };
+        let mut extra_rules = Vec::new();
+        if session.is_some() && self.config.era == EraMode::ModernOnly {
+            extra_rules.push(rules::H_SESSION);
+        }
+        // A legacy-only server without a session answers everything but
+        // initialize the way legacy SDKs do (E-PROBE-HTTP sees a non-modern body).
+        if self.config.era == EraMode::LegacyOnly && !self.sessions.contains_key(&conn) {
+            if let Some(resp) = self.legacy_http_without_session(request) {
+                return resp;
+            }
+        }
+        match self.handle_message(&conn, &request.body, Some(request)) {
+            Some(reply) => {
+                let mut resp = HttpResponse::json(reply.status, reply.message.to_string());
+                resp.headers.extend(reply.headers.iter().cloned());
+                let mut rules = reply.rules.clone();
+                rules.extend(extra_rules);
+                let mut note = reply.note.clone();
+                if rules.contains(&rules::H_SESSION) && !reply.rules.contains(&rules::H_SESSION) {
+                    note.push_str(" The Mcp-Session-Id header was ignored: a modern server keeps no sessions.");
+                }
+                (resp, rules, note, reply.revision)
+            }
+            None => {
+                let dropped = self
+                    .outbox
+                    .iter()
+                    .any(|o| matches!(o.kind, OutputKind::Dropped(_)));
+                if dropped && self.config.unknown_method == UnknownMethodPolicy::Silent {
+                    (
+                        HttpResponse::empty(404),
+                        vec![rules::E_PROBE_HTTP],
+                        "The legacy server has no such endpoint behaviour: 404 with an empty body."
+                            .into(),
+                        fallback_revision,
+                    )
+                } else {
+                    (HttpResponse::empty(202), vec![rules::RPC_NOTIFY, rules::H_STATUS], "Notification accepted: 202 with no body, since a notification never gets a response.".into(), fallback_revision)
+                }
+            }
+        }
+    }
+
+    /// The client closed connection `conn`: any call waiting on it fails, and
+    /// its handler unwinds and releases what it held.
+    pub fn handle_disconnect(&mut self, _now: SimTime, conn: &str) {
+        let keys: Vec<_> = self
+            .pending
+            .keys()
+            .filter(|(c, _)| c == conn)
+            .cloned()
+            .collect();
+        for key in keys {
+            if let Some(call) = self.pending.remove(&key) {
+                if let Some(lock) = call.lock {
+                    self.release(conn, &lock, &[rules::L_UNDECLARED],
+                        format!("The connection closed while {} waited for its elicitation; the handler fails with a connection error and releases {lock}.", call.tool));
+                }
+            }
+        }
+        self.sessions.remove(conn);
+    }
+
+    /// Makes the server act on its own (e.g. its tool list changes).
+    pub fn trigger(&mut self, _now: SimTime, trigger: ServerTrigger) {
+        match trigger {
+            ServerTrigger::ToolsChanged => self.legacy_tools_changed(),
+        }
+    }
+
+    fn default_revision(&self) -> String {
+        if self.config.era == EraMode::LegacyOnly {
+            self.config
+                .legacy_versions
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "2025-06-18".into())
+        } else {
+            crate::protocol::ProtocolVersion::MODERN.to_string()
+        }
+    }
+
+    /// The shared entry: parse, classify, route.
+    fn handle_message(
+        &mut self,
+        conn: &str,
+        text: &str,
+        http: Option<&HttpRequest>,
+    ) -> Option<Reply> {
+        let revision = self.revision_for(conn);
+        if text.len() > MAX_MESSAGE_BYTES {
+            return Some(self.refuse(None, Refusal::new(codes::INVALID_REQUEST,
+                format!("Invalid Request: message of {} bytes exceeds this server's {} byte limit", text.len(), MAX_MESSAGE_BYTES),
+                400, &[rules::RPC_INVALID, rules::H_STATUS], "The message is larger than the server accepts, so it is refused without being parsed."), revision));
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(err) => {
+                let detail = if err.to_string().contains("recursion limit") {
+                    "nested too deeply to parse".to_string()
+                } else {
+                    format!("{err}")
+                };
+                return Some(self.refuse(None, Refusal::new(codes::PARSE_ERROR, format!("Parse error: {detail}"), 400,
+                    &[rules::RPC_PARSE, rules::H_STATUS],
+                    "The text is not JSON, so the server cannot read an id: -32700 Parse error with no id."), revision));
+            }
+        };
+        let envelope = match Envelope::classify(&value) {
+            Ok(e) => e,
+            Err(invalid) => {
+                return Some(self.refuse(invalid.id.as_ref(), Refusal::new(codes::INVALID_REQUEST,
+                    format!("Invalid Request: {}", invalid.reason), 400, &[rules::RPC_INVALID, rules::H_STATUS],
+                    format!("This JSON is not a valid JSON-RPC request ({}): -32600 Invalid Request.", invalid.reason)), revision));
+            }
+        };
+        match envelope {
+            Envelope::Result { id, result } => {
+                self.legacy_client_answered(conn, &id, Ok(result));
+                None
+            }
+            Envelope::Error {
+                id: Some(id),
+                error,
+            } => {
+                self.legacy_client_answered(conn, &id, Err(error));
+                None
+            }
+            Envelope::Error { id: None, .. } => {
+                self.note(conn, OutputKind::Dropped("an error response with no id".into()), &[rules::RPC_NOTIFY],
+                    "An error response without an id answers nothing the server asked; it is ignored.");
+                None
+            }
+            Envelope::Notification { method, params } => {
+                self.handle_notification(conn, &method, &params);
+                None
+            }
+            Envelope::Request { id, method, params } => {
+                self.route_request(conn, id, &method, params, http)
+            }
+        }
+    }
+
+    fn route_request(
+        &mut self,
+        conn: &str,
+        id: RequestId,
+        method: &str,
+        params: Value,
+        http: Option<&HttpRequest>,
+    ) -> Option<Reply> {
+        let has_modern_meta = params
+            .get("_meta")
+            .and_then(|m| m.get(meta::PROTOCOL_VERSION))
+            .is_some();
+        let era = self.config.era;
+        if method == methods::INITIALIZE {
+            return Some(if era.speaks_legacy() {
+                self.legacy_initialize(conn, id, &params, http.is_some())
+            } else {
+                self.modern_refuses_initialize(id, &params)
+            });
+        }
+        let in_session = self.sessions.contains_key(conn);
+        let legacy = match era {
+            EraMode::LegacyOnly => true,
+            EraMode::ModernOnly => false,
+            EraMode::DualEra => in_session && !has_modern_meta,
+        };
+        if legacy {
+            self.legacy_request(conn, id, method, &params)
+        } else {
+            Some(self.modern_request(id, method, &params, http))
+        }
+    }
+
+    fn handle_notification(&mut self, conn: &str, method: &str, _params: &Value) {
+        match method {
+            methods::INITIALIZED => {
+                if let Some(session) = self.sessions.get_mut(conn) {
+                    session.state = SessionState::Operating;
+                    self.note(conn, OutputKind::Decision, &[rules::L_INIT, rules::RPC_NOTIFY],
+                        "notifications/initialized completes the handshake; the session is now operating (no response, it is a notification).");
+                    return;
+                }
+                self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], "notifications/initialized outside a legacy session is ignored; notifications never get a response.");
+            }
+            methods::CANCELLED => self.note(conn, OutputKind::Decision, &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
+                "The client cancelled a request; the server stops working on it and sends no response."),
+            other => self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], format!("Notification {other} needs no response, and gets none.")),
+        }
+    }
+
+    /// Which revision messages on `conn` speak.
+    pub(crate) fn revision_for(&self, conn: &str) -> String {
+        match self.sessions.get(conn) {
+            Some(s) => s.version.clone(),
+            None => self.default_revision(),
+        }
+    }
+
+    pub(crate) fn refuse(
+        &self,
+        id: Option<&RequestId>,
+        refusal: Refusal,
+        revision: String,
+    ) -> Reply {
+        Reply {
+            message: jsonrpc::error(id, &refusal.error),
+            status: refusal.status,
+            rules: refusal.rules,
+            note: refusal.note,
+            revision,
+            headers: Vec::new(),
+        }
+    }
+
+    pub(crate) fn note(
+        &mut self,
+        conn: &str,
+        kind: OutputKind,
+        rules: &[RuleId],
+        note: impl Into<String>,
+    ) {
+        self.outbox.push_back(ServerOutput {
+            conn: conn.to_string(),
+            kind,
+            rules: rules.to_vec(),
+            note: note.into(),
+        });
+    }
+
+    pub(crate) fn take(&mut self, conn: &str, lock: &str, rules: &[RuleId], note: String) {
+        self.locks_held.push(lock.to_string());
+        self.note(conn, OutputKind::LockTaken(lock.to_string()), rules, note);
+    }
+
+    pub(crate) fn release(&mut self, conn: &str, lock: &str, rules: &[RuleId], note: String) {
+        if let Some(pos) = self.locks_held.iter().position(|l| l == lock) {
+            self.locks_held.remove(pos);
+        }
+        self.note(
+            conn,
+            OutputKind::LockReleased(lock.to_string()),
+            rules,
+            note,
+        );
+    }
+
+    pub(crate) fn next_id(&mut self) -> RequestId {
+        let id = RequestId::Number(self.next_request_id);
+        self.next_request_id += 1;
+        id
+    }
+
+    /// A text content block list.
+    pub(crate) fn text_content(text: &str) -> Value {
+        json!([{"type": "text", "text": text}])
+    }
+}
+
+fn origin_allowed(origin: &str) -> bool {
+    let host = origin.split("://").nth(1).unwrap_or("");
+    let host = host.split(['/', ':']).next().unwrap_or("");
+    matches!(host, "localhost" | "127.0.0.1" | "[::1]") || origin == "null"
+}

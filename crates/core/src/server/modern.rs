@@ -1,0 +1,532 @@
+//! The modern era (2026-07-28): every request decided from itself alone.
+
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::{Refusal, Reply, Server};
+use crate::protocol::jsonrpc::{self, codes, RequestId};
+use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion};
+use crate::rules::{self, RuleId};
+use crate::transport::http::{self, HttpRequest};
+
+const MODERN: &str = ProtocolVersion::MODERN;
+
+/// Params of tools/call; unknown fields ignored (RPC-UNKNOWN-FIELD).
+#[derive(Debug, Deserialize)]
+struct CallToolParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
+    #[serde(rename = "inputResponses", default)]
+    input_responses: Option<Map<String, Value>>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<String>,
+}
+
+/// Params of resources/read.
+#[derive(Debug, Deserialize)]
+struct ReadResourceParams {
+    uri: String,
+}
+
+/// Reads typed params with the JSON path of the first problem.
+fn typed<T: for<'de> Deserialize<'de>>(params: &Value) -> Result<T, String> {
+    let text = params.to_string();
+    let de = &mut serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner().to_string();
+        let inner = inner.split(" at line").next().unwrap_or(&inner).to_string();
+        if path == "." {
+            format!("params: {inner}")
+        } else {
+            format!("params.{path}: {inner}")
+        }
+    })
+}
+
+impl Server {
+    pub(super) fn modern_refuses_initialize(&self, id: RequestId, params: &Value) -> Reply {
+        let requested = params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("(none)")
+            .to_string();
+        let supported = self.config.modern_versions.clone();
+        let refusal = Refusal::new(
+            codes::METHOD_NOT_FOUND,
+            format!(
+                "Method not found: initialize. This server speaks only the modern protocol ({}); it has no initialize handshake.",
+                supported.join(", ")
+            ),
+            404,
+            &[rules::M_UNKNOWN_METHOD, rules::M_INIT_ON_MODERN, rules::E_MATRIX, rules::H_STATUS],
+            "A modern-only server has no initialize, and names the versions it supports: a legacy client has no other diagnostic to show.",
+        )
+        .data(json!({"supported": supported, "requested": requested}));
+        self.refuse(Some(&id), refusal, MODERN.into())
+    }
+
+    pub(super) fn modern_request(
+        &mut self,
+        id: RequestId,
+        method: &str,
+        params: &Value,
+        http: Option<&HttpRequest>,
+    ) -> Reply {
+        match self.modern_checks(method, params, http) {
+            Err(refusal) => self.refuse(Some(&id), refusal, MODERN.into()),
+            Ok(caps) => match self.modern_dispatch(&id, method, params, &caps) {
+                Ok((result, rules, note)) => Reply {
+                    message: jsonrpc::result(&id, result),
+                    status: 200,
+                    rules,
+                    note,
+                    revision: MODERN.into(),
+                    headers: Vec::new(),
+                },
+                Err(refusal) => self.refuse(Some(&id), refusal, MODERN.into()),
+            },
+        }
+    }
+
+    /// `_meta`, headers and version: the checks every modern request passes.
+    fn modern_checks(
+        &self,
+        method: &str,
+        params: &Value,
+        http: Option<&HttpRequest>,
+    ) -> Result<ClientCapabilities, Refusal> {
+        if let Some(req) = http {
+            check_method_header(req, method)?;
+        }
+        let meta_obj = params.get("_meta").and_then(Value::as_object);
+        let Some(meta_obj) = meta_obj else {
+            return Err(meta_refusal(if params.get("_meta").is_some() {
+                "params._meta must be an object"
+            } else {
+                "params._meta is missing"
+            }));
+        };
+        let pv = match meta_obj.get(meta::PROTOCOL_VERSION) {
+            Some(Value::String(v)) => v.clone(),
+            Some(_) => {
+                return Err(meta_refusal(&format!(
+                    "params._meta[\"{}\"] must be a string",
+                    meta::PROTOCOL_VERSION
+                )))
+            }
+            None => {
+                return Err(meta_refusal(&format!(
+                    "params._meta is missing \"{}\"",
+                    meta::PROTOCOL_VERSION
+                )))
+            }
+        };
+        let caps = match meta_obj.get(meta::CLIENT_CAPABILITIES) {
+            Some(v @ Value::Object(_)) => typed::<ClientCapabilities>(v).map_err(|e| {
+                meta_refusal(&format!(
+                    "params._meta[\"{}\"] is not ClientCapabilities ({})",
+                    meta::CLIENT_CAPABILITIES,
+                    e.trim_start_matches("params: ")
+                ))
+            })?,
+            Some(_) => {
+                return Err(meta_refusal(&format!(
+                    "params._meta[\"{}\"] must be an object",
+                    meta::CLIENT_CAPABILITIES
+                )))
+            }
+            None => {
+                return Err(meta_refusal(&format!(
+                    "params._meta is missing \"{}\"",
+                    meta::CLIENT_CAPABILITIES
+                )))
+            }
+        };
+        if let Some(req) = http {
+            check_version_and_name_headers(req, method, params, &pv)?;
+        }
+        if !self.config.modern_versions.contains(&pv) {
+            let mut supported = self.config.modern_versions.clone();
+            supported.extend(self.config.legacy_versions.iter().cloned());
+            return Err(Refusal::new(
+                codes::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+                400,
+                &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
+                format!("The request names {pv}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry."),
+            )
+            .data(json!({"supported": supported, "requested": pv})));
+        }
+        Ok(caps)
+    }
+
+    fn modern_dispatch(
+        &mut self,
+        id: &RequestId,
+        method: &str,
+        params: &Value,
+        caps: &ClientCapabilities,
+    ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
+        let cfg = &self.config;
+        match method {
+            methods::DISCOVER => {
+                let mut result = Map::new();
+                result.insert("resultType".into(), json!("complete"));
+                let mut versions = cfg.modern_versions.clone();
+                versions.extend(cfg.legacy_versions.iter().cloned());
+                result.insert("supportedVersions".into(), json!(versions));
+                result.insert("capabilities".into(), cfg.capabilities.to_json());
+                if let Some(instructions) = &cfg.instructions {
+                    result.insert("instructions".into(), json!(instructions));
+                }
+                self.finish(&mut result, true);
+                Ok((Value::Object(result), vec![rules::M_DISCOVER, rules::M_CACHE_HINTS, rules::M_SINFO],
+                    format!("server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {} ({}).", cfg.ttl_ms, cfg.cache_scope.as_str())))
+            }
+            methods::TOOLS_LIST if cfg.capabilities.tools.is_some() => {
+                let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
+                let mut result = Map::new();
+                result.insert("resultType".into(), json!("complete"));
+                result.insert("tools".into(), json!(tools));
+                self.finish(&mut result, true);
+                Ok((
+                    Value::Object(result),
+                    vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
+                    format!(
+                        "tools/list returns {} tool(s) with cache hints.",
+                        cfg.tools.len()
+                    ),
+                ))
+            }
+            methods::TOOLS_CALL if cfg.capabilities.tools.is_some() => {
+                self.modern_call(id, params, caps)
+            }
+            methods::PROMPTS_LIST if cfg.capabilities.prompts.is_some() => {
+                let prompts: Vec<Value> = cfg
+                    .prompts
+                    .iter()
+                    .map(|p| json!({"name": p.name, "description": p.description}))
+                    .collect();
+                let mut result = Map::new();
+                result.insert("resultType".into(), json!("complete"));
+                result.insert("prompts".into(), json!(prompts));
+                self.finish(&mut result, true);
+                Ok((
+                    Value::Object(result),
+                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
+                    "prompts/list with cache hints.".into(),
+                ))
+            }
+            methods::RESOURCES_LIST if cfg.capabilities.resources.is_some() => {
+                let resources: Vec<Value> = cfg
+                    .resources
+                    .iter()
+                    .map(|r| json!({"uri": r.uri, "name": r.name}))
+                    .collect();
+                let mut result = Map::new();
+                result.insert("resultType".into(), json!("complete"));
+                result.insert("resources".into(), json!(resources));
+                self.finish(&mut result, true);
+                Ok((
+                    Value::Object(result),
+                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
+                    "resources/list with cache hints.".into(),
+                ))
+            }
+            methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
+                let mut result = Map::new();
+                result.insert("resultType".into(), json!("complete"));
+                result.insert("resourceTemplates".into(), json!([]));
+                self.finish(&mut result, true);
+                Ok((
+                    Value::Object(result),
+                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
+                    "resources/templates/list with cache hints.".into(),
+                ))
+            }
+            methods::RESOURCES_READ if cfg.capabilities.resources.is_some() => {
+                let p: ReadResourceParams = typed(params).map_err(invalid_params)?;
+                let Some(resource) = cfg.resources.iter().find(|r| r.uri == p.uri) else {
+                    return Err(Refusal::new(
+                        codes::INVALID_PARAMS,
+                        format!("Resource not found: {}", p.uri),
+                        200,
+                        &[rules::RPC_CODES, rules::H_STATUS],
+                        "An unknown resource is -32602 in 2026-07-28 (never the old -32002).",
+                    ));
+                };
+                let mut result = Map::new();
+                result.insert("resultType".into(), json!("complete"));
+                result.insert(
+                    "contents".into(),
+                    json!([{"uri": resource.uri, "mimeType": "text/plain", "text": resource.text}]),
+                );
+                self.finish(&mut result, true);
+                Ok((
+                    Value::Object(result),
+                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
+                    format!("resources/read returns {}.", resource.uri),
+                ))
+            }
+            other => {
+                let removed = methods::REMOVED_IN_MODERN.contains(&other);
+                let note = if removed {
+                    format!("{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.")
+                } else {
+                    format!("This server has no method {other:?}: -32601, and 404 on HTTP.")
+                };
+                Err(Refusal::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!("Method not found: {other}"),
+                    404,
+                    &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
+                    note,
+                ))
+            }
+        }
+    }
+
+    fn modern_call(
+        &mut self,
+        _id: &RequestId,
+        params: &Value,
+        caps: &ClientCapabilities,
+    ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
+        let p: CallToolParams = typed(params).map_err(invalid_params)?;
+        let Some(tool) = self.config.tool(&p.name).cloned() else {
+            return Err(Refusal::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", p.name), 200,
+                &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
+                format!("{:?} is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
+        };
+        let arguments = p.arguments.clone().unwrap_or_default();
+        let lock_first = !self.config.checks_capability_before_work;
+        if lock_first {
+            if let Some(lock) = &tool.side_effect {
+                self.take(
+                    "http",
+                    lock,
+                    &[rules::M_CAP_BEFORE_WORK],
+                    format!(
+                        "{} takes {lock} before checking capabilities (the check is switched off).",
+                        tool.name
+                    ),
+                );
+            }
+        }
+        let missing = caps.missing(&tool.requires);
+        if !missing.is_empty() {
+            if lock_first {
+                if let Some(lock) = &tool.side_effect {
+                    self.release(
+                        "http",
+                        lock,
+                        &[rules::M_CAP_BEFORE_WORK],
+                        format!("{lock} released after the refusal: work was done for nothing."),
+                    );
+                }
+            }
+            let names = missing.names().join(", ");
+            let mut rules = vec![
+                rules::M_CAP_REQUIRED,
+                rules::M_STATELESS,
+                rules::M_CAP_BEFORE_WORK,
+                rules::H_STATUS,
+            ];
+            if tool.asks.is_some() {
+                rules.push(rules::M_MRTR_CAP);
+            }
+            return Err(Refusal::new(codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                format!("{} requires a capability this request did not declare: {names}", tool.name), 400, &rules,
+                format!("{} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool.name))
+                .data(json!({"requiredCapabilities": missing.to_json()})));
+        }
+        // MRTR: ask first, act after, so nothing is held across the round trip.
+        if let Some(question) = &tool.asks {
+            let provided = question
+                .argument
+                .as_ref()
+                .is_some_and(|a| arguments.contains_key(a));
+            if !provided {
+                let state = request_state(&tool.name, &arguments);
+                let answer = p.input_responses.as_ref().and_then(|r| r.get(INPUT_KEY));
+                match (answer, p.request_state.as_deref()) {
+                    (Some(answer), Some(echoed)) if echoed == state => {
+                        let action = answer.get("action").and_then(Value::as_str).unwrap_or("");
+                        if action != "accept" {
+                            let result = self.tool_result(
+                                &format!("{} cancelled: the user answered {action:?}.", tool.name),
+                                true,
+                            );
+                            return Ok((
+                                result,
+                                vec![rules::M_MRTR],
+                                "The user declined, so the tool ends without acting.".into(),
+                            ));
+                        }
+                    }
+                    (Some(_), Some(_)) => {
+                        return Err(Refusal::new(
+                            codes::INVALID_PARAMS,
+                            "Invalid params: requestState does not belong to this request",
+                            200,
+                            &[rules::M_MRTR],
+                            "requestState must be echoed unchanged from the input_required result.",
+                        ));
+                    }
+                    _ => {
+                        let mut elicit_params = Map::new();
+                        elicit_params.insert("mode".into(), json!("form"));
+                        elicit_params.insert("message".into(), json!(question.message));
+                        elicit_params
+                            .insert("requestedSchema".into(), question.requested_schema.clone());
+                        let mut result = Map::new();
+                        result.insert("resultType".into(), json!("input_required"));
+                        result.insert("inputRequests".into(), json!({INPUT_KEY: {"method": methods::ELICITATION_CREATE, "params": Value::Object(elicit_params)}}));
+                        result.insert("requestState".into(), json!(state));
+                        self.finish(&mut result, false);
+                        return Ok((Value::Object(result), vec![rules::M_MRTR, rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_RESULT_TYPE],
+                            format!("{} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool.name)));
+                    }
+                }
+            }
+        }
+        if !lock_first {
+            if let Some(lock) = &tool.side_effect {
+                self.take(
+                    "http",
+                    lock,
+                    &[rules::M_CAP_BEFORE_WORK],
+                    format!("Checks passed; {} takes {lock} to do its work.", tool.name),
+                );
+            }
+        }
+        if let Some(lock) = &tool.side_effect {
+            self.release(
+                "http",
+                lock,
+                &[rules::M_CAP_BEFORE_WORK],
+                format!("{} finished and released {lock}.", tool.name),
+            );
+        }
+        let result = self.tool_result(&tool.result_text, false);
+        Ok((
+            result,
+            vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
+            format!(
+                "{} completes: resultType complete, decided from this request alone.",
+                tool.name
+            ),
+        ))
+    }
+
+    fn tool_result(&self, text: &str, is_error: bool) -> Value {
+        let mut result = Map::new();
+        result.insert("resultType".into(), json!("complete"));
+        result.insert("content".into(), Server::text_content(text));
+        if is_error {
+            result.insert("isError".into(), json!(true));
+        }
+        self.finish(&mut result, false);
+        Value::Object(result)
+    }
+
+    /// Adds cache hints (when cacheable) and serverInfo.
+    fn finish(&self, result: &mut Map<String, Value>, cacheable: bool) {
+        if cacheable {
+            result.insert("ttlMs".into(), json!(self.config.ttl_ms));
+            result.insert("cacheScope".into(), json!(self.config.cache_scope.as_str()));
+        }
+        result.insert(
+            "_meta".into(),
+            json!({meta::SERVER_INFO: self.config.info.to_json()}),
+        );
+    }
+}
+
+/// Key of the single input request the simulated tools make.
+pub(crate) const INPUT_KEY: &str = "confirm";
+
+/// An opaque, deterministic requestState for a call.
+fn request_state(tool: &str, arguments: &Map<String, Value>) -> String {
+    let plain = format!("v1|{tool}|{}", Value::Object(arguments.clone()));
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(plain.as_bytes())
+}
+
+fn tool_json(tool: &super::ToolSpec) -> Value {
+    json!({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema})
+}
+
+fn meta_refusal(what: &str) -> Refusal {
+    Refusal::new(codes::INVALID_PARAMS, format!("Invalid params: {what}"), 400, &[rules::M_META_REQUIRED, rules::H_STATUS],
+        format!("A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}."))
+}
+
+fn invalid_params(detail: String) -> Refusal {
+    Refusal::new(
+        codes::INVALID_PARAMS,
+        format!("Invalid params: {detail}"),
+        200,
+        &[rules::H_STATUS],
+        format!("The params do not have the shape this method needs ({detail}): -32602."),
+    )
+}
+
+fn header_refusal(message: String, note: &str) -> Refusal {
+    Refusal::new(
+        codes::HEADER_MISMATCH,
+        message,
+        400,
+        &[rules::H_HEADERS, rules::H_STATUS],
+        note.to_string(),
+    )
+}
+
+fn check_method_header(req: &HttpRequest, method: &str) -> Result<(), Refusal> {
+    match req.header(http::METHOD_HEADER) {
+        None => Err(header_refusal("Header mismatch: required header Mcp-Method is missing".into(),
+            "Every POST must mirror its JSON-RPC method in Mcp-Method.")),
+        Some(value) if value != method => Err(header_refusal(
+            format!("Header mismatch: Mcp-Method header value '{value}' does not match body value '{method}'"),
+            "The Mcp-Method header disagrees with the body's method; routers and the server would act on different requests.")),
+        Some(_) => Ok(()),
+    }
+}
+
+fn check_version_and_name_headers(
+    req: &HttpRequest,
+    method: &str,
+    params: &Value,
+    pv: &str,
+) -> Result<(), Refusal> {
+    match req.header(http::PROTOCOL_VERSION_HEADER) {
+        None => return Err(header_refusal("Header mismatch: required header MCP-Protocol-Version is missing".into(),
+            "Every modern POST carries MCP-Protocol-Version equal to _meta's protocolVersion.")),
+        Some(value) if value != pv => return Err(header_refusal(
+            format!("Header mismatch: MCP-Protocol-Version header value '{value}' does not match body value '{pv}'"),
+            "The MCP-Protocol-Version header and _meta's protocolVersion disagree: 400 with -32020 HeaderMismatch.")),
+        Some(_) => {}
+    }
+    if let Some(key) = methods::name_param(method) {
+        let body = params.get(key).and_then(Value::as_str);
+        match (req.header(http::NAME_HEADER), body) {
+            (None, Some(_)) => return Err(header_refusal("Header mismatch: required header Mcp-Name is missing".into(),
+                "tools/call, resources/read and prompts/get mirror params.name / params.uri in Mcp-Name.")),
+            (Some(raw), body) => {
+                let Some(decoded) = http::decode_header_value(raw) else {
+                    return Err(header_refusal(format!("Header mismatch: Mcp-Name header value '{raw}' is not valid base64 sentinel encoding"),
+                        "An =?base64?…?= value must decode to UTF-8 text."));
+                };
+                if Some(decoded.as_str()) != body {
+                    return Err(header_refusal(
+                        format!("Header mismatch: Mcp-Name header value '{decoded}' does not match body value '{}'", body.unwrap_or("")),
+                        "Mcp-Name (after decoding) must equal the body's name or uri."));
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,437 @@
+//! The scheduler: wires a [`Client`], a simulated channel and a [`Server`],
+//! jumps the virtual clock from one event to the next and records the
+//! [`Timeline`]. Same [`Setup`] in, same timeline out, byte for byte.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::timeline::{
+    Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
+};
+use super::SimTime;
+use crate::client::Client;
+use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
+use crate::protocol::jsonrpc::Envelope;
+use crate::protocol::ProtocolVersion;
+use crate::rules::{self, RuleId};
+use crate::server::{OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger};
+use crate::transport::http::{self, HttpRequest, HttpResponse};
+use crate::transport::{ChannelConfig, TransportKind};
+
+/// Something scheduled to happen to the server at a given time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ServerEvent {
+    /// Its tool list changes (legacy list_changed).
+    ToolsChanged,
+    /// It is upgraded in place to a new configuration.
+    Upgrade {
+        /// The new configuration.
+        config: Box<ServerConfig>,
+    },
+}
+
+/// One side-by-side set-up of a scenario: everything a run needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    /// Label shown above the lane.
+    pub label: String,
+    /// The client.
+    pub client: ClientConfig,
+    /// The server.
+    pub server: ServerConfig,
+    /// The channel between them.
+    pub channel: ChannelConfig,
+    /// What the client is asked to do.
+    pub script: Vec<Step>,
+    /// Things that happen to the server on their own, with their times.
+    pub server_events: Vec<(SimTime, ServerEvent)>,
+}
+
+/// Runs stop after this much virtual time even if something is still pending.
+pub const MAX_VIRTUAL_MS: SimTime = 24 * 3_600_000;
+/// Runs stop after this many events (a guard against runaway loops).
+pub const MAX_EVENTS: usize = 5_000;
+
+#[derive(Debug, Clone)]
+enum Delivery {
+    ToServerText {
+        text: String,
+        event: usize,
+    },
+    ToServerHttp {
+        request: HttpRequest,
+        event: usize,
+    },
+    ToClientText {
+        text: String,
+        event: usize,
+    },
+    ToClientHttp {
+        response: HttpResponse,
+        event: usize,
+    },
+    ServerSees(ServerEvent),
+    CloseAtServer,
+}
+
+struct Engine {
+    now: SimTime,
+    seq: u64,
+    queue: BTreeMap<(SimTime, u64), Delivery>,
+    events: Vec<Event>,
+    latency: SimTime,
+    transport: TransportKind,
+    closed: bool,
+}
+
+/// Runs a set-up to completion and returns its timeline.
+pub fn run(setup: &Setup) -> Timeline {
+    let transport = setup.channel.kind;
+    let mut client = Client::new(setup.client.clone(), setup.script.clone(), transport);
+    let mut server = Server::new(setup.server.clone());
+    let mut engine = Engine {
+        now: 0,
+        seq: 0,
+        queue: BTreeMap::new(),
+        events: Vec::new(),
+        latency: setup.channel.latency_ms,
+        transport,
+        closed: false,
+    };
+    for (at, ev) in &setup.server_events {
+        engine.schedule(*at, Delivery::ServerSees(ev.clone()));
+    }
+    client.start(0);
+    let mut truncated = false;
+    loop {
+        engine.drain(&mut client, &mut server);
+        let next_delivery = engine.queue.keys().next().map(|(t, _)| *t);
+        let next = [next_delivery, client.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min();
+        let Some(next) = next else { break };
+        if next > MAX_VIRTUAL_MS || engine.events.len() > MAX_EVENTS {
+            truncated = true;
+            break;
+        }
+        engine.now = engine.now.max(next);
+        if next_delivery == Some(next) {
+            let key = *engine.queue.keys().next().expect("a delivery is due"); // ok: next_delivery is Some
+            let delivery = engine.queue.remove(&key).expect("key was just read"); // ok: same key
+            engine.deliver(delivery, &mut client, &mut server);
+        } else {
+            client.handle_timeout(engine.now);
+        }
+    }
+    engine.drain(&mut client, &mut server);
+    let leaked = server.locks_held().len() as u32;
+    let ended_at_ms = engine.events.last().map(|e| e.at_ms).unwrap_or(0);
+    let outcome = outcome(&engine.events, leaked, truncated);
+    Timeline {
+        label: setup.label.clone(),
+        transport,
+        client_label: setup.client.label(),
+        server_label: setup.server.label(),
+        events: engine.events,
+        summary: Summary {
+            leaked_locks: leaked,
+            ended_at_ms,
+            outcome,
+        },
+    }
+}
+
+fn outcome(events: &[Event], leaked: u32, truncated: bool) -> String {
+    let last = events
+        .iter()
+        .rev()
+        .find_map(|e| e.message().map(|m| (m.from, m.label.clone())));
+    let mut text = match last {
+        Some((from, label)) => format!("Last message: {label} from the {}.", from.name()),
+        None => "No message was exchanged.".into(),
+    };
+    if leaked > 0 {
+        text.push_str(&format!(
+            " {leaked} lock(s) still held: leaked until the server process restarts."
+        ));
+    }
+    if truncated {
+        text.push_str(" The run was cut off at the simulator's limit.");
+    }
+    text
+}
+
+impl Engine {
+    fn schedule(&mut self, at: SimTime, delivery: Delivery) {
+        self.seq += 1;
+        self.queue.insert((at, self.seq), delivery);
+    }
+
+    fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: String) -> usize {
+        let index = self.events.len();
+        self.events.push(Event {
+            index,
+            at_ms: self.now,
+            kind,
+            rules,
+            note,
+        });
+        index
+    }
+
+    /// Moves every pending output of both sides into events and deliveries.
+    fn drain(&mut self, client: &mut Client, server: &mut Server) {
+        loop {
+            let mut progressed = false;
+            while let Some(out) = client.poll_output() {
+                progressed = true;
+                self.client_output(out);
+            }
+            while let Some(out) = server.poll_output() {
+                progressed = true;
+                self.server_output(out);
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    fn client_output(&mut self, out: ClientOutput) {
+        let ClientOutput {
+            action,
+            rules,
+            note,
+        } = out;
+        match action {
+            ClientAction::Send {
+                text,
+                http,
+                revision,
+                violation,
+            } => {
+                if self.closed {
+                    return;
+                }
+                let http_info = http.as_ref().map(|r| HttpInfo {
+                    method: Some(r.method.clone()),
+                    status: None,
+                    headers: r.headers.clone(),
+                });
+                let msg = message_event(Side::Client, &text, revision, violation, http_info);
+                let index = self.push(EventKind::Message(msg), rules, note);
+                let at = self.now + self.latency;
+                match http {
+                    Some(request) => self.schedule(
+                        at,
+                        Delivery::ToServerHttp {
+                            request,
+                            event: index,
+                        },
+                    ),
+                    None => self.schedule(at, Delivery::ToServerText { text, event: index }),
+                }
+            }
+            ClientAction::Record(kind) => {
+                self.push(kind, rules, note);
+            }
+            ClientAction::Close => {
+                self.push(EventKind::Disconnected { side: Side::Client }, rules, note);
+                if !self.closed {
+                    self.closed = true;
+                    let at = self.now + self.latency;
+                    self.schedule(at, Delivery::CloseAtServer);
+                }
+            }
+        }
+    }
+
+    fn server_output(&mut self, out: ServerOutput) {
+        let ServerOutput {
+            kind, rules, note, ..
+        } = out;
+        match kind {
+            OutputKind::Send {
+                message,
+                revision,
+                violation,
+            } => {
+                if self.closed || self.transport == TransportKind::Http {
+                    return;
+                }
+                let text = message.to_string();
+                let msg = message_event(Side::Server, &text, revision, violation, None);
+                let index = self.push(EventKind::Message(msg), rules, note);
+                let at = self.now + self.latency;
+                self.schedule(at, Delivery::ToClientText { text, event: index });
+            }
+            OutputKind::LockTaken(name) => {
+                self.push(EventKind::LockTaken { name }, rules, note);
+            }
+            OutputKind::LockReleased(name) => {
+                self.push(EventKind::LockReleased { name }, rules, note);
+            }
+            OutputKind::Dropped(what) => {
+                self.push(
+                    EventKind::Dropped {
+                        side: Side::Server,
+                        what,
+                    },
+                    rules,
+                    note,
+                );
+            }
+            OutputKind::Decision => {
+                self.push(EventKind::Decision { side: Side::Server }, rules, note);
+            }
+        }
+    }
+
+    fn mark_delivered(&mut self, event: usize) {
+        let now = self.now;
+        if let Some(EventKind::Message(m)) = self.events.get_mut(event).map(|e| &mut e.kind) {
+            m.delivered_at_ms = Some(now);
+        }
+    }
+
+    fn deliver(&mut self, delivery: Delivery, client: &mut Client, server: &mut Server) {
+        let now = self.now;
+        match delivery {
+            Delivery::ToServerText { text, event } => {
+                if self.closed {
+                    return;
+                }
+                self.mark_delivered(event);
+                // Server-side effects of handling come before its reply.
+                let reply = server.handle_text(now, "stdio", &text);
+                while let Some(out) = server.poll_output() {
+                    self.server_output(out);
+                }
+                if let Some(reply) = reply {
+                    let text = reply.message.to_string();
+                    let msg =
+                        message_event(Side::Server, &text, reply.revision.clone(), None, None);
+                    let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
+                    self.schedule(
+                        now + self.latency,
+                        Delivery::ToClientText { text, event: index },
+                    );
+                }
+            }
+            Delivery::ToServerHttp { request, event } => {
+                self.mark_delivered(event);
+                let (response, rules, note, revision) = server.handle_http(now, &request);
+                while let Some(out) = server.poll_output() {
+                    self.server_output(out);
+                }
+                let info = HttpInfo {
+                    method: None,
+                    status: Some(response.status),
+                    headers: response.headers.clone(),
+                };
+                let mut msg =
+                    message_event(Side::Server, &response.body, revision, None, Some(info));
+                if response.body.is_empty() {
+                    msg.label = format!("{} {}", response.status, http::reason(response.status));
+                }
+                let index = self.push(EventKind::Message(msg), rules, note);
+                self.schedule(
+                    now + self.latency,
+                    Delivery::ToClientHttp {
+                        response,
+                        event: index,
+                    },
+                );
+            }
+            Delivery::ToClientText { text, event } => {
+                if self.closed {
+                    return;
+                }
+                self.mark_delivered(event);
+                client.handle_text(now, &text);
+            }
+            Delivery::ToClientHttp { response, event } => {
+                self.mark_delivered(event);
+                client.handle_http(now, &response);
+            }
+            Delivery::ServerSees(ev) => match ev {
+                ServerEvent::ToolsChanged => server.trigger(now, ServerTrigger::ToolsChanged),
+                ServerEvent::Upgrade { config } => {
+                    let note = format!(
+                        "The server is upgraded in place: it now runs {}.",
+                        config.label()
+                    );
+                    *server = Server::new(*config);
+                    self.push(
+                        EventKind::Decision { side: Side::Server },
+                        vec![rules::E_CACHE],
+                        note,
+                    );
+                }
+            },
+            Delivery::CloseAtServer => server.handle_disconnect(now, "stdio"),
+        }
+    }
+}
+
+/// Builds the message record for wire text.
+fn message_event(
+    from: Side,
+    text: &str,
+    revision: String,
+    violation: Option<String>,
+    http: Option<HttpInfo>,
+) -> MessageEvent {
+    let json: Option<Value> = serde_json::from_str(text).ok();
+    let envelope = json.as_ref().and_then(|v| Envelope::classify(v).ok());
+    let (kind, label) = match &envelope {
+        Some(Envelope::Request { method, .. }) => (MessageKind::Request, method.clone()),
+        Some(Envelope::Notification { method, .. }) => (MessageKind::Notification, method.clone()),
+        Some(Envelope::Result { result, .. }) => {
+            let label = match result.get("resultType").and_then(Value::as_str) {
+                Some("input_required") => "input_required".to_string(),
+                _ if result.get("isError") == Some(&Value::Bool(true)) => {
+                    "result (isError)".to_string()
+                }
+                _ => "result".to_string(),
+            };
+            (MessageKind::Result, label)
+        }
+        Some(Envelope::Error { error, .. }) => (MessageKind::Error, error.code.to_string()),
+        None => (
+            MessageKind::Other,
+            if text.is_empty() {
+                "(empty)".into()
+            } else {
+                "(not JSON-RPC)".into()
+            },
+        ),
+    };
+    let label = match (&http, from) {
+        (
+            Some(HttpInfo {
+                status: Some(status),
+                ..
+            }),
+            Side::Server,
+        ) if !text.is_empty() => format!("{status} {label}"),
+        _ => label,
+    };
+    let legacy = ProtocolVersion::era_of(&revision) == crate::protocol::Era::Legacy;
+    MessageEvent {
+        from,
+        kind,
+        label,
+        wire: text.to_string(),
+        json,
+        delivered_at_ms: None,
+        revision,
+        legacy,
+        violation,
+        http,
+    }
+}

@@ -1,0 +1,182 @@
+//! Streamable HTTP as data: requests with headers, responses with status.
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::protocol::{meta, methods};
+
+/// Header carrying the protocol version of a modern POST.
+pub const PROTOCOL_VERSION_HEADER: &str = "MCP-Protocol-Version";
+/// Header mirroring the JSON-RPC method.
+pub const METHOD_HEADER: &str = "Mcp-Method";
+/// Header mirroring `params.name` / `params.uri`.
+pub const NAME_HEADER: &str = "Mcp-Name";
+/// Legacy (2025-03-26 .. 2025-11-25) session header.
+pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+
+/// An HTTP request to the MCP endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpRequest {
+    /// `POST`, `GET` or `DELETE`.
+    pub method: String,
+    /// Request path, `/mcp`.
+    pub path: String,
+    /// Headers in the order sent.
+    pub headers: Vec<(String, String)>,
+    /// The body (a JSON-RPC message for POST).
+    pub body: String,
+}
+
+/// An HTTP response from the MCP endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Headers.
+    pub headers: Vec<(String, String)>,
+    /// Body; empty for 202 and for silent servers.
+    pub body: String,
+}
+
+/// Finds a header by case-insensitive name, trimming optional whitespace
+/// around the value (RFC 9110 §5.5).
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim_matches([' ', '\t']))
+}
+
+impl HttpRequest {
+    /// A POST of `body` to `/mcp` with the given headers.
+    pub fn post(headers: Vec<(String, String)>, body: String) -> Self {
+        Self {
+            method: "POST".into(),
+            path: "/mcp".into(),
+            headers,
+            body,
+        }
+    }
+    /// Looks a header up (case-insensitive name).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+}
+
+impl HttpResponse {
+    /// A JSON response.
+    pub fn json(status: u16, body: String) -> Self {
+        Self {
+            status,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body,
+        }
+    }
+    /// A response without a body.
+    pub fn empty(status: u16) -> Self {
+        Self {
+            status,
+            headers: Vec::new(),
+            body: String::new(),
+        }
+    }
+    /// Looks a header up (case-insensitive name).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+}
+
+/// The reason phrase of a status code.
+pub fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        202 => "Accepted",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        413 => "Content Too Large",
+        500 => "Internal Server Error",
+        _ => "",
+    }
+}
+
+/// Encodes a header value, using the `=?base64?…?=` form when the value is
+/// not plain visible ASCII, has surrounding whitespace, or looks like the
+/// sentinel itself.
+pub fn encode_header_value(value: &str) -> String {
+    let plain = value
+        .bytes()
+        .all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
+        && value.trim() == value
+        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+    if plain {
+        value.to_string()
+    } else {
+        format!(
+            "=?base64?{}?=",
+            base64::engine::general_purpose::STANDARD.encode(value.as_bytes())
+        )
+    }
+}
+
+/// Decodes a header value that may use the `=?base64?…?=` form.
+pub fn decode_header_value(value: &str) -> Option<String> {
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    {
+        Some(encoded) => base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok()),
+        None => Some(value.to_string()),
+    }
+}
+
+/// The headers a conforming modern client puts on a POST of `message`
+/// (H-HEADERS): content negotiation, protocol version, method and name.
+pub fn modern_headers(message: &Value) -> Vec<(String, String)> {
+    let mut headers = base_headers();
+    let params = message.get("params");
+    if let Some(pv) = params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+    {
+        headers.push((PROTOCOL_VERSION_HEADER.into(), pv.into()));
+    }
+    if let Some(method) = message.get("method").and_then(Value::as_str) {
+        headers.push((METHOD_HEADER.into(), method.into()));
+        if let Some(key) = methods::name_param(method) {
+            if let Some(name) = params.and_then(|p| p.get(key)).and_then(Value::as_str) {
+                headers.push((NAME_HEADER.into(), encode_header_value(name)));
+            }
+        }
+    }
+    headers
+}
+
+/// The headers of a legacy Streamable HTTP POST (protocol version header
+/// after initialize, and the session id the server minted).
+pub fn legacy_headers(version: Option<&str>, session: Option<&str>) -> Vec<(String, String)> {
+    let mut headers = base_headers();
+    if let Some(version) = version {
+        headers.push((PROTOCOL_VERSION_HEADER.into(), version.into()));
+    }
+    if let Some(session) = session {
+        headers.push((SESSION_HEADER.into(), session.into()));
+    }
+    headers
+}
+
+fn base_headers() -> Vec<(String, String)> {
+    vec![
+        ("Content-Type".into(), "application/json".into()),
+        (
+            "Accept".into(),
+            "application/json, text/event-stream".into(),
+        ),
+    ]
+}
