@@ -18,6 +18,7 @@ pub mod protocol;
 pub mod rules;
 pub mod scenarios;
 pub mod server;
+pub mod settings;
 pub mod sim;
 pub mod transcript;
 pub mod transport;
