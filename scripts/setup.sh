@@ -4,19 +4,65 @@
 #
 #   scripts/setup.sh          everything (build + browser tests)
 #   scripts/setup.sh build    only what building and serving the app needs
+#
+# What it installs (first run on a fresh 2-core machine: about 10 minutes, most
+# of it compiling trunk (~7 min) and wasm-bindgen-cli (~2 min); later runs take
+# a second or two):
+#   - the wasm32-unknown-unknown Rust target (toolchain pinned in rust-toolchain.toml)
+#   - the crates in Cargo.lock (cargo fetch), as trunk builds offline
+#   - trunk and wasm-bindgen-cli, with `cargo install`, into ~/.cargo/bin
+#   - npm packages in tests/e2e (from package-lock.json): playwright-core, which
+#     drives the browser, and binaryen, whose wasm-opt trunk uses
+#   - Debian's chromium (only for "all"), with apt-get, as root or via sudo
+#
+# Tools are never downloaded by trunk itself (Trunk.toml sets offline = true).
 set -euo pipefail
 
 TRUNK_VERSION="0.21.14"
-WASM_BINDGEN_VERSION="0.2.130"   # must equal wasm-bindgen in Cargo.lock
-BINARYEN_VERSION="132"           # npm package; Debian's binaryen is too old
+WASM_BINDGEN_FALLBACK="0.2.130"  # used only if Cargo.lock does not name one
+NODE_MAJOR_MIN=20
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+root="$MCP_LANES_ROOT"
 what="${1:-all}"
-export PATH="$HOME/.cargo/bin:$PATH"
+case "$what" in all|build) ;; *) echo "usage: $0 [all|build]" >&2; exit 2 ;; esac
 
 log() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# One setup at a time (serve.sh and test.sh both call this): a second caller
+# waits instead of starting a second `cargo install` of the same tool.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"${TMPDIR:-/tmp}/mcp-lanes-setup.lock"
+  flock 9
+fi
+
+# The wasm-bindgen CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
+wasm_bindgen_version() {
+  local v
+  v="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$root/Cargo.lock" 2>/dev/null || true)"
+  printf '%s\n' "${v:-$WASM_BINDGEN_FALLBACK}"
+}
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else die "need root (or sudo) to run: $*"
+  fi
+}
+
+ensure_node() {
+  command -v node >/dev/null 2>&1 || die "node (>= $NODE_MAJOR_MIN) is required: install Node.js"
+  command -v npm >/dev/null 2>&1 || die "npm is required: install it with Node.js"
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  [ "$major" -ge "$NODE_MAJOR_MIN" ] || die "node $major found; >= $NODE_MAJOR_MIN is required"
+  log "node $(node --version): present"
+}
 
 ensure_rust_target() {
+  command -v cargo >/dev/null 2>&1 || die "cargo not found: install rustup (https://rustup.rs)"
   if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
     log "wasm32-unknown-unknown target: present"
   else
@@ -27,38 +73,70 @@ ensure_rust_target() {
 
 ensure_cargo_tool() { # binary, crate, version, extra cargo-install flags...
   local bin="$1" crate="$2" version="$3"; shift 3
-  if command -v "$bin" >/dev/null 2>&1 && "$bin" --version 2>/dev/null | grep -q "$version"; then
+  if command -v "$bin" >/dev/null 2>&1 && "$bin" --version 2>/dev/null | grep -qwF "$version"; then
     log "$bin $version: present"
   else
-    log "installing $crate $version (a few minutes, once)"
-    cargo install "$@" "$crate@$version"
+    log "installing $crate $version with cargo install (once; trunk takes ~7 min on 2 cores)"
+    local start=$SECONDS
+    cargo install -q --force "$@" "$crate@$version"
+    log "installed $crate $version in $((SECONDS - start)) s"
   fi
 }
 
+# trunk builds with --offline (it passes that on to cargo), so every crate in
+# Cargo.lock, for every target, must already be downloaded.
+ensure_cargo_deps() {
+  if (cd "$root" && cargo fetch --offline -q >/dev/null 2>&1); then
+    log "crates in Cargo.lock: downloaded"
+  else
+    log "downloading the crates in Cargo.lock (cargo fetch)"
+    (cd "$root" && cargo fetch -q)
+  fi
+}
+
+# node_modules matches package-lock.json when every locked package is installed at its locked version.
+npm_packages_match_lock() {
+  (cd "$root/tests/e2e" && node -e '
+    const fs = require("fs");
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+    for (const [path, meta] of Object.entries(lock.packages || {})) {
+      if (!path) continue;
+      let installed;
+      try { installed = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; }
+      catch { process.exit(1); }
+      if (installed !== meta.version) process.exit(1);
+    }' 2>/dev/null) && [ -x "$root/tests/e2e/node_modules/.bin/wasm-opt" ]
+}
+
 ensure_npm_packages() {
-  if [ -x "$root/tests/e2e/node_modules/.bin/wasm-opt" ] && [ -d "$root/tests/e2e/node_modules/playwright-core" ]; then
+  if npm_packages_match_lock; then
     log "npm packages (playwright-core, binaryen): present"
   else
-    log "installing npm packages for the build and the browser tests"
-    (cd "$root/tests/e2e" && npm ci --no-audit --no-fund)
+    log "installing npm packages in tests/e2e (npm ci, from package-lock.json)"
+    (cd "$root/tests/e2e" && npm ci --no-audit --no-fund --loglevel=error)
   fi
+  wasm-opt --version >/dev/null || die "wasm-opt from npm binaryen does not run"
 }
 
 ensure_chromium() {
   if [ -x /usr/bin/chromium ]; then
     log "chromium: present"
   else
-    log "installing Debian chromium (browser tests)"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    log "installing Debian chromium with apt-get (browser tests)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  /usr/bin/chromium --version >/dev/null 2>&1 || die "/usr/bin/chromium is installed but does not run"
 }
 
+ensure_node
 ensure_rust_target
 ensure_cargo_tool trunk trunk "$TRUNK_VERSION" --locked
-ensure_cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN_VERSION"
+# Without --locked: `cargo install --locked wasm-bindgen-cli` fails on this toolchain.
+ensure_cargo_tool wasm-bindgen wasm-bindgen-cli "$(wasm_bindgen_version)"
 ensure_npm_packages
+ensure_cargo_deps
 if [ "$what" = "all" ]; then
   ensure_chromium
 fi
-log "done"
+log "done ($what)"
