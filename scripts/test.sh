@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Run every test, in order, stopping at the first failure:
+#   setup   scripts/setup.sh (installs what is missing; idempotent)
+#   1 fmt       cargo fmt --all -- --check
+#   2 native    cargo test --workspace --all-targets   (core + CLI; the web
+#               package is a native stub, its real code is wasm32-only)
+#   3 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
+#   4 bundle    trunk build --release --offline   -> dist/
+#   5 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
+#   6 browser   node --test tests/e2e/             (chromium; screenshots in tests/e2e/artifacts/)
+# Exits non-zero on any failure. Used by CI (.ci/run).
+set -euo pipefail
+
+# shellcheck source=scripts/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$MCP_LANES_ROOT"
+
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+started=$SECONDS
+current=""
+timings=()
+
+section() {
+  current="$1"
+  section_start=$SECONDS
+  printf '\n==== %s ====\n' "$current"
+}
+section_done() {
+  timings+=("$(printf '%5d s  %s' $((SECONDS - section_start)) "$current")")
+}
+on_exit() {
+  local rc=$?
+  if [ "$rc" -ne 0 ]; then
+    printf '\n==== FAILED: %s (exit %d, after %d s) ====\n' "$current" "$rc" $((SECONDS - started)) >&2
+  fi
+}
+trap on_exit EXIT
+
+section "setup: scripts/setup.sh"
+scripts/setup.sh all
+section_done
+
+section "1/6 format: cargo fmt --all -- --check"
+cargo fmt --all -- --check
+section_done
+
+section "2/6 native tests: cargo test --workspace --all-targets"
+cargo test --workspace --all-targets
+section_done
+
+section "3/6 core builds for wasm: cargo build -p mcp-lanes-core --target wasm32-unknown-unknown"
+cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
+section_done
+
+section "4/6 bundle: trunk build --release --offline"
+trunk build --release --offline
+section_done
+
+section "5/6 size: scripts/measure-size.sh (budget 200 KB gzip)"
+scripts/measure-size.sh dist
+section_done
+
+section "6/6 browser: node --test tests/e2e/"
+rm -f tests/e2e/artifacts/*.png tests/e2e/artifacts/*.console.txt
+node --test tests/e2e/
+section_done
+
+printf '\n==== all checks passed in %d s ====\n' $((SECONDS - started))
+printf '%s\n' "${timings[@]}"
