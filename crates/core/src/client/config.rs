@@ -20,6 +20,14 @@ pub enum UndeclaredPolicy {
 }
 
 impl UndeclaredPolicy {
+    /// What the client would do, as a bare verb phrase ("answer -32601").
+    pub fn verb(self) -> &'static str {
+        match self {
+            UndeclaredPolicy::MethodNotFound => "answer -32601",
+            UndeclaredPolicy::Drop => "drop it silently",
+            UndeclaredPolicy::Close => "close the connection",
+        }
+    }
     /// Short label.
     pub fn label(self) -> &'static str {
         match self {
@@ -105,6 +113,9 @@ pub enum Step {
         violation: Option<String>,
         /// What the learner should notice.
         note: String,
+        /// The rule IDs this message illustrates.
+        #[serde(default)]
+        rules: Vec<String>,
     },
     /// Let virtual time pass.
     Wait {

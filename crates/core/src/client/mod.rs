@@ -87,8 +87,6 @@ enum Purpose {
     Initialize,
     /// The current step's request.
     Job,
-    /// Re-list after list_changed.
-    Relist,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -124,6 +122,7 @@ pub struct Client {
     discover: Option<CachedDiscover>,
     session: Option<Session>,
     relist_at: Option<SimTime>,
+    relists: Vec<RequestId>,
     worked_modern: bool,
     pending_http_session: Option<String>,
     closed: bool,
@@ -153,6 +152,7 @@ impl Client {
             discover: None,
             session: None,
             relist_at: None,
+            relists: Vec::new(),
             worked_modern: false,
             pending_http_session: None,
             closed: false,
@@ -192,6 +192,8 @@ impl Client {
         [
             self.waiting.as_ref().and_then(|w| w.deadline),
             self.sleeping_until,
+            // A re-list waits for the outstanding request; it is re-checked
+            // when that request is answered.
             self.relist_at,
             if busy { self.config.host_kill_ms } else { None },
         ]
@@ -223,10 +225,9 @@ impl Client {
         if self.sleeping_until.is_some_and(|t| now >= t) {
             self.sleeping_until = None;
         }
-        if self.relist_at.is_some_and(|t| now >= t) && self.waiting.is_none() {
+        if self.relist_at.is_some_and(|t| now >= t) {
             self.relist_at = None;
             self.send_relist(now);
-            return;
         }
         self.advance(now);
     }
@@ -353,19 +354,8 @@ impl Client {
                     self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
                     return;
                 }
-                Step::Raw {
-                    text,
-                    headers,
-                    violation,
-                    note,
-                } => {
-                    let (text, headers, violation, note) = (
-                        text.clone(),
-                        headers.clone(),
-                        violation.clone(),
-                        note.clone(),
-                    );
-                    self.send_raw(now, text, headers, violation, note);
+                Step::Raw { .. } => {
+                    self.send_raw(now, job.step.clone());
                     return;
                 }
                 Step::Discover { .. } | Step::Request { .. } => {
@@ -612,7 +602,7 @@ impl Client {
         );
     }
 
-    fn send_relist(&mut self, now: SimTime) {
+    fn send_relist(&mut self, _now: SimTime) {
         let id = self.fresh_id();
         let (msg, era) = match self.era {
             Some(Era::Legacy) => (
@@ -631,25 +621,27 @@ impl Client {
                 )
             }
         };
-        let deadline = self.deadline(now);
-        self.emit(
-            msg,
-            era,
-            Some(Purpose::Relist),
-            deadline,
-            &[rules::L_LIST_CHANGED],
-            "The list_changed burst is over: one tools/list refreshes the cached list.".into(),
-        );
+        self.relists.push(id);
+        let note = if self.config.debounce_ms == 0 {
+            "tools/list again, for this notice alone."
+        } else {
+            "The list_changed burst is over: one tools/list refreshes the cached list."
+        };
+        self.emit(msg, era, None, None, &[rules::L_LIST_CHANGED], note.into());
     }
 
-    fn send_raw(
-        &mut self,
-        now: SimTime,
-        text: String,
-        headers: Option<Vec<(String, String)>>,
-        violation: Option<String>,
-        note: String,
-    ) {
+    /// Sends a scenario's hand-written message exactly as written.
+    fn send_raw(&mut self, now: SimTime, step: Step) {
+        let Step::Raw {
+            text,
+            headers,
+            violation,
+            note,
+            rules: rule_ids,
+        } = step
+        else {
+            return;
+        };
         let parsed: Option<Value> = serde_json::from_str(&text).ok();
         let id = parsed
             .as_ref()
@@ -675,10 +667,11 @@ impl Client {
         } else {
             self.job = None;
         }
-        let mut rules: Vec<RuleId> = Vec::new();
-        if violation.is_some() {
-            rules.push(rules::M_META_REQUIRED);
-        }
+        let rules: Vec<RuleId> = rule_ids
+            .iter()
+            .filter_map(|id| rules::find(id))
+            .map(|r| r.id)
+            .collect();
         self.outbox.push_back(ClientOutput {
             action: ClientAction::Send {
                 text,
@@ -781,6 +774,19 @@ impl Client {
     }
 
     fn on_answer(&mut self, now: SimTime, id: Option<RequestId>, answer: Answer) {
+        if let Some(pos) = id
+            .as_ref()
+            .and_then(|id| self.relists.iter().position(|r| r == id))
+        {
+            self.relists.remove(pos);
+            let note = if self.config.debounce_ms == 0 {
+                "One more full tool list: without a debounce, every notice costs a round trip."
+            } else {
+                "The tool list is refreshed once for the whole burst of notices."
+            };
+            self.decide(&[rules::L_LIST_CHANGED], note);
+            return;
+        }
         let matches = self
             .waiting
             .as_ref()
@@ -804,13 +810,6 @@ impl Client {
             }
             Purpose::Initialize => self.on_initialize_answer(now, answer),
             Purpose::Job => self.on_job_answer(now, w.era, answer),
-            Purpose::Relist => {
-                self.decide(
-                    &[rules::L_LIST_CHANGED],
-                    "The tool list is refreshed once for the whole burst of notices.",
-                );
-                self.advance(now);
-            }
         }
     }
 
@@ -1104,7 +1103,12 @@ impl Client {
             code => {
                 let rules: Vec<RuleId> = match code {
                     codes::METHOD_NOT_FOUND => vec![rules::M_UNKNOWN_METHOD],
-                    codes::INVALID_PARAMS => vec![rules::M_UNKNOWN_TOOL],
+                    codes::INVALID_PARAMS if err.message.starts_with("Unknown tool") => {
+                        vec![rules::M_UNKNOWN_TOOL]
+                    }
+                    codes::INVALID_PARAMS if err.message.contains("_meta") => {
+                        vec![rules::M_META_REQUIRED]
+                    }
                     _ => vec![rules::RPC_CODES],
                 };
                 self.abandon(
@@ -1212,11 +1216,7 @@ impl Client {
                     &[rules::L_LIST_CHANGED],
                     "No debounce: every notice triggers its own re-list.",
                 );
-                if self.waiting.is_none() {
-                    self.send_relist(now);
-                } else {
-                    self.relist_at = Some(now);
-                }
+                self.send_relist(now);
             } else {
                 let at = now + self.config.debounce_ms;
                 self.relist_at = Some(at);

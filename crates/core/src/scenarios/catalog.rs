@@ -161,6 +161,7 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                         headers: None,
                         violation: Some(why.into()),
                         note: format!("A tools/list request with {why}."),
+                        rules: vec!["M-META-REQUIRED".into()],
                     }],
                 )
             };
@@ -172,6 +173,7 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                     text: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta()}}).to_string(),
                     headers: None, violation: None,
                     note: "The same request with both required keys and no clientInfo: clientInfo is optional and a server must not require it.".into(),
+                    rules: vec!["M-META-REQUIRED".into()],
                 }]),
             ]
         }
@@ -194,12 +196,16 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                     list(),
                 ],
             );
+            // The same notes server, upgraded in place to modern-only (subscribe
+            // is a legacy-only promise, so it goes).
             let mut upgraded = servers::notes();
-            upgraded.era = EraMode::DualEra;
+            upgraded.era = EraMode::ModernOnly;
             upgraded.modern_versions = vec![ProtocolVersion::MODERN.into()];
             upgraded.legacy_versions = Vec::new();
-            upgraded.era = EraMode::ModernOnly;
             upgraded.info.version = "1.0".into();
+            if let Some(resources) = upgraded.capabilities.resources.as_mut() {
+                resources.subscribe = None;
+            }
             let list_tools = || Step::request(methods::TOOLS_LIST);
             let mut upgrade = setup(
                 "server upgraded underneath",
@@ -363,7 +369,7 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
         .into_iter()
         .map(|policy| {
             setup(
-                &format!("client {}", policy.label()),
+                &format!("client that would {}", policy.verb()),
                 clients::orchestrator_runtime(policy),
                 servers::search_index(),
                 STDIO,
@@ -418,10 +424,12 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                     text: body(1), headers: Some(headers("2025-11-25")),
                     violation: Some("MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)".into()),
                     note: "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25.".into(),
+                    rules: vec!["H-HEADERS".into()],
                 }]),
                 setup("headers match", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
                     text: body(1), headers: Some(headers(ProtocolVersion::MODERN)), violation: None,
                     note: "The same request with headers that mirror the body.".into(),
+                    rules: vec!["H-HEADERS".into()],
                 }]),
             ]
         }

@@ -63,6 +63,8 @@ pub struct ToolSpec {
     pub requires: ClientCapabilities,
     /// A question asked before finishing, if any (MRTR or legacy elicitation).
     pub asks: Option<Question>,
+    /// The -32021 message, when the lesson words it its own way.
+    pub refusal_message: Option<String>,
     /// A side effect taken while working, e.g. "index lock prod-catalog".
     pub side_effect: Option<String>,
     /// Text of the successful result.

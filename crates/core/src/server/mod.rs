@@ -401,7 +401,7 @@ impl Server {
             return Some(if era.speaks_legacy() {
                 self.legacy_initialize(conn, id, &params, http.is_some())
             } else {
-                self.modern_refuses_initialize(id, &params)
+                self.modern_refuses_initialize(id, &params, http)
             });
         }
         let in_session = self.sessions.contains_key(conn);

@@ -47,13 +47,35 @@ fn typed<T: for<'de> Deserialize<'de>>(params: &Value) -> Result<T, String> {
 }
 
 impl Server {
-    pub(super) fn modern_refuses_initialize(&self, id: RequestId, params: &Value) -> Reply {
+    pub(super) fn modern_refuses_initialize(
+        &self,
+        id: RequestId,
+        params: &Value,
+        http: Option<&HttpRequest>,
+    ) -> Reply {
         let requested = params
             .get("protocolVersion")
             .and_then(Value::as_str)
             .unwrap_or("(none)")
             .to_string();
         let supported = self.config.modern_versions.clone();
+        // On HTTP a legacy initialize lacks the required headers, so server
+        // validation rejects it first (400, -32020), still naming the versions.
+        if let Some(req) = http {
+            if let Err(mut refusal) = check_method_header(req, methods::INITIALIZE) {
+                refusal.error.message = format!(
+                    "{}. This server speaks only the modern protocol ({}); it has no initialize handshake.",
+                    refusal.error.message,
+                    supported.join(", ")
+                );
+                refusal
+                    .rules
+                    .extend([rules::M_INIT_ON_MODERN, rules::E_MATRIX]);
+                refusal.note = "A legacy client's POST lacks the headers every modern request carries: 400 HeaderMismatch, naming the supported versions since a legacy client has no other diagnostic.".into();
+                let refusal = refusal.data(json!({"supported": supported, "requested": requested}));
+                return self.refuse(Some(&id), refusal, MODERN.into());
+            }
+        }
         let refusal = Refusal::new(
             codes::METHOD_NOT_FOUND,
             format!(
@@ -98,10 +120,20 @@ impl Server {
         params: &Value,
         http: Option<&HttpRequest>,
     ) -> Result<ClientCapabilities, Refusal> {
+        let meta_obj = params.get("_meta").and_then(Value::as_object);
         if let Some(req) = http {
+            // A request whose body names no version (legacy-shaped) is judged by
+            // its header: a version this server does not implement is -32022, the
+            // error a client whose cached era went stale can act on (E-CACHE).
+            let body_pv = meta_obj.and_then(|m| m.get(meta::PROTOCOL_VERSION));
+            if let (None, Some(header_pv)) = (body_pv, req.header(http::PROTOCOL_VERSION_HEADER)) {
+                if !self.config.modern_versions.iter().any(|v| v == header_pv) {
+                    return Err(self
+                        .unsupported_version(header_pv, "The MCP-Protocol-Version header names"));
+                }
+            }
             check_method_header(req, method)?;
         }
-        let meta_obj = params.get("_meta").and_then(Value::as_object);
         let Some(meta_obj) = meta_obj else {
             return Err(meta_refusal(if params.get("_meta").is_some() {
                 "params._meta must be an object"
@@ -149,18 +181,22 @@ impl Server {
             check_version_and_name_headers(req, method, params, &pv)?;
         }
         if !self.config.modern_versions.contains(&pv) {
-            let mut supported = self.config.modern_versions.clone();
-            supported.extend(self.config.legacy_versions.iter().cloned());
-            return Err(Refusal::new(
-                codes::UNSUPPORTED_PROTOCOL_VERSION,
-                "Unsupported protocol version",
-                400,
-                &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
-                format!("The request names {pv}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry."),
-            )
-            .data(json!({"supported": supported, "requested": pv})));
+            return Err(self.unsupported_version(&pv, "The request names"));
         }
         Ok(caps)
+    }
+
+    fn unsupported_version(&self, requested: &str, what: &str) -> Refusal {
+        let mut supported = self.config.modern_versions.clone();
+        supported.extend(self.config.legacy_versions.iter().cloned());
+        Refusal::new(
+            codes::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            400,
+            &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
+            format!("{what} {requested}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry."),
+        )
+        .data(json!({"supported": supported, "requested": requested}))
     }
 
     fn modern_dispatch(
@@ -338,8 +374,13 @@ impl Server {
             if tool.asks.is_some() {
                 rules.push(rules::M_MRTR_CAP);
             }
-            return Err(Refusal::new(codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                format!("{} requires a capability this request did not declare: {names}", tool.name), 400, &rules,
+            let message = tool.refusal_message.clone().unwrap_or_else(|| {
+                format!(
+                    "{} requires a capability this request did not declare",
+                    tool.name
+                )
+            });
+            return Err(Refusal::new(codes::MISSING_REQUIRED_CLIENT_CAPABILITY, message, 400, &rules,
                 format!("{} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool.name))
                 .data(json!({"requiredCapabilities": missing.to_json()})));
         }

@@ -65,6 +65,7 @@ fn list_incidents() -> ToolSpec {
         input_schema: json!({"type": "object", "properties": {}}),
         requires: ClientCapabilities::none(),
         asks: None,
+        refusal_message: None,
         side_effect: None,
         result_text:
             "2 open incidents: INC-4211 (sev2, payments latency), INC-4214 (sev3, stale dashboard)."
@@ -83,6 +84,7 @@ pub fn deploy_console() -> ServerConfig {
             input_schema: text_args(json!({"incident": {"type": "string"}}), &["incident"]),
             requires: ClientCapabilities::elicitation_form(),
             asks: None,
+            refusal_message: None,
             side_effect: None,
             result_text: "Paged the on-call engineer for INC-4211.".into(),
         },
@@ -106,6 +108,7 @@ pub fn order_desk() -> ServerConfig {
             requested_schema: json!({"type": "object", "properties": {"confirm": {"type": "boolean", "title": "Place the order"}}, "required": ["confirm"]}),
             fallback_error: None,
         }),
+        refusal_message: Some("confirm_order needs elicitation".into()),
         side_effect: Some("order reservation A-1042".into()),
         result_text: "Order A-1042 placed.".into(),
     }];
@@ -144,6 +147,7 @@ pub fn notes() -> ServerConfig {
             input_schema: text_args(json!({"title": {"type": "string"}}), &["title"]),
             requires: ClientCapabilities::none(),
             asks: None,
+            refusal_message: None,
             side_effect: None,
             result_text: "Standup moved to 09:30.".into(),
         },
@@ -156,6 +160,7 @@ pub fn notes() -> ServerConfig {
             ),
             requires: ClientCapabilities::none(),
             asks: None,
+            refusal_message: None,
             side_effect: None,
             result_text: "Saved.".into(),
         },
@@ -190,6 +195,7 @@ pub fn search_index() -> ServerConfig {
             requested_schema: json!({"type": "object", "properties": {"retention_days": {"type": "integer", "minimum": 0, "title": "Days to keep"}}, "required": ["retention_days"]}),
             fallback_error: Some(PURGE_FALLBACK.into()),
         }),
+        refusal_message: None,
         side_effect: Some("index lock prod-catalog".into()),
         result_text: "Purged prod-catalog.".into(),
     }];

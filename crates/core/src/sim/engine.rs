@@ -54,6 +54,8 @@ pub struct Setup {
 pub const MAX_VIRTUAL_MS: SimTime = 24 * 3_600_000;
 /// Runs stop after this many events (a guard against runaway loops).
 pub const MAX_EVENTS: usize = 5_000;
+/// Runs stop after this many scheduler steps, even if no event was recorded.
+pub const MAX_STEPS: usize = 20_000;
 
 #[derive(Debug, Clone)]
 enum Delivery {
@@ -106,15 +108,17 @@ pub fn run(setup: &Setup) -> Timeline {
     }
     client.start(0);
     let mut truncated = false;
+    let mut steps = 0usize;
     loop {
         engine.drain(&mut client, &mut server);
+        steps += 1;
         let next_delivery = engine.queue.keys().next().map(|(t, _)| *t);
         let next = [next_delivery, client.poll_timeout()]
             .into_iter()
             .flatten()
             .min();
         let Some(next) = next else { break };
-        if next > MAX_VIRTUAL_MS || engine.events.len() > MAX_EVENTS {
+        if next > MAX_VIRTUAL_MS || engine.events.len() > MAX_EVENTS || steps > MAX_STEPS {
             truncated = true;
             break;
         }

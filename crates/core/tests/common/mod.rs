@@ -1,0 +1,200 @@
+//! Shared helpers of the core's integration tests: where the official spec
+//! folder is, a JSON Schema validator over it ([`schema`]), and small
+//! builders for driving a [`Server`] by hand.
+
+#![allow(dead_code)]
+
+pub mod schema;
+
+use std::path::PathBuf;
+
+use mcp_lanes_core::protocol::meta;
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::server::{presets, Reply, Server, ServerOutput};
+use mcp_lanes_core::sim::Timeline;
+use mcp_lanes_core::transport::http::{self, HttpRequest, HttpResponse};
+use serde_json::{json, Value};
+
+/// The modern revision.
+pub const MODERN: &str = "2026-07-28";
+
+/// The folder holding `RULES.md` and `<revision>/schema.json`.
+///
+/// `MCP_LANES_SPEC_DIR` wins when set; otherwise `shared/spec` beside the
+/// repository (`<crates/core>/../../../shared/spec`). A missing folder is a
+/// hard failure with a message saying where it looked: the schema tests must
+/// never pass by skipping.
+pub fn spec_dir() -> PathBuf {
+    let (dir, how) = match std::env::var_os("MCP_LANES_SPEC_DIR") {
+        Some(dir) if !dir.is_empty() => (PathBuf::from(dir), "MCP_LANES_SPEC_DIR"),
+        _ => (
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec"),
+            "<CARGO_MANIFEST_DIR>/../../../shared/spec",
+        ),
+    };
+    assert!(
+        dir.join("RULES.md").is_file() && dir.join(MODERN).join("schema.json").is_file(),
+        "the MCP spec folder is missing: looked for RULES.md and {MODERN}/schema.json in {} ({how}). \
+         Put the shared/ folder beside the repository or set MCP_LANES_SPEC_DIR to its spec/ folder.",
+        dir.display()
+    );
+    dir
+}
+
+/// The repository root (the workspace holding `crates/`).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+// ---- building messages -------------------------------------------------
+
+/// `_meta` of a modern request: PV and CAPS (no clientInfo).
+pub fn meta_of(version: &str, caps: Value) -> Value {
+    json!({
+        meta::PROTOCOL_VERSION: version,
+        meta::CLIENT_CAPABILITIES: caps,
+    })
+}
+
+/// A modern request naming 2026-07-28 and declaring `caps`; `params` (an
+/// object, without `_meta`) gets the `_meta` added.
+pub fn modern(id: Value, method: &str, params: Value, caps: Value) -> Value {
+    modern_v(id, method, params, MODERN, caps)
+}
+
+/// Like [`modern`], naming `version`.
+pub fn modern_v(id: Value, method: &str, params: Value, version: &str, caps: Value) -> Value {
+    let mut params = if params.is_null() { json!({}) } else { params };
+    params["_meta"] = meta_of(version, caps);
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// A modern `tools/call`.
+pub fn call(id: Value, tool: &str, arguments: Value, caps: Value) -> Value {
+    modern(
+        id,
+        "tools/call",
+        json!({"name": tool, "arguments": arguments}),
+        caps,
+    )
+}
+
+/// A legacy `initialize` request.
+pub fn initialize(id: Value, version: &str, caps: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": version,
+        "capabilities": caps,
+        "clientInfo": {"name": "test-host", "version": "1.0"},
+    }})
+}
+
+/// `notifications/initialized`.
+pub fn initialized() -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+}
+
+/// A plain (legacy-shaped) request without params.
+pub fn plain(id: Value, method: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method})
+}
+
+// ---- driving a server --------------------------------------------------
+
+/// A server of a preset.
+pub fn server(preset: &str) -> Server {
+    Server::new(presets::server(preset).unwrap_or_else(|| panic!("no server preset {preset}")))
+}
+
+/// Every server preset id.
+pub fn server_presets() -> Vec<&'static str> {
+    presets::PRESETS.iter().map(|(id, _)| *id).collect()
+}
+
+/// Hands one stdio line to the server on connection `stdio`.
+pub fn send(server: &mut Server, message: &Value) -> Option<Reply> {
+    server.handle_text(0, "stdio", &message.to_string())
+}
+
+/// Hands raw text to the server on connection `stdio`.
+pub fn send_text(server: &mut Server, text: &str) -> Option<Reply> {
+    server.handle_text(0, "stdio", text)
+}
+
+/// Sends and expects a reply; returns the reply's message.
+pub fn reply(server: &mut Server, message: &Value) -> Value {
+    send(server, message)
+        .unwrap_or_else(|| panic!("no reply to {message}"))
+        .message
+}
+
+/// Everything the server did on its own since the last drain.
+pub fn drain(server: &mut Server) -> Vec<ServerOutput> {
+    std::iter::from_fn(|| server.poll_output()).collect()
+}
+
+/// Runs the legacy handshake on stdio (initialize + initialized) and
+/// returns the initialize result.
+pub fn handshake(server: &mut Server, version: &str, caps: Value) -> Value {
+    let answer = reply(server, &initialize(json!(0), version, caps));
+    assert!(
+        answer.get("result").is_some(),
+        "initialize failed: {answer}"
+    );
+    assert!(send(server, &initialized()).is_none());
+    drain(server);
+    answer["result"].clone()
+}
+
+/// The `error.code` of a response, if it is an error.
+pub fn code(message: &Value) -> Option<i64> {
+    message.get("error")?.get("code")?.as_i64()
+}
+
+/// A POST of `message` with the headers a conforming modern client sends.
+pub fn post(message: &Value) -> HttpRequest {
+    HttpRequest::post(http::modern_headers(message), message.to_string())
+}
+
+/// A POST of `body` with exactly `headers`.
+pub fn post_with(headers: &[(&str, &str)], body: &Value) -> HttpRequest {
+    HttpRequest::post(
+        headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        body.to_string(),
+    )
+}
+
+/// Sends an HTTP request; returns the response and its body as JSON (Null
+/// when empty).
+pub fn http(server: &mut Server, request: &HttpRequest) -> (HttpResponse, Value) {
+    let (response, _rules, _note, _revision) = server.handle_http(0, request);
+    let body = if response.body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&response.body)
+            .unwrap_or_else(|e| panic!("HTTP body is not JSON ({e}): {}", response.body))
+    };
+    (response, body)
+}
+
+// ---- scenarios ---------------------------------------------------------
+
+/// Runs a scenario of the catalog.
+pub fn run(id: &str) -> Vec<Timeline> {
+    scenarios::run(id).unwrap_or_else(|| panic!("no scenario {id}"))
+}
+
+/// The wire messages (parsed) of one timeline, in order.
+pub fn wire(timeline: &Timeline) -> Vec<Value> {
+    timeline
+        .messages()
+        .map(|(_, m)| m.json.clone().unwrap_or(Value::Null))
+        .collect()
+}
+
+/// The ids of the scenario catalog.
+pub fn scenario_ids() -> Vec<&'static str> {
+    scenarios::CATALOG.iter().map(|s| s.id).collect()
+}
