@@ -14,6 +14,7 @@
 //! -> [`scenarios`]; the web UI and the CLI sit on top.
 
 pub mod client;
+pub mod editor;
 pub mod protocol;
 pub mod rules;
 pub mod scenarios;

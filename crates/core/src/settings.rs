@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::client::UndeclaredPolicy;
 use crate::protocol::capabilities::{settings, ElicitationCapability};
 use crate::protocol::version::EraMode;
-use crate::protocol::{meta, ProtocolVersion};
+use crate::protocol::{meta, ClientCapabilities, ProtocolVersion};
 use crate::sim::Setup;
 use crate::transport::TransportKind;
 
@@ -80,7 +80,11 @@ pub fn known_versions() -> Vec<&'static str> {
 
 /// Whether `cap` is currently declared by the set-up's client.
 pub fn declares(setup: &Setup, cap: Capability) -> bool {
-    let caps = &setup.client.capabilities;
+    has_capability(&setup.client.capabilities, cap)
+}
+
+/// Whether a ClientCapabilities object declares `cap`.
+pub fn has_capability(caps: &ClientCapabilities, cap: Capability) -> bool {
     match cap {
         Capability::ElicitationForm => caps.elicitation.as_ref().is_some_and(|e| e.supports_form()),
         Capability::ElicitationUrl => caps.elicitation.as_ref().is_some_and(|e| e.supports_url()),
@@ -147,8 +151,9 @@ pub fn apply(setup: &mut Setup, setting: &Setting) {
     }
 }
 
-fn set_capability(setup: &mut Setup, cap: Capability, on: bool) {
-    let caps = &mut setup.client.capabilities;
+/// Declares (or stops declaring) `cap` in a ClientCapabilities object,
+/// keeping the object well-formed (e.g. no empty `extensions`).
+pub fn set_capability_in(caps: &mut ClientCapabilities, cap: Capability, on: bool) {
     match cap {
         Capability::ElicitationForm | Capability::ElicitationUrl => {
             let mut e = caps.elicitation.clone().unwrap_or_default();
@@ -180,6 +185,11 @@ fn set_capability(setup: &mut Setup, cap: Capability, on: bool) {
             caps.extensions = (!ext.is_empty()).then_some(ext);
         }
     }
+}
+
+fn set_capability(setup: &mut Setup, cap: Capability, on: bool) {
+    set_capability_in(&mut setup.client.capabilities, cap, on);
+    let caps = &setup.client.capabilities;
     // A step that pinned its own declaration follows the toggle too, so the
     // change is visible on every request of the run.
     for step in &mut setup.script {

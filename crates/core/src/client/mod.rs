@@ -105,7 +105,6 @@ struct Job {
     version: Option<String>,
     input: Option<(Value, String)>,
     reprobed: bool,
-    used_to_work: bool,
 }
 
 /// The simulated client.
@@ -321,49 +320,42 @@ impl Client {
 
     /// Starts whatever comes next, unless the client is busy.
     fn advance(&mut self, now: SimTime) {
-        while !self.closed && self.waiting.is_none() && self.sleeping_until.is_none() {
-            if self.job.is_none() {
-                let Some(step) = self.script.pop_front() else {
-                    return;
-                };
-                let (declare, version) = match &step {
-                    Step::Request {
-                        declare, version, ..
-                    } => (declare.clone(), version.clone()),
-                    Step::Discover { version } => (None, version.clone()),
-                    _ => (None, None),
-                };
-                self.job = Some(Job {
-                    step,
-                    declare,
-                    version,
-                    input: None,
-                    reprobed: false,
-                    used_to_work: false,
-                });
+        if self.closed || self.waiting.is_some() || self.sleeping_until.is_some() {
+            return;
+        }
+        if self.job.is_none() {
+            let Some(step) = self.script.pop_front() else {
+                return;
+            };
+            let (declare, version) = match &step {
+                Step::Request {
+                    declare, version, ..
+                } => (declare.clone(), version.clone()),
+                Step::Discover { version } => (None, version.clone()),
+                _ => (None, None),
+            };
+            self.job = Some(Job {
+                step,
+                declare,
+                version,
+                input: None,
+                reprobed: false,
+            });
+        }
+        let Some(job) = self.job.clone() else { return };
+        match &job.step {
+            Step::Wait { ms } => {
+                self.sleeping_until = Some(now + ms);
+                self.job = None;
             }
-            let Some(job) = self.job.clone() else { return };
-            match &job.step {
-                Step::Wait { ms } => {
-                    self.sleeping_until = Some(now + ms);
-                    self.job = None;
-                    return;
-                }
-                Step::Disconnect => {
-                    self.job = None;
-                    self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
-                    return;
-                }
-                Step::Raw { .. } => {
-                    self.send_raw(now, job.step.clone());
-                    return;
-                }
-                Step::Discover { .. } | Step::Request { .. } => {
-                    if !self.ensure_ready(now, &job) {
-                        return;
-                    }
+            Step::Disconnect => {
+                self.job = None;
+                self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
+            }
+            Step::Raw { .. } => self.send_raw(now, job.step.clone()),
+            Step::Discover { .. } | Step::Request { .. } => {
+                if self.ensure_ready(now, &job) {
                     self.send_job(now);
-                    return;
                 }
             }
         }
@@ -1005,7 +997,6 @@ impl Client {
                         self.job = Some(job);
                         self.decide(&[rules::M_MRTR], "input_required: the client shows the form to the user and collects the answer.");
                         self.send_job(now);
-                        return;
                     }
                     Some("complete") | None => {
                         if era == Era::Modern {
@@ -1042,7 +1033,6 @@ impl Client {
                     && !job.reprobed;
                 if cached_era_failed {
                     job.reprobed = true;
-                    job.used_to_work = true;
                     job.version = None;
                     self.job = Some(job);
                     self.era = None;
@@ -1137,7 +1127,9 @@ impl Client {
             self.config.capabilities.elicitation.as_ref()?;
             responses.insert(
                 key.clone(),
-                user_answer(request.get("params").and_then(|p| p.get("requestedSchema"))),
+                crate::protocol::elicitation::accept_with_defaults(
+                    request.get("params").and_then(|p| p.get("requestedSchema")),
+                ),
             );
         }
         Some((Value::Object(responses), state))
@@ -1189,7 +1181,8 @@ impl Client {
         let declared =
             method == methods::ELICITATION_CREATE && self.config.capabilities.elicitation.is_some();
         if declared {
-            let answer = user_answer(params.get("requestedSchema"));
+            let answer =
+                crate::protocol::elicitation::accept_with_defaults(params.get("requestedSchema"));
             let msg = jsonrpc::result(&id, answer.clone());
             self.emit(msg, Era::Legacy, None, None, &[rules::L_CAP_SESSION],
                 format!("The client declared elicitation, so it shows the question and returns the user's answer {}.", answer.get("content").cloned().unwrap_or(Value::Null)));
@@ -1258,23 +1251,4 @@ fn merge_caps(
     if required.extensions.is_some() {
         declare.extensions = have.extensions.clone();
     }
-}
-
-/// The simulated user's answer to a form: accept, with a value per field.
-fn user_answer(schema: Option<&Value>) -> Value {
-    let mut content = Map::new();
-    if let Some(props) = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(Value::as_object)
-    {
-        for (name, prop) in props {
-            let value = match prop.get("type").and_then(Value::as_str) {
-                Some("boolean") => json!(true),
-                Some("integer") | Some("number") => json!(0),
-                _ => json!("yes"),
-            };
-            content.insert(name.clone(), value);
-        }
-    }
-    json!({"action": "accept", "content": Value::Object(content)})
 }

@@ -6,6 +6,7 @@
 //! Unknown fields are always tolerated (RPC-UNKNOWN-FIELD).
 
 pub mod capabilities;
+pub mod elicitation;
 pub mod jsonrpc;
 pub mod meta;
 pub mod methods;

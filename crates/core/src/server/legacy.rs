@@ -137,18 +137,12 @@ impl Server {
                 }
             };
         }
-        let operating =
-            matches!(self.sessions.get(conn), Some(s) if s.state == SessionState::Operating);
-        let initialized = self.sessions.contains_key(conn);
-        if method != methods::PING && !operating {
-            let why = if initialized {
-                "before notifications/initialized"
-            } else {
-                "before initialize"
-            };
+        // Requests are served once initialize has been answered; like most
+        // SDKs the server does not insist on notifications/initialized first.
+        if method != methods::PING && !self.sessions.contains_key(conn) {
             return Some(self.refuse(Some(&id), Refusal::new(codes::INVALID_REQUEST,
-                format!("Invalid Request: {method} received {why}"), 200, &[rules::L_INIT],
-                format!("A legacy session must complete initialize and notifications/initialized before {method}.")), revision));
+                format!("Invalid Request: {method} received before initialize"), 200, &[rules::L_INIT],
+                format!("A legacy session starts with initialize; {method} on a connection without one is refused.")), revision));
         }
         let reply = |server: &Server, result: Value, rules: &[RuleId], note: String| Reply {
             message: jsonrpc::result(&id, result),
@@ -220,10 +214,10 @@ impl Server {
             .get(conn)
             .map(|s| s.client_name.clone())
             .unwrap_or_default();
-        let question = tool.asks.clone().filter(|q| {
-            !q.argument
-                .as_ref()
-                .is_some_and(|a| arguments.get(a).is_some())
+        // The question is skipped when the call already carries the answer.
+        let question = tool.asks.clone().filter(|q| match &q.argument {
+            Some(a) => arguments.get(a).is_none(),
+            None => true,
         });
         let can_ask = session_caps.elicitation.is_some();
         let checks = self.config.checks_capability_before_work;
@@ -452,9 +446,8 @@ impl Server {
         if value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE) {
             return None;
         }
-        if value.get("id").is_none() {
-            return None;
-        }
+        // Notifications are left to the normal path (202 or ignored).
+        value.get("id")?;
         Some(match self.config.unknown_method {
             UnknownMethodPolicy::Answer => {
                 let id = value.get("id").and_then(RequestId::from_json);

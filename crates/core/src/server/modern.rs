@@ -1,3 +1,4 @@
+#![allow(clippy::result_large_err)] // Refusal is built once per refused request
 //! The modern era (2026-07-28): every request decided from itself alone.
 
 use base64::Engine as _;

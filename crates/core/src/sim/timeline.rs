@@ -97,6 +97,7 @@ pub struct MessageEvent {
 /// What happened at one point of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // most events are messages; boxing buys nothing
 pub enum EventKind {
     /// A message was sent (its arrival time is inside).
     Message(MessageEvent),

@@ -1,0 +1,1086 @@
+//! The request editor's engine: check a hand-written request before it is
+//! sent (path-aware, typed, no JSON Schema engine needed in the browser),
+//! send it to a simulated server over stdio or HTTP keeping legacy session
+//! state per connection, and describe the reply. Templates, capability and
+//! version toggles and the MRTR "answer and retry" builder live here too, so
+//! the UI never has to know protocol rules.
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use crate::protocol::jsonrpc::{Envelope, RequestId};
+use crate::protocol::{
+    elicitation, meta, methods, ClientCapabilities, Implementation, ProtocolVersion,
+};
+use crate::rules::{self, RuleId};
+use crate::server::{OutputKind, Server, ServerConfig};
+use crate::settings::Capability;
+use crate::transport::http::{self, HttpRequest};
+use crate::transport::TransportKind;
+
+/// Largest request the editor sends; larger text gets a clear message.
+pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
+
+/// Where the JSON text stops parsing (1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseProblem {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What the parser says.
+    pub message: String,
+}
+
+/// One schema warning: where, and what the revision expects there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// JSON path, e.g. `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    pub path: String,
+    /// What is expected there.
+    pub message: String,
+    /// The rule the expectation comes from, if one applies.
+    pub rule: Option<RuleId>,
+}
+
+/// Result of checking a request before sending it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Lint {
+    /// The text is too large to send (bytes).
+    pub too_large: Option<usize>,
+    /// The text is not JSON.
+    pub parse: Option<ParseProblem>,
+    /// Schema warnings for the revision the request speaks.
+    pub warnings: Vec<Warning>,
+    /// The revision the request speaks, when it can be told.
+    pub revision: Option<String>,
+    /// The method, when there is one.
+    pub method: Option<String>,
+}
+
+impl Lint {
+    /// Nothing to warn about.
+    pub fn is_clean(&self) -> bool {
+        self.too_large.is_none() && self.parse.is_none() && self.warnings.is_empty()
+    }
+}
+
+fn warn(path: &str, message: impl Into<String>, rule: Option<RuleId>) -> Warning {
+    Warning {
+        path: path.to_string(),
+        message: message.into(),
+        rule,
+    }
+}
+
+/// Checks a request the way the official schema of its revision would, with
+/// the JSON path of every problem.
+pub fn lint(text: &str) -> Lint {
+    let mut out = Lint::default();
+    if text.len() > MAX_REQUEST_BYTES {
+        out.too_large = Some(text.len());
+        return out;
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(err) => {
+            let message = err.to_string();
+            let message = message
+                .split(" at line")
+                .next()
+                .unwrap_or(&message)
+                .to_string();
+            out.parse = Some(ParseProblem {
+                line: err.line().max(1),
+                column: err.column().max(1),
+                message,
+            });
+            return out;
+        }
+    };
+    let envelope = match Envelope::classify(&value) {
+        Ok(e) => e,
+        Err(invalid) => {
+            out.warnings.push(warn(
+                "$",
+                format!("not a JSON-RPC request: {}", invalid.reason),
+                Some(rules::RPC_INVALID),
+            ));
+            return out;
+        }
+    };
+    let (method, params, is_request) = match &envelope {
+        Envelope::Request { method, params, .. } => (method.clone(), params.clone(), true),
+        Envelope::Notification { method, params } => (method.clone(), params.clone(), false),
+        _ => {
+            out.warnings.push(warn("$", "this is a response; the editor sends it to the server as a reply to a server request", None));
+            return out;
+        }
+    };
+    out.method = Some(method.clone());
+    let modern = method != methods::INITIALIZE
+        && params
+            .get("_meta")
+            .is_some_and(|m| m.get(meta::PROTOCOL_VERSION).is_some());
+    let legacy_shaped = method == methods::INITIALIZE || params.get("_meta").is_none();
+    if modern || (!legacy_shaped && method != methods::INITIALIZE) {
+        out.revision = Some(ProtocolVersion::MODERN.into());
+        lint_modern(&method, &params, is_request, &mut out);
+    } else {
+        let version = params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("2025-11-25")
+            .to_string();
+        out.revision = Some(if ProtocolVersion::LEGACY.contains(&version.as_str()) {
+            version
+        } else {
+            "2025-11-25".into()
+        });
+        lint_legacy(&method, &params, &mut out);
+    }
+    out
+}
+
+/// [`lint`], plus what follows from the target server's era: a
+/// legacy-shaped request to a modern-only server lacks `_meta`, and a modern
+/// request to a legacy-only server is one it does not understand.
+pub fn lint_for(text: &str, server_era: crate::protocol::version::EraMode) -> Lint {
+    use crate::protocol::version::EraMode;
+    let mut out = lint(text);
+    let Some(method) = out.method.clone() else {
+        return out;
+    };
+    let modern = out.revision.as_deref() == Some(ProtocolVersion::MODERN);
+    let is_request = serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("id").is_some());
+    match server_era {
+        EraMode::ModernOnly if !modern && is_request && method != methods::INITIALIZE => out.warnings.push(warn(
+            "params._meta",
+            "missing: this server speaks only 2026-07-28, where every request carries _meta with protocolVersion and clientCapabilities",
+            Some(rules::M_META_REQUIRED),
+        )),
+        EraMode::ModernOnly if method == methods::INITIALIZE => out.warnings.push(warn(
+            "method",
+            "this server is modern-only: initialize does not exist there (it answers naming its versions)",
+            Some(rules::M_INIT_ON_MODERN),
+        )),
+        EraMode::LegacyOnly if modern => out.warnings.push(warn(
+            "params._meta",
+            "this server is legacy-only: it ignores _meta and expects initialize first",
+            Some(rules::E_MATRIX),
+        )),
+        _ => {}
+    }
+    out
+}
+
+/// Client-to-server methods of 2026-07-28.
+pub const MODERN_METHODS: &[&str] = &[
+    methods::DISCOVER,
+    methods::TOOLS_LIST,
+    methods::TOOLS_CALL,
+    methods::PROMPTS_LIST,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::RESOURCES_READ,
+    "completion/complete",
+    "subscriptions/listen",
+    methods::CANCELLED,
+];
+
+/// Client-to-server methods of the legacy revisions (2025-11-25 and earlier).
+pub const LEGACY_METHODS: &[&str] = &[
+    methods::INITIALIZE,
+    methods::INITIALIZED,
+    methods::PING,
+    methods::TOOLS_LIST,
+    methods::TOOLS_CALL,
+    methods::PROMPTS_LIST,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::RESOURCES_READ,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
+    methods::LOGGING_SET_LEVEL,
+    "completion/complete",
+    methods::CANCELLED,
+    "notifications/roots/list_changed",
+];
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct ModernMeta {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: String,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
+    client_capabilities: ClientCapabilities,
+    #[serde(rename = "io.modelcontextprotocol/clientInfo", default)]
+    client_info: Option<Implementation>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct NamedParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
+    #[serde(rename = "inputResponses", default)]
+    input_responses: Option<Map<String, Value>>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct UriParams {
+    uri: String,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct CancelledParams {
+    #[serde(rename = "requestId")]
+    request_id: RequestId,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct InitializeParams {
+    #[serde(rename = "protocolVersion")]
+    protocol_version: String,
+    capabilities: ClientCapabilities,
+    #[serde(rename = "clientInfo")]
+    client_info: Implementation,
+}
+
+/// Deserialises `value` as `T`; on failure, a warning at the failing path.
+fn typed<T: for<'de> Deserialize<'de>>(
+    value: &Value,
+    base: &str,
+    what: &str,
+    rule: Option<RuleId>,
+) -> Option<Warning> {
+    let text = value.to_string();
+    let de = &mut serde_json::Deserializer::from_str(&text);
+    match serde_path_to_error::deserialize::<_, T>(de) {
+        Ok(_) => None,
+        Err(err) => {
+            let path = err.path().to_string();
+            let inner = err.into_inner().to_string();
+            let inner = inner.split(" at line").next().unwrap_or(&inner).to_string();
+            let full = if path == "." {
+                base.to_string()
+            } else {
+                format!("{base}.{}", quote_path(&path))
+            };
+            Some(warn(&full, format!("{what}: {inner}"), rule))
+        }
+    }
+}
+
+/// Rewrites a serde path so keys with dots or slashes read as `["key"]`.
+fn quote_path(path: &str) -> String {
+    path.replace("io.modelcontextprotocol/", "\u{0}")
+        .split('.')
+        .map(|seg| {
+            if seg.contains('\u{0}') {
+                format!("[\"{}\"]", seg.replace('\u{0}', "io.modelcontextprotocol/"))
+            } else {
+                seg.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+        .replace(".[", "[")
+}
+
+fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
+    if !MODERN_METHODS.contains(&method) {
+        let rule = if methods::REMOVED_IN_MODERN.contains(&method) {
+            "was removed in 2026-07-28"
+        } else {
+            "is not a client method of 2026-07-28"
+        };
+        out.warnings.push(warn(
+            "method",
+            format!("{method:?} {rule}; a server answers -32601"),
+            Some(rules::M_UNKNOWN_METHOD),
+        ));
+    }
+    if params.is_null() && (is_request || method == methods::CANCELLED) {
+        out.warnings.push(warn(
+            "params",
+            "params is required (it carries _meta)",
+            Some(rules::M_META_REQUIRED),
+        ));
+        return;
+    }
+    if is_request {
+        match params.get("_meta") {
+            None => out.warnings.push(warn("params._meta", "missing: every modern request carries _meta with protocolVersion and clientCapabilities", Some(rules::M_META_REQUIRED))),
+            Some(m) => out.warnings.extend(typed::<ModernMeta>(m, "params._meta", "RequestMetaObject", Some(rules::M_META_REQUIRED))),
+        }
+        if let Some(pv) = params
+            .get("_meta")
+            .and_then(|m| m.get(meta::PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+        {
+            if pv != ProtocolVersion::MODERN {
+                out.warnings.push(warn(&format!("params._meta[\"{}\"]", meta::PROTOCOL_VERSION),
+                    format!("{pv} is not a modern revision: a modern-only server answers -32022 (still a modern request, E-TERMS)"), Some(rules::M_VERSION)));
+            }
+        }
+    }
+    let specific = match method {
+        methods::TOOLS_CALL | methods::PROMPTS_GET => {
+            typed::<NamedParams>(params, "params", "CallToolRequestParams", None)
+        }
+        methods::RESOURCES_READ => {
+            typed::<UriParams>(params, "params", "ReadResourceRequestParams", None)
+        }
+        methods::CANCELLED => {
+            typed::<CancelledParams>(params, "params", "CancelledNotificationParams", None)
+        }
+        _ => None,
+    };
+    out.warnings.extend(specific);
+}
+
+fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
+    if !LEGACY_METHODS.contains(&method) {
+        let hint = if method == methods::DISCOVER {
+            " (server/discover is modern: add params._meta)"
+        } else {
+            ""
+        };
+        out.warnings.push(warn(
+            "method",
+            format!("{method:?} is not a client method of the legacy revisions{hint}"),
+            Some(rules::M_UNKNOWN_METHOD),
+        ));
+    }
+    let specific = match method {
+        methods::INITIALIZE => typed::<InitializeParams>(
+            params,
+            "params",
+            "InitializeRequestParams",
+            Some(rules::L_INIT),
+        ),
+        methods::TOOLS_CALL | methods::PROMPTS_GET => {
+            typed::<NamedParams>(params, "params", "CallToolRequestParams", None)
+        }
+        methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
+            typed::<UriParams>(params, "params", "ResourceRequestParams", None)
+        }
+        methods::CANCELLED => {
+            typed::<CancelledParams>(params, "params", "CancelledNotificationParams", None)
+        }
+        _ => None,
+    };
+    out.warnings.extend(specific);
+}
+
+/// A starting point for a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    /// The method.
+    pub method: &'static str,
+    /// Pretty-printed JSON text.
+    pub text: String,
+}
+
+fn modern_meta() -> Value {
+    json!({
+        meta::PROTOCOL_VERSION: ProtocolVersion::MODERN,
+        meta::CLIENT_CAPABILITIES: {},
+        meta::CLIENT_INFO: {"name": "mcp-lanes-editor", "version": "1.0.0"},
+    })
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Templates for every client method of a revision, `_meta` prefilled for
+/// the modern one.
+pub fn templates(revision: &str) -> Vec<Template> {
+    let modern = ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern;
+    let list: &[&'static str] = if modern {
+        MODERN_METHODS
+    } else {
+        LEGACY_METHODS
+    };
+    list.iter()
+        .map(|&method| Template {
+            method,
+            text: pretty(&template_value(method, modern, revision)),
+        })
+        .collect()
+}
+
+fn template_value(method: &str, modern: bool, revision: &str) -> Value {
+    let mut params = match method {
+        methods::TOOLS_CALL => json!({"name": "list_incidents", "arguments": {}}),
+        methods::PROMPTS_GET => json!({"name": "summarize_notes", "arguments": {}}),
+        methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
+            json!({"uri": "note://standup"})
+        }
+        methods::INITIALIZE => {
+            json!({"protocolVersion": revision, "capabilities": {}, "clientInfo": {"name": "mcp-lanes-editor", "version": "1.0.0"}})
+        }
+        methods::LOGGING_SET_LEVEL => json!({"level": "info"}),
+        "completion/complete" => {
+            json!({"ref": {"type": "ref/prompt", "name": "summarize_notes"}, "argument": {"name": "topic", "value": "st"}})
+        }
+        "subscriptions/listen" => json!({"notifications": {"toolsListChanged": true}}),
+        methods::CANCELLED => json!({"requestId": 1, "reason": "no longer needed"}),
+        _ => json!({}),
+    };
+    let notification = method.starts_with("notifications/");
+    if modern && method != methods::CANCELLED {
+        params["_meta"] = modern_meta();
+    }
+    let mut obj = Map::new();
+    obj.insert("jsonrpc".into(), json!("2.0"));
+    if !notification {
+        obj.insert("id".into(), json!(1));
+    }
+    obj.insert("method".into(), json!(method));
+    if params.as_object().is_some_and(|p| !p.is_empty()) {
+        obj.insert("params".into(), params);
+    }
+    Value::Object(obj)
+}
+
+/// Turns a declared client capability on or off in a request's `_meta`
+/// (modern) or `params.capabilities` (legacy initialize).
+pub fn set_capability(text: &str, cap: Capability, on: bool) -> Result<String, String> {
+    let mut value: Value =
+        serde_json::from_str(text).map_err(|e| format!("fix the JSON first: {e}"))?;
+    let target = caps_slot(&mut value).ok_or(
+        "this request has no _meta clientCapabilities (nor initialize capabilities) to change",
+    )?;
+    let mut caps: ClientCapabilities = serde_json::from_value(target.clone()).unwrap_or_default();
+    crate::settings::set_capability_in(&mut caps, cap, on);
+    *target = caps.to_json();
+    Ok(pretty(&value))
+}
+
+/// Which capabilities the request currently declares.
+pub fn declared(text: &str) -> Vec<Capability> {
+    let Ok(mut value) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    let Some(slot) = caps_slot(&mut value) else {
+        return Vec::new();
+    };
+    let caps: ClientCapabilities = serde_json::from_value(slot.clone()).unwrap_or_default();
+    Capability::ALL
+        .into_iter()
+        .filter(|c| crate::settings::has_capability(&caps, *c))
+        .collect()
+}
+
+fn caps_slot(value: &mut Value) -> Option<&mut Value> {
+    let is_init = value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE);
+    let params = value.get_mut("params")?.as_object_mut()?;
+    if is_init {
+        return Some(params.entry("capabilities").or_insert_with(|| json!({})));
+    }
+    let meta = params.get_mut("_meta")?.as_object_mut()?;
+    Some(
+        meta.entry(meta::CLIENT_CAPABILITIES)
+            .or_insert_with(|| json!({})),
+    )
+}
+
+/// Switches the protocol version a request names (modern `_meta` or legacy
+/// initialize params), without retyping.
+pub fn set_version(text: &str, version: &str) -> Result<String, String> {
+    let mut value: Value =
+        serde_json::from_str(text).map_err(|e| format!("fix the JSON first: {e}"))?;
+    let is_init = value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE);
+    let params = value
+        .get_mut("params")
+        .and_then(Value::as_object_mut)
+        .ok_or("this request has no params object")?;
+    if is_init {
+        params.insert("protocolVersion".into(), json!(version));
+    } else {
+        let meta_obj = params.entry("_meta").or_insert_with(|| json!({}));
+        let meta_obj = meta_obj
+            .as_object_mut()
+            .ok_or("params._meta is not an object")?;
+        meta_obj.insert(meta::PROTOCOL_VERSION.into(), json!(version));
+    }
+    Ok(pretty(&value))
+}
+
+/// The HTTP headers a conforming client would send with this body.
+pub fn headers_for(text: &str) -> Vec<(String, String)> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) if value.get("params").and_then(|p| p.get("_meta")).is_some() => {
+            http::modern_headers(&value)
+        }
+        Ok(value) => {
+            let mut headers = http::legacy_headers(None, None);
+            if let Some(m) = value.get("method").and_then(Value::as_str) {
+                headers.push((http::METHOD_HEADER.into(), m.into()));
+            }
+            headers
+        }
+        Err(_) => http::legacy_headers(None, None),
+    }
+}
+
+/// Builds the MRTR retry for an `input_required` reply: same request, a new
+/// id, `inputResponses` answering every input request (as an accepting
+/// user would) and `requestState` echoed unchanged (M-MRTR).
+pub fn answer_and_retry(request_text: &str, reply: &Value, new_id: i64) -> Result<String, String> {
+    let mut request: Value =
+        serde_json::from_str(request_text).map_err(|e| format!("the request is not JSON: {e}"))?;
+    let result = reply.get("result").ok_or("the reply is not a result")?;
+    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        return Err("the reply is not input_required".into());
+    }
+    let requests = result
+        .get("inputRequests")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut responses = Map::new();
+    for (key, input) in &requests {
+        let schema = input.get("params").and_then(|p| p.get("requestedSchema"));
+        responses.insert(key.clone(), elicitation::accept_with_defaults(schema));
+    }
+    let params = request
+        .get_mut("params")
+        .and_then(Value::as_object_mut)
+        .ok_or("the request has no params")?;
+    params.insert("inputResponses".into(), Value::Object(responses));
+    match result.get("requestState") {
+        Some(state) => params.insert("requestState".into(), state.clone()),
+        None => params.remove("requestState"),
+    };
+    request["id"] = json!(new_id);
+    Ok(pretty(&request))
+}
+
+/// How a reply is summed up in one badge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Badge {
+    /// A complete result.
+    Result,
+    /// An MRTR `input_required` result.
+    InputRequired,
+    /// A tool result with `isError`.
+    ToolError,
+    /// A JSON-RPC error with this code.
+    Error(i64),
+    /// No reply (a notification, or a silent server).
+    NoReply,
+    /// An HTTP response without a JSON-RPC body.
+    HttpOnly(u16),
+}
+
+impl Badge {
+    /// Short text for the badge.
+    pub fn label(&self) -> String {
+        match self {
+            Badge::Result => "result".into(),
+            Badge::InputRequired => "input_required".into(),
+            Badge::ToolError => "tool error (isError)".into(),
+            Badge::Error(code) => format!("error {code}"),
+            Badge::NoReply => "no reply".into(),
+            Badge::HttpOnly(status) => format!("HTTP {status}, no body"),
+        }
+    }
+}
+
+/// A message the server sent on its own while handling the request (e.g. a
+/// legacy elicitation/create).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerMessage {
+    /// Pretty JSON.
+    pub text: String,
+    /// Rules behind it.
+    pub rules: Vec<RuleId>,
+    /// Why.
+    pub note: String,
+}
+
+/// Everything the editor shows about one sent request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// The text as sent on the wire.
+    pub sent: String,
+    /// HTTP request headers, on HTTP.
+    pub request_headers: Vec<(String, String)>,
+    /// The reply, pretty-printed (empty when there is none).
+    pub reply: String,
+    /// The reply as JSON.
+    pub reply_json: Option<Value>,
+    /// HTTP status, on HTTP.
+    pub status: Option<u16>,
+    /// HTTP response headers, on HTTP.
+    pub response_headers: Vec<(String, String)>,
+    /// One-word summary.
+    pub badge: Badge,
+    /// The rules that produced the reply.
+    pub rules: Vec<RuleId>,
+    /// One sentence on why.
+    pub note: String,
+    /// Messages the server sent on its own, and locks it took or released.
+    pub side_effects: Vec<ServerMessage>,
+    /// Problems of the reply's shape (empty = it matches its schema type).
+    pub reply_problems: Vec<String>,
+    /// The revision the reply speaks.
+    pub revision: String,
+}
+
+/// A simulated server the editor talks to, with its connection state.
+#[derive(Debug, Clone)]
+pub struct EditorSession {
+    server: Server,
+    transport: TransportKind,
+    http_session: Option<String>,
+    clock: u64,
+}
+
+impl EditorSession {
+    /// A fresh server of this configuration on this transport.
+    pub fn new(config: ServerConfig, transport: TransportKind) -> Self {
+        Self {
+            server: Server::new(config),
+            transport,
+            http_session: None,
+            clock: 0,
+        }
+    }
+
+    /// The server's configuration.
+    pub fn config(&self) -> &ServerConfig {
+        self.server.config()
+    }
+
+    /// The transport.
+    pub fn transport(&self) -> TransportKind {
+        self.transport
+    }
+
+    /// The legacy HTTP session id the editor adds to later requests.
+    pub fn http_session(&self) -> Option<&str> {
+        self.http_session.as_deref()
+    }
+
+    /// Drops the connection: a legacy session ends, a new one needs initialize.
+    pub fn new_connection(&mut self) {
+        self.clock += 1;
+        let conn = match (&self.transport, &self.http_session) {
+            (TransportKind::Http, Some(id)) => format!("http:{id}"),
+            (TransportKind::Http, None) => "http".into(),
+            (TransportKind::Stdio, _) => "stdio".into(),
+        };
+        self.server.handle_disconnect(self.clock, &conn);
+        while self.server.poll_output().is_some() {}
+        self.http_session = None;
+    }
+
+    /// Sends `text` (with `headers` on HTTP; `None` = what a conforming
+    /// client would send) and describes the reply.
+    pub fn send(&mut self, text: &str, headers: Option<Vec<(String, String)>>) -> Exchange {
+        self.clock += 1;
+        let now = self.clock;
+        match self.transport {
+            TransportKind::Stdio => {
+                // stdio frames one message per line: valid JSON is sent compact.
+                let sent = serde_json::from_str::<Value>(text)
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|_| text.replace(['\n', '\r'], " "));
+                let reply = self.server.handle_text(now, "stdio", &sent);
+                let side_effects = self.drain();
+                match reply {
+                    Some(reply) => describe(
+                        sent,
+                        Vec::new(),
+                        Some(reply.message),
+                        None,
+                        Vec::new(),
+                        reply.rules,
+                        reply.note,
+                        side_effects,
+                        reply.revision,
+                    ),
+                    None => {
+                        let note =
+                            side_effects
+                                .last()
+                                .map(|m| m.note.clone())
+                                .unwrap_or_else(|| {
+                                    "No reply: a notification never gets a response.".into()
+                                });
+                        let rules = if side_effects.is_empty() {
+                            vec![rules::RPC_NOTIFY]
+                        } else {
+                            Vec::new()
+                        };
+                        describe(
+                            sent,
+                            Vec::new(),
+                            None,
+                            None,
+                            Vec::new(),
+                            rules,
+                            note,
+                            side_effects,
+                            String::new(),
+                        )
+                    }
+                }
+            }
+            TransportKind::Http => {
+                let mut headers = headers.unwrap_or_else(|| headers_for(text));
+                if let Some(session) = &self.http_session {
+                    if http::header(&headers, http::SESSION_HEADER).is_none() {
+                        headers.push((http::SESSION_HEADER.into(), session.clone()));
+                    }
+                }
+                let request = HttpRequest::post(headers.clone(), text.to_string());
+                let (response, rules, note, revision) = self.server.handle_http(now, &request);
+                if let Some(session) = response.header(http::SESSION_HEADER) {
+                    self.http_session = Some(session.to_string());
+                }
+                let side_effects = self.drain();
+                let json = serde_json::from_str::<Value>(&response.body).ok();
+                describe(
+                    text.to_string(),
+                    headers,
+                    json,
+                    Some(response.status),
+                    response.headers.clone(),
+                    rules,
+                    note,
+                    side_effects,
+                    revision,
+                )
+            }
+        }
+    }
+
+    fn drain(&mut self) -> Vec<ServerMessage> {
+        let mut out = Vec::new();
+        while let Some(o) = self.server.poll_output() {
+            let text = match &o.kind {
+                OutputKind::Send { message, .. } => pretty(message),
+                OutputKind::LockTaken(name) => format!("lock taken: {name}"),
+                OutputKind::LockReleased(name) => format!("lock released: {name}"),
+                OutputKind::Dropped(what) => format!("dropped: {what}"),
+                OutputKind::Decision => continue,
+            };
+            out.push(ServerMessage {
+                text,
+                rules: o.rules,
+                note: o.note,
+            });
+        }
+        out
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn describe(
+    sent: String,
+    request_headers: Vec<(String, String)>,
+    reply: Option<Value>,
+    status: Option<u16>,
+    response_headers: Vec<(String, String)>,
+    rules: Vec<RuleId>,
+    note: String,
+    side_effects: Vec<ServerMessage>,
+    revision: String,
+) -> Exchange {
+    let badge = match (&reply, status) {
+        (Some(r), _) if r.get("error").is_some() => {
+            Badge::Error(r["error"]["code"].as_i64().unwrap_or(0))
+        }
+        (Some(r), _) if r["result"]["resultType"] == "input_required" => Badge::InputRequired,
+        (Some(r), _) if r["result"]["isError"] == true => Badge::ToolError,
+        (Some(_), _) => Badge::Result,
+        (None, Some(status)) if status != 202 => Badge::HttpOnly(status),
+        (None, _) => Badge::NoReply,
+    };
+    let reply_problems = reply.as_ref().map(check_reply).unwrap_or_default();
+    Exchange {
+        sent,
+        request_headers,
+        reply: reply.as_ref().map(pretty).unwrap_or_default(),
+        reply_json: reply,
+        status,
+        response_headers,
+        badge,
+        rules,
+        note,
+        side_effects,
+        reply_problems,
+        revision,
+    }
+}
+
+/// Checks a reply's shape against what its schema type requires (the typed
+/// counterpart of schema validation, usable in the browser).
+pub fn check_reply(reply: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if reply.get("jsonrpc") != Some(&json!("2.0")) {
+        problems.push("jsonrpc must be \"2.0\"".into());
+    }
+    match (reply.get("result"), reply.get("error")) {
+        (Some(_), Some(_)) | (None, None) => {
+            problems.push("exactly one of result and error".into())
+        }
+        (Some(result), None) => {
+            if reply.get("id").and_then(RequestId::from_json).is_none() {
+                problems.push("a result needs a string or integer id".into());
+            }
+            if !result.is_object() {
+                problems.push("result must be an object".into());
+            }
+        }
+        (None, Some(error)) => {
+            if !error.get("code").is_some_and(Value::is_i64) {
+                problems.push("error.code must be an integer".into());
+            }
+            if !error.get("message").is_some_and(Value::is_string) {
+                problems.push("error.message must be a string".into());
+            }
+            if let Some(id) = reply.get("id") {
+                if RequestId::from_json(id).is_none() {
+                    problems.push("id, when present, must be a string or integer".into());
+                }
+            }
+            match error.get("code").and_then(Value::as_i64) {
+                Some(-32022) => {
+                    let d = error.get("data");
+                    if !d.and_then(|d| d.get("supported")).is_some_and(|s| {
+                        s.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+                    }) {
+                        problems.push("error.data.supported must be an array of strings".into());
+                    }
+                    if !d
+                        .and_then(|d| d.get("requested"))
+                        .is_some_and(Value::is_string)
+                    {
+                        problems.push("error.data.requested must be a string".into());
+                    }
+                }
+                Some(-32021)
+                    if !error
+                        .get("data")
+                        .and_then(|d| d.get("requiredCapabilities"))
+                        .is_some_and(Value::is_object) =>
+                {
+                    problems.push(
+                        "error.data.requiredCapabilities must be a ClientCapabilities object"
+                            .into(),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::presets;
+
+    fn template(method: &str) -> String {
+        templates(ProtocolVersion::MODERN)
+            .into_iter()
+            .find(|t| t.method == method)
+            .map(|t| t.text)
+            .unwrap_or_default()
+    }
+
+    fn call(tool: &str) -> String {
+        template(methods::TOOLS_CALL).replace("list_incidents", tool)
+    }
+
+    #[test]
+    fn m_meta_required_editor_request_without_meta_is_minus_32602() {
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+        let warnings = lint_for(text, crate::protocol::version::EraMode::ModernOnly).warnings;
+        assert!(
+            warnings.iter().any(|w| w.path == "params._meta"),
+            "{warnings:?}"
+        );
+        let ex = s.send(text, None);
+        assert_eq!(ex.badge, Badge::Error(-32602));
+        assert!(ex.rules.contains(&rules::M_META_REQUIRED));
+    }
+
+    #[test]
+    fn m_version_editor_old_version_then_suggested_version() {
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+        let old = set_version(&template(methods::DISCOVER), "2025-11-25").unwrap();
+        let ex = s.send(&old, None);
+        assert_eq!(ex.badge, Badge::Error(-32022));
+        let data = &ex.reply_json.as_ref().unwrap()["error"]["data"];
+        assert_eq!(
+            data,
+            &json!({"supported": ["2026-07-28"], "requested": "2025-11-25"})
+        );
+        let fixed = set_version(&old, "2026-07-28").unwrap();
+        assert_eq!(s.send(&fixed, None).badge, Badge::Result);
+    }
+
+    #[test]
+    fn m_cap_required_editor_toggle_turns_minus_32021_into_success() {
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+        let text = call("notify_oncall");
+        let ex = s.send(&text, None);
+        assert_eq!(ex.badge, Badge::Error(-32021));
+        assert_eq!(
+            ex.reply_json.as_ref().unwrap()["error"]["data"]["requiredCapabilities"],
+            json!({"elicitation": {}})
+        );
+        let with = set_capability(&text, Capability::ElicitationForm, true).unwrap();
+        assert_eq!(declared(&with), vec![Capability::ElicitationForm]);
+        assert_eq!(s.send(&with, None).badge, Badge::Result);
+    }
+
+    #[test]
+    fn m_unknown_tool_and_m_unknown_method_in_the_editor() {
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+        assert_eq!(
+            s.send(&call("close_all_incidents"), None).badge,
+            Badge::Error(-32602)
+        );
+        let unknown = template(methods::TOOLS_LIST).replace("tools/list", "incidents/close");
+        assert!(lint(&unknown).warnings.iter().any(|w| w.path == "method"));
+        assert_eq!(s.send(&unknown, None).badge, Badge::Error(-32601));
+    }
+
+    #[test]
+    fn h_headers_editor_header_disagreeing_with_body_is_400_minus_32020() {
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Http);
+        let text = template(methods::TOOLS_LIST);
+        let mut headers = headers_for(&text);
+        assert!(headers
+            .iter()
+            .any(|(k, v)| k == "MCP-Protocol-Version" && v == "2026-07-28"));
+        for h in headers
+            .iter_mut()
+            .filter(|(k, _)| k == "MCP-Protocol-Version")
+        {
+            h.1 = "2025-11-25".into();
+        }
+        let ex = s.send(&text, Some(headers));
+        assert_eq!((ex.status, ex.badge), (Some(400), Badge::Error(-32020)));
+    }
+
+    #[test]
+    fn l_init_editor_initialize_then_tools_call_is_a_legacy_session() {
+        for transport in [TransportKind::Stdio, TransportKind::Http] {
+            let mut s = EditorSession::new(presets::notes(), transport);
+            let legacy = templates("2025-06-18");
+            let init = &legacy
+                .iter()
+                .find(|t| t.method == methods::INITIALIZE)
+                .unwrap()
+                .text;
+            let before = legacy
+                .iter()
+                .find(|t| t.method == methods::TOOLS_CALL)
+                .unwrap()
+                .text
+                .replace("list_incidents", "read_note");
+            let ex = s.send(init, None);
+            assert_eq!(ex.badge, Badge::Result, "{transport:?}");
+            assert_eq!(
+                ex.reply_json.unwrap()["result"]["instructions"],
+                "Read notes before writing them."
+            );
+            assert_eq!(s.send(&before, None).badge, Badge::Result, "{transport:?}");
+            s.new_connection();
+            let again = s.send(&before, None).badge;
+            assert!(
+                matches!(again, Badge::Error(-32600) | Badge::Error(-32000)),
+                "{transport:?}: a new connection needs initialize, got {again:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn m_mrtr_editor_answer_and_retry_completes_the_round_trip() {
+        let mut s = EditorSession::new(presets::order_desk(), TransportKind::Stdio);
+        let text =
+            set_capability(&call("confirm_order"), Capability::ElicitationForm, true).unwrap();
+        let ex = s.send(&text, None);
+        assert_eq!(ex.badge, Badge::InputRequired);
+        let retry = answer_and_retry(&text, ex.reply_json.as_ref().unwrap(), 2).unwrap();
+        let v: Value = serde_json::from_str(&retry).unwrap();
+        assert_eq!(v["id"], 2);
+        assert_eq!(
+            v["params"]["requestState"],
+            ex.reply_json.as_ref().unwrap()["result"]["requestState"]
+        );
+        assert_eq!(s.send(&retry, None).badge, Badge::Result);
+    }
+
+    #[test]
+    fn rpc_parse_editor_marks_line_and_column_and_server_answers_minus_32700() {
+        let text = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": tools/list\n}";
+        let problem = lint(text).parse.unwrap();
+        assert_eq!(
+            (problem.line, problem.column),
+            (4, 14),
+            "where the parser gave up"
+        );
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+        let ex = s.send(text, None);
+        assert_eq!(ex.badge, Badge::Error(-32700));
+        assert!(ex.reply_problems.is_empty());
+    }
+
+    #[test]
+    fn rpc_invalid_editor_refuses_oversized_and_deeply_nested_input_cleanly() {
+        let huge = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{{\"pad\":\"{}\"}}}}",
+            "a".repeat(2 * 1024 * 1024)
+        );
+        assert_eq!(lint(&huge).too_large, Some(huge.len()));
+        let deep = "[".repeat(100_000);
+        assert!(lint(&deep).parse.is_some());
+        let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+        assert_eq!(s.send(&deep, None).badge, Badge::Error(-32700));
+    }
+
+    #[test]
+    fn templates_cover_every_client_method_and_modern_ones_lint_clean() {
+        for t in templates(ProtocolVersion::MODERN) {
+            let l = lint(&t.text);
+            assert!(l.is_clean(), "{}: {:?}", t.method, l.warnings);
+            assert!(
+                t.method == methods::CANCELLED || t.text.contains(meta::PROTOCOL_VERSION),
+                "{}",
+                t.method
+            );
+        }
+        for t in templates("2025-11-25") {
+            assert!(
+                lint(&t.text).is_clean(),
+                "{}: {:?}",
+                t.method,
+                lint(&t.text).warnings
+            );
+        }
+        assert_eq!(templates("2025-06-18").len(), LEGACY_METHODS.len());
+    }
+}
