@@ -15,6 +15,7 @@
 
 pub mod client;
 pub mod editor;
+pub mod export;
 pub mod protocol;
 pub mod rules;
 pub mod scenarios;

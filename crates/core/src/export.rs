@@ -1,0 +1,184 @@
+//! Exports of a run: a Mermaid `sequenceDiagram`, and curl commands that
+//! replay a Streamable HTTP run against `mcp-lanes serve --transport http`.
+//! (The transcript JSON export is [`crate::transcript`].)
+
+use crate::sim::{EventKind, MessageKind, Side, Timeline};
+
+/// Text safe inside a Mermaid message or note: one line, no `;` or `#`
+/// (Mermaid's statement separator and entity prefix) and no arrows.
+fn mermaid_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '#' => out.push_str("#35;"),
+            ';' => out.push_str("#59;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    if out.chars().count() > 120 {
+        out = out.chars().take(117).collect::<String>() + "...";
+    }
+    out
+}
+
+/// A Mermaid sequence diagram of one set-up: every message as an arrow
+/// (dashed for responses, crossed for messages that never arrived) and the
+/// other events as notes over the side they concern.
+pub fn mermaid(timeline: &Timeline) -> String {
+    let mut out = String::from("sequenceDiagram\n");
+    out.push_str(&format!(
+        "    participant C as {}\n",
+        mermaid_text(&timeline.client_label)
+    ));
+    out.push_str(&format!(
+        "    participant S as {}\n",
+        mermaid_text(&timeline.server_label)
+    ));
+    out.push_str(&format!(
+        "    Note over C,S: {} ({})\n",
+        mermaid_text(&timeline.label),
+        timeline.transport.name()
+    ));
+    for event in &timeline.events {
+        let at = format!("t={} ms", event.at_ms);
+        match &event.kind {
+            EventKind::Message(m) => {
+                let (from, to) = match m.from {
+                    Side::Client => ("C", "S"),
+                    Side::Server => ("S", "C"),
+                };
+                let arrow = match (m.delivered_at_ms, m.kind) {
+                    (None, _) => "-x",
+                    (_, MessageKind::Result | MessageKind::Error) => "-->>",
+                    (_, MessageKind::Other) if m.from == Side::Server => "-->>",
+                    _ => "->>",
+                };
+                let id = m
+                    .json
+                    .as_ref()
+                    .and_then(|v| v.get("id"))
+                    .map(|id| format!(" (id {id})"))
+                    .unwrap_or_default();
+                let violation = if m.violation.is_some() {
+                    " [deliberately broken]"
+                } else {
+                    ""
+                };
+                out.push_str(&format!(
+                    "    {from}{arrow}{to}: {}{}{violation}\n",
+                    mermaid_text(&m.label),
+                    mermaid_text(&id)
+                ));
+            }
+            other => {
+                let (over, what) = match other {
+                    EventKind::Timeout { side, request_id } => (
+                        side_letter(*side),
+                        format!("timeout waiting for id {request_id}"),
+                    ),
+                    EventKind::Dropped { side, what } => {
+                        (side_letter(*side), format!("silently dropped {what}"))
+                    }
+                    EventKind::Disconnected { side } => {
+                        (side_letter(*side), "closes the connection".to_string())
+                    }
+                    EventKind::CacheHit { key } => ("C", format!("cache hit: {key}")),
+                    EventKind::CacheMiss { key } => ("C", format!("cache miss: {key}")),
+                    EventKind::CacheExpired { key } => ("C", format!("cache expired: {key}")),
+                    EventKind::CacheStored { key, ttl_ms } => {
+                        ("C", format!("cached {key} for {ttl_ms} ms"))
+                    }
+                    EventKind::LockTaken { name } => ("S", format!("takes {name}")),
+                    EventKind::LockReleased { name } => ("S", format!("releases {name}")),
+                    EventKind::HostKill => ("C", "host kills the run".to_string()),
+                    EventKind::Decision { .. } | EventKind::Message(_) => continue,
+                };
+                out.push_str(&format!(
+                    "    Note over {over}: {} ({at})\n",
+                    mermaid_text(&what)
+                ));
+            }
+        }
+    }
+    if timeline.summary.leaked_locks > 0 {
+        out.push_str(&format!(
+            "    Note over S: {} lock(s) never released\n",
+            timeline.summary.leaked_locks
+        ));
+    }
+    out
+}
+
+fn side_letter(side: Side) -> &'static str {
+    match side {
+        Side::Client => "C",
+        Side::Server => "S",
+    }
+}
+
+/// Quotes a string for a POSIX shell (single quotes).
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// curl commands replaying the client's HTTP requests of a run, in order,
+/// against `base_url` (e.g. `http://127.0.0.1:8931/mcp`). Returns `None`
+/// for a stdio run. Each command prints the status line and the body.
+pub fn curl(timeline: &Timeline, base_url: &str) -> Option<String> {
+    if timeline.transport != crate::transport::TransportKind::Http {
+        return None;
+    }
+    let mut out = String::from("#!/bin/sh\n");
+    out.push_str(&format!(
+        "# {} — replay against: mcp-lanes serve --transport http --port PORT --preset PRESET\n",
+        timeline.label.replace('\n', " ")
+    ));
+    for (_, m) in timeline.messages().filter(|(_, m)| m.from == Side::Client) {
+        let Some(http) = &m.http else { continue };
+        let mut cmd = format!(
+            "curl -sS -w '\\nHTTP %{{http_code}}\\n' -X {} {}",
+            http.method.as_deref().unwrap_or("POST"),
+            shell_quote(base_url)
+        );
+        for (name, value) in &http.headers {
+            cmd.push_str(&format!(
+                " \\\n  -H {}",
+                shell_quote(&format!("{name}: {value}"))
+            ));
+        }
+        cmd.push_str(&format!(" \\\n  --data-raw {}\n", shell_quote(&m.wire)));
+        out.push_str(&format!("# {}\n{cmd}", m.label.replace('\n', " ")));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mermaid_has_an_arrow_per_message_and_survives_hostile_labels() {
+        let timelines = crate::scenarios::run("elicitation-unchecked").unwrap_or_default();
+        let drop = &timelines[1];
+        let diagram = mermaid(drop);
+        assert!(diagram.starts_with("sequenceDiagram\n"));
+        assert_eq!(
+            diagram.matches("->>").count() + diagram.matches("-x").count(),
+            drop.messages().count()
+        );
+        assert!(diagram.contains("never released"));
+        assert_eq!(mermaid_text("a;b#c\nd"), "a#59;b#35;c d");
+    }
+
+    #[test]
+    fn curl_replays_every_client_post_with_its_headers() {
+        let timelines = crate::scenarios::run("http-header-mismatch").unwrap_or_default();
+        let script = curl(&timelines[0], "http://127.0.0.1:1/mcp").unwrap_or_default();
+        assert!(script.contains("-H 'MCP-Protocol-Version: 2025-11-25'"));
+        assert!(script.contains("--data-raw '{\"jsonrpc\":\"2.0\""));
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        let stdio = crate::scenarios::run("discover").unwrap_or_default();
+        assert!(curl(&stdio[0], "x").is_none());
+    }
+}
