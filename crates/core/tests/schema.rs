@@ -217,10 +217,20 @@ fn validator_rejects_what_it_should() {
                 "{rev}: InitializeResult without protocolVersion"
             );
         }
-        let unknown = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "no/such/method"});
+        if *rev != "2026-07-28" {
+            // A modern-only method labelled with a legacy revision must fail.
+            let discover = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}});
+            assert!(
+                s.validate_message(rev, &discover, None).is_err(),
+                "{rev}: server/discover is not a {rev} method"
+            );
+        }
+        // A method no revision knows is checked as a generic request: a
+        // broken envelope still fails.
+        let unknown = serde_json::json!({"jsonrpc": "2.0", "id": null, "method": "no/such/method"});
         assert!(
             s.validate_message(rev, &unknown, None).is_err(),
-            "{rev}: unknown method has no definition"
+            "{rev}: null id"
         );
         let good_ping_error = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}});
         assert!(

@@ -229,6 +229,13 @@ impl Schemas {
         found
     }
 
+    /// Whether any revision defines a message with this method.
+    pub fn method_known_anywhere(&self, method: &str) -> bool {
+        REVISIONS
+            .iter()
+            .any(|rev| !self.defs_for_method(rev, method).is_empty())
+    }
+
     /// The definition for an error code: `(name, whole_response)`.
     pub fn def_for_error_code(&self, rev: &str, code: i64) -> Option<(String, bool)> {
         let revision = self.revisions.get(rev)?;
@@ -288,6 +295,19 @@ impl Schemas {
         };
         if let Some(method) = obj.get("method").and_then(Value::as_str) {
             let defs = self.defs_for_method(rev, method);
+            if defs.is_empty() && !self.method_known_anywhere(method) {
+                // A method no revision defines (e.g. a deliberately unknown
+                // one): it can only be checked as a generic JSON-RPC message.
+                let generic = if obj.contains_key("id") {
+                    "JSONRPCRequest"
+                } else {
+                    "JSONRPCNotification"
+                };
+                self.validate_def(rev, generic, message)?;
+                return Ok(vec![format!(
+                    "{generic} (method unknown to every revision)"
+                )]);
+            }
             if defs.is_empty() {
                 return Err(Failure {
                     def: "(method lookup)".into(),
