@@ -21,6 +21,7 @@ pub mod rules;
 pub mod scenarios;
 pub mod server;
 pub mod settings;
+pub mod share;
 pub mod sim;
 pub mod transcript;
 pub mod transport;
