@@ -87,6 +87,9 @@ struct Engine {
     latency: SimTime,
     transport: TransportKind,
     closed: bool,
+    channel: ChannelConfig,
+    sent_by_client: u32,
+    sent_by_server: u32,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -102,6 +105,9 @@ pub fn run(setup: &Setup) -> Timeline {
         latency: setup.channel.latency_ms,
         transport,
         closed: false,
+        channel: setup.channel.clone(),
+        sent_by_client: 0,
+        sent_by_server: 0,
     };
     for (at, ev) in &setup.server_events {
         engine.schedule(*at, Delivery::ServerSees(ev.clone()));
@@ -175,6 +181,29 @@ impl Engine {
         self.queue.insert((at, self.seq), delivery);
     }
 
+    /// Counts a message from `from` and says whether the channel loses it;
+    /// a lost message stays recorded as never delivered.
+    fn lost(&mut self, from: Side) -> bool {
+        let (count, list) = match from {
+            Side::Client => (&mut self.sent_by_client, &self.channel.lose_from_client),
+            Side::Server => (&mut self.sent_by_server, &self.channel.lose_from_server),
+        };
+        *count += 1;
+        if !list.contains(count) {
+            return false;
+        }
+        let n = *count;
+        self.push(
+            EventKind::Dropped {
+                side: from.peer(),
+                what: format!("message {n} from the {}", from.name()),
+            },
+            vec![rules::L_TIMEOUT],
+            format!("The channel loses the {}'s message {n} in transit: it never arrives, and only a timeout can tell.", from.name()),
+        );
+        true
+    }
+
     fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: String) -> usize {
         let index = self.events.len();
         self.events.push(Event {
@@ -228,6 +257,9 @@ impl Engine {
                 });
                 let msg = message_event(Side::Client, &text, revision, violation, http_info);
                 let index = self.push(EventKind::Message(msg), rules, note);
+                if self.lost(Side::Client) {
+                    return;
+                }
                 let at = self.now + self.latency;
                 match http {
                     Some(request) => self.schedule(
@@ -270,6 +302,9 @@ impl Engine {
                 let text = message.to_string();
                 let msg = message_event(Side::Server, &text, revision, violation, None);
                 let index = self.push(EventKind::Message(msg), rules, note);
+                if self.lost(Side::Server) {
+                    return;
+                }
                 let at = self.now + self.latency;
                 self.schedule(at, Delivery::ToClientText { text, event: index });
             }
@@ -295,6 +330,27 @@ impl Engine {
         }
     }
 
+    /// The server reads one stdio line: its side effects first, then its reply.
+    fn server_handles_line(&mut self, server: &mut Server, line: &str) {
+        let now = self.now;
+        let reply = server.handle_text(now, "stdio", line);
+        while let Some(out) = server.poll_output() {
+            self.server_output(out);
+        }
+        if let Some(reply) = reply {
+            let text = reply.message.to_string();
+            let msg = message_event(Side::Server, &text, reply.revision.clone(), None, None);
+            let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
+            if self.lost(Side::Server) {
+                return;
+            }
+            self.schedule(
+                now + self.latency,
+                Delivery::ToClientText { text, event: index },
+            );
+        }
+    }
+
     fn mark_delivered(&mut self, event: usize) {
         let now = self.now;
         if let Some(EventKind::Message(m)) = self.events.get_mut(event).map(|e| &mut e.kind) {
@@ -310,21 +366,21 @@ impl Engine {
                     return;
                 }
                 self.mark_delivered(event);
-                // Server-side effects of handling come before its reply.
-                let reply = server.handle_text(now, "stdio", &text);
-                while let Some(out) = server.poll_output() {
-                    self.server_output(out);
-                }
-                if let Some(reply) = reply {
-                    let text = reply.message.to_string();
-                    let msg =
-                        message_event(Side::Server, &text, reply.revision.clone(), None, None);
-                    let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
-                    self.schedule(
-                        now + self.latency,
-                        Delivery::ToClientText { text, event: index },
+                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                if lines.len() > 1 {
+                    // stdio is one message per line: an embedded newline splits
+                    // the text into several (broken) messages.
+                    self.push(
+                        EventKind::Decision { side: Side::Server },
+                        vec![rules::RPC_PARSE],
+                        format!("Framing error: the text spans {} lines, and stdio delivers each line as its own message.", lines.len()),
                     );
+                    for line in lines {
+                        self.server_handles_line(server, line);
+                    }
+                    return;
                 }
+                self.server_handles_line(server, &text);
             }
             Delivery::ToServerHttp { request, event } => {
                 self.mark_delivered(event);
@@ -343,6 +399,9 @@ impl Engine {
                     msg.label = format!("{} {}", response.status, http::reason(response.status));
                 }
                 let index = self.push(EventKind::Message(msg), rules, note);
+                if self.lost(Side::Server) {
+                    return;
+                }
                 self.schedule(
                     now + self.latency,
                     Delivery::ToClientHttp {
@@ -437,5 +496,84 @@ fn message_event(
         legacy,
         violation,
         http,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::presets as clients;
+    use crate::server::presets as servers;
+
+    fn setup(kind: TransportKind, script: Vec<Step>) -> Setup {
+        Setup {
+            label: "t".into(),
+            client: clients::plain(),
+            server: servers::deploy_console(),
+            channel: ChannelConfig::new(kind),
+            script,
+            server_events: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn l_timeout_a_reply_lost_in_transit_ends_in_a_timeout_and_a_cancel() {
+        let mut s = setup(TransportKind::Stdio, vec![Step::Discover { version: None }]);
+        s.channel.lose_from_server = vec![1];
+        let t = run(&s);
+        let kinds: Vec<String> = t
+            .events
+            .iter()
+            .map(|e| match &e.kind {
+                EventKind::Message(m) => m.label.clone(),
+                other => format!("{other:?}")
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "server/discover",
+                "result",
+                "Dropped",
+                "Timeout",
+                "notifications/cancelled",
+                "Decision"
+            ]
+        );
+        assert_eq!(t.events[1].message().and_then(|m| m.delivered_at_ms), None);
+        assert_eq!(t.events[3].at_ms, 30_000);
+    }
+
+    #[test]
+    fn rpc_parse_stdio_text_with_embedded_newlines_is_a_framing_error() {
+        let text =
+            "{\n\"jsonrpc\": \"2.0\", \"id\": 1,\n\"method\": \"tools/list\"}".replace("\\n", "\n");
+        let s = setup(
+            TransportKind::Stdio,
+            vec![Step::Raw {
+                text,
+                headers: None,
+                violation: Some("pretty-printed over stdio".into()),
+                note: String::new(),
+                rules: vec![],
+            }],
+        );
+        let t = run(&s);
+        let errors = t.messages().filter(|(_, m)| m.label == "-32700").count();
+        assert_eq!(errors, 3, "one -32700 per line");
+        assert!(t.events.iter().any(|e| e.note.starts_with("Framing error")));
+    }
+
+    #[test]
+    fn runs_are_deterministic() {
+        for info in crate::scenarios::CATALOG {
+            let a = crate::scenarios::run(info.id).unwrap_or_default();
+            let b = crate::scenarios::run(info.id).unwrap_or_default();
+            assert_eq!(a, b, "{}", info.id);
+        }
     }
 }

@@ -36,6 +36,13 @@ pub struct ChannelConfig {
     pub kind: TransportKind,
     /// One-way latency in virtual milliseconds.
     pub latency_ms: u64,
+    /// Client messages lost in transit, by 1-based ordinal (e.g. `[2]`
+    /// loses the client's second message).
+    #[serde(default)]
+    pub lose_from_client: Vec<u32>,
+    /// Server messages lost in transit, by 1-based ordinal.
+    #[serde(default)]
+    pub lose_from_server: Vec<u32>,
 }
 
 impl ChannelConfig {
@@ -44,6 +51,8 @@ impl ChannelConfig {
         Self {
             kind,
             latency_ms: 20,
+            lose_from_client: Vec::new(),
+            lose_from_server: Vec::new(),
         }
     }
 }
