@@ -198,3 +198,210 @@ pub fn wire(timeline: &Timeline) -> Vec<Value> {
 pub fn scenario_ids() -> Vec<&'static str> {
     scenarios::CATALOG.iter().map(|s| s.id).collect()
 }
+
+// ---- driving a client by hand -------------------------------------------
+
+use mcp_lanes_core::client::{
+    Client, ClientAction, ClientConfig, ClientOutput, Step as ClientStep,
+};
+use mcp_lanes_core::sim::{EventKind, SimTime};
+use mcp_lanes_core::transport::TransportKind;
+
+/// A client driven by hand: the test plays the server and the clock.
+pub struct Driver {
+    /// The client.
+    pub client: Client,
+    /// Virtual time now.
+    pub now: SimTime,
+    /// Everything the client did, in order.
+    pub outputs: Vec<ClientOutput>,
+}
+
+impl Driver {
+    /// Starts `config` working through `script` at time 0.
+    pub fn start(config: ClientConfig, script: Vec<ClientStep>, transport: TransportKind) -> Self {
+        let mut client = Client::new(config, script, transport);
+        client.start(0);
+        let mut driver = Driver {
+            client,
+            now: 0,
+            outputs: Vec::new(),
+        };
+        driver.collect();
+        driver
+    }
+
+    fn collect(&mut self) {
+        while let Some(out) = self.client.poll_output() {
+            self.outputs.push(out);
+        }
+    }
+
+    /// Every message the client sent, parsed.
+    pub fn sent(&self) -> Vec<Value> {
+        self.outputs
+            .iter()
+            .filter_map(|o| match &o.action {
+                ClientAction::Send { text, .. } => {
+                    Some(serde_json::from_str(text).unwrap_or(Value::Null))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The HTTP requests the client sent, in order.
+    pub fn sent_http(&self) -> Vec<HttpRequest> {
+        self.outputs
+            .iter()
+            .filter_map(|o| match &o.action {
+                ClientAction::Send { http, .. } => http.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The last message sent.
+    pub fn last_sent(&self) -> Value {
+        self.sent()
+            .last()
+            .cloned()
+            .expect("the client sent something")
+    }
+
+    /// Recorded events (not messages), with their rules and notes.
+    pub fn records(&self) -> Vec<(EventKind, Vec<&'static str>, String)> {
+        self.outputs
+            .iter()
+            .filter_map(|o| match &o.action {
+                ClientAction::Record(kind) => Some((kind.clone(), o.rules.clone(), o.note.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether the client closed its connection.
+    pub fn closed(&self) -> bool {
+        self.outputs
+            .iter()
+            .any(|o| matches!(o.action, ClientAction::Close))
+    }
+
+    /// Moves the clock to `at` and hands the client a stdio line.
+    pub fn receive(&mut self, at: SimTime, message: &Value) {
+        self.now = self.now.max(at);
+        self.client.handle_text(self.now, &message.to_string());
+        self.collect();
+    }
+
+    /// Moves the clock to `at` and hands the client an HTTP response.
+    pub fn receive_http(&mut self, at: SimTime, response: &HttpResponse) {
+        self.now = self.now.max(at);
+        self.client.handle_http(self.now, response);
+        self.collect();
+    }
+
+    /// Lets time pass up to `until`, firing every deadline on the way.
+    pub fn run_until(&mut self, until: SimTime) {
+        while let Some(deadline) = self.client.poll_timeout() {
+            if deadline > until {
+                break;
+            }
+            self.now = self.now.max(deadline);
+            self.client.handle_timeout(self.now);
+            self.collect();
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Answers the last request the client sent with `result`.
+    pub fn answer(&mut self, at: SimTime, result: Value) {
+        let id = self.last_sent()["id"].clone();
+        self.receive(at, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
+    }
+
+    /// Answers the last request the client sent with an error.
+    pub fn fail(&mut self, at: SimTime, code: i64, message: &str, data: Option<Value>) {
+        let id = self.last_sent()["id"].clone();
+        let mut error = json!({"code": code, "message": message});
+        if let Some(data) = data {
+            error["data"] = data;
+        }
+        self.receive(at, &json!({"jsonrpc": "2.0", "id": id, "error": error}));
+    }
+}
+
+/// A DiscoverResult as a modern server sends it, with the given ttlMs (any
+/// JSON value, or absent when `None`).
+pub fn discover_result(ttl_ms: Option<Value>) -> Value {
+    let mut result = json!({
+        "resultType": "complete",
+        "supportedVersions": [MODERN],
+        "capabilities": {"tools": {}},
+        "cacheScope": "public",
+        "_meta": {meta::SERVER_INFO: {"name": "hand-written", "version": "1"}},
+    });
+    if let Some(ttl) = ttl_ms {
+        result["ttlMs"] = ttl;
+    }
+    result
+}
+
+/// An `InitializeResult` naming `version`.
+pub fn initialize_result(version: &str) -> Value {
+    json!({
+        "protocolVersion": version,
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "hand-written", "version": "1"},
+    })
+}
+
+// ---- timelines -------------------------------------------------------------
+
+/// Messages one side sent in a timeline, parsed, with their times.
+pub fn sent_by(timeline: &Timeline, side: mcp_lanes_core::sim::Side) -> Vec<(SimTime, Value)> {
+    timeline
+        .messages()
+        .filter(|(_, m)| m.from == side)
+        .map(|(e, m)| (e.at_ms, m.json.clone().unwrap_or(Value::Null)))
+        .collect()
+}
+
+/// The methods of the requests and notifications in a list of messages.
+pub fn methods(messages: &[(SimTime, Value)]) -> Vec<String> {
+    messages
+        .iter()
+        .filter_map(|(_, m)| m.get("method").and_then(Value::as_str).map(str::to_string))
+        .collect()
+}
+
+/// Validates every message of a timeline against its revision's schema
+/// (skipping deliberate violations and body-less HTTP responses).
+pub fn assert_timeline_valid(timeline: &Timeline) {
+    use std::collections::HashMap;
+    let schemas = schema::schemas();
+    let mut origin: HashMap<(mcp_lanes_core::sim::Side, String), String> = HashMap::new();
+    for (index, (_, m)) in timeline.messages().enumerate() {
+        let Some(json) = &m.json else { continue };
+        let id = json.get("id").map(Value::to_string);
+        if let (Some(method), Some(id)) = (json.get("method").and_then(Value::as_str), &id) {
+            origin.insert((m.from, id.clone()), method.to_string());
+        }
+        if m.violation.is_some() {
+            continue;
+        }
+        let from = if json.get("method").is_none() {
+            id.as_ref()
+                .and_then(|id| origin.get(&(m.from.peer(), id.clone())))
+                .map(String::as_str)
+        } else {
+            None
+        };
+        if let Err(f) = schemas.validate_message(&m.revision, json, from) {
+            panic!(
+                "{} message #{index} ({}) of revision {} does not validate {f}\n  {json}",
+                timeline.label, m.label, m.revision
+            );
+        }
+    }
+}
