@@ -1,0 +1,335 @@
+//! The command line grammar.
+//!
+//! `lexopt` only splits the arguments into options and values (it has no
+//! dependencies and no macros, so it adds almost nothing to the build); the
+//! small grammar on top is written out here so every error message is ours.
+
+use std::ffi::OsString;
+use std::fmt;
+
+/// The usage text printed by `--help` (stdout) and after a usage error
+/// (stderr).
+pub const USAGE: &str = "\
+mcp-lanes: a simulator of MCP (Model Context Protocol) clients and servers
+
+Usage:
+  mcp-lanes list
+  mcp-lanes run --scenario ID [--format text|json]
+  mcp-lanes serve [--transport stdio] --preset ID
+  mcp-lanes serve --transport http --port N --preset ID
+  mcp-lanes --help | --version
+
+Commands:
+  list    Print every scenario, server preset and client preset, one per
+          line: ID<TAB>KIND<TAB>DESCRIPTION (KIND is scenario, server or client).
+  run     Run a scenario on the virtual clock and print its transcript:
+          text (default) is a sequence listing per set-up; json prints
+          {\"scenario\": ID, \"setups\": [{\"label\": ..., \"transcript\": [...]}]}.
+  serve   Serve a simulated server preset for a real client.
+          stdio: one JSON-RPC message per line on stdin, replies on stdout,
+                 a log of rules and notes on stderr; exits when stdin closes.
+          http:  Streamable HTTP on http://127.0.0.1:N/mcp (loopback only);
+                 --port 0 picks a free port and prints it on stderr.
+
+Options:
+  --scenario ID     scenario id (or catalog number) for run
+  --format FORMAT   text or json (run; default text)
+  --transport T     stdio or http (serve; default stdio)
+  --port N          TCP port for --transport http (0 = any free port)
+  --preset ID       server preset for serve
+  -h, --help        print this help
+  -V, --version     print the version
+
+Exit status: 0 on success, 1 on an I/O failure, 2 on a usage error.
+";
+
+/// Output format of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The readable sequence listing.
+    Text,
+    /// The transcript document of DESIGN.md.
+    Json,
+}
+
+/// The transport `serve` speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// One JSON message per line on stdin/stdout.
+    Stdio,
+    /// Streamable HTTP on 127.0.0.1 at this port (0 = any free port).
+    Http {
+        /// The port to bind.
+        port: u16,
+    },
+}
+
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `--help`.
+    Help,
+    /// `--version`.
+    Version,
+    /// `list`.
+    List,
+    /// `run --scenario ID [--format F]`.
+    Run {
+        /// The scenario id as typed (checked when run).
+        scenario: String,
+        /// Output format.
+        format: Format,
+    },
+    /// `serve --transport T --preset ID`.
+    Serve {
+        /// Where to serve.
+        transport: Transport,
+        /// The server preset id as typed (checked when served).
+        preset: String,
+    },
+}
+
+/// A command line that does not fit the grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<lexopt::Error> for UsageError {
+    fn from(err: lexopt::Error) -> Self {
+        UsageError(err.to_string())
+    }
+}
+
+fn usage(msg: impl Into<String>) -> UsageError {
+    UsageError(msg.into())
+}
+
+/// Stores an option value, refusing a second one.
+fn set_once(slot: &mut Option<String>, name: &str, value: String) -> Result<(), UsageError> {
+    if slot.is_some() {
+        return Err(usage(format!("--{name} given more than once")));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+/// Parses the arguments after the program name.
+pub fn parse<I>(args: I) -> Result<Command, UsageError>
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    use lexopt::prelude::*;
+
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut command: Option<String> = None;
+    let mut scenario = None;
+    let mut format = None;
+    let mut transport = None;
+    let mut port = None;
+    let mut preset = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Short('V') | Long("version") => return Ok(Command::Version),
+            Long("scenario") => set_once(&mut scenario, "scenario", parser.value()?.string()?)?,
+            Long("format") => set_once(&mut format, "format", parser.value()?.string()?)?,
+            Long("transport") => set_once(&mut transport, "transport", parser.value()?.string()?)?,
+            Long("port") => set_once(&mut port, "port", parser.value()?.string()?)?,
+            Long("preset") => set_once(&mut preset, "preset", parser.value()?.string()?)?,
+            Value(value) if command.is_none() => command = Some(value.string()?),
+            Value(value) => {
+                return Err(usage(format!(
+                    "unexpected argument {:?}",
+                    value.to_string_lossy()
+                )))
+            }
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    let Some(command) = command else {
+        return Err(usage("no command given (expected list, run or serve)"));
+    };
+    // Options that belong to another command are errors, not silently ignored.
+    let refuse = |name: &str, given: bool| -> Result<(), UsageError> {
+        if given {
+            Err(usage(format!("--{name} does not apply to `{command}`")))
+        } else {
+            Ok(())
+        }
+    };
+    match command.as_str() {
+        "list" => {
+            refuse("scenario", scenario.is_some())?;
+            refuse("format", format.is_some())?;
+            refuse("transport", transport.is_some())?;
+            refuse("port", port.is_some())?;
+            refuse("preset", preset.is_some())?;
+            Ok(Command::List)
+        }
+        "run" => {
+            refuse("transport", transport.is_some())?;
+            refuse("port", port.is_some())?;
+            refuse("preset", preset.is_some())?;
+            let scenario = scenario.ok_or_else(|| usage("run needs --scenario ID"))?;
+            let format = match format.as_deref() {
+                None | Some("text") => Format::Text,
+                Some("json") => Format::Json,
+                Some(other) => {
+                    return Err(usage(format!(
+                        "unknown --format {other:?} (expected text or json)"
+                    )))
+                }
+            };
+            Ok(Command::Run { scenario, format })
+        }
+        "serve" => {
+            refuse("scenario", scenario.is_some())?;
+            refuse("format", format.is_some())?;
+            let preset = preset.ok_or_else(|| usage("serve needs --preset ID"))?;
+            let transport = match transport.as_deref() {
+                None | Some("stdio") => {
+                    if port.is_some() {
+                        return Err(usage("--port only applies to --transport http"));
+                    }
+                    Transport::Stdio
+                }
+                Some("http") => {
+                    let port = port.ok_or_else(|| usage("--transport http needs --port N"))?;
+                    let port = port.parse::<u16>().map_err(|_| {
+                        usage(format!("--port {port:?} is not a port number (0 to 65535)"))
+                    })?;
+                    Transport::Http { port }
+                }
+                Some(other) => {
+                    return Err(usage(format!(
+                        "unknown --transport {other:?} (expected stdio or http)"
+                    )))
+                }
+            };
+            Ok(Command::Serve { transport, preset })
+        }
+        other => Err(usage(format!(
+            "unknown command {other:?} (expected list, run or serve)"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Command, UsageError> {
+        parse(args.iter().copied())
+    }
+
+    #[test]
+    fn parses_each_command() {
+        assert_eq!(p(&["list"]), Ok(Command::List));
+        assert_eq!(
+            p(&["run", "--scenario", "discover"]),
+            Ok(Command::Run {
+                scenario: "discover".into(),
+                format: Format::Text
+            })
+        );
+        assert_eq!(
+            p(&["run", "--format=json", "--scenario", "5"]),
+            Ok(Command::Run {
+                scenario: "5".into(),
+                format: Format::Json
+            })
+        );
+        assert_eq!(
+            p(&["serve", "--transport", "stdio", "--preset", "notes"]),
+            Ok(Command::Serve {
+                transport: Transport::Stdio,
+                preset: "notes".into()
+            })
+        );
+        assert_eq!(
+            p(&["serve", "--preset", "notes"]),
+            Ok(Command::Serve {
+                transport: Transport::Stdio,
+                preset: "notes".into()
+            })
+        );
+        assert_eq!(
+            p(&[
+                "serve",
+                "--transport",
+                "http",
+                "--port",
+                "0",
+                "--preset",
+                "x"
+            ]),
+            Ok(Command::Serve {
+                transport: Transport::Http { port: 0 },
+                preset: "x".into()
+            })
+        );
+        assert_eq!(p(&["--help"]), Ok(Command::Help));
+        assert_eq!(p(&["run", "-h"]), Ok(Command::Help));
+        assert_eq!(p(&["-V"]), Ok(Command::Version));
+    }
+
+    #[test]
+    fn refuses_what_does_not_fit() {
+        for bad in [
+            &[][..],
+            &["frobnicate"],
+            &["list", "extra"],
+            &["list", "--scenario", "discover"],
+            &["run"],
+            &["run", "--scenario"],
+            &["run", "--scenario", "a", "--scenario", "b"],
+            &["run", "--scenario", "a", "--format", "yaml"],
+            &["serve", "--transport", "http", "--preset", "notes"],
+            &[
+                "serve",
+                "--transport",
+                "http",
+                "--port",
+                "70000",
+                "--preset",
+                "notes",
+            ],
+            &[
+                "serve",
+                "--transport",
+                "http",
+                "--port",
+                "-1",
+                "--preset",
+                "notes",
+            ],
+            &[
+                "serve",
+                "--transport",
+                "stdio",
+                "--port",
+                "1",
+                "--preset",
+                "notes",
+            ],
+            &[
+                "serve",
+                "--transport",
+                "carrier-pigeon",
+                "--preset",
+                "notes",
+            ],
+            &["serve", "--transport", "stdio"],
+            &["list", "--bogus"],
+            &["list", "-x"],
+        ] {
+            assert!(p(bad).is_err(), "{bad:?} should be a usage error");
+        }
+    }
+}

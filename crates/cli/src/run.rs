@@ -1,0 +1,167 @@
+//! `mcp-lanes run`: play a scenario on the virtual clock and print it.
+
+use mcp_lanes_core::scenarios::{self, ScenarioInfo};
+use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
+use mcp_lanes_core::transcript;
+
+use crate::args::Format;
+use crate::list;
+use crate::Failure;
+
+/// Runs scenario `id` (an id or its catalog number) and renders it.
+pub fn run(id: &str, format: Format) -> Result<String, Failure> {
+    let unknown = || {
+        Failure::Usage(format!(
+            "unknown scenario {id:?}; valid scenario ids: {}",
+            list::scenario_ids()
+        ))
+    };
+    let info = scenarios::find(id).ok_or_else(unknown)?;
+    let timelines = scenarios::run(info.id).ok_or_else(unknown)?;
+    match format {
+        Format::Json => {
+            let doc = transcript::scenario_document(info.id, &timelines);
+            let mut text = serde_json::to_string_pretty(&doc)
+                .map_err(|err| Failure::Io(format!("cannot encode the transcript: {err}")))?;
+            text.push('\n');
+            Ok(text)
+        }
+        Format::Text => Ok(render_text(info, &timelines)),
+    }
+}
+
+/// Column where labels start: `{time:>9} ms  {arrow:11}  `.
+const LABEL_COLUMN: usize = 9 + 3 + 2 + 11 + 2;
+
+/// The readable listing: per set-up, one entry per event with its virtual
+/// time, a direction arrow between the client (C) and server (S) columns,
+/// a label, the rule IDs and the note; then the set-up's summary.
+pub fn render_text(info: &ScenarioInfo, timelines: &[Timeline]) -> String {
+    let mut out = format!(
+        "{} (scenario {}): {}\n{}\n",
+        info.id, info.number, info.title, info.summary
+    );
+    let count = timelines.len();
+    for (n, t) in timelines.iter().enumerate() {
+        out.push_str(&format!("\n== set-up {}/{count}: {} ==\n", n + 1, t.label));
+        out.push_str(&format!("client:    {}\n", t.client_label));
+        out.push_str(&format!("server:    {}\n", t.server_label));
+        out.push_str(&format!("transport: {}\n\n", t.transport.name()));
+        for event in &t.events {
+            let (arrow, label) = describe(event);
+            out.push_str(&format!("{:>9} ms  {arrow}  {label}", event.at_ms));
+            if !event.rules.is_empty() {
+                out.push_str(&format!("  [{}]", event.rules.join(", ")));
+            }
+            out.push('\n');
+            if let Some(why) = event.message().and_then(|m| m.violation.as_ref()) {
+                out.push_str(&format!(
+                    "{:LABEL_COLUMN$}violation: {}\n",
+                    "",
+                    one_line(why)
+                ));
+            }
+            if !event.note.is_empty() {
+                out.push_str(&format!("{:LABEL_COLUMN$}{}\n", "", one_line(&event.note)));
+            }
+        }
+        let s = &t.summary;
+        out.push_str(&format!(
+            "summary: {} (ended at {} ms; leaked locks: {})\n",
+            one_line(&s.outcome),
+            s.ended_at_ms,
+            s.leaked_locks
+        ));
+    }
+    out
+}
+
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}
+
+/// The arrow (11 columns wide) and the label of an event.
+fn describe(event: &Event) -> (&'static str, String) {
+    match &event.kind {
+        EventKind::Message(m) => message(m),
+        EventKind::Timeout { side, request_id } => (
+            mark(*side),
+            format!("timeout waiting for the answer to id {request_id}"),
+        ),
+        EventKind::Dropped { side, what } => (mark(*side), format!("drops {what}")),
+        EventKind::Disconnected { side } => (mark(*side), "closes the connection".into()),
+        EventKind::CacheHit { key } => (mark(Side::Client), format!("cache hit: {key}")),
+        EventKind::CacheMiss { key } => (mark(Side::Client), format!("cache miss: {key}")),
+        EventKind::CacheExpired { key } => (mark(Side::Client), format!("cache expired: {key}")),
+        EventKind::CacheStored { key, ttl_ms } => (
+            mark(Side::Client),
+            format!("cache stored: {key} (fresh for {ttl_ms} ms)"),
+        ),
+        EventKind::LockTaken { name } => (mark(Side::Server), format!("takes {name}")),
+        EventKind::LockReleased { name } => (mark(Side::Server), format!("releases {name}")),
+        EventKind::HostKill => (mark(Side::Client), "the host kills the run".into()),
+        EventKind::Decision { side } => (mark(*side), "decides".into()),
+    }
+}
+
+fn mark(side: Side) -> &'static str {
+    match side {
+        Side::Client => "C *        ",
+        Side::Server => "        * S",
+    }
+}
+
+fn message(m: &MessageEvent) -> (&'static str, String) {
+    let delivered = m.delivered_at_ms.is_some();
+    let arrow = match (m.from, delivered) {
+        (Side::Client, true) => "C ------> S",
+        (Side::Client, false) => "C ---x    S",
+        (Side::Server, true) => "C <------ S",
+        (Side::Server, false) => "C    x--- S",
+    };
+    let mut label = m.label.clone();
+    if let Some(http) = &m.http {
+        if let Some(method) = &http.method {
+            label = format!("{method} {label}");
+        }
+    }
+    if !delivered {
+        label.push_str(" (never arrives)");
+    }
+    if m.violation.is_some() {
+        label.push_str(" (deliberate violation)");
+    }
+    (arrow, label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scenario_renders_as_text_and_json() {
+        for info in scenarios::CATALOG {
+            let text = run(info.id, Format::Text).ok().unwrap_or_default();
+            assert!(text.starts_with(info.id), "{}", info.id);
+            assert!(text.contains("summary: "), "{}", info.id);
+            let json = run(info.id, Format::Json).ok().unwrap_or_default();
+            let doc: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+            assert_eq!(doc["scenario"], info.id);
+        }
+    }
+
+    #[test]
+    fn catalog_numbers_are_accepted_and_unknown_ids_are_usage_errors() {
+        let by_number = run("1", Format::Json).ok().unwrap_or_default();
+        assert!(by_number.contains("\"scenario\": \"discover\""));
+        assert!(
+            matches!(run("nope", Format::Text), Err(Failure::Usage(msg)) if msg.contains("discover"))
+        );
+    }
+
+    #[test]
+    fn marks_line_up_with_arrows() {
+        assert_eq!(mark(Side::Client).len(), "C ------> S".len());
+        assert_eq!(mark(Side::Server).len(), "C ------> S".len());
+    }
+}

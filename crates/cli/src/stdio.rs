@@ -1,0 +1,271 @@
+//! `mcp-lanes serve --transport stdio`: the simulated server on real
+//! stdin/stdout, one JSON-RPC message per line each way (newline-delimited,
+//! as the MCP stdio transport frames them). The log goes to stderr.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::time::Instant;
+
+use mcp_lanes_core::server::{presets, OutputKind, Server, MAX_MESSAGE_BYTES};
+use serde_json::Value;
+
+use crate::{edge, list, log, Failure};
+
+/// The connection name handed to the core: the one stdio connection.
+const CONN: &str = "stdio";
+
+/// Serves preset `preset` on stdin/stdout until stdin closes.
+pub fn serve(preset: &str) -> Result<(), Failure> {
+    let config = presets::server(preset).ok_or_else(|| {
+        Failure::Usage(format!(
+            "unknown server preset {preset:?}; valid server presets: {}",
+            list::server_ids()
+        ))
+    })?;
+    let start = Instant::now();
+    log::line(
+        0,
+        &format!(
+            "serving {} on stdio: one JSON-RPC message per line on stdin, replies on stdout, this log on stderr",
+            config.label()
+        ),
+    );
+    let mut server = Server::new(config);
+    let stdin = io::stdin().lock();
+    let stdout = io::stdout().lock();
+    serve_io(&mut server, stdin, stdout, || log::millis_since(start))
+}
+
+/// One line read from the input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line, without its `\n`.
+    Complete(Vec<u8>),
+    /// A line longer than the limit, of this many bytes, skipped unread.
+    TooLong(u64),
+}
+
+/// Reads one `\n`-terminated line (the last may lack it), keeping at most
+/// `max` bytes in memory: a longer line is skipped to its end and reported
+/// as [`Line::TooLong`]. `None` at end of input.
+pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Option<Line>> {
+    let mut buf = Vec::new();
+    let mut total: u64 = 0;
+    let mut too_long = false;
+    let mut seen_any = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            if !seen_any {
+                return Ok(None);
+            }
+            break;
+        }
+        seen_any = true;
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        total += chunk.len() as u64;
+        if !too_long {
+            if buf.len() + chunk.len() > max {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(chunk);
+            }
+        }
+        let used = chunk.len() + usize::from(newline.is_some());
+        input.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    Ok(Some(if too_long {
+        Line::TooLong(total)
+    } else {
+        Line::Complete(buf)
+    }))
+}
+
+/// Writes one message as one line and flushes it.
+fn send<W: Write>(output: &mut W, message: &Value) -> Result<(), Failure> {
+    let mut text = message.to_string();
+    text.push('\n');
+    output
+        .write_all(text.as_bytes())
+        .and_then(|()| output.flush())
+        .map_err(Failure::stdout)
+}
+
+/// The serving loop over any line input and output; `clock` gives the
+/// milliseconds since start handed to the core as its time.
+pub fn serve_io<R: BufRead, W: Write>(
+    server: &mut Server,
+    mut input: R,
+    mut output: W,
+    clock: impl Fn() -> u64,
+) -> Result<(), Failure> {
+    let outcome = loop {
+        let line = match read_line(&mut input, MAX_MESSAGE_BYTES) {
+            Ok(Some(line)) => line,
+            Ok(None) => break Ok(()),
+            Err(err) => break Err(Failure::Io(format!("cannot read stdin: {err}"))),
+        };
+        if let Err(failure) = handle_line(server, line, &mut output, &clock) {
+            break Err(failure);
+        }
+    };
+    let now = clock();
+    match &outcome {
+        Ok(()) => log::line(now, "stdin closed: the client disconnected"),
+        Err(Failure::StdoutClosed) => log::line(now, "stdout closed: the client went away"),
+        Err(_) => {}
+    }
+    server.handle_disconnect(now, CONN);
+    while let Some(out) = server.poll_output() {
+        log::output(now, &out, "not sent: the connection is closed");
+    }
+    outcome
+}
+
+/// Handles one input line: the core's reply (or an edge reply) and any
+/// messages the server sends on its own go to `output`, in the order the
+/// simulation uses (the server's own messages first, then the reply).
+fn handle_line<W: Write>(
+    server: &mut Server,
+    line: Line,
+    output: &mut W,
+    clock: &impl Fn() -> u64,
+) -> Result<(), Failure> {
+    let now = clock();
+    let bytes = match line {
+        Line::TooLong(len) => {
+            let reply = edge::line_too_long(len);
+            log::line(
+                now,
+                &format!(
+                    "{len}-byte line -> {}{}: {}",
+                    log::label(&reply.message),
+                    log::rules(&reply.rules),
+                    reply.note
+                ),
+            );
+            return send(output, &reply.message);
+        }
+        Line::Complete(bytes) => bytes,
+    };
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let reply = edge::not_utf8(&err);
+            log::line(
+                now,
+                &format!(
+                    "{} bytes of invalid UTF-8 -> {}{}: {}",
+                    bytes.len(),
+                    log::label(&reply.message),
+                    log::rules(&reply.rules),
+                    reply.note
+                ),
+            );
+            return send(output, &reply.message);
+        }
+    };
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    if text.trim().is_empty() {
+        log::line(now, "blank line ignored");
+        return Ok(());
+    }
+    let input = log::label_text(text);
+    // A panic inside the core is a bug; it costs this message, not the server.
+    let handled = panic::catch_unwind(AssertUnwindSafe(|| server.handle_text(now, CONN, text)));
+    let Ok(reply) = handled else {
+        let reply = edge::internal_error();
+        log::line(
+            now,
+            &format!("{input} -> {}: {}", log::label(&reply.message), reply.note),
+        );
+        return send(output, &reply.message);
+    };
+    match &reply {
+        Some(r) => log::line(
+            now,
+            &format!(
+                "{input} -> {}{}: {}",
+                log::label(&r.message),
+                log::rules(&r.rules),
+                r.note
+            ),
+        ),
+        None => log::line(now, &format!("{input} -> no reply")),
+    }
+    while let Some(out) = server.poll_output() {
+        log::output(now, &out, "written to stdout");
+        if let OutputKind::Send { message, .. } = &out.kind {
+            send(output, message)?;
+        }
+    }
+    match reply {
+        Some(r) => send(output, &r.message),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<Line> {
+        let mut reader = io::BufReader::with_capacity(4, input);
+        let mut out = Vec::new();
+        while let Ok(Some(line)) = read_line(&mut reader, max) {
+            out.push(line);
+        }
+        out
+    }
+
+    #[test]
+    fn reads_lines_within_the_limit_and_skips_longer_ones() {
+        assert_eq!(
+            lines(b"ab\n\nabcdefgh\nxyz", 5),
+            vec![
+                Line::Complete(b"ab".to_vec()),
+                Line::Complete(Vec::new()),
+                Line::TooLong(8),
+                Line::Complete(b"xyz".to_vec()),
+            ]
+        );
+        assert!(lines(b"", 5).is_empty());
+    }
+
+    fn serve_text(preset: &str, input: &[u8]) -> Vec<Value> {
+        let mut server = match presets::server(preset) {
+            Some(config) => Server::new(config),
+            None => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        let done = serve_io(&mut server, input, &mut out, || 0);
+        assert!(done.is_ok());
+        String::from_utf8_lossy(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
+            .collect()
+    }
+
+    #[test]
+    fn rpc_parse_bad_bytes_get_a_reply_and_serving_goes_on() {
+        let mut input = b"not json\n\xff\xfe\n\n".to_vec();
+        input.extend_from_slice(
+            br#"{"jsonrpc":"2.0","id":1,"method":"nope","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        );
+        let replies = serve_text("deploy-console", &input);
+        assert_eq!(replies.len(), 3, "{replies:?}");
+        assert_eq!(replies[0]["error"]["code"], -32700);
+        assert_eq!(replies[1]["error"]["code"], -32700);
+        assert_eq!(replies[2]["error"]["code"], -32601);
+        assert_eq!(replies[2]["id"], 1);
+    }
+}

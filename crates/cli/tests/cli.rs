@@ -1,0 +1,243 @@
+//! `list`, `run`, `--help`, `--version` and usage errors of the built binary.
+
+mod common;
+
+use common::run;
+use serde_json::{json, Value};
+
+const SCENARIOS: [&str; 16] = [
+    "discover",
+    "capability-per-request",
+    "plain-vs-rich",
+    "unknown-tool-vs-unknown-method",
+    "version-retry",
+    "missing-meta",
+    "era-probe-stdio",
+    "era-probe-http",
+    "era-cache-and-upgrade",
+    "compatibility-matrix",
+    "legacy-handshake",
+    "list-changed-debounce",
+    "elicitation-unchecked",
+    "elicitation-checked",
+    "legacy-client-vs-modern-server",
+    "http-header-mismatch",
+];
+const SERVERS: [&str; 5] = [
+    "deploy-console",
+    "order-desk",
+    "notes",
+    "search-index",
+    "dual-era",
+];
+const CLIENTS: [&str; 5] = [
+    "plain",
+    "rich",
+    "dual-era",
+    "legacy-host",
+    "orchestrator-runtime",
+];
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn list_prints_scenarios_then_server_then_client_presets() {
+    let out = run(&["list"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    let expected: Vec<(&str, &str)> = SCENARIOS
+        .iter()
+        .map(|id| (*id, "scenario"))
+        .chain(SERVERS.iter().map(|id| (*id, "server")))
+        .chain(CLIENTS.iter().map(|id| (*id, "client")))
+        .collect();
+    let got: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[1])).collect();
+    assert_eq!(got, expected);
+    for row in &rows {
+        assert_eq!(row.len(), 3, "id, kind, description: {row:?}");
+        assert!(!row[2].trim().is_empty(), "a description for {}", row[0]);
+    }
+    assert!(text.contains("discover\tscenario\tOne server/discover"));
+}
+
+/// The entries of every set-up of a `run --format json` document, checked
+/// against the transcript contract of DESIGN.md.
+fn transcript_entries(doc: &Value, id: &str) -> Vec<Value> {
+    assert_eq!(doc["scenario"], id);
+    let setups = doc["setups"].as_array().expect("setups is an array");
+    assert!(!setups.is_empty(), "{id}: at least one set-up");
+    let mut all = Vec::new();
+    for setup in setups {
+        assert!(setup["label"].is_string(), "{id}: label");
+        let transcript = setup["transcript"].as_array().expect("transcript array");
+        assert!(!transcript.is_empty(), "{id}: a non-empty transcript");
+        for entry in transcript {
+            assert!(entry.get("message").is_some(), "{id}: {entry}");
+            let direction = entry["direction"].as_str().unwrap_or("");
+            assert!(
+                direction == "client->server" || direction == "server->client",
+                "{id}: {entry}"
+            );
+            assert!(entry["at_ms"].is_u64(), "{id}: {entry}");
+            all.push(entry.clone());
+        }
+    }
+    all
+}
+
+#[test]
+fn m_version_retry_json_transcript_has_the_contract_shape() {
+    let out = run(&["run", "--scenario", "version-retry", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let entries = transcript_entries(&doc, "version-retry");
+    let pv = |e: &Value| {
+        e["message"]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].clone()
+    };
+    let first = entries
+        .iter()
+        .find(|e| e["direction"] == "client->server" && pv(e) == "2025-11-25")
+        .expect("a request naming 2025-11-25");
+    let error = entries
+        .iter()
+        .find(|e| e["message"]["error"]["code"] == -32022)
+        .expect("a -32022 reply");
+    assert_eq!(error["direction"], "server->client");
+    assert_eq!(error["message"]["id"], first["message"]["id"]);
+    assert_eq!(
+        error["message"]["error"]["data"],
+        json!({"supported": ["2026-07-28"], "requested": "2025-11-25"})
+    );
+    let retry = entries
+        .iter()
+        .find(|e| {
+            e["direction"] == "client->server"
+                && pv(e) == "2026-07-28"
+                && e["message"]["method"] == first["message"]["method"]
+        })
+        .expect("a retry naming 2026-07-28");
+    assert_ne!(
+        retry["message"]["id"], first["message"]["id"],
+        "RPC-ID: the retry is a new request with a new id"
+    );
+    let answered = entries.iter().any(|e| {
+        e["direction"] == "server->client"
+            && e["message"]["id"] == retry["message"]["id"]
+            && e["message"].get("result").is_some()
+    });
+    assert!(answered, "the retry gets a result");
+}
+
+#[test]
+fn run_json_for_every_scenario_and_by_catalog_number() {
+    for (n, id) in SCENARIOS.iter().enumerate() {
+        let out = run(&["run", "--scenario", id, "--format", "json"]);
+        assert!(out.status.success(), "{id}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        transcript_entries(&doc, id);
+        if n == 0 {
+            let by_number = run(&["run", "--scenario", "1", "--format", "json"]);
+            assert_eq!(by_number.stdout, out.stdout);
+        }
+    }
+}
+
+#[test]
+fn run_text_is_the_default_sequence_listing() {
+    let out = run(&["run", "--scenario", "capability-per-request"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("C ------> S  tools/call"), "{text}");
+    assert!(text.contains("C <------ S  -32021"), "{text}");
+    assert!(text.contains("M-CAP-REQUIRED"), "{text}");
+    assert!(text.contains("summary: "), "{text}");
+    let explicit = run(&[
+        "run",
+        "--scenario",
+        "capability-per-request",
+        "--format",
+        "text",
+    ]);
+    assert_eq!(explicit.stdout, out.stdout);
+}
+
+#[test]
+fn unknown_scenario_lists_valid_ids_and_exits_2() {
+    let out = run(&["run", "--scenario", "no-such-thing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.contains("no-such-thing"), "{err}");
+    for id in SCENARIOS {
+        assert!(err.contains(id), "{id} missing from: {err}");
+    }
+}
+
+#[test]
+fn unknown_preset_lists_valid_presets_and_exits_2() {
+    for transport in [
+        &["--transport", "stdio"][..],
+        &["--transport", "http", "--port", "0"],
+    ] {
+        let mut args = vec!["serve", "--preset", "no-such-preset"];
+        args.extend_from_slice(transport);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        for id in SERVERS {
+            assert!(err.contains(id), "{id} missing from: {err}");
+        }
+    }
+}
+
+#[test]
+fn help_and_version() {
+    for flag in ["--help", "-h"] {
+        let out = run(&[flag]);
+        assert!(out.status.success());
+        let text = stdout(&out);
+        assert!(text.contains("Usage:"), "{text}");
+        assert!(text.contains("serve --transport http --port N --preset ID"));
+    }
+    let out = run(&["--version"]);
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out).trim(),
+        format!("mcp-lanes {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn unknown_arguments_print_usage_on_stderr_and_exit_2() {
+    for args in [
+        &[][..],
+        &["frobnicate"],
+        &["list", "--bogus"],
+        &["list", "extra"],
+        &["run"],
+        &["run", "--scenario", "discover", "--format", "yaml"],
+        &["serve", "--transport", "http", "--preset", "notes"],
+        &[
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            "99999",
+            "--preset",
+            "notes",
+        ],
+        &["serve", "--transport", "pigeon", "--preset", "notes"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(stderr(&out).contains("Usage:"), "{args:?}");
+    }
+}
