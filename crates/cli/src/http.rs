@@ -81,13 +81,7 @@ pub fn serve(preset: &str, port: u16) -> Result<(), Failure> {
         };
         if active.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
             let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = write_text(
-                &stream,
-                "GET",
-                503,
-                "Too many connections; try again.",
-                true,
-            );
+            let _ = write_text(&stream, "", 503, "Too many connections; try again.", true);
             continue;
         }
         active.fetch_add(1, Ordering::SeqCst);
