@@ -208,6 +208,28 @@ impl Server {
         request: &HttpRequest,
     ) -> (HttpResponse, Vec<RuleId>, String, String) {
         let fallback_revision = self.default_revision();
+        let session = request.header(http::SESSION_HEADER).map(str::to_string);
+        // Legacy Streamable HTTP ends a session with DELETE.
+        if request.method == "DELETE" && self.config.era.speaks_legacy() {
+            if let Some(id) = &session {
+                let conn = format!("http:{id}");
+                if self.sessions.contains_key(&conn) {
+                    self.handle_disconnect(0, &conn);
+                    return (
+                        HttpResponse::empty(200),
+                        vec![rules::L_INIT],
+                        format!("DELETE ends legacy session {id}; a new one needs initialize."),
+                        fallback_revision,
+                    );
+                }
+                return (
+                    HttpResponse::empty(404),
+                    vec![rules::L_INIT],
+                    format!("There is no session {id} to end."),
+                    fallback_revision,
+                );
+            }
+        }
         if request.method != "POST" {
             let note = format!(
                 "{} to the MCP endpoint: this server keeps no sessions or standalone streams, so only POST is allowed.",
@@ -236,7 +258,6 @@ impl Server {
                 );
             }
         }
-        let session = request.header(http::SESSION_HEADER).map(str::to_string);
         let conn = match (&session, self.config.era) {
             (Some(id), era) if era.speaks_legacy() => format!("http:{id}"),
             _ => "http".to_string(),
@@ -252,6 +273,10 @@ impl Server {
                 return resp;
             }
         }
+        let is_request = serde_json::from_str::<Value>(&request.body)
+            .is_ok_and(|v| v.get("method").is_some() && v.get("id").is_some());
+        let is_response = serde_json::from_str::<Value>(&request.body)
+            .is_ok_and(|v| v.get("method").is_none() && v.get("id").is_some());
         match self.handle_message(&conn, &request.body, Some(request)) {
             Some(reply) => {
                 let mut resp = HttpResponse::json(reply.status, reply.message.to_string());
@@ -277,11 +302,53 @@ impl Server {
                             .into(),
                         fallback_revision,
                     )
+                } else if is_request {
+                    self.sse_response(&conn, fallback_revision)
+                } else if is_response {
+                    (
+                        HttpResponse::empty(202),
+                        vec![rules::H_STATUS, rules::L_CAP_SESSION],
+                        "The client's answer is accepted with 202; the server continues the call it belongs to.".into(),
+                        fallback_revision,
+                    )
                 } else {
                     (HttpResponse::empty(202), vec![rules::RPC_NOTIFY, rules::H_STATUS], "Notification accepted: 202 with no body, since a notification never gets a response.".into(), fallback_revision)
                 }
             }
         }
+    }
+
+    /// A legacy request whose answer has to wait for the client (e.g. an
+    /// elicitation): the response is an SSE stream carrying the server's own
+    /// request; the stream stays open and the result follows on it later
+    /// (as outputs of later `handle_*` calls).
+    fn sse_response(
+        &mut self,
+        conn: &str,
+        revision: String,
+    ) -> (HttpResponse, Vec<RuleId>, String, String) {
+        let mut body = String::new();
+        let mut rules = vec![rules::H_STATUS];
+        let mut rest = VecDeque::new();
+        while let Some(out) = self.outbox.pop_front() {
+            match &out.kind {
+                OutputKind::Send { message, .. } if out.conn == conn => {
+                    body.push_str(&format!("event: message\ndata: {message}\n\n"));
+                    rules.extend(out.rules.iter().copied());
+                }
+                _ => rest.push_back(out),
+            }
+        }
+        self.outbox = rest;
+        let mut resp = HttpResponse {
+            status: 200,
+            headers: vec![("Content-Type".into(), "text/event-stream".into())],
+            body,
+        };
+        if let Some(id) = conn.strip_prefix("http:") {
+            resp.headers.push((http::SESSION_HEADER.into(), id.into()));
+        }
+        (resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it; the result will follow on the same stream.".into(), revision)
     }
 
     /// The client closed connection `conn`: any call waiting on it fails, and

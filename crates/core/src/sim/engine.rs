@@ -296,11 +296,18 @@ impl Engine {
                 revision,
                 violation,
             } => {
-                if self.closed || self.transport == TransportKind::Http {
+                if self.closed {
                     return;
                 }
                 let text = message.to_string();
-                let msg = message_event(Side::Server, &text, revision, violation, None);
+                // On HTTP a legacy server's own messages travel on the open
+                // SSE stream of the request they belong to.
+                let http_info = (self.transport == TransportKind::Http).then(|| HttpInfo {
+                    method: None,
+                    status: None,
+                    headers: vec![("Content-Type".into(), "text/event-stream".into())],
+                });
+                let msg = message_event(Side::Server, &text, revision, violation, http_info);
                 let index = self.push(EventKind::Message(msg), rules, note);
                 if self.lost(Side::Server) {
                     return;
@@ -351,6 +358,61 @@ impl Engine {
         }
     }
 
+    /// Records an HTTP response (or each event of an SSE response) and
+    /// schedules it to the client.
+    fn http_response(
+        &mut self,
+        response: HttpResponse,
+        rules: Vec<RuleId>,
+        note: String,
+        revision: String,
+    ) {
+        let now = self.now;
+        let info = HttpInfo {
+            method: None,
+            status: Some(response.status),
+            headers: response.headers.clone(),
+        };
+        if http::is_event_stream(&response) {
+            // Each SSE event is its own message on the stream.
+            for data in http::sse_events(&response.body) {
+                let msg = message_event(
+                    Side::Server,
+                    &data,
+                    revision.clone(),
+                    None,
+                    Some(info.clone()),
+                );
+                let index = self.push(EventKind::Message(msg), rules.clone(), note.clone());
+                if !self.lost(Side::Server) {
+                    self.schedule(
+                        now + self.latency,
+                        Delivery::ToClientText {
+                            text: data,
+                            event: index,
+                        },
+                    );
+                }
+            }
+            return;
+        }
+        let mut msg = message_event(Side::Server, &response.body, revision, None, Some(info));
+        if response.body.is_empty() {
+            msg.label = format!("{} {}", response.status, http::reason(response.status));
+        }
+        let index = self.push(EventKind::Message(msg), rules, note);
+        if self.lost(Side::Server) {
+            return;
+        }
+        self.schedule(
+            now + self.latency,
+            Delivery::ToClientHttp {
+                response,
+                event: index,
+            },
+        );
+    }
+
     fn mark_delivered(&mut self, event: usize) {
         let now = self.now;
         if let Some(EventKind::Message(m)) = self.events.get_mut(event).map(|e| &mut e.kind) {
@@ -385,30 +447,21 @@ impl Engine {
             Delivery::ToServerHttp { request, event } => {
                 self.mark_delivered(event);
                 let (response, rules, note, revision) = server.handle_http(now, &request);
+                // Effects of handling (locks, decisions) come before the
+                // response; messages the server sends on an already open SSE
+                // stream come after it.
+                let mut on_stream = Vec::new();
                 while let Some(out) = server.poll_output() {
+                    if matches!(out.kind, OutputKind::Send { .. }) {
+                        on_stream.push(out);
+                    } else {
+                        self.server_output(out);
+                    }
+                }
+                self.http_response(response, rules, note, revision);
+                for out in on_stream {
                     self.server_output(out);
                 }
-                let info = HttpInfo {
-                    method: None,
-                    status: Some(response.status),
-                    headers: response.headers.clone(),
-                };
-                let mut msg =
-                    message_event(Side::Server, &response.body, revision, None, Some(info));
-                if response.body.is_empty() {
-                    msg.label = format!("{} {}", response.status, http::reason(response.status));
-                }
-                let index = self.push(EventKind::Message(msg), rules, note);
-                if self.lost(Side::Server) {
-                    return;
-                }
-                self.schedule(
-                    now + self.latency,
-                    Delivery::ToClientHttp {
-                        response,
-                        event: index,
-                    },
-                );
             }
             Delivery::ToClientText { text, event } => {
                 if self.closed {
@@ -566,6 +619,42 @@ mod tests {
         let errors = t.messages().filter(|(_, m)| m.label == "-32700").count();
         assert_eq!(errors, 3, "one -32700 per line");
         assert!(t.events.iter().any(|e| e.note.starts_with("Framing error")));
+    }
+
+    #[test]
+    fn l_cap_session_legacy_http_elicitation_travels_on_an_sse_stream() {
+        let mut s = setup(
+            TransportKind::Http,
+            vec![Step::call_tool(
+                "purge_index",
+                serde_json::json!({"index": "prod-catalog"}),
+            )],
+        );
+        s.client = clients::legacy_host();
+        s.server = servers::search_index();
+        let t = run(&s);
+        let labels: Vec<&str> = t.messages().map(|(_, m)| m.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "initialize",
+                "200 result",
+                "notifications/initialized",
+                "tools/call",
+                "202 Accepted",
+                "200 elicitation/create",
+                "result",
+                "202 Accepted",
+                "result"
+            ]
+        );
+        assert_eq!(t.summary.leaked_locks, 0);
+        let last = t
+            .messages()
+            .last()
+            .map(|(_, m)| m.wire.clone())
+            .unwrap_or_default();
+        assert!(last.contains("Purged prod-catalog."), "{last}");
     }
 
     #[test]

@@ -180,3 +180,24 @@ fn base_headers() -> Vec<(String, String)> {
         ),
     ]
 }
+
+/// The `data` payloads of a `text/event-stream` body, one per event.
+pub fn sse_events(body: &str) -> Vec<String> {
+    body.split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(|d| d.trim_start())
+                .collect();
+            (!data.is_empty()).then(|| data.join("\n"))
+        })
+        .collect()
+}
+
+/// Whether a response carries an SSE stream.
+pub fn is_event_stream(response: &HttpResponse) -> bool {
+    response
+        .header("Content-Type")
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
