@@ -16,6 +16,7 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+fmt_color=(); [ -t 1 ] || fmt_color=(--color=never)  # rustfmt colours even into CI logs
 started=$SECONDS
 current=""
 timings=()
@@ -41,7 +42,7 @@ scripts/setup.sh all
 section_done
 
 section "1/6 format: cargo fmt --all -- --check"
-cargo fmt --all -- --check
+cargo fmt --all -- --check "${fmt_color[@]}"
 section_done
 
 section "2/6 native tests: cargo test --workspace --all-targets"
