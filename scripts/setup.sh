@@ -25,6 +25,7 @@ NODE_MAJOR_MIN=20
 # shellcheck source=scripts/env.sh
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 root="$MCP_LANES_ROOT"
+cd "$root"  # so that cargo and rustup use the toolchain in rust-toolchain.toml
 what="${1:-all}"
 case "$what" in all|build) ;; *) echo "usage: $0 [all|build]" >&2; exit 2 ;; esac
 
@@ -62,12 +63,17 @@ ensure_node() {
 }
 
 ensure_rust_target() {
-  command -v cargo >/dev/null 2>&1 || die "cargo not found: install rustup (https://rustup.rs)"
-  if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  command -v rustup >/dev/null 2>&1 || die "rustup not found: install it (https://rustup.rs)"
+  # The toolchain pinned in rust-toolchain.toml (rustup may not auto-install it).
+  if ! (cd "$root" && cargo --version >/dev/null 2>&1); then
+    log "installing the Rust toolchain pinned in rust-toolchain.toml"
+    (cd "$root" && rustup toolchain install)
+  fi
+  if (cd "$root" && rustup target list --installed 2>/dev/null) | grep -qx wasm32-unknown-unknown; then
     log "wasm32-unknown-unknown target: present"
   else
     log "adding the wasm32-unknown-unknown target"
-    rustup target add wasm32-unknown-unknown
+    (cd "$root" && rustup target add wasm32-unknown-unknown)
   fi
 }
 
