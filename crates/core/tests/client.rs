@@ -167,13 +167,13 @@ fn m_version_retry_scenario_retries_the_same_request() {
 
 // ---- cache freshness --------------------------------------------------------------
 
+/// A recorded client event: what, the rules, the note.
+type Record = (EventKind, Vec<&'static str>, String);
+
 /// A discover-first modern client; the discover answer carries `ttl` and
 /// arrives at 100 ms; after the first tools/list it waits `wait` ms. Returns
 /// the method of the request it sends next.
-fn next_after_wait(
-    ttl: Option<Value>,
-    wait: u64,
-) -> (String, Vec<(EventKind, Vec<&'static str>, String)>) {
+fn next_after_wait(ttl: Option<Value>, wait: u64) -> (String, Vec<Record>) {
     let mut config = clients::plain();
     config.discover_first = true;
     let script = vec![
