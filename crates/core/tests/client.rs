@@ -609,3 +609,29 @@ fn l_list_changed_notices_further_apart_than_the_debounce_each_relist() {
         .count();
     assert_eq!(relists, 2, "one per burst");
 }
+
+#[test]
+fn rpc_unknown_field_client_ignores_extra_fields_in_answers() {
+    let mut config = clients::plain();
+    config.discover_first = true;
+    let script = vec![
+        Step::request("tools/list"),
+        Step::call_tool("list_incidents", json!({})),
+    ];
+    let mut d = Driver::start(config, script, STDIO);
+    let mut discover = discover_result(Some(json!(60_000)));
+    discover["futureField"] = json!({"x": [1, 2]});
+    discover["capabilities"]["futureCapability"] = json!({});
+    discover["_meta"]["com.example/trace"] = json!("t");
+    d.answer(10, discover);
+    assert_eq!(d.last_sent()["method"], "tools/list");
+    d.answer(20, json!({"resultType": "complete", "tools": [], "nextCursor": null, "future": 1, "ttlMs": 5, "cacheScope": "public"}));
+    assert_eq!(d.last_sent()["method"], "tools/call");
+    let id = d.last_sent()["id"].clone();
+    d.receive(30, &json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "content": [], "structuredContent": {"a": 1}, "x": 2}, "extraTop": true}));
+    assert!(
+        !d.records().iter().any(|(_, r, _)| r.contains(&"RPC-PARSE")),
+        "{:?}",
+        d.records()
+    );
+}

@@ -565,3 +565,43 @@ fn rpc_codes_over_http_modern_servers_stay_in_the_defined_set() {
         }
     }
 }
+
+#[test]
+fn h_status_every_scenario_http_response_follows_the_table() {
+    let mut checked = 0;
+    for id in scenario_ids() {
+        for t in run(id) {
+            for (_, m) in t.messages() {
+                let Some(status) = m.http.as_ref().and_then(|h| h.status) else {
+                    continue;
+                };
+                checked += 1;
+                let Some(body) = &m.json else {
+                    assert!(
+                        matches!(status, 202 | 404 | 405),
+                        "{id} / {}: an empty {status}",
+                        t.label
+                    );
+                    continue;
+                };
+                let expected: &[u16] = match code(body) {
+                    None => &[200],
+                    Some(-32601) if m.revision == MODERN => &[404],
+                    Some(-32020 | -32021 | -32022 | -32700 | -32600) => &[400],
+                    Some(-32602) => &[200, 400],
+                    // Legacy SDK errors (e.g. -32000 without a session).
+                    Some(_) => &[400, 404, 200],
+                };
+                assert!(
+                    expected.contains(&status),
+                    "{id} / {}: {status} for {body}",
+                    t.label
+                );
+            }
+        }
+    }
+    assert!(
+        checked >= 20,
+        "only {checked} HTTP responses in the catalog"
+    );
+}
