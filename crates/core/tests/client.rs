@@ -247,7 +247,6 @@ fn m_cache_fresh_zero_absent_or_negative_ttl_is_stored_as_zero() {
 }
 
 #[test]
-#[ignore = "core bug: with ttlMs 0 (or absent/negative) a discover-first or dual-era client re-discovers forever and never sends its request"]
 fn m_cache_fresh_zero_ttl_is_stale_next_time_not_an_endless_loop() {
     // Stale at once means: fetch again *before relying on it next time*. The
     // result just received still answers the request at hand.

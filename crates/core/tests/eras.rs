@@ -153,6 +153,7 @@ fn e_probe_stdio_scenario_four_servers_side_by_side() {
         m,
         vec![
             "server/discover",
+            "notifications/cancelled",
             "initialize",
             "notifications/initialized",
             "tools/list"

@@ -720,7 +720,6 @@ fn m_version_unsupported_version_gets_32022_with_supported_and_requested() {
 }
 
 #[test]
-#[ignore = "core bug: a dual-era server's -32022 lists legacy versions in data.supported, including the very version it refused"]
 fn m_version_dual_era_supported_never_lists_the_refused_version() {
     // A modern request naming 2025-11-25 is still a modern request (E-TERMS);
     // the dual-era server serves modern requests only at 2026-07-28, so it
@@ -926,7 +925,6 @@ fn m_cap_elicit_modes_form_is_only_sent_to_form_capable_requests() {
 }
 
 #[test]
-#[ignore = "core bug: a URL-mode-only declaration passes the form-mode capability check, and the server then sends a form-mode elicitation"]
 fn m_cap_elicit_modes_url_only_client_never_gets_a_form_elicitation() {
     // `{"elicitation": {"url": {}}}` declares URL mode only. confirm_order asks
     // through a form, so it must not send one: -32021 naming form mode.

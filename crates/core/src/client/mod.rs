@@ -105,6 +105,9 @@ struct Job {
     version: Option<String>,
     input: Option<(Value, String)>,
     reprobed: bool,
+    /// A discover result arrived for this very step: use it even if its
+    /// ttlMs is 0 (stale means fetch again next time, not loop now).
+    discovered: bool,
 }
 
 /// The simulated client.
@@ -340,6 +343,7 @@ impl Client {
                 version,
                 input: None,
                 reprobed: false,
+                discovered: false,
             });
         }
         let Some(job) = self.job.clone() else { return };
@@ -393,6 +397,7 @@ impl Client {
                     return true;
                 }
                 match &self.discover {
+                    Some(_) if job.discovered => true,
                     Some(cached) if cached.fresh(now) => {
                         let left = cached.received_at + cached.ttl_ms - now;
                         self.record(EventKind::CacheHit { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
@@ -805,6 +810,12 @@ impl Client {
         }
     }
 
+    fn mark_discovered(&mut self) {
+        if let Some(job) = self.job.as_mut() {
+            job.discovered = true;
+        }
+    }
+
     fn cache_discover(&mut self, now: SimTime, result: &Value) {
         let supported: Vec<String> = result
             .get("supportedVersions")
@@ -841,6 +852,7 @@ impl Client {
                 self.era = Some(Era::Modern);
                 self.decide(&[probe_rule, rules::E_CACHE], "A DiscoverResult: the server is modern. The era is a property of the server, so the client caches it.");
                 self.cache_discover(now, &result);
+                self.mark_discovered();
                 self.advance(now);
             }
             Answer::Error(err) if codes::RECOGNIZED_MODERN.contains(&err.code) => {
@@ -896,6 +908,8 @@ impl Client {
                 self.cache_discover(now, &result);
                 if is_step {
                     self.job = None;
+                } else {
+                    self.mark_discovered();
                 }
                 self.advance(now);
             }
@@ -1137,44 +1151,43 @@ impl Client {
 
     fn on_timeout(&mut self, now: SimTime, w: Waiting) {
         let id = w.id.as_ref().map(|i| i.to_string()).unwrap_or_default();
-        match w.purpose {
-            Purpose::Probe { .. } => {
-                self.record(EventKind::Timeout { side: Side::Client, request_id: id }, &[rules::E_PROBE_STDIO, rules::L_TIMEOUT],
-                    "No answer to the probe within the timeout: silence means legacy. The client falls back to initialize.");
-                self.era = Some(Era::Legacy);
-                self.advance(now);
-            }
-            _ => {
-                self.record(
-                    EventKind::Timeout {
-                        side: Side::Client,
-                        request_id: id.clone(),
-                    },
-                    &[rules::L_TIMEOUT],
-                    format!("Request {id} timed out: the client stops waiting."),
-                );
-                if self.transport == TransportKind::Stdio {
-                    if let Some(req) = &w.id {
-                        let mut params = json!({"requestId": req.to_json(), "reason": "timed out"});
-                        if w.era == Era::Modern {
-                            params["_meta"] =
-                                self.meta(&self.chosen_version(), &ClientCapabilities::none());
-                        }
-                        let msg = jsonrpc::notification(methods::CANCELLED, params);
-                        self.emit(
-                            msg,
-                            w.era,
-                            None,
-                            None,
-                            &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
-                            format!("The client sends notifications/cancelled for {id}."),
-                        );
-                    }
-                }
-                self.job = None;
-                self.advance(now);
-            }
+        let probe = matches!(w.purpose, Purpose::Probe { .. });
+        if probe {
+            self.record(EventKind::Timeout { side: Side::Client, request_id: id.clone() }, &[rules::E_PROBE_STDIO, rules::L_TIMEOUT],
+                "No answer to the probe within the timeout: silence means legacy. The client falls back to initialize.");
+        } else {
+            self.record(
+                EventKind::Timeout {
+                    side: Side::Client,
+                    request_id: id.clone(),
+                },
+                &[rules::L_TIMEOUT],
+                format!("Request {id} timed out: the client stops waiting."),
+            );
         }
+        // On stdio the sender cancels what it stopped waiting for; on HTTP
+        // closing the response stream is the cancellation, nothing is sent.
+        if let (TransportKind::Stdio, Some(req)) = (self.transport, &w.id) {
+            let mut params = json!({"requestId": req.to_json(), "reason": "timed out"});
+            if w.era == Era::Modern {
+                params["_meta"] = self.meta(&self.chosen_version(), &ClientCapabilities::none());
+            }
+            let msg = jsonrpc::notification(methods::CANCELLED, params);
+            self.emit(
+                msg,
+                w.era,
+                None,
+                None,
+                &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
+                format!("The client sends notifications/cancelled for {id}."),
+            );
+        }
+        if probe {
+            self.era = Some(Era::Legacy);
+        } else {
+            self.job = None;
+        }
+        self.advance(now);
     }
 
     fn on_server_request(&mut self, now: SimTime, id: RequestId, method: &str, params: &Value) {

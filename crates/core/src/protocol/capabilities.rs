@@ -78,9 +78,10 @@ impl ClientCapabilities {
         if let Some(req) = &required.elicitation {
             let ok = match &self.elicitation {
                 None => false,
+                // `elicitation: {}` requires form mode (M-CAP-ELICIT-MODES).
                 Some(have) => {
-                    (req.url.is_none() || have.supports_url())
-                        && (req.form.is_none() || have.supports_form())
+                    (!req.supports_url() || have.supports_url())
+                        && (!req.supports_form() || have.supports_form())
                 }
             };
             if !ok {

@@ -127,6 +127,34 @@ pub struct ServerConfig {
     pub first_request_id: i64,
 }
 
+impl ToolSpec {
+    /// This tool with `{argument}` placeholders in its texts (question,
+    /// fallback error, side effect, result) filled from a call's arguments.
+    pub fn instantiate(&self, arguments: &Value) -> ToolSpec {
+        let fill = |text: &str| {
+            let mut out = text.to_string();
+            if let Some(args) = arguments.as_object() {
+                for (name, value) in args {
+                    let value = match value {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    out = out.replace(&format!("{{{name}}}"), &value);
+                }
+            }
+            out
+        };
+        let mut tool = self.clone();
+        if let Some(q) = tool.asks.as_mut() {
+            q.message = fill(&q.message);
+            q.fallback_error = q.fallback_error.as_deref().map(fill);
+        }
+        tool.side_effect = tool.side_effect.as_deref().map(fill);
+        tool.result_text = fill(&tool.result_text);
+        tool
+    }
+}
+
 impl ServerConfig {
     /// A human label for the lane header.
     pub fn label(&self) -> String {

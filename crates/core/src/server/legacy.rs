@@ -191,7 +191,7 @@ impl Server {
             .get("arguments")
             .cloned()
             .unwrap_or_else(|| json!({}));
-        let Some(tool) = self.config.tool(&name).cloned() else {
+        let Some(tool) = self.config.tool(&name).map(|t| t.instantiate(&arguments)) else {
             return Some(self.refuse(
                 Some(&id),
                 Refusal::new(
@@ -341,7 +341,10 @@ impl Server {
                 format!("A response for id {id} matches no request the server is waiting on; it is ignored."));
             return;
         };
-        let tool = self.config.tool(&call.tool).cloned();
+        let tool = self
+            .config
+            .tool(&call.tool)
+            .map(|t| t.instantiate(&call.arguments));
         let result_text = tool
             .as_ref()
             .map(|t| t.result_text.clone())
@@ -398,7 +401,6 @@ impl Server {
                 reply
             }
         };
-        let _ = call.arguments;
         self.note(
             conn,
             OutputKind::Send {

@@ -262,6 +262,45 @@ impl Server {
             (Some(id), era) if era.speaks_legacy() => format!("http:{id}"),
             _ => "http".to_string(),
         };
+        if request.body.len() > MAX_MESSAGE_BYTES {
+            let body = jsonrpc::error(None, &ErrorObject::new(codes::INVALID_REQUEST, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len())));
+            return (
+                HttpResponse::json(413, body.to_string()),
+                vec![rules::RPC_INVALID, rules::H_STATUS],
+                "The body is larger than the server accepts: refused before parsing.".into(),
+                fallback_revision,
+            );
+        }
+        // Legacy sessions: an unknown session id is 404 (the client must
+        // initialize again); an unsupported protocol version header is 400.
+        if self.config.era.speaks_legacy() {
+            if let Some(id) = &session {
+                // (A dual-era server still serves modern requests statelessly.)
+                let modern_on_dual = self.config.era == EraMode::DualEra
+                    && request.body.contains(meta::PROTOCOL_VERSION);
+                if !self.sessions.contains_key(&conn) && !modern_on_dual {
+                    return (HttpResponse::empty(404), vec![rules::L_INIT],
+                        format!("Session {id} is unknown (ended or never started): 404 tells the client to initialize again."), fallback_revision);
+                }
+                let known = self.sessions.get(&conn).map(|s| s.version.clone());
+                if let (Some(version), Some(header)) =
+                    (known, request.header(http::PROTOCOL_VERSION_HEADER))
+                {
+                    if header != version && !self.config.legacy_versions.iter().any(|v| v == header)
+                    {
+                        let body = jsonrpc::error(
+                            None,
+                            &ErrorObject::new(
+                                codes::INVALID_REQUEST,
+                                format!("Bad Request: unsupported MCP-Protocol-Version {header}"),
+                            ),
+                        );
+                        return (HttpResponse::json(400, body.to_string()), vec![rules::L_VERSION, rules::H_STATUS],
+                            format!("The session speaks {version}; a request naming {header} in MCP-Protocol-Version is refused with 400."), version);
+                    }
+                }
+            }
+        }
         let mut extra_rules = Vec::new();
         if session.is_some() && self.config.era == EraMode::ModernOnly {
             extra_rules.push(rules::H_SESSION);
@@ -569,8 +608,20 @@ impl Server {
     }
 }
 
+/// Loopback origins only. `null` (sandboxed iframes, file pages) is refused:
+/// any website can produce it, which would defeat the DNS-rebinding guard.
 fn origin_allowed(origin: &str) -> bool {
-    let host = origin.split("://").nth(1).unwrap_or("");
-    let host = host.split(['/', ':']).next().unwrap_or("");
-    matches!(host, "localhost" | "127.0.0.1" | "[::1]") || origin == "null"
+    let Some(rest) = origin.split_once("://").map(|(_, r)| r) else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        v6.split(']')
+            .next()
+            .map(|h| format!("[{h}]"))
+            .unwrap_or_default()
+    } else {
+        authority.split(':').next().unwrap_or("").to_string()
+    };
+    matches!(host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
 }

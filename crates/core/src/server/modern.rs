@@ -188,8 +188,9 @@ impl Server {
     }
 
     fn unsupported_version(&self, requested: &str, what: &str) -> Refusal {
-        let mut supported = self.config.modern_versions.clone();
-        supported.extend(self.config.legacy_versions.iter().cloned());
+        // Only versions a modern request can name: listing legacy ones would
+        // invite a retry that is refused again.
+        let supported = self.config.modern_versions.clone();
         Refusal::new(
             codes::UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
@@ -212,8 +213,7 @@ impl Server {
             methods::DISCOVER => {
                 let mut result = Map::new();
                 result.insert("resultType".into(), json!("complete"));
-                let mut versions = cfg.modern_versions.clone();
-                versions.extend(cfg.legacy_versions.iter().cloned());
+                let versions = cfg.modern_versions.clone();
                 result.insert("supportedVersions".into(), json!(versions));
                 result.insert("capabilities".into(), cfg.capabilities.to_json());
                 if let Some(instructions) = &cfg.instructions {
@@ -333,12 +333,16 @@ impl Server {
         caps: &ClientCapabilities,
     ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
         let p: CallToolParams = typed(params).map_err(invalid_params)?;
-        let Some(tool) = self.config.tool(&p.name).cloned() else {
+        let arguments = p.arguments.clone().unwrap_or_default();
+        let Some(tool) = self
+            .config
+            .tool(&p.name)
+            .map(|t| t.instantiate(&Value::Object(arguments.clone())))
+        else {
             return Err(Refusal::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", p.name), 200,
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
                 format!("{:?} is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
         };
-        let arguments = p.arguments.clone().unwrap_or_default();
         let lock_first = !self.config.checks_capability_before_work;
         if lock_first {
             if let Some(lock) = &tool.side_effect {

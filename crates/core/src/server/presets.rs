@@ -177,8 +177,9 @@ pub fn notes() -> ServerConfig {
     cfg
 }
 
-/// The tool error of the lesson's purge_index when the client cannot be asked.
-pub const PURGE_FALLBACK: &str = "Refusing to purge prod-catalog: this client cannot prompt for a retention choice, and purge_index requires one. Call purge_index with retention_days set explicitly (0 for a full purge, or a positive number of days to keep). Index size: 2,400,118 documents.";
+/// The tool error of the lesson's purge_index when the client cannot be asked
+/// (`{index}` is filled in from the call's arguments).
+pub const PURGE_FALLBACK: &str = "Refusing to purge {index}: this client cannot prompt for a retention choice, and purge_index requires one. Call purge_index with retention_days set explicitly (0 for a full purge, or a positive number of days to keep). Index size: 2,400,118 documents.";
 
 /// `search-index`: legacy 2025-06-18; purge_index elicits a retention choice.
 pub fn search_index() -> ServerConfig {
@@ -191,13 +192,13 @@ pub fn search_index() -> ServerConfig {
         requires: ClientCapabilities::none(),
         asks: Some(Question {
             argument: Some("retention_days".into()),
-            message: "How many days of documents should prod-catalog keep? 0 purges everything (2,400,118 documents).".into(),
+            message: "How many days of documents should {index} keep? 0 purges everything (2,400,118 documents).".into(),
             requested_schema: json!({"type": "object", "properties": {"retention_days": {"type": "integer", "minimum": 0, "title": "Days to keep"}}, "required": ["retention_days"]}),
             fallback_error: Some(PURGE_FALLBACK.into()),
         }),
         refusal_message: None,
-        side_effect: Some("index lock prod-catalog".into()),
-        result_text: "Purged prod-catalog.".into(),
+        side_effect: Some("index lock {index}".into()),
+        result_text: "Purged {index}.".into(),
     }];
     cfg
 }
