@@ -1,19 +1,31 @@
 //! mcp-lanes web app: a Yew view over the simulation core's timelines.
 //! The page is only built for wasm32; natively this binary is a stub so that
 //! `cargo build --workspace` stays green.
+//!
+//! Layout (after yew's own examples): `state.rs` holds the state, its
+//! `Action`s and the reducer; `model.rs` turns timelines into what the lanes
+//! draw; `components/` has one component per file; `hooks/` the side
+//! effects (playback timer, keyboard, URL, theme).
+//!
+//! **Invariant:** the UI never decides protocol behaviour. It shows what the
+//! core recorded and hands user changes back to the core
+//! (`settings::apply`, `sim::run`).
+
+#[cfg(target_arch = "wasm32")]
+mod components;
+#[cfg(target_arch = "wasm32")]
+mod hooks;
+#[cfg(target_arch = "wasm32")]
+mod model;
+#[cfg(target_arch = "wasm32")]
+mod state;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    yew::Renderer::<App>::new().render();
+    yew::Renderer::<components::app::App>::new().render();
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("mcp-lanes-web is the browser app: build it with `trunk build` (see README).");
-}
-
-#[cfg(target_arch = "wasm32")]
-#[yew::component]
-fn App() -> yew::Html {
-    yew::html! { <main><h1>{ "mcp-lanes" }</h1><p>{ "The playground is being built." }</p></main> }
 }

@@ -1,0 +1,12 @@
+//! One component per file.
+
+pub mod app;
+pub mod help_dialog;
+pub mod inspector;
+pub mod lane;
+pub mod lane_diagram;
+pub mod narration;
+pub mod player;
+pub mod scenario_picker;
+pub mod settings_panel;
+pub mod theme_toggle;

@@ -1,0 +1,199 @@
+//! The page: header, scenario picker, playback controls, narration, the
+//! lanes side by side and the inspector, plus the keyboard help.
+
+use mcp_lanes_core::settings::Setting;
+use yew::prelude::*;
+
+use crate::components::help_dialog::HelpDialog;
+use crate::components::inspector::Inspector;
+use crate::components::lane::Lane;
+use crate::components::narration::Narration;
+use crate::components::player::Player;
+use crate::components::scenario_picker::ScenarioPicker;
+use crate::components::theme_toggle::ThemeToggle;
+use crate::hooks::use_follow_playhead::use_follow_playhead;
+use crate::hooks::use_history::{push_scenario, scenario_from_url, use_history};
+use crate::hooks::use_playback_timer::use_playback_timer;
+use crate::hooks::use_shortcuts::use_shortcuts;
+use crate::hooks::use_theme::use_theme;
+use crate::state::{step_ms, Action, Selection, State};
+
+/// What the narration says at the playhead: each lane's notes for the
+/// events at that virtual time, prefixed by the lane label.
+fn narration(state: &State) -> Vec<String> {
+    let Some(t) = state.time() else {
+        return vec!["Ready. Press Play (Space) or step forward (\u{2192}) to start.".to_string()];
+    };
+    let mut lines: Vec<String> = state
+        .lanes
+        .iter()
+        .filter_map(|lane| {
+            let notes: Vec<&str> = lane
+                .timeline
+                .events
+                .iter()
+                .filter(|e| e.at_ms == t)
+                .map(|e| e.note.as_str())
+                .collect();
+            (!notes.is_empty()).then(|| format!("{}: {}", lane.timeline.label, notes.join(" ")))
+        })
+        .collect();
+    if state.at_end() {
+        lines.push("End of the run.".to_string());
+    }
+    lines
+}
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(|| State::load(scenario_from_url().as_deref()));
+    use_playback_timer(&state);
+    use_follow_playhead(state.pos, state.playing);
+    use_shortcuts(state.dispatcher());
+    use_history(state.dispatcher());
+    let theme = use_theme();
+    // The picker starts unfolded when no scenario was asked for.
+    let picker_open = use_state(|| scenario_from_url().is_none());
+
+    let dispatch = |f: fn() -> Action| {
+        let state = state.clone();
+        Callback::from(move |()| state.dispatch(f()))
+    };
+    let onplay = dispatch(|| Action::Play);
+    let onpause = dispatch(|| Action::Pause);
+    let onrestart = dispatch(|| Action::Restart);
+    let onend = dispatch(|| Action::JumpToEnd);
+    let onhelp_close = dispatch(|| Action::Help(false));
+    let oninspector_close = {
+        let state = state.clone();
+        Callback::from(move |()| state.dispatch(Action::Inspect(None)))
+    };
+    let onstep = {
+        let state = state.clone();
+        Callback::from(move |delta: i32| {
+            state.dispatch(if delta < 0 {
+                Action::StepBack
+            } else {
+                Action::StepForward
+            })
+        })
+    };
+    let onseek = {
+        let state = state.clone();
+        Callback::from(move |pos: usize| state.dispatch(Action::Seek(pos)))
+    };
+    let onspeed = {
+        let state = state.clone();
+        Callback::from(move |speed: usize| state.dispatch(Action::SetSpeed(speed)))
+    };
+    let onselect = {
+        let state = state.clone();
+        Callback::from(move |id: &'static str| {
+            push_scenario(id);
+            state.dispatch(Action::Load(id.to_string()));
+        })
+    };
+    let oninspect = {
+        let state = state.clone();
+        Callback::from(move |(lane, event): (usize, usize)| {
+            state.dispatch(Action::Inspect(Some(Selection { lane, event })))
+        })
+    };
+    let onapply = {
+        let state = state.clone();
+        Callback::from(move |(lane, setting): (usize, Setting)| {
+            state.dispatch(Action::Apply { lane, setting })
+        })
+    };
+    let oncompare = {
+        let state = state.clone();
+        Callback::from(move |(lane, setting): (usize, Setting)| {
+            state.dispatch(Action::Compare { lane, setting })
+        })
+    };
+    let onremove = {
+        let state = state.clone();
+        Callback::from(move |lane: usize| state.dispatch(Action::RemoveLane(lane)))
+    };
+    let onreset = {
+        let state = state.clone();
+        Callback::from(move |lane: usize| state.dispatch(Action::ResetLane(lane)))
+    };
+    let onhelp_open = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Help(true)))
+    };
+
+    let step = step_ms(state.speed);
+    let selection = state.selected.and_then(|sel| {
+        state
+            .lanes
+            .get(sel.lane)
+            .map(|lane| (sel.lane, lane.clone(), sel.event))
+    });
+    let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
+    let lane_count = state.lanes.len();
+
+    html! {
+        <div class="app">
+            <header class="app-header">
+                <div class="brand">
+                    <h1>{ "mcp-lanes" }</h1>
+                    <p class="tagline">{ "A simulated MCP client and server, message by message." }</p>
+                </div>
+                <div class="header-actions">
+                    <button type="button" data-testid="help-button" aria-haspopup="dialog" onclick={onhelp_open}>
+                        <span aria-hidden="true">{ "?" }</span>
+                        <span class="button-text">{ " Keys" }</span>
+                        <span class="visually-hidden">{ "Keyboard shortcuts" }</span>
+                    </button>
+                    <ThemeToggle theme={theme.theme} ontoggle={theme.ontoggle.clone()} />
+                </div>
+            </header>
+            <ScenarioPicker current={current_id} open={*picker_open} {onselect} />
+            <main class="main" id="main">
+                <section class="intro" aria-labelledby="scenario-title">
+                    if let Some(s) = state.scenario {
+                        <h2 id="scenario-title" data-testid="scenario-title" data-scenario={s.id}>
+                            { format!("{}. {}", s.number, s.title) }
+                        </h2>
+                        <p class="summary">{ s.summary }</p>
+                    }
+                    if let Some(notice) = &state.notice {
+                        <p class="notice" role="alert" data-testid="notice">{ notice }</p>
+                    }
+                </section>
+                <div class="controls">
+                    <Player pos={state.pos} len={state.layout.len()} time={state.time()}
+                        playing={state.playing} speed={state.speed}
+                        {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
+                    <Narration lines={narration(&state)} />
+                </div>
+                <div class="workspace">
+                    <section class="lanes-area" aria-label="Lanes">
+                        if lane_count > 1 {
+                            <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>
+                                { format!("{lane_count} set-ups side by side \u{2014} scroll sideways to see them all \u{2192}") }
+                            </p>
+                        }
+                        <div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region"
+                            aria-label={format!("{lane_count} lanes, side by side")}>
+                            <div class="lanes" style={format!("--lanes:{lane_count}")}>
+                                { for state.lanes.iter().enumerate().map(|(i, lane)| html! {
+                                    <Lane key={lane.key} index={i} lane={lane.clone()} layout={state.layout.clone()}
+                                        pos={state.pos} step_ms={step}
+                                        selected={state.selected.filter(|s| s.lane == i).map(|s| s.event)}
+                                        oninspect={oninspect.clone()} onapply={onapply.clone()}
+                                        oncompare={oncompare.clone()} onremove={onremove.clone()}
+                                        onreset={onreset.clone()} />
+                                }) }
+                            </div>
+                        </div>
+                    </section>
+                    <Inspector {selection} onclose={oninspector_close} />
+                </div>
+            </main>
+            <HelpDialog open={state.help_open} onclose={onhelp_close} />
+        </div>
+    }
+}

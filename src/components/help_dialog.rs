@@ -1,0 +1,66 @@
+//! The keyboard help: a modal `<dialog>` (the browser traps focus in it and
+//! closes it on Esc); focus goes back where it was when it closes.
+
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlDialogElement, HtmlElement};
+use yew::prelude::*;
+
+use crate::hooks::use_shortcuts::SHORTCUTS;
+
+#[derive(PartialEq, Properties)]
+pub struct HelpDialogProps {
+    pub open: bool,
+    pub onclose: Callback<()>,
+}
+
+#[component]
+pub fn HelpDialog(props: &HelpDialogProps) -> Html {
+    let dialog_ref = use_node_ref();
+    // The element that had focus before the dialog opened.
+    let return_focus = use_mut_ref(|| None::<HtmlElement>);
+
+    {
+        let dialog_ref = dialog_ref.clone();
+        let return_focus = return_focus.clone();
+        use_effect_with(props.open, move |&open| {
+            if let Some(dialog) = dialog_ref.cast::<HtmlDialogElement>() {
+                if open && !dialog.open() {
+                    *return_focus.borrow_mut() = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.active_element())
+                        .and_then(|e| e.dyn_into::<HtmlElement>().ok());
+                    let _ = dialog.show_modal();
+                } else if !open && dialog.open() {
+                    dialog.close();
+                }
+                if !open {
+                    if let Some(el) = return_focus.borrow_mut().take() {
+                        let _ = el.focus();
+                    }
+                }
+            }
+        });
+    }
+
+    let onclose = props.onclose.reform(|_: Event| ());
+    let onclick_close = props.onclose.reform(|_: MouseEvent| ());
+
+    html! {
+        <dialog ref={dialog_ref} class="help" data-testid="help-dialog" aria-labelledby="help-title" {onclose}>
+            <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
+            <p>{ "They work anywhere on the page except while typing in a field." }</p>
+            <table class="shortcuts">
+                <thead><tr><th scope="col">{ "Key" }</th><th scope="col">{ "Does" }</th></tr></thead>
+                <tbody>
+                    { for SHORTCUTS.iter().map(|(key, what)| html! {
+                        <tr><td><kbd>{ *key }</kbd></td><td>{ *what }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+            <p>{ "Tab moves between controls and messages; every control is a button, link or field." }</p>
+            <div class="dialog-actions">
+                <button type="button" data-testid="help-close" autofocus=true onclick={onclick_close}>{ "Close" }</button>
+            </div>
+        </dialog>
+    }
+}

@@ -1,0 +1,167 @@
+//! The inspector: everything about the selected message or event. The exact
+//! wire text pretty-printed (or raw when it is not JSON), HTTP method,
+//! status and headers, revision, violation, the note, and the rules that
+//! caused it with links to the spec.
+
+use mcp_lanes_core::rules;
+use mcp_lanes_core::sim::{Event, EventKind, MessageEvent};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::model::{clock, event_kind_name, event_title, kind_name, pretty_wire};
+use crate::state::Lane;
+
+#[derive(PartialEq, Properties)]
+pub struct InspectorProps {
+    /// The selected lane and event position, if any.
+    pub selection: Option<(usize, Lane, usize)>,
+    pub onclose: Callback<()>,
+}
+
+fn message_details(message: &MessageEvent) -> Html {
+    let delivered = match message.delivered_at_ms {
+        Some(ms) => clock(ms),
+        None => "never (lost)".to_string(),
+    };
+    html! {
+        <>
+            <dl class="facts">
+                <dt>{ "Kind" }</dt><dd data-testid="inspector-kind">{ kind_name(message.kind) }</dd>
+                <dt>{ "From" }</dt><dd>{ format!("{} \u{2192} {}", message.from.name(), message.from.peer().name()) }</dd>
+                <dt>{ "Arrives" }</dt><dd>{ delivered }</dd>
+                <dt>{ "Revision" }</dt>
+                <dd data-testid="inspector-revision">
+                    { &message.revision }
+                    { if message.legacy { " (legacy)" } else { "" } }
+                </dd>
+            </dl>
+            if let Some(why) = &message.violation {
+                <p class="violation" data-testid="inspector-violation">
+                    <strong>{ "Deliberately broken: " }</strong>{ why }
+                </p>
+            }
+            if let Some(http) = &message.http {
+                <section class="http" data-testid="inspector-http" aria-label="HTTP">
+                    <h3>{ "HTTP" }</h3>
+                    <p class="http-line">
+                        { for http.method.as_ref().map(|m| html! { <span>{ format!("{m} /mcp") }</span> }) }
+                        { for http.status.map(|s| html! { <span data-testid="inspector-status">{ format!("status {s}") }</span> }) }
+                    </p>
+                    if !http.headers.is_empty() {
+                        <table class="headers">
+                            <tbody>
+                                { for http.headers.iter().map(|(k, v)| html! {
+                                    <tr><th scope="row">{ k }</th><td>{ v }</td></tr>
+                                }) }
+                            </tbody>
+                        </table>
+                    }
+                </section>
+            }
+            <h3>{ "Wire" }</h3>
+            <pre class="wire" data-testid="inspector-json" tabindex="0" aria-label="Message as sent on the wire">
+                <code>{ pretty_wire(message) }</code>
+            </pre>
+        </>
+    }
+}
+
+fn rule_list(event: &Event) -> Html {
+    if event.rules.is_empty() {
+        return html! {};
+    }
+    html! {
+        <>
+            <h3>{ "Why: the rules" }</h3>
+            <ul class="rules" data-testid="inspector-rules">
+                { for event.rules.iter().map(|id| {
+                    let rule = rules::find(id);
+                    html! {
+                        <li data-rule={*id}>
+                            <code class="rule-id">{ *id }</code>
+                            { for rule.map(|r| html! { <span class="rule-summary">{ r.summary }</span> }) }
+                            { for rule.filter(|r| !r.spec_url.is_empty()).map(|r| html! {
+                                <a href={r.spec_url} target="_blank" rel="noopener">
+                                    { format!("spec: {}", r.source) }
+                                </a>
+                            }) }
+                            { for rule.filter(|r| r.spec_url.is_empty()).map(|r| html! {
+                                <span class="rule-source">{ format!("source: {}", r.source) }</span>
+                            }) }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </>
+    }
+}
+
+#[component]
+pub fn Inspector(props: &InspectorProps) -> Html {
+    let node = use_node_ref();
+    let selected = props
+        .selection
+        .as_ref()
+        .and_then(|(n, lane, i)| lane.timeline.events.get(*i).map(|e| (*n, lane, e)));
+    let key = props
+        .selection
+        .as_ref()
+        .map(|(n, l, i)| (*n, l.key, l.version, *i));
+
+    // Bring the panel into view when something new is selected (it sits
+    // below the lanes on narrow screens).
+    {
+        let node = node.clone();
+        use_effect_with(key, move |key| {
+            if key.is_some() {
+                if let Some(el) = node.cast::<web_sys::Element>() {
+                    let rect = el.get_bounding_client_rect();
+                    let height = web_sys::window()
+                        .and_then(|w| w.inner_height().ok())
+                        .and_then(|h| h.as_f64())
+                        .unwrap_or(0.0);
+                    if rect.top() > height - 40.0 {
+                        if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
+                            el.scroll_into_view();
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    let body = match selected {
+        None => html! {
+            <p class="inspector-empty">{ "Select a message or marker in a lane (click it, or focus it and press Enter) to see its JSON and the rules behind it." }</p>
+        },
+        Some((n, lane, event)) => {
+            let heading = format!("{} at {}", event_title(event), clock(event.at_ms));
+            html! {
+                <div class="inspector-body" data-lane={n.to_string()} data-event={event.index.to_string()}
+                    data-kind={event_kind_name(&event.kind)}>
+                    <p class="inspector-lane">{ &lane.timeline.label }</p>
+                    <h3 class="inspector-title" data-testid="inspector-title">{ heading }</h3>
+                    <p class="note" data-testid="inspector-note">{ &event.note }</p>
+                    { match &event.kind {
+                        EventKind::Message(m) => message_details(m),
+                        _ => html! {},
+                    } }
+                    { rule_list(event) }
+                </div>
+            }
+        }
+    };
+
+    html! {
+        <aside class="inspector" data-testid="inspector" aria-labelledby="inspector-heading" ref={node}>
+            <div class="inspector-head">
+                <h2 id="inspector-heading">{ "Inspector" }</h2>
+                if selected.is_some() {
+                    <button type="button" data-testid="inspector-close" aria-label="Close the inspector (Esc)"
+                        onclick={props.onclose.reform(|_: MouseEvent| ())}>{ "Close" }</button>
+                }
+            </div>
+            { body }
+        </aside>
+    }
+}

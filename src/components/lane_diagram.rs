@@ -1,0 +1,418 @@
+//! One lane drawn as a sequence diagram in inline SVG: the client column on
+//! the left, the server column on the right, time flowing down on the rows
+//! shared by all lanes. Messages are arrows from the sender at `at_ms` to
+//! the receiver at `delivered_at_ms` (a lost one ends in a cross); other
+//! events are markers on their column. Only what happened up to the
+//! playhead is drawn; the messages sent at the playhead carry an envelope
+//! that travels along the arrow.
+
+use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
+use yew::prelude::*;
+
+use crate::model::{
+    clock, column_x, duration, event_kind_name, event_side, event_title, kind_name, lock_spans,
+    marker_text, truncate, Layout, Shared, CLIENT_X, LABEL_CHARS, LANE_WIDTH, SERVER_X, TOP,
+};
+use crate::state::Lane;
+
+#[derive(PartialEq, Properties)]
+pub struct LaneDiagramProps {
+    /// Lane position (for test ids).
+    pub index: usize,
+    pub lane: Lane,
+    pub layout: Shared<Layout>,
+    /// Playback position.
+    pub pos: usize,
+    /// Real duration of one step (the envelope's travel time).
+    pub step_ms: u32,
+    /// The event shown in the inspector, if it is in this lane.
+    pub selected: Option<usize>,
+    /// An event was picked (its position).
+    pub oninspect: Callback<usize>,
+}
+
+/// A coordinate with one decimal, without pulling float formatting into
+/// the bundle.
+fn f(v: f64) -> String {
+    let tenths = (v * 10.0).round() as i64;
+    let sign = if tenths < 0 { "-" } else { "" };
+    let t = tenths.unsigned_abs();
+    format!("{sign}{}.{}", t / 10, t % 10)
+}
+
+/// Where a message's arrow ends, and whether it arrived.
+fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, bool) {
+    let x1 = column_x(message.from);
+    let x2 = column_x(message.from.peer());
+    match message.delivered_at_ms {
+        Some(t) => (x2, layout.y_at(t).max(y1), true),
+        None => ((x1 + x2) / 2.0, y1 + 14.0, false),
+    }
+}
+
+fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(0.001);
+    let (ux, uy) = (dx / len, dy / len);
+    let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
+    let (nx, ny) = (-uy * 3.6, ux * 3.6);
+    format!(
+        "{},{} {},{} {},{}",
+        f(x2),
+        f(y2),
+        f(bx + nx),
+        f(by + ny),
+        f(bx - nx),
+        f(by - ny)
+    )
+}
+
+/// Handlers that open the inspector on click, Enter or Space.
+fn inspect_handlers(
+    oninspect: &Callback<usize>,
+    index: usize,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let onclick = oninspect.reform(move |_: MouseEvent| index);
+    let oninspect = oninspect.clone();
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            oninspect.emit(index);
+        }
+    });
+    (onclick, onkeydown)
+}
+
+/// Where a message's label goes: (x, baseline y, text-anchor).
+fn label_spot(
+    props: &LaneDiagramProps,
+    message: &MessageEvent,
+    y1: f64,
+) -> (f64, f64, &'static str) {
+    let x1 = column_x(message.from);
+    let (x2, y2, delivered) = arrow_end(&props.layout, message, y1);
+    if delivered {
+        ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 5.0, "middle")
+    } else if message.from == Side::Client {
+        (x1 + 10.0, y1 - 5.0, "start")
+    } else {
+        (x1 - 10.0, y1 - 5.0, "end")
+    }
+}
+
+/// The label text of an arrow (a warning sign on deliberately broken ones).
+fn label_text(message: &MessageEvent) -> String {
+    let label = truncate(&message.label, LABEL_CHARS);
+    if message.violation.is_some() {
+        format!("\u{26a0} {label}")
+    } else {
+        label
+    }
+}
+
+fn message_arrow(
+    props: &LaneDiagramProps,
+    event: &Event,
+    message: &MessageEvent,
+    y1: f64,
+    time: u64,
+) -> Html {
+    let n = props.index;
+    let x1 = column_x(message.from);
+    let (x2, y2, delivered) = arrow_end(&props.layout, message, y1);
+    let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
+    let (_, label_y, _) = label_spot(props, message, y1);
+    let selected = props.selected == Some(event.index);
+    let (onclick, onkeydown) = inspect_handlers(&props.oninspect, event.index);
+    let class = classes!(
+        "ev",
+        "msg",
+        kind_name(message.kind),
+        message.violation.as_ref().map(|_| "violation"),
+        (!delivered).then_some("lost"),
+        (delivered && !arrived).then_some("in-flight"),
+        selected.then_some("selected"),
+    );
+    let aria = format!(
+        "{} {}: {} to {}, at {}{}. Press Enter to inspect.",
+        kind_name(message.kind),
+        message.label,
+        message.from.name(),
+        message.from.peer().name(),
+        clock(event.at_ms),
+        if delivered { "" } else { ", never arrives" }
+    );
+    let (hit_x, hit_w) = (x1.min(x2) - 6.0, (x1 - x2).abs() + 12.0);
+    let hit_y = label_y - 13.0;
+    let hit_h = (y2.max(y1) - hit_y) + 6.0;
+    html! {
+        <g class={class} tabindex="0" role="button" aria-label={aria}
+            data-testid={format!("message-{n}-{}", event.index)}
+            data-label={message.label.clone()}
+            data-kind={kind_name(message.kind)}
+            data-delivered={if delivered { "true" } else { "false" }}
+            {onclick} {onkeydown}>
+            <title>{ format!("{} \u{2014} {}", message.label, event.note) }</title>
+            <rect class="hit" x={f(hit_x)} y={f(hit_y)} width={f(hit_w)} height={f(hit_h)} rx="4" />
+            <line class="shaft" x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
+            if delivered {
+                <polygon class="head" points={arrow_head(x1, y1, x2, y2)} />
+            } else {
+                <g class="lost-mark">
+                    <line x1={f(x2 - 5.0)} y1={f(y2 - 5.0)} x2={f(x2 + 5.0)} y2={f(y2 + 5.0)} />
+                    <line x1={f(x2 - 5.0)} y1={f(y2 + 5.0)} x2={f(x2 + 5.0)} y2={f(y2 - 5.0)} />
+                    <text x={f(x2 + if message.from == Side::Client { 9.0 } else { -9.0 })} y={f(y2 + 4.0)}
+                        text-anchor={if message.from == Side::Client { "start" } else { "end" }}>{ "lost" }</text>
+                </g>
+            }
+        </g>
+    }
+}
+
+/// An arrow's label on a small chip, drawn above every line and marker so it
+/// stays readable where things cross. Decoration only: the arrow itself
+/// carries the accessible name and takes the clicks.
+fn message_label(props: &LaneDiagramProps, event: &Event, message: &MessageEvent, y1: f64) -> Html {
+    let (x, y, anchor) = label_spot(props, message, y1);
+    let text = label_text(message);
+    let width = text.chars().count() as f64 * CHAR_W + 6.0;
+    let left = match anchor {
+        "start" => x - 3.0,
+        "end" => x - width + 3.0,
+        _ => x - width / 2.0,
+    };
+    let selected = props.selected == Some(event.index);
+    html! {
+        <g class={classes!("chip", kind_name(message.kind), message.violation.as_ref().map(|_| "violation"),
+            selected.then_some("selected"))}>
+            <rect x={f(left)} y={f(y - 10.5)} width={f(width)} height="14" rx="3" />
+            <text x={f(x)} y={f(y)} text-anchor={anchor}>{ text }</text>
+        </g>
+    }
+}
+
+/// Advance of one character of the 11px monospace label font.
+const CHAR_W: f64 = 6.65;
+
+fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
+    let x1 = column_x(message.from);
+    let (x2, y2, _) = arrow_end(&props.layout, message, y1);
+    let style = format!(
+        "--dx:{}px;--dy:{}px;animation-duration:{}ms",
+        f(x2 - x1),
+        f(y2 - y1),
+        props.step_ms * 7 / 10
+    );
+    html! {
+        <g class="envelope" style={style} aria-hidden="true">
+            <rect x={f(x1 - 7.0)} y={f(y1 - 5.0)} width="14" height="10" rx="1.5" />
+            <polyline points={format!("{},{} {},{} {},{}", f(x1 - 7.0), f(y1 - 5.0), f(x1), f(y1 + 1.0), f(x1 + 7.0), f(y1 - 5.0))} />
+        </g>
+    }
+}
+
+/// A small glyph for a marker, centred on (x, y).
+fn glyph(kind: &EventKind, x: f64, y: f64) -> Html {
+    let p = |d: String| html! { <path d={d} /> };
+    match kind {
+        EventKind::Timeout { .. } => p(format!("M{} {}h10l-10 12h10z", f(x - 5.0), f(y - 6.0))),
+        EventKind::Dropped { .. } => p(format!(
+            "M{} {}l10 10M{} {}l-10 10",
+            f(x - 5.0),
+            f(y - 5.0),
+            f(x + 5.0),
+            f(y - 5.0)
+        )),
+        EventKind::Disconnected { .. } => p(format!(
+            "M{} {}l4 -3 2 6 4 -3M{} {}v8M{} {}v8",
+            f(x - 5.0),
+            f(y),
+            f(x - 7.0),
+            f(y - 4.0),
+            f(x + 7.0),
+            f(y - 4.0)
+        )),
+        EventKind::CacheHit { .. }
+        | EventKind::CacheMiss { .. }
+        | EventKind::CacheExpired { .. }
+        | EventKind::CacheStored { .. } => html! {
+            <>
+                <ellipse cx={f(x)} cy={f(y - 4.0)} rx="5" ry="2" />
+                <path d={format!("M{} {}v8a5 2 0 0 0 10 0v-8", f(x - 5.0), f(y - 4.0))} />
+            </>
+        },
+        EventKind::LockTaken { .. } => html! {
+            <>
+                <rect x={f(x - 5.0)} y={f(y - 1.0)} width="10" height="7" rx="1" />
+                <path d={format!("M{} {}v-3a3 3 0 0 1 6 0v3", f(x - 3.0), f(y - 1.0))} />
+            </>
+        },
+        EventKind::LockReleased { .. } => html! {
+            <>
+                <rect x={f(x - 5.0)} y={f(y - 1.0)} width="10" height="7" rx="1" />
+                <path d={format!("M{} {}v-3a3 3 0 0 1 6 0", f(x - 3.0), f(y - 1.0))} />
+            </>
+        },
+        EventKind::HostKill => html! {
+            <>
+                <circle cx={f(x)} cy={f(y)} r="6" />
+                <path d={format!("M{} {}l6 6M{} {}l-6 6", f(x - 3.0), f(y - 3.0), f(x + 3.0), f(y - 3.0))} />
+            </>
+        },
+        EventKind::Decision { .. } => p(format!(
+            "M{} {}h7l3 3v9h-10zM{} {}v3h3",
+            f(x - 5.0),
+            f(y - 6.0),
+            f(x + 2.0),
+            f(y - 6.0)
+        )),
+        EventKind::Message(_) => html! {},
+    }
+}
+
+fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
+    let n = props.index;
+    let kind_class = event_kind_name(&event.kind);
+    let selected = props.selected == Some(event.index);
+    let (onclick, onkeydown) = inspect_handlers(&props.oninspect, event.index);
+    let (gx, tx, ty, anchor) = match event_side(&event.kind) {
+        Some(Side::Client) => (CLIENT_X + 13.0, CLIENT_X + 23.0, y + 3.5, "start"),
+        Some(Side::Server) => (SERVER_X - 13.0, SERVER_X - 23.0, y + 3.5, "end"),
+        // The host kill spans both columns: its words sit above the line.
+        None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
+    };
+    let text = marker_text(event);
+    let aria = format!(
+        "{} at {}. Press Enter to inspect.",
+        event_title(event),
+        clock(event.at_ms)
+    );
+    html! {
+        <g class={classes!("ev", "mark", kind_class, selected.then_some("selected"))}
+            tabindex="0" role="button" aria-label={aria}
+            data-testid={format!("event-{n}-{}", event.index)}
+            data-kind={kind_class}
+            {onclick} {onkeydown}>
+            <title>{ event.note.clone() }</title>
+            <rect class="hit" x={f(CLIENT_X - 6.0)} y={f(y - 14.0)} width={f(SERVER_X - CLIENT_X + 12.0)} height="24" rx="4" />
+            if matches!(event.kind, EventKind::HostKill) {
+                <line class="kill-line" x1={f(CLIENT_X)} y1={f(y)} x2={f(SERVER_X)} y2={f(y)} />
+            }
+            <g class="glyph">{ glyph(&event.kind, gx, y) }</g>
+            <text x={f(tx)} y={f(ty)} text-anchor={anchor}>{ text }</text>
+        </g>
+    }
+}
+
+#[component]
+pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
+    let layout = &props.layout;
+    let timeline: &Timeline = &props.lane.timeline;
+    let n = props.index;
+    let time = layout.time_at(props.pos);
+    let playhead_y = layout.playhead_y(props.pos);
+    let height = layout.height;
+    let visible = |e: &Event| time.is_some_and(|t| e.at_ms <= t);
+
+    // Held locks: a bar on the server column from taken to released (or to
+    // the playhead while still held).
+    let locks = lock_spans(timeline)
+        .into_iter()
+        .filter(|s| timeline.events.get(s.taken).is_some_and(visible))
+        .map(|s| {
+            let y1 = layout.event_y(n, s.taken);
+            let released = s
+                .released
+                .filter(|r| timeline.events.get(*r).is_some_and(visible));
+            let y2 = match released {
+                Some(r) => layout.event_y(n, r),
+                None => playhead_y,
+            };
+            let held = released.is_none();
+            html! {
+                <rect class={classes!("lock-bar", held.then_some("held"))}
+                    x={f(SERVER_X - 4.0)} y={f(y1)} width="8" height={f((y2 - y1).max(2.0))} rx="2">
+                    <title>{ format!("{} {}", s.name, if held { "held" } else { "held until released" }) }</title>
+                </rect>
+            }
+        })
+        .collect::<Html>();
+
+    let gaps = layout
+        .gaps
+        .iter()
+        .map(|g| {
+            let words = format!("{} later", duration(g.ms));
+            let width = words.chars().count() as f64 * 6.1 + 14.0;
+            html! {
+                <g class="gap" aria-hidden="true">
+                    <line x1="4" y1={f(g.y - 3.0)} x2={f(LANE_WIDTH - 4.0)} y2={f(g.y - 3.0)} />
+                    <line x1="4" y1={f(g.y + 3.0)} x2={f(LANE_WIDTH - 4.0)} y2={f(g.y + 3.0)} />
+                    <rect x={f(LANE_WIDTH / 2.0 - width / 2.0)} y={f(g.y - 8.0)} width={f(width)} height="16" rx="8" />
+                    <text x={f(LANE_WIDTH / 2.0)} y={f(g.y + 3.5)} text-anchor="middle">{ words }</text>
+                </g>
+            }
+        })
+        .collect::<Html>();
+
+    let events = timeline
+        .events
+        .iter()
+        .filter(|e| visible(e))
+        .map(|e| {
+            let y = layout.event_y(n, e.index);
+            match (&e.kind, time) {
+                (EventKind::Message(m), Some(t)) => message_arrow(props, e, m, y, t),
+                _ => marker(props, e, y),
+            }
+        })
+        .collect::<Html>();
+
+    let labels = timeline
+        .events
+        .iter()
+        .filter(|e| visible(e))
+        .filter_map(|e| {
+            e.message()
+                .map(|m| message_label(props, e, m, layout.event_y(n, e.index)))
+        })
+        .collect::<Html>();
+
+    let envelopes = timeline
+        .events
+        .iter()
+        .filter(|e| Some(e.at_ms) == time)
+        .filter_map(|e| {
+            e.message()
+                .map(|m| html! { <g key={format!("{}-{}", props.pos, e.index)}>{ envelope(props, m, layout.event_y(n, e.index)) }</g> })
+        })
+        .collect::<Html>();
+
+    let transport = timeline.transport.name();
+    html! {
+        <svg class="lane-svg" viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
+            width={f(LANE_WIDTH)} height={f(height)}
+            role="group" aria-label={format!("Sequence diagram: {}", timeline.label)}>
+            <g class="heads" aria-hidden="true">
+                <rect class="process" x={f(CLIENT_X - 32.0)} y="6" width="64" height="22" rx="3" />
+                <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ "client" }</text>
+                <rect class="process" x={f(SERVER_X - 32.0)} y="6" width="64" height="22" rx="3" />
+                <text class="head-text" x={f(SERVER_X)} y="21" text-anchor="middle">{ "server" }</text>
+                <line class="transport-line" x1={f(CLIENT_X + 36.0)} y1="17" x2={f(SERVER_X - 36.0)} y2="17" />
+                <text class="transport-text" x={f(LANE_WIDTH / 2.0)} y="13" text-anchor="middle">{ transport }</text>
+            </g>
+            <line class="lifeline" x1={f(CLIENT_X)} y1="28" x2={f(CLIENT_X)} y2={f(height)} />
+            <line class="lifeline" x1={f(SERVER_X)} y1="28" x2={f(SERVER_X)} y2={f(height)} />
+            { gaps }
+            { locks }
+            if props.pos > 0 {
+                <line class="playhead" data-playhead="true" x1="2" y1={f(playhead_y)} x2={f(LANE_WIDTH - 2.0)} y2={f(playhead_y)} />
+            } else {
+                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ "press play" }</text>
+            }
+            { events }
+            <g class="labels" aria-hidden="true">{ labels }</g>
+            { envelopes }
+        </svg>
+    }
+}

@@ -1,0 +1,136 @@
+//! Playback controls: restart, step back, play/pause, step forward, jump to
+//! end, a scrubber over the playback positions, the speed and the virtual
+//! clock.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::model::clock;
+use crate::state::SPEED_LABELS;
+
+#[derive(PartialEq, Properties)]
+pub struct PlayerProps {
+    /// Current position (0 = start).
+    pub pos: usize,
+    /// Last position.
+    pub len: usize,
+    /// Virtual time at the position.
+    pub time: Option<u64>,
+    pub playing: bool,
+    /// Index into the speeds.
+    pub speed: usize,
+    pub onplay: Callback<()>,
+    pub onpause: Callback<()>,
+    /// Steps by +1 or -1.
+    pub onstep: Callback<i32>,
+    pub onseek: Callback<usize>,
+    pub onrestart: Callback<()>,
+    pub onend: Callback<()>,
+    pub onspeed: Callback<usize>,
+}
+
+fn icon(path: &'static str) -> Html {
+    html! {
+        <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+            <path d={path} />
+        </svg>
+    }
+}
+
+const ICON_RESTART: &str = "M2 2h2v12H2zM14 2v12L5 8z";
+const ICON_BACK: &str = "M13 2v12L4 8zM2 2h2v12H2z";
+const ICON_PLAY: &str = "M4 2l10 6-10 6z";
+const ICON_PAUSE: &str = "M3 2h4v12H3zM9 2h4v12H9z";
+const ICON_FORWARD: &str = "M3 2v12l9-6zM12 2h2v12h-2z";
+const ICON_END: &str = "M2 2v12l9-6zM12 2h2v12h-2z";
+
+#[component]
+pub fn Player(props: &PlayerProps) -> Html {
+    let state = if props.pos >= props.len && props.pos > 0 {
+        "end"
+    } else if props.playing {
+        "playing"
+    } else if props.pos == 0 {
+        "start"
+    } else {
+        "paused"
+    };
+    let time_ms = props.time.unwrap_or(0);
+    let clock_text = clock(time_ms);
+
+    let onplay_pause = {
+        let (onplay, onpause, playing) =
+            (props.onplay.clone(), props.onpause.clone(), props.playing);
+        Callback::from(move |_: MouseEvent| {
+            if playing {
+                onpause.emit(())
+            } else {
+                onplay.emit(())
+            }
+        })
+    };
+    let onseek = props.onseek.reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        input.value().parse::<usize>().unwrap_or(0)
+    });
+    let onspeed = props.onspeed.reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        select
+            .value()
+            .parse::<usize>()
+            .unwrap_or(crate::state::DEFAULT_SPEED)
+    });
+    let (play_label, play_icon) = if props.playing {
+        ("Pause (Space)", ICON_PAUSE)
+    } else {
+        ("Play (Space)", ICON_PLAY)
+    };
+
+    html! {
+        <section class="player" data-testid="player" data-state={state} aria-label="Playback">
+            <div class="player-buttons">
+                <button type="button" data-testid="restart" aria-label="Restart (Home)" title="Restart (Home)"
+                    onclick={props.onrestart.reform(|_: MouseEvent| ())}>
+                    { icon(ICON_RESTART) }
+                </button>
+                <button type="button" data-testid="step-back" aria-label="Step back (Left arrow)" title="Step back (\u{2190})"
+                    onclick={props.onstep.reform(|_: MouseEvent| -1)}>
+                    { icon(ICON_BACK) }
+                </button>
+                <button type="button" class="primary" data-testid="play" aria-label={play_label} title={play_label}
+                    disabled={props.len == 0}
+                    onclick={onplay_pause}>
+                    { icon(play_icon) }
+                    <span class="button-text" aria-hidden="true">{ if props.playing { "Pause" } else { "Play" } }</span>
+                </button>
+                <button type="button" data-testid="step-forward" aria-label="Step forward (Right arrow)" title="Step forward (\u{2192})"
+                    onclick={props.onstep.reform(|_: MouseEvent| 1)}>
+                    { icon(ICON_FORWARD) }
+                </button>
+                <button type="button" data-testid="jump-end" aria-label="Jump to the end (End)" title="Jump to the end (End)"
+                    onclick={props.onend.reform(|_: MouseEvent| ())}>
+                    { icon(ICON_END) }
+                </button>
+            </div>
+            <div class="player-scrub">
+                <label for="scrubber" class="visually-hidden">{ "Playback position" }</label>
+                <input id="scrubber" type="range" data-testid="scrubber"
+                    min="0" max={props.len.to_string()} step="1"
+                    value={props.pos.to_string()}
+                    aria-valuetext={format!("step {} of {}, {}", props.pos, props.len, clock_text)}
+                    oninput={onseek} />
+                <span class="step-count" data-testid="step-count">{ format!("{}/{}", props.pos, props.len) }</span>
+            </div>
+            <div class="player-meta">
+                <label for="speed">{ "Speed" }</label>
+                <select id="speed" data-testid="speed" onchange={onspeed}>
+                    { for SPEED_LABELS.iter().enumerate().map(|(i, s)| html! {
+                        <option value={i.to_string()} selected={i == props.speed}>{ *s }</option>
+                    }) }
+                </select>
+                <span class="clock-label">{ "Virtual time" }</span>
+                <output class="clock" data-testid="clock" data-ms={time_ms.to_string()} aria-label="Virtual time">{ clock_text }</output>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,242 @@
+//! A lane's settings: the knobs of `mcp_lanes_core::settings`. Every change
+//! becomes a [`Setting`]; the core applies it and re-runs the set-up. In
+//! "compare" mode the next change adds a copy of the lane with that one
+//! setting changed instead.
+
+use mcp_lanes_core::client::UndeclaredPolicy;
+use mcp_lanes_core::protocol::version::EraMode;
+use mcp_lanes_core::settings::{self, Capability, Setting};
+use mcp_lanes_core::transport::TransportKind;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::state::Lane;
+
+#[derive(PartialEq, Properties)]
+pub struct SettingsPanelProps {
+    /// Lane position (for test ids).
+    pub index: usize,
+    pub lane: Lane,
+    /// Change this lane.
+    pub onapply: Callback<Setting>,
+    /// Add a copy of this lane with the change.
+    pub oncompare: Callback<Setting>,
+    /// Put the scenario's settings back.
+    pub onreset: Callback<()>,
+}
+
+const ERAS: [EraMode; 3] = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+const POLICIES: [UndeclaredPolicy; 3] = [
+    UndeclaredPolicy::MethodNotFound,
+    UndeclaredPolicy::Drop,
+    UndeclaredPolicy::Close,
+];
+const TRANSPORTS: [TransportKind; 2] = [TransportKind::Stdio, TransportKind::Http];
+
+fn era_from(value: &str) -> Option<EraMode> {
+    ERAS.into_iter().find(|e| e.label() == value)
+}
+
+fn select_value(e: &Event) -> String {
+    let select: HtmlSelectElement = e.target_unchecked_into();
+    select.value()
+}
+
+/// A change handler that emits a setting when the event maps to one.
+fn emit_some<F>(emit: &Callback<Setting>, f: F) -> Callback<Event>
+where
+    F: Fn(Event) -> Option<Setting> + 'static,
+{
+    let emit = emit.clone();
+    Callback::from(move |e: Event| {
+        if let Some(setting) = f(e) {
+            emit.emit(setting);
+        }
+    })
+}
+
+fn checked(e: &Event) -> bool {
+    let input: HtmlInputElement = e.target_unchecked_into();
+    input.checked()
+}
+
+#[component]
+pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
+    let compare = use_state(|| false);
+    // Bumped after a compare, so the controls (which the reader just moved)
+    // are rebuilt showing this lane's unchanged settings.
+    let generation = use_state(|| 0u32);
+    let compare_ref = use_node_ref();
+    let setup = &props.lane.setup;
+    let n = props.index;
+    let id = |name: &str| format!("s{}-{name}", props.lane.key);
+
+    // Where a change goes: this lane, or a new compared lane (once).
+    let emit = {
+        let (compare, generation, compare_ref) =
+            (compare.clone(), generation.clone(), compare_ref.clone());
+        let (onapply, oncompare) = (props.onapply.clone(), props.oncompare.clone());
+        Callback::from(move |setting: Setting| {
+            if *compare {
+                compare.set(false);
+                generation.set(*generation + 1);
+                oncompare.emit(setting);
+                if let Some(button) = compare_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = button.focus();
+                }
+            } else {
+                onapply.emit(setting);
+            }
+        })
+    };
+
+    let client_era = setup.client.era;
+    let server_era = setup.server.era;
+    let preferred = setup
+        .client
+        .modern_versions
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    let versions = settings::known_versions();
+
+    let on_client_era = emit_some(&emit, |e: Event| {
+        era_from(&select_value(&e)).map(Setting::ClientEra)
+    });
+    let on_server_era = emit_some(&emit, |e: Event| {
+        era_from(&select_value(&e)).map(Setting::ServerEra)
+    });
+    let on_preferred = emit.reform(|e: Event| Setting::PreferredVersion(select_value(&e)));
+    let on_transport = emit_some(&emit, |e: Event| {
+        let v = select_value(&e);
+        TRANSPORTS
+            .into_iter()
+            .find(|t| t.name() == v)
+            .map(Setting::Transport)
+    });
+    let on_policy = emit_some(&emit, |e: Event| {
+        let v = select_value(&e);
+        POLICIES
+            .into_iter()
+            .find(|p| p.label() == v)
+            .map(Setting::Undeclared)
+    });
+    let on_checks = emit.reform(|e: Event| Setting::ChecksBeforeWork(checked(&e)));
+    let on_toggle_compare = {
+        let compare = compare.clone();
+        Callback::from(move |_: MouseEvent| compare.set(!*compare))
+    };
+
+    let era_options = |current: EraMode| -> Html {
+        ERAS.iter()
+            .map(|e| html! { <option value={e.label()} selected={*e == current}>{ e.label() }</option> })
+            .collect()
+    };
+
+    html! {
+        <details class={classes!("settings", (*compare).then_some("comparing"))} data-testid={format!("settings-{n}")}>
+            <summary>{ "Settings" }</summary>
+            <div class="settings-body">
+                <div class="compare-bar">
+                    <button type="button" ref={compare_ref} data-testid={format!("compare-{n}")}
+                        aria-pressed={if *compare { "true" } else { "false" }}
+                        onclick={on_toggle_compare}>
+                        { if *compare { "Comparing: change one setting\u{2026}" } else { "Compare\u{2026}" } }
+                    </button>
+                    if props.lane.modified() {
+                        <button type="button" data-testid={format!("reset-{n}")}
+                            onclick={props.onreset.reform(|_: MouseEvent| ())}>{ "Reset" }</button>
+                    }
+                </div>
+                <p class="settings-hint" id={id("hint")}>
+                    { if *compare {
+                        "The next change adds a copy of this set-up with that one setting changed, side by side."
+                    } else {
+                        "Each change re-runs this set-up at once."
+                    } }
+                </p>
+                <div class="settings-fields" key={*generation}>
+                <fieldset>
+                    <legend>{ "Client" }</legend>
+                    <div class="field">
+                        <label for={id("client-era")}>{ "Era" }</label>
+                        <select id={id("client-era")} data-testid={format!("client-era-{n}")} onchange={on_client_era}>
+                            { era_options(client_era) }
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for={id("preferred")}>{ "Preferred version" }</label>
+                        <select id={id("preferred")} data-testid={format!("preferred-version-{n}")} onchange={on_preferred}>
+                            { for versions.iter().map(|v| html! {
+                                <option value={*v} selected={*v == preferred}>{ *v }</option>
+                            }) }
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for={id("undeclared")}>{ "Undeclared request" }</label>
+                        <select id={id("undeclared")} data-testid={format!("undeclared-{n}")} onchange={on_policy}>
+                            { for POLICIES.iter().map(|p| html! {
+                                <option value={p.label()} selected={*p == setup.client.undeclared}>{ p.label() }</option>
+                            }) }
+                        </select>
+                    </div>
+                    <fieldset class="checks">
+                        <legend>{ "Declared capabilities" }</legend>
+                        { for Capability::ALL.iter().map(|cap| {
+                            let cap = *cap;
+                            let cid = id(&format!("cap-{}", cap.label().replace([' ', ':', '.'], "-")));
+                            let onchange = emit.reform(move |e: Event| Setting::ClientCapability(cap, checked(&e)));
+                            html! {
+                                <div class="check">
+                                    <input type="checkbox" id={cid.clone()}
+                                        data-testid={format!("cap-{n}-{}", cap.label())}
+                                        checked={settings::declares(setup, cap)} {onchange} />
+                                    <label for={cid}>{ cap.label() }</label>
+                                </div>
+                            }
+                        }) }
+                    </fieldset>
+                </fieldset>
+                <fieldset>
+                    <legend>{ "Server" }</legend>
+                    <div class="field">
+                        <label for={id("server-era")}>{ "Era" }</label>
+                        <select id={id("server-era")} data-testid={format!("server-era-{n}")} onchange={on_server_era}>
+                            { era_options(server_era) }
+                        </select>
+                    </div>
+                    <fieldset class="checks">
+                        <legend>{ "Supported versions" }</legend>
+                        { for versions.iter().map(|v| {
+                            let version = v.to_string();
+                            let vid = id(&format!("version-{v}"));
+                            let on = setup.server.modern_versions.iter().chain(&setup.server.legacy_versions).any(|x| x == v);
+                            let onchange = emit.reform(move |e: Event| Setting::ServerVersion(version.clone(), checked(&e)));
+                            html! {
+                                <div class="check">
+                                    <input type="checkbox" id={vid.clone()} data-testid={format!("server-version-{n}-{v}")}
+                                        checked={on} {onchange} />
+                                    <label for={vid}>{ *v }</label>
+                                </div>
+                            }
+                        }) }
+                    </fieldset>
+                    <div class="check">
+                        <input type="checkbox" id={id("checks")} data-testid={format!("checks-before-work-{n}")}
+                            checked={setup.server.checks_capability_before_work} onchange={on_checks} />
+                        <label for={id("checks")}>{ "Checks the capability before work" }</label>
+                    </div>
+                </fieldset>
+                <div class="field">
+                    <label for={id("transport")}>{ "Transport" }</label>
+                    <select id={id("transport")} data-testid={format!("transport-{n}")} onchange={on_transport}>
+                        { for TRANSPORTS.iter().map(|t| html! {
+                            <option value={t.name()} selected={*t == setup.channel.kind}>{ t.name() }</option>
+                        }) }
+                    </select>
+                </div>
+                </div>
+            </div>
+        </details>
+    }
+}

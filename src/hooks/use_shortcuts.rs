@@ -1,0 +1,93 @@
+//! Keyboard shortcuts for playback, listed in the help dialog. They never
+//! fire while the reader types in a field, while a dialog is open, or when
+//! Space/Enter belong to a focused button or link.
+
+use gloo::events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, KeyboardEvent};
+use yew::prelude::*;
+
+use crate::state::{Action, State};
+
+/// The shortcuts as (keys, what they do), for the help dialog.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Space or K", "Play / pause"),
+    ("\u{2192}", "Step forward one event"),
+    ("\u{2190}", "Step back one event"),
+    ("Home", "Restart"),
+    ("End", "Jump to the end"),
+    ("+", "Faster"),
+    ("\u{2212}", "Slower"),
+    ("Enter", "Inspect the focused message or event"),
+    ("Esc", "Close the inspector or this help"),
+    ("?", "Show this help"),
+];
+
+fn closest(target: &Option<Element>, selector: &str) -> bool {
+    target
+        .as_ref()
+        .and_then(|t| t.closest(selector).ok().flatten())
+        .is_some()
+}
+
+fn dialog_open() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("dialog[open]").ok().flatten())
+        .is_some()
+}
+
+/// What a key press means, if anything.
+fn action_for(event: &KeyboardEvent) -> Option<Action> {
+    if event.ctrl_key() || event.meta_key() || event.alt_key() || event.default_prevented() {
+        return None;
+    }
+    let target: Option<Element> = event.target().and_then(|t| t.dyn_into::<Element>().ok());
+    if closest(
+        &target,
+        "input, textarea, select, [contenteditable=''], [contenteditable='true']",
+    ) || dialog_open()
+    {
+        return None;
+    }
+    let on_control = closest(&target, "button, a, summary, [role='button']");
+    let key = event.key();
+    Some(match key.as_str() {
+        " " | "Spacebar" if !on_control => Action::TogglePlay,
+        "k" | "K" => Action::TogglePlay,
+        "ArrowRight" => Action::StepForward,
+        "ArrowLeft" => Action::StepBack,
+        "Home" => Action::Restart,
+        "End" => Action::JumpToEnd,
+        "+" | "=" => Action::Faster,
+        "-" | "_" => Action::Slower,
+        "?" => Action::Help(true),
+        "Escape" => Action::Inspect(None),
+        _ => return None,
+    })
+}
+
+/// Listens for shortcuts on the whole document.
+#[hook]
+pub fn use_shortcuts(dispatcher: UseReducerDispatcher<State>) {
+    use_effect_with((), move |_| {
+        let document = web_sys::window().and_then(|w| w.document());
+        let listener = document.map(|document| {
+            EventListener::new_with_options(
+                &document,
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |event| {
+                    let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if let Some(action) = action_for(event) {
+                        event.prevent_default();
+                        dispatcher.dispatch(action);
+                    }
+                },
+            )
+        });
+        move || drop(listener)
+    });
+}

@@ -1,0 +1,484 @@
+//! View models built from the core's timelines: the row layout the lanes
+//! share, the playhead, markers' short texts, clock and duration formats,
+//! and the words for a setting. Nothing here decides protocol behaviour: it
+//! only arranges what a [`Timeline`] recorded.
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+use mcp_lanes_core::settings::Setting;
+use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, MessageKind, Side, Timeline};
+
+/// Width of a lane's diagram in SVG user units (it scales with its box).
+pub const LANE_WIDTH: f64 = 320.0;
+/// x of the client column.
+pub const CLIENT_X: f64 = 42.0;
+/// x of the server column.
+pub const SERVER_X: f64 = 278.0;
+/// Height of one event slot.
+pub const ROW_H: f64 = 30.0;
+/// Space above the first row (column heads).
+pub const TOP: f64 = 46.0;
+/// Extra space for a "later" break between rows far apart in time.
+pub const GAP_H: f64 = 26.0;
+/// Space below the last row.
+pub const BOTTOM: f64 = 18.0;
+/// Rows at least this far apart in virtual time get a visible break.
+pub const GAP_MS: u64 = 1_000;
+/// Where in its slot an event sits (fraction of [`ROW_H`]).
+const ANCHOR: f64 = 0.6;
+/// Where in a group's first slot a message arrives: a little above the
+/// first event there, so the arrowhead and that event's glyph stay apart.
+const ARRIVE: f64 = 0.3;
+
+/// An `Rc` compared by pointer: cheap equality for props holding big values
+/// that are replaced, never mutated.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Shared<T> {
+    /// Wraps a value.
+    pub fn new(value: T) -> Self {
+        Shared(Rc::new(value))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// A visible break between two rows far apart in virtual time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gap {
+    /// Middle of the break.
+    pub y: f64,
+    /// How much virtual time passes.
+    pub ms: u64,
+}
+
+/// Rows shared by every lane: one group of slots per distinct event time,
+/// as tall as the busiest lane at that time, so lanes line up on the
+/// virtual clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// Distinct event times of all lanes, ascending: the playback sequence.
+    pub times: Vec<u64>,
+    /// Top of each time's group.
+    pub row_top: Vec<f64>,
+    /// Slots in each time's group.
+    pub row_slots: Vec<usize>,
+    /// Breaks for long quiet stretches.
+    pub gaps: Vec<Gap>,
+    /// Total height.
+    pub height: f64,
+    /// The y of every event, per lane, by event position.
+    pub event_y: Vec<Vec<f64>>,
+}
+
+impl Layout {
+    /// Lays out the given timelines side by side.
+    pub fn new<'a>(timelines: impl IntoIterator<Item = &'a Timeline>) -> Layout {
+        let timelines: Vec<&Timeline> = timelines.into_iter().collect();
+        let mut times: Vec<u64> = timelines
+            .iter()
+            .flat_map(|t| t.events.iter().map(|e| e.at_ms))
+            .collect();
+        times.sort_unstable();
+        times.dedup();
+
+        // Each event's position among the same-time events of its lane.
+        let ordinals: Vec<Vec<usize>> = timelines
+            .iter()
+            .map(|t| {
+                let mut out = Vec::with_capacity(t.events.len());
+                let mut prev: Option<u64> = None;
+                let mut n = 0;
+                for e in &t.events {
+                    if prev == Some(e.at_ms) {
+                        n += 1;
+                    } else {
+                        n = 0;
+                        prev = Some(e.at_ms);
+                    }
+                    out.push(n);
+                }
+                out
+            })
+            .collect();
+
+        let mut row_slots = vec![1usize; times.len()];
+        for (t, ords) in timelines.iter().zip(&ordinals) {
+            for (e, ord) in t.events.iter().zip(ords) {
+                if let Ok(k) = times.binary_search(&e.at_ms) {
+                    if let Some(slots) = row_slots.get_mut(k) {
+                        *slots = (*slots).max(ord + 1);
+                    }
+                }
+            }
+        }
+
+        let mut row_top = Vec::with_capacity(times.len());
+        let mut gaps = Vec::new();
+        let mut y = TOP;
+        for (k, t) in times.iter().enumerate() {
+            if k > 0 {
+                let prev = times[k - 1];
+                if t - prev >= GAP_MS {
+                    gaps.push(Gap {
+                        y: y + GAP_H / 2.0,
+                        ms: t - prev,
+                    });
+                    y += GAP_H;
+                }
+            }
+            row_top.push(y);
+            y += row_slots[k] as f64 * ROW_H;
+        }
+        let height = y + BOTTOM;
+
+        let event_y = timelines
+            .iter()
+            .zip(&ordinals)
+            .map(|(t, ords)| {
+                t.events
+                    .iter()
+                    .zip(ords)
+                    .map(|(e, ord)| {
+                        let top = times
+                            .binary_search(&e.at_ms)
+                            .ok()
+                            .and_then(|k| row_top.get(k).copied())
+                            .unwrap_or(TOP);
+                        top + (*ord as f64 + ANCHOR) * ROW_H
+                    })
+                    .collect()
+            })
+            .collect();
+
+        Layout {
+            times,
+            row_top,
+            row_slots,
+            gaps,
+            height,
+            event_y,
+        }
+    }
+
+    /// Number of playback positions after the start (position 0 shows nothing).
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Whether there is nothing to play.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// Virtual time at a playback position (`None` before the first event).
+    pub fn time_at(&self, pos: usize) -> Option<u64> {
+        pos.checked_sub(1).and_then(|k| self.times.get(k).copied())
+    }
+
+    /// The position showing everything up to virtual time `t`.
+    pub fn position_of(&self, t: u64) -> usize {
+        self.times.partition_point(|&x| x <= t)
+    }
+
+    /// The y where something happening at virtual time `t` is drawn (the
+    /// first slot of its group, or in between groups).
+    pub fn y_at(&self, t: u64) -> f64 {
+        match self.times.binary_search(&t) {
+            Ok(k) => self.row_top[k] + ARRIVE * ROW_H,
+            Err(0) => TOP + ARRIVE * ROW_H,
+            Err(k) => {
+                let before = k - 1;
+                let end_before = self.row_top[before] + (self.row_slots[before] as f64) * ROW_H;
+                match self.times.get(k) {
+                    Some(&next) => {
+                        let t0 = self.times[before];
+                        let next_y = self.row_top[k] + ARRIVE * ROW_H;
+                        let f = (t - t0) as f64 / (next - t0).max(1) as f64;
+                        end_before + (next_y - end_before) * f
+                    }
+                    None => end_before + ROW_H * 0.3,
+                }
+            }
+        }
+    }
+
+    /// The y of the playhead line at a position (below everything shown).
+    pub fn playhead_y(&self, pos: usize) -> f64 {
+        match pos.checked_sub(1) {
+            None => TOP - 4.0,
+            Some(k) => match (self.row_top.get(k), self.row_slots.get(k)) {
+                (Some(top), Some(slots)) => top + *slots as f64 * ROW_H - 3.0,
+                _ => self.height - BOTTOM,
+            },
+        }
+    }
+
+    /// The y of event `index` of lane `lane`.
+    pub fn event_y(&self, lane: usize, index: usize) -> f64 {
+        self.event_y
+            .get(lane)
+            .and_then(|ys| ys.get(index))
+            .copied()
+            .unwrap_or(TOP)
+    }
+}
+
+/// The x of a side's column.
+pub fn column_x(side: Side) -> f64 {
+    match side {
+        Side::Client => CLIENT_X,
+        Side::Server => SERVER_X,
+    }
+}
+
+/// `"600.000 s"`: virtual milliseconds as seconds with three decimals.
+pub fn clock(ms: u64) -> String {
+    format!("{}.{:03} s", ms / 1000, ms % 1000)
+}
+
+/// A duration in words for breaks and ttl: `"1 h"`, `"2 min 30 s"`, `"3 s"`, `"250 ms"`.
+pub fn duration(ms: u64) -> String {
+    if ms < 1_000 {
+        return format!("{ms} ms");
+    }
+    let total_s = ms / 1000;
+    let rest_ms = ms % 1000;
+    let (h, m, s) = (total_s / 3600, (total_s % 3600) / 60, total_s % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 || rest_ms > 0 {
+        if rest_ms > 0 && h == 0 {
+            let tenths = rest_ms / 100;
+            parts.push(format!("{s}.{tenths} s"));
+        } else {
+            parts.push(format!("{s} s"));
+        }
+    }
+    parts.join(" ")
+}
+
+/// CSS class and `data-kind` of a message kind.
+pub fn kind_name(kind: MessageKind) -> &'static str {
+    match kind {
+        MessageKind::Request => "request",
+        MessageKind::Notification => "notification",
+        MessageKind::Result => "result",
+        MessageKind::Error => "error",
+        MessageKind::Other => "other",
+    }
+}
+
+/// `data-kind` of a non-message event.
+pub fn event_kind_name(kind: &EventKind) -> &'static str {
+    match kind {
+        EventKind::Message(m) => kind_name(m.kind),
+        EventKind::Timeout { .. } => "timeout",
+        EventKind::Dropped { .. } => "dropped",
+        EventKind::Disconnected { .. } => "disconnected",
+        EventKind::CacheHit { .. } => "cache-hit",
+        EventKind::CacheMiss { .. } => "cache-miss",
+        EventKind::CacheExpired { .. } => "cache-expired",
+        EventKind::CacheStored { .. } => "cache-stored",
+        EventKind::LockTaken { .. } => "lock-taken",
+        EventKind::LockReleased { .. } => "lock-released",
+        EventKind::HostKill => "host-kill",
+        EventKind::Decision { .. } => "decision",
+    }
+}
+
+/// The column an event's marker sits on (`None`: across both).
+pub fn event_side(kind: &EventKind) -> Option<Side> {
+    match kind {
+        EventKind::Message(m) => Some(m.from),
+        EventKind::Timeout { side, .. }
+        | EventKind::Dropped { side, .. }
+        | EventKind::Disconnected { side }
+        | EventKind::Decision { side } => Some(*side),
+        EventKind::CacheHit { .. }
+        | EventKind::CacheMiss { .. }
+        | EventKind::CacheExpired { .. }
+        | EventKind::CacheStored { .. } => Some(Side::Client),
+        EventKind::LockTaken { .. } | EventKind::LockReleased { .. } => Some(Side::Server),
+        EventKind::HostKill => None,
+    }
+}
+
+/// A short title for an event (inspector heading, tooltips).
+pub fn event_title(event: &Event) -> String {
+    match &event.kind {
+        EventKind::Message(m) => format!("{} {}", m.from.name(), m.label),
+        EventKind::Timeout { side, request_id } => {
+            format!("{} times out waiting for id {request_id}", side.name())
+        }
+        EventKind::Dropped { side, what } => format!("{} drops {what}", side.name()),
+        EventKind::Disconnected { side } => format!("{} disconnects", side.name()),
+        EventKind::CacheHit { key } => format!("cache hit: {key}"),
+        EventKind::CacheMiss { key } => format!("cache miss: {key}"),
+        EventKind::CacheExpired { key } => format!("cache expired: {key}"),
+        EventKind::CacheStored { key, ttl_ms } => {
+            format!("cached {key} for {}", duration(*ttl_ms))
+        }
+        EventKind::LockTaken { name } => format!("lock taken: {name}"),
+        EventKind::LockReleased { name } => format!("lock released: {name}"),
+        EventKind::HostKill => "the host kills the run".to_string(),
+        EventKind::Decision { side } => format!("{} decides", side.name()),
+    }
+}
+
+/// The short text next to a marker in the diagram (the inspector, the
+/// narration and the tooltip have the whole note).
+pub fn marker_text(event: &Event) -> String {
+    let text = match &event.kind {
+        EventKind::Timeout { request_id, .. } => format!("timeout: id {request_id}"),
+        EventKind::Dropped { what, .. } => format!("drops {what}"),
+        EventKind::Disconnected { .. } => "disconnects".to_string(),
+        EventKind::CacheHit { key } => format!("cache hit: {key}"),
+        EventKind::CacheMiss { key } => format!("cache miss: {key}"),
+        EventKind::CacheExpired { key } => format!("expired: {key}"),
+        EventKind::CacheStored { key, ttl_ms } => format!("cached {key}, {}", duration(*ttl_ms)),
+        EventKind::LockTaken { name } => format!("takes {name}"),
+        EventKind::LockReleased { name } => format!("releases {name}"),
+        EventKind::HostKill => format!("host kill at {}", clock(event.at_ms)),
+        EventKind::Decision { .. } => first_clause(&event.note),
+        EventKind::Message(m) => m.label.clone(),
+    };
+    truncate(&text, MARKER_CHARS)
+}
+
+/// The first clause of a sentence (up to a colon or semicolon), or the
+/// sentence when that is short anyway.
+fn first_clause(note: &str) -> String {
+    let cut = note
+        .find([':', ';'])
+        .filter(|&i| i > 0 && i <= MARKER_CHARS)
+        .unwrap_or(note.len());
+    note[..cut].trim_end_matches('.').to_string()
+}
+
+/// How many characters of a marker text fit beside its column.
+pub const MARKER_CHARS: usize = 30;
+/// How many characters of an arrow label fit between the columns.
+pub const LABEL_CHARS: usize = 34;
+
+/// Cuts `text` to `max` characters, ending with an ellipsis when cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// The wire text pretty-printed when it is JSON, else as it is.
+pub fn pretty_wire(message: &MessageEvent) -> String {
+    if message.wire.is_empty() {
+        return "(no body)".to_string();
+    }
+    serde_json::from_str::<serde_json::Value>(&message.wire)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| message.wire.clone())
+}
+
+/// Locks held in a lane at virtual time `t` (taken and not yet released).
+pub fn held_locks(timeline: &Timeline, t: Option<u64>) -> Vec<String> {
+    let Some(t) = t else {
+        return Vec::new();
+    };
+    let mut held: Vec<String> = Vec::new();
+    for e in timeline.events.iter().take_while(|e| e.at_ms <= t) {
+        match &e.kind {
+            EventKind::LockTaken { name } => held.push(name.clone()),
+            EventKind::LockReleased { name } => {
+                if let Some(i) = held.iter().position(|n| n == name) {
+                    held.remove(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    held
+}
+
+/// A lock's held span in a lane: taken at event `taken`, released at event
+/// `released` (if ever).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockSpan {
+    /// Event position of LockTaken.
+    pub taken: usize,
+    /// Event position of the matching LockReleased.
+    pub released: Option<usize>,
+    /// Lock name.
+    pub name: String,
+}
+
+/// Every lock span of a lane.
+pub fn lock_spans(timeline: &Timeline) -> Vec<LockSpan> {
+    let mut spans: Vec<LockSpan> = Vec::new();
+    for (i, e) in timeline.events.iter().enumerate() {
+        match &e.kind {
+            EventKind::LockTaken { name } => spans.push(LockSpan {
+                taken: i,
+                released: None,
+                name: name.clone(),
+            }),
+            EventKind::LockReleased { name } => {
+                if let Some(span) = spans
+                    .iter_mut()
+                    .find(|s| s.released.is_none() && &s.name == name)
+                {
+                    span.released = Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// Words for a setting, used in a compared lane's label
+/// ("plain client · elicitation.form on").
+pub fn describe(setting: &Setting) -> String {
+    match setting {
+        Setting::ClientEra(era) => format!("client {}", era.label()),
+        Setting::ClientCapability(cap, on) => {
+            format!("{} {}", cap.label(), if *on { "on" } else { "off" })
+        }
+        Setting::PreferredVersion(v) => format!("prefers {v}"),
+        Setting::ServerEra(era) => format!("server {}", era.label()),
+        Setting::ServerVersion(v, on) => {
+            format!("server {} {v}", if *on { "supports" } else { "drops" })
+        }
+        Setting::Transport(kind) => format!("over {}", kind.name()),
+        Setting::Undeclared(policy) => format!("client {}", policy.label()),
+        Setting::ChecksBeforeWork(true) => "checks capability first".to_string(),
+        Setting::ChecksBeforeWork(false) => "no capability check first".to_string(),
+    }
+}

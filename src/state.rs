@@ -1,0 +1,376 @@
+//! The page state: which scenario, its lanes (set-up plus the timeline the
+//! core recorded for it), the shared layout, the playhead and the selection.
+//! Every change is an [`Action`] applied by [`State::reduce`]; side effects
+//! (timers, the URL, focus) live in hooks and components, not here.
+
+use std::rc::Rc;
+
+use gloo::timers::callback::Interval;
+use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
+use mcp_lanes_core::settings::{self, Setting};
+use mcp_lanes_core::sim::{self, Setup, Timeline};
+use yew::prelude::*;
+
+use crate::model::{describe, Layout, Shared};
+
+/// Playback speeds offered (multiples of the base step), in quarters.
+pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
+/// How the speeds are shown.
+pub const SPEED_LABELS: [&str; 5] = ["0.25\u{d7}", "0.5\u{d7}", "1\u{d7}", "2\u{d7}", "4\u{d7}"];
+/// Index of 1x in [`SPEEDS`].
+pub const DEFAULT_SPEED: usize = 2;
+/// Real time per playback step at 1x, in milliseconds.
+pub const STEP_MS: u32 = 900;
+
+/// Real milliseconds per step at a speed index (a fixed duration per step,
+/// never proportional to the virtual time between events).
+pub fn step_ms(speed: usize) -> u32 {
+    let quarters = SPEEDS.get(speed).copied().unwrap_or(4).max(1);
+    STEP_MS * 4 / quarters
+}
+
+/// One side-by-side set-up and what the core recorded for it.
+#[derive(Debug, Clone)]
+pub struct Lane {
+    /// Stable key for rendering (survives insertions).
+    pub key: u32,
+    /// Bumped on every change, for cheap equality.
+    pub version: u32,
+    /// The set-up as currently configured.
+    pub setup: Rc<Setup>,
+    /// The set-up as the scenario defined it (for "reset").
+    pub original: Rc<Setup>,
+    /// The run of `setup`.
+    pub timeline: Rc<Timeline>,
+    /// True for a lane added by "compare" (it can be removed).
+    pub added: bool,
+}
+
+impl PartialEq for Lane {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key && self.version == other.version && self.added == other.added
+    }
+}
+
+impl Lane {
+    fn new(key: u32, setup: Setup, added: bool) -> Lane {
+        let timeline = Rc::new(sim::run(&setup));
+        let setup = Rc::new(setup);
+        Lane {
+            key,
+            version: 0,
+            original: Rc::clone(&setup),
+            setup,
+            timeline,
+            added,
+        }
+    }
+
+    /// Whether the settings differ from the scenario's.
+    pub fn modified(&self) -> bool {
+        !self.added && self.setup != self.original
+    }
+}
+
+/// A selected event: lane position and event position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Selection {
+    /// Lane position.
+    pub lane: usize,
+    /// Event position in that lane's timeline.
+    pub event: usize,
+}
+
+/// Everything the page shows.
+#[derive(Clone)]
+pub struct State {
+    /// The open scenario (`None` only if the catalog were empty).
+    pub scenario: Option<&'static ScenarioInfo>,
+    /// A notice for the reader (e.g. an unknown `?scenario=`).
+    pub notice: Option<String>,
+    /// The lanes, left to right.
+    pub lanes: Shared<Vec<Lane>>,
+    /// Rows shared by all lanes; `layout.times` is the playback sequence.
+    pub layout: Shared<Layout>,
+    /// Playback position: 0 = nothing shown yet, `layout.len()` = the end.
+    pub pos: usize,
+    /// Whether playback runs.
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// The event shown in the inspector.
+    pub selected: Option<Selection>,
+    /// Whether the keyboard help is open.
+    pub help_open: bool,
+    /// The running playback timer; dropping it stops it.
+    pub timer: Option<Rc<Interval>>,
+    next_key: u32,
+}
+
+/// Everything a person (or a timer) can do to the state.
+pub enum Action {
+    /// Open a scenario by id (from the picker or the URL).
+    Load(String),
+    /// Start playback (from the start if at the end).
+    Play,
+    /// Stop playback.
+    Pause,
+    /// Play or pause.
+    TogglePlay,
+    /// The playback timer fired: advance one step.
+    Tick,
+    /// One step forward (pauses).
+    StepForward,
+    /// One step back (pauses).
+    StepBack,
+    /// Jump to a position (the scrubber).
+    Seek(usize),
+    /// Back to the start.
+    Restart,
+    /// To the end.
+    JumpToEnd,
+    /// Set the speed index.
+    SetSpeed(usize),
+    /// One speed up.
+    Faster,
+    /// One speed down.
+    Slower,
+    /// Keep (or drop) the playback timer.
+    SetTimer(Option<Interval>),
+    /// Show an event in the inspector (or close it).
+    Inspect(Option<Selection>),
+    /// Change a lane's set-up and re-run it.
+    Apply {
+        /// Lane position.
+        lane: usize,
+        /// The change.
+        setting: Setting,
+    },
+    /// Add a copy of a lane with one setting changed, right after it.
+    Compare {
+        /// Lane position.
+        lane: usize,
+        /// The change.
+        setting: Setting,
+    },
+    /// Remove a lane added by "compare".
+    RemoveLane(usize),
+    /// Put a lane's settings back to the scenario's.
+    ResetLane(usize),
+    /// Open or close the keyboard help.
+    Help(bool),
+}
+
+impl State {
+    /// The state for a scenario id; an unknown id opens the first scenario
+    /// with a notice saying so.
+    pub fn load(id: Option<&str>) -> State {
+        let mut state = State {
+            scenario: None,
+            notice: None,
+            lanes: Shared::new(Vec::new()),
+            layout: Shared::new(Layout::new(std::iter::empty())),
+            pos: 0,
+            playing: false,
+            speed: DEFAULT_SPEED,
+            selected: None,
+            help_open: false,
+            timer: None,
+            next_key: 0,
+        };
+        state.open(id);
+        state
+    }
+
+    fn open(&mut self, id: Option<&str>) {
+        let found = id.and_then(scenarios::find);
+        let info = found.or_else(|| CATALOG.first());
+        self.notice = match (id, found, info) {
+            (Some(id), None, Some(info)) => Some(format!(
+                "There is no scenario \u{201c}{id}\u{201d}; showing {}. {} instead.",
+                info.number, info.title
+            )),
+            (Some(id), None, None) => Some(format!("There is no scenario \u{201c}{id}\u{201d}.")),
+            _ => None,
+        };
+        self.scenario = info;
+        let setups = info
+            .and_then(|i| scenarios::setups(i.id))
+            .unwrap_or_default();
+        let lanes: Vec<Lane> = setups
+            .into_iter()
+            .map(|setup| {
+                let key = self.next_key;
+                self.next_key += 1;
+                Lane::new(key, setup, false)
+            })
+            .collect();
+        self.set_lanes(lanes, false);
+        self.pos = 0;
+        self.selected = None;
+        self.stop();
+    }
+
+    /// The virtual time at the playhead (`None` before the first event).
+    pub fn time(&self) -> Option<u64> {
+        self.layout.time_at(self.pos)
+    }
+
+    /// Whether the playhead is at the end.
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.layout.len()
+    }
+
+    /// Replaces the lanes and the layout; keeps the playhead on the same
+    /// virtual time when `keep_time` (the end stays the end).
+    fn set_lanes(&mut self, lanes: Vec<Lane>, keep_time: bool) {
+        let was_end = self.at_end() && self.pos > 0;
+        let time = self.time();
+        let layout = Layout::new(lanes.iter().map(|l| l.timeline.as_ref()));
+        self.pos = match (keep_time, time) {
+            (true, _) if was_end => layout.len(),
+            (true, Some(t)) => layout.position_of(t),
+            _ => 0,
+        };
+        self.layout = Shared::new(layout);
+        self.lanes = Shared::new(lanes);
+        if let Some(sel) = self.selected {
+            let valid = self
+                .lanes
+                .get(sel.lane)
+                .is_some_and(|l| sel.event < l.timeline.events.len());
+            if !valid {
+                self.selected = None;
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        self.playing = false;
+        self.timer = None;
+    }
+
+    fn seek(&mut self, pos: usize) {
+        self.pos = pos.min(self.layout.len());
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            Action::Load(id) => next.open(Some(&id)),
+            Action::Play => {
+                if next.at_end() {
+                    next.pos = 0;
+                }
+                next.playing = !next.layout.is_empty();
+            }
+            Action::Pause => next.stop(),
+            Action::TogglePlay => {
+                return if self.playing {
+                    self.reduce(Action::Pause)
+                } else {
+                    self.reduce(Action::Play)
+                };
+            }
+            Action::Tick => {
+                if next.playing {
+                    next.seek(next.pos + 1);
+                    if next.at_end() {
+                        next.stop();
+                    }
+                }
+            }
+            Action::StepForward => {
+                next.stop();
+                next.seek(next.pos + 1);
+            }
+            Action::StepBack => {
+                next.stop();
+                next.seek(next.pos.saturating_sub(1));
+            }
+            Action::Seek(pos) => {
+                next.stop();
+                next.seek(pos);
+            }
+            Action::Restart => {
+                next.stop();
+                next.pos = 0;
+            }
+            Action::JumpToEnd => {
+                next.stop();
+                next.pos = next.layout.len();
+            }
+            Action::SetSpeed(speed) => next.speed = speed.min(SPEEDS.len() - 1),
+            Action::Faster => next.speed = (next.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => next.speed = next.speed.saturating_sub(1),
+            Action::SetTimer(timer) => {
+                // A timer that arrives after playback stopped is dropped here,
+                // which cancels it.
+                next.timer = if next.playing {
+                    timer.map(Rc::new)
+                } else {
+                    None
+                };
+            }
+            Action::Inspect(selection) => next.selected = selection,
+            Action::Apply { lane, setting } => {
+                let mut lanes: Vec<Lane> = next.lanes.to_vec();
+                if let Some(l) = lanes.get_mut(lane) {
+                    let mut setup = (*l.setup).clone();
+                    settings::apply(&mut setup, &setting);
+                    l.timeline = Rc::new(sim::run(&setup));
+                    l.setup = Rc::new(setup);
+                    l.version += 1;
+                    next.set_lanes(lanes, true);
+                }
+            }
+            Action::Compare { lane, setting } => {
+                let mut lanes: Vec<Lane> = next.lanes.to_vec();
+                if let Some(l) = lanes.get(lane) {
+                    let mut setup = (*l.setup).clone();
+                    settings::apply(&mut setup, &setting);
+                    setup.label = format!("{} \u{b7} {}", setup.label, describe(&setting));
+                    let key = next.next_key;
+                    next.next_key += 1;
+                    lanes.insert(lane + 1, Lane::new(key, setup, true));
+                    if let Some(sel) = next.selected.as_mut() {
+                        if sel.lane > lane {
+                            sel.lane += 1;
+                        }
+                    }
+                    next.set_lanes(lanes, true);
+                }
+            }
+            Action::RemoveLane(lane) => {
+                let mut lanes: Vec<Lane> = next.lanes.to_vec();
+                if lanes.get(lane).is_some_and(|l| l.added) {
+                    lanes.remove(lane);
+                    next.selected = match next.selected {
+                        Some(sel) if sel.lane == lane => None,
+                        Some(sel) if sel.lane > lane => Some(Selection {
+                            lane: sel.lane - 1,
+                            ..sel
+                        }),
+                        other => other,
+                    };
+                    next.set_lanes(lanes, true);
+                }
+            }
+            Action::ResetLane(lane) => {
+                let mut lanes: Vec<Lane> = next.lanes.to_vec();
+                if let Some(l) = lanes.get_mut(lane) {
+                    l.setup = Rc::clone(&l.original);
+                    l.timeline = Rc::new(sim::run(&l.setup));
+                    l.version += 1;
+                    next.set_lanes(lanes, true);
+                }
+            }
+            Action::Help(open) => next.help_open = open,
+        }
+        Rc::new(next)
+    }
+}
