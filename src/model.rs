@@ -98,7 +98,8 @@ impl Layout {
             .iter()
             .flat_map(|t| t.events.iter().map(|e| e.at_ms))
             .collect();
-        times.sort_unstable();
+        // A stable sort: the core already links one, so this costs no code.
+        times.sort();
         times.dedup();
 
         // Each event's position among the same-time events of its lane.

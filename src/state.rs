@@ -44,11 +44,13 @@ pub struct Lane {
     pub timeline: Rc<Timeline>,
     /// True for a lane added by "compare" (it can be removed).
     pub added: bool,
+    /// True once a setting was changed (until "reset").
+    pub changed: bool,
 }
 
 impl PartialEq for Lane {
     fn eq(&self, other: &Self) -> bool {
-        self.key == other.key && self.version == other.version && self.added == other.added
+        self.key == other.key && self.version == other.version
     }
 }
 
@@ -63,12 +65,13 @@ impl Lane {
             setup,
             timeline,
             added,
+            changed: false,
         }
     }
 
-    /// Whether the settings differ from the scenario's.
+    /// Whether a setting was changed since the lane was made.
     pub fn modified(&self) -> bool {
-        !self.added && self.setup != self.original
+        self.changed
     }
 }
 
@@ -325,6 +328,7 @@ impl Reducible for State {
                     l.timeline = Rc::new(sim::run(&setup));
                     l.setup = Rc::new(setup);
                     l.version += 1;
+                    l.changed = true;
                     next.set_lanes(lanes, true);
                 }
             }
@@ -366,6 +370,7 @@ impl Reducible for State {
                     l.setup = Rc::clone(&l.original);
                     l.timeline = Rc::new(sim::run(&l.setup));
                     l.version += 1;
+                    l.changed = false;
                     next.set_lanes(lanes, true);
                 }
             }

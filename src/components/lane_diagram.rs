@@ -211,62 +211,49 @@ fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
     }
 }
 
-/// A small glyph for a marker, centred on (x, y).
-fn glyph(kind: &EventKind, x: f64, y: f64) -> Html {
-    let p = |d: String| html! { <path d={d} /> };
+/// A small glyph for a marker, centred on (x, y), as one path.
+fn glyph(kind: &EventKind, x: f64, y: f64) -> String {
+    let (l, t) = (f(x - 5.0), f(y - 6.0));
     match kind {
-        EventKind::Timeout { .. } => p(format!("M{} {}h10l-10 12h10z", f(x - 5.0), f(y - 6.0))),
-        EventKind::Dropped { .. } => p(format!(
-            "M{} {}l10 10M{} {}l-10 10",
-            f(x - 5.0),
-            f(y - 5.0),
-            f(x + 5.0),
-            f(y - 5.0)
-        )),
-        EventKind::Disconnected { .. } => p(format!(
-            "M{} {}l4 -3 2 6 4 -3M{} {}v8M{} {}v8",
-            f(x - 5.0),
-            f(y),
-            f(x - 7.0),
-            f(y - 4.0),
-            f(x + 7.0),
-            f(y - 4.0)
-        )),
+        // hourglass
+        EventKind::Timeout { .. } => format!("M{l} {t}h10l-10 12h10z"),
+        // a cross
+        EventKind::Dropped { .. } => format!("M{l} {}l10 10m0 -10l-10 10", f(y - 5.0)),
+        // a cut line
+        EventKind::Disconnected { .. } => {
+            format!(
+                "M{l} {}l4 -3 2 6 4 -3M{} {}v8m14 0v-8",
+                f(y),
+                f(x - 7.0),
+                f(y - 4.0)
+            )
+        }
+        // a small cylinder
         EventKind::CacheHit { .. }
         | EventKind::CacheMiss { .. }
         | EventKind::CacheExpired { .. }
-        | EventKind::CacheStored { .. } => html! {
-            <>
-                <ellipse cx={f(x)} cy={f(y - 4.0)} rx="5" ry="2" />
-                <path d={format!("M{} {}v8a5 2 0 0 0 10 0v-8", f(x - 5.0), f(y - 4.0))} />
-            </>
-        },
-        EventKind::LockTaken { .. } => html! {
-            <>
-                <rect x={f(x - 5.0)} y={f(y - 1.0)} width="10" height="7" rx="1" />
-                <path d={format!("M{} {}v-3a3 3 0 0 1 6 0v3", f(x - 3.0), f(y - 1.0))} />
-            </>
-        },
-        EventKind::LockReleased { .. } => html! {
-            <>
-                <rect x={f(x - 5.0)} y={f(y - 1.0)} width="10" height="7" rx="1" />
-                <path d={format!("M{} {}v-3a3 3 0 0 1 6 0", f(x - 3.0), f(y - 1.0))} />
-            </>
-        },
-        EventKind::HostKill => html! {
-            <>
-                <circle cx={f(x)} cy={f(y)} r="6" />
-                <path d={format!("M{} {}l6 6M{} {}l-6 6", f(x - 3.0), f(y - 3.0), f(x + 3.0), f(y - 3.0))} />
-            </>
-        },
-        EventKind::Decision { .. } => p(format!(
-            "M{} {}h7l3 3v9h-10zM{} {}v3h3",
-            f(x - 5.0),
-            f(y - 6.0),
-            f(x + 2.0),
-            f(y - 6.0)
-        )),
-        EventKind::Message(_) => html! {},
+        | EventKind::CacheStored { .. } => {
+            format!(
+                "M{l} {}a5 2 0 1 0 10 0a5 2 0 1 0 -10 0v8a5 2 0 0 0 10 0v-8",
+                f(y - 4.0)
+            )
+        }
+        // a padlock, closed or open
+        EventKind::LockTaken { .. } => {
+            format!("M{l} {}h10v7h-10zm2 0v-3a3 3 0 0 1 6 0v3", f(y - 1.0))
+        }
+        EventKind::LockReleased { .. } => {
+            format!("M{l} {}h10v7h-10zm2 0v-3a3 3 0 0 1 6 0", f(y - 1.0))
+        }
+        // a crossed circle
+        EventKind::HostKill => format!(
+            "M{} {}a6 6 0 1 0 12 0a6 6 0 1 0 -12 0m3 -3l6 6m0 -6l-6 6",
+            f(x - 6.0),
+            f(y)
+        ),
+        // a note with a folded corner
+        EventKind::Decision { .. } => format!("M{l} {t}h7l3 3v9h-10zm7 0v3h3"),
+        EventKind::Message(_) => String::new(),
     }
 }
 
@@ -288,7 +275,7 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
         clock(event.at_ms)
     );
     html! {
-        <g class={classes!("ev", "mark", kind_class, selected.then_some("selected"))}
+        <g class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
             tabindex="0" role="button" aria-label={aria}
             data-testid={format!("event-{n}-{}", event.index)}
             data-kind={kind_class}
@@ -298,7 +285,7 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
             if matches!(event.kind, EventKind::HostKill) {
                 <line class="kill-line" x1={f(CLIENT_X)} y1={f(y)} x2={f(SERVER_X)} y2={f(y)} />
             }
-            <g class="glyph">{ glyph(&event.kind, gx, y) }</g>
+            <path class="glyph" d={glyph(&event.kind, gx, y)} />
             <text x={f(tx)} y={f(ty)} text-anchor={anchor}>{ text }</text>
         </g>
     }

@@ -55,6 +55,40 @@ where
     })
 }
 
+/// A labelled `<select>` of plain string options (value = text).
+fn select_row(
+    id: String,
+    testid: String,
+    label: &'static str,
+    options: Vec<(&'static str, bool)>,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <div class="field">
+            <label for={id.clone()}>{ label }</label>
+            <select {id} data-testid={testid} {onchange}>
+                { for options.into_iter().map(|(v, selected)| html! { <option value={v} {selected}>{ v }</option> }) }
+            </select>
+        </div>
+    }
+}
+
+/// A checkbox with its label.
+fn check_row(
+    id: String,
+    testid: String,
+    label: &'static str,
+    checked: bool,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <div class="check">
+            <input type="checkbox" id={id.clone()} data-testid={testid} {checked} {onchange} />
+            <label for={id}>{ label }</label>
+        </div>
+    }
+}
+
 fn checked(e: &Event) -> bool {
     let input: HtmlInputElement = e.target_unchecked_into();
     input.checked()
@@ -127,14 +161,48 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
         Callback::from(move |_: MouseEvent| compare.set(!*compare))
     };
 
-    let era_options = |current: EraMode| -> Html {
-        ERAS.iter()
-            .map(|e| html! { <option value={e.label()} selected={*e == current}>{ e.label() }</option> })
-            .collect()
+    let era_options = |current: EraMode| -> Vec<(&'static str, bool)> {
+        ERAS.iter().map(|e| (e.label(), *e == current)).collect()
     };
+    let cap_rows: Html = Capability::ALL
+        .iter()
+        .map(|&cap| {
+            let onchange = emit.reform(move |e: Event| Setting::ClientCapability(cap, checked(&e)));
+            check_row(
+                id(&format!(
+                    "cap-{}",
+                    cap.label().replace([' ', ':', '.'], "-")
+                )),
+                format!("cap-{n}-{}", cap.label()),
+                cap.label(),
+                settings::declares(setup, cap),
+                onchange,
+            )
+        })
+        .collect();
+    let version_rows: Html = versions
+        .iter()
+        .map(|&v| {
+            let on = setup
+                .server
+                .modern_versions
+                .iter()
+                .chain(&setup.server.legacy_versions)
+                .any(|x| x == v);
+            let onchange =
+                emit.reform(move |e: Event| Setting::ServerVersion(v.to_string(), checked(&e)));
+            check_row(
+                id(&format!("version-{v}")),
+                format!("server-version-{n}-{v}"),
+                v,
+                on,
+                onchange,
+            )
+        })
+        .collect();
 
     html! {
-        <details class={classes!("settings", (*compare).then_some("comparing"))} data-testid={format!("settings-{n}")}>
+        <details class={if *compare { "settings comparing" } else { "settings" }} data-testid={format!("settings-{n}")}>
             <summary>{ "Settings" }</summary>
             <div class="settings-body">
                 <div class="compare-bar">
@@ -156,85 +224,30 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                     } }
                 </p>
                 <div class="settings-fields" key={*generation}>
-                <fieldset>
-                    <legend>{ "Client" }</legend>
-                    <div class="field">
-                        <label for={id("client-era")}>{ "Era" }</label>
-                        <select id={id("client-era")} data-testid={format!("client-era-{n}")} onchange={on_client_era}>
-                            { era_options(client_era) }
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for={id("preferred")}>{ "Preferred version" }</label>
-                        <select id={id("preferred")} data-testid={format!("preferred-version-{n}")} onchange={on_preferred}>
-                            { for versions.iter().map(|v| html! {
-                                <option value={*v} selected={*v == preferred}>{ *v }</option>
-                            }) }
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for={id("undeclared")}>{ "Undeclared request" }</label>
-                        <select id={id("undeclared")} data-testid={format!("undeclared-{n}")} onchange={on_policy}>
-                            { for POLICIES.iter().map(|p| html! {
-                                <option value={p.label()} selected={*p == setup.client.undeclared}>{ p.label() }</option>
-                            }) }
-                        </select>
-                    </div>
-                    <fieldset class="checks">
-                        <legend>{ "Declared capabilities" }</legend>
-                        { for Capability::ALL.iter().map(|cap| {
-                            let cap = *cap;
-                            let cid = id(&format!("cap-{}", cap.label().replace([' ', ':', '.'], "-")));
-                            let onchange = emit.reform(move |e: Event| Setting::ClientCapability(cap, checked(&e)));
-                            html! {
-                                <div class="check">
-                                    <input type="checkbox" id={cid.clone()}
-                                        data-testid={format!("cap-{n}-{}", cap.label())}
-                                        checked={settings::declares(setup, cap)} {onchange} />
-                                    <label for={cid}>{ cap.label() }</label>
-                                </div>
-                            }
-                        }) }
+                    <fieldset>
+                        <legend>{ "Client" }</legend>
+                        { select_row(id("client-era"), format!("client-era-{n}"), "Era", era_options(client_era), on_client_era) }
+                        { select_row(id("preferred"), format!("preferred-version-{n}"), "Preferred version",
+                            versions.iter().map(|v| (*v, *v == preferred)).collect(), on_preferred) }
+                        { select_row(id("undeclared"), format!("undeclared-{n}"), "Undeclared request",
+                            POLICIES.iter().map(|p| (p.label(), *p == setup.client.undeclared)).collect(), on_policy) }
+                        <fieldset class="checks">
+                            <legend>{ "Declared capabilities" }</legend>
+                            { cap_rows }
+                        </fieldset>
                     </fieldset>
-                </fieldset>
-                <fieldset>
-                    <legend>{ "Server" }</legend>
-                    <div class="field">
-                        <label for={id("server-era")}>{ "Era" }</label>
-                        <select id={id("server-era")} data-testid={format!("server-era-{n}")} onchange={on_server_era}>
-                            { era_options(server_era) }
-                        </select>
-                    </div>
-                    <fieldset class="checks">
-                        <legend>{ "Supported versions" }</legend>
-                        { for versions.iter().map(|v| {
-                            let version = v.to_string();
-                            let vid = id(&format!("version-{v}"));
-                            let on = setup.server.modern_versions.iter().chain(&setup.server.legacy_versions).any(|x| x == v);
-                            let onchange = emit.reform(move |e: Event| Setting::ServerVersion(version.clone(), checked(&e)));
-                            html! {
-                                <div class="check">
-                                    <input type="checkbox" id={vid.clone()} data-testid={format!("server-version-{n}-{v}")}
-                                        checked={on} {onchange} />
-                                    <label for={vid}>{ *v }</label>
-                                </div>
-                            }
-                        }) }
+                    <fieldset>
+                        <legend>{ "Server" }</legend>
+                        { select_row(id("server-era"), format!("server-era-{n}"), "Era", era_options(server_era), on_server_era) }
+                        <fieldset class="checks">
+                            <legend>{ "Supported versions" }</legend>
+                            { version_rows }
+                        </fieldset>
+                        { check_row(id("checks"), format!("checks-before-work-{n}"), "Checks the capability before work",
+                            setup.server.checks_capability_before_work, on_checks) }
                     </fieldset>
-                    <div class="check">
-                        <input type="checkbox" id={id("checks")} data-testid={format!("checks-before-work-{n}")}
-                            checked={setup.server.checks_capability_before_work} onchange={on_checks} />
-                        <label for={id("checks")}>{ "Checks the capability before work" }</label>
-                    </div>
-                </fieldset>
-                <div class="field">
-                    <label for={id("transport")}>{ "Transport" }</label>
-                    <select id={id("transport")} data-testid={format!("transport-{n}")} onchange={on_transport}>
-                        { for TRANSPORTS.iter().map(|t| html! {
-                            <option value={t.name()} selected={*t == setup.channel.kind}>{ t.name() }</option>
-                        }) }
-                    </select>
-                </div>
+                    { select_row(id("transport"), format!("transport-{n}"), "Transport",
+                        TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport) }
                 </div>
             </div>
         </details>
