@@ -12,7 +12,7 @@ use crate::components::player::Player;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::components::theme_toggle::ThemeToggle;
 use crate::hooks::use_follow_playhead::use_follow_playhead;
-use crate::hooks::use_history::{push_scenario, scenario_from_url, use_history};
+use crate::hooks::use_history::{embedded, push_scenario, scenario_from_url, use_history};
 use crate::hooks::use_playback_timer::use_playback_timer;
 use crate::hooks::use_shortcuts::use_shortcuts;
 use crate::hooks::use_theme::use_theme;
@@ -54,6 +54,7 @@ pub fn App() -> Html {
     let theme = use_theme();
     // The picker starts unfolded when no scenario was asked for.
     let picker_open = use_state(|| scenario_from_url().is_none());
+    let embed = use_state(embedded);
 
     let dispatch = |f: fn() -> Action| {
         let state = state.clone();
@@ -135,7 +136,7 @@ pub fn App() -> Html {
     let lane_count = state.lanes.len();
 
     html! {
-        <div class="app">
+        <div class={if *embed { "app embed" } else { "app" }}>
             <header class="app-header">
                 <div class="brand">
                     <h1>{ "mcp-lanes" }</h1>

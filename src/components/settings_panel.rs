@@ -62,11 +62,12 @@ fn select_row(
     label: &'static str,
     options: Vec<(&'static str, bool)>,
     onchange: Callback<Event>,
+    disabled: bool,
 ) -> Html {
     html! {
         <div class="field">
             <label for={id.clone()}>{ label }</label>
-            <select {id} data-testid={testid} {onchange}>
+            <select {id} data-testid={testid} {onchange} {disabled}>
                 { for options.into_iter().map(|(v, selected)| html! { <option value={v} {selected}>{ v }</option> }) }
             </select>
         </div>
@@ -226,11 +227,12 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                 <div class="settings-fields" key={*generation}>
                     <fieldset>
                         <legend>{ "Client" }</legend>
-                        { select_row(id("client-era"), format!("client-era-{n}"), "Era", era_options(client_era), on_client_era) }
+                        { select_row(id("client-era"), format!("client-era-{n}"), "Era", era_options(client_era), on_client_era, false) }
                         { select_row(id("preferred"), format!("preferred-version-{n}"), "Preferred version",
-                            versions.iter().map(|v| (*v, *v == preferred)).collect(), on_preferred) }
+                            versions.iter().map(|v| (*v, *v == preferred)).collect(), on_preferred,
+                            !client_era.speaks_modern()) }
                         { select_row(id("undeclared"), format!("undeclared-{n}"), "Undeclared request",
-                            POLICIES.iter().map(|p| (p.label(), *p == setup.client.undeclared)).collect(), on_policy) }
+                            POLICIES.iter().map(|p| (p.label(), *p == setup.client.undeclared)).collect(), on_policy, false) }
                         <fieldset class="checks">
                             <legend>{ "Declared capabilities" }</legend>
                             { cap_rows }
@@ -238,7 +240,7 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                     </fieldset>
                     <fieldset>
                         <legend>{ "Server" }</legend>
-                        { select_row(id("server-era"), format!("server-era-{n}"), "Era", era_options(server_era), on_server_era) }
+                        { select_row(id("server-era"), format!("server-era-{n}"), "Era", era_options(server_era), on_server_era, false) }
                         <fieldset class="checks">
                             <legend>{ "Supported versions" }</legend>
                             { version_rows }
@@ -247,7 +249,7 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                             setup.server.checks_capability_before_work, on_checks) }
                     </fieldset>
                     { select_row(id("transport"), format!("transport-{n}"), "Transport",
-                        TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport) }
+                        TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport, false) }
                 </div>
             </div>
         </details>

@@ -13,6 +13,15 @@ pub fn scenario_from_url() -> Option<String> {
     UrlSearchParams::new_with_str(&search).ok()?.get("scenario")
 }
 
+/// Whether the URL asks for the figure alone (`?embed=1`).
+pub fn embedded() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| UrlSearchParams::new_with_str(&s).ok())
+        .and_then(|p| p.get("embed"))
+        .is_some_and(|v| v == "1")
+}
+
 /// Records `?scenario=ID` as a new history entry (keeping other parameters).
 pub fn push_scenario(id: &str) {
     let Some(window) = web_sys::window() else {

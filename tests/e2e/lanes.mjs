@@ -66,7 +66,7 @@ export async function ready(page) {
 
 /** Opens a scenario (waiting for the app) and returns the harness view. */
 export async function openScenario(app, id, opts) {
-  const view = await app.open(id ? `/?scenario=${encodeURIComponent(id)}` : '/', opts);
+  const view = await app.open(id ? `/?scenario=${id}` : '/', opts);
   await ready(view.page);
   return view;
 }

@@ -426,3 +426,30 @@ describe('a 360 px wide screen', () => {
     });
   }
 });
+
+test('?embed=1 drops the page chrome and keeps the figure', T, async () => {
+  const view = await openScenario(app, 'plain-vs-rich&embed=1');
+  const { page } = view;
+  assert.equal(await page.locator('.app-header').isVisible(), false);
+  assert.equal(await page.locator(sel('scenario-picker')).isVisible(), false);
+  assert.equal(await page.locator(sel('lane-1')).isVisible(), true);
+  assert.equal(await page.locator(sel('player')).isVisible(), true);
+  assert.deepEqual(view.problems(), []);
+});
+
+test('focused messages and controls show a visible focus ring', T, async () => {
+  const view = await openScenario(app, 'capability-per-request');
+  const { page } = view;
+  await page.keyboard.press('End');
+  await page.locator(sel('message-0-0')).focus();
+  await page.keyboard.press('Tab');
+  const ring = await page.evaluate(() => {
+    const hit = document.activeElement?.querySelector('.hit');
+    return hit ? { stroke: getComputedStyle(hit).stroke, width: getComputedStyle(hit).strokeWidth } : null;
+  });
+  assert.ok(ring && ring.stroke !== 'none' && parseFloat(ring.width) >= 2, `focus ring on the arrow: ${JSON.stringify(ring)}`);
+  await view.screenshot('focus-ring-message');
+  await page.locator(sel('play')).focus();
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.equal(outline, 'solid');
+});
