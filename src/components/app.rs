@@ -143,10 +143,10 @@ pub fn App() -> Html {
                     <p class="tagline">{ "A simulated MCP client and server, message by message." }</p>
                 </div>
                 <div class="header-actions">
-                    <button type="button" data-testid="help-button" aria-haspopup="dialog" onclick={onhelp_open}>
+                    <button type="button" data-testid="help-button" aria-haspopup="dialog"
+                        aria-label="Keyboard shortcuts (?)" onclick={onhelp_open}>
                         <span aria-hidden="true">{ "?" }</span>
-                        <span class="button-text">{ " Keys" }</span>
-                        <span class="visually-hidden">{ "Keyboard shortcuts" }</span>
+                        <span class="button-text" aria-hidden="true">{ " Keys" }</span>
                     </button>
                     <ThemeToggle theme={theme.theme} ontoggle={theme.ontoggle.clone()} />
                 </div>

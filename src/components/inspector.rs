@@ -66,6 +66,20 @@ fn message_details(message: &MessageEvent) -> Html {
     }
 }
 
+/// Text with `backtick` spans shown as code (all of it as text nodes).
+fn code_spans(text: &str) -> Html {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                html! { <code>{ part }</code> }
+            } else {
+                html! { { part } }
+            }
+        })
+        .collect()
+}
+
 fn rule_list(event: &Event) -> Html {
     if event.rules.is_empty() {
         return html! {};
@@ -79,7 +93,7 @@ fn rule_list(event: &Event) -> Html {
                     html! {
                         <li data-rule={*id}>
                             <code class="rule-id">{ *id }</code>
-                            { for rule.map(|r| html! { <span class="rule-summary">{ r.summary }</span> }) }
+                            { for rule.map(|r| html! { <span class="rule-summary">{ code_spans(r.summary) }</span> }) }
                             { for rule.filter(|r| !r.spec_url.is_empty()).map(|r| html! {
                                 <a href={r.spec_url} target="_blank" rel="noopener">
                                     { format!("spec: {}", r.source) }
