@@ -5,13 +5,11 @@
 //! version toggles and the MRTR "answer and retry" builder live here too, so
 //! the UI never has to know protocol rules.
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::protocol::jsonrpc::{Envelope, RequestId};
-use crate::protocol::{
-    elicitation, meta, methods, ClientCapabilities, Implementation, ProtocolVersion,
-};
+use crate::protocol::shape;
+use crate::protocol::{elicitation, meta, methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::server::{OutputKind, Server, ServerConfig};
 use crate::settings::Capability;
@@ -209,93 +207,18 @@ pub const LEGACY_METHODS: &[&str] = &[
     "notifications/roots/list_changed",
 ];
 
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct ModernMeta {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
-    protocol_version: String,
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
-    client_capabilities: ClientCapabilities,
-    #[serde(rename = "io.modelcontextprotocol/clientInfo", default)]
-    client_info: Option<Implementation>,
-}
-
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct NamedParams {
-    name: String,
-    #[serde(default)]
-    arguments: Option<Map<String, Value>>,
-    #[serde(rename = "inputResponses", default)]
-    input_responses: Option<Map<String, Value>>,
-    #[serde(rename = "requestState", default)]
-    request_state: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct UriParams {
-    uri: String,
-}
-
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct CancelledParams {
-    #[serde(rename = "requestId")]
-    request_id: RequestId,
-    #[serde(default)]
-    reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct InitializeParams {
-    #[serde(rename = "protocolVersion")]
-    protocol_version: String,
-    capabilities: ClientCapabilities,
-    #[serde(rename = "clientInfo")]
-    client_info: Implementation,
-}
-
-/// Deserialises `value` as `T`; on failure, a warning at the failing path.
-fn typed<T: for<'de> Deserialize<'de>>(
+/// Checks `value` against a schema shape; on failure, a warning at the
+/// failing path naming the schema type.
+fn typed(
     value: &Value,
     base: &str,
+    kind: shape::Kind,
     what: &str,
     rule: Option<RuleId>,
 ) -> Option<Warning> {
-    let text = value.to_string();
-    let de = &mut serde_json::Deserializer::from_str(&text);
-    match serde_path_to_error::deserialize::<_, T>(de) {
-        Ok(_) => None,
-        Err(err) => {
-            let path = err.path().to_string();
-            let inner = err.into_inner().to_string();
-            let inner = inner.split(" at line").next().unwrap_or(&inner).to_string();
-            let full = if path == "." {
-                base.to_string()
-            } else {
-                format!("{base}.{}", quote_path(&path))
-            };
-            Some(warn(&full, format!("{what}: {inner}"), rule))
-        }
-    }
-}
-
-/// Rewrites a serde path so keys with dots or slashes read as `["key"]`.
-fn quote_path(path: &str) -> String {
-    path.replace("io.modelcontextprotocol/", "\u{0}")
-        .split('.')
-        .map(|seg| {
-            if seg.contains('\u{0}') {
-                format!("[\"{}\"]", seg.replace('\u{0}', "io.modelcontextprotocol/"))
-            } else {
-                seg.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(".")
-        .replace(".[", "[")
+    shape::check(value, base, kind)
+        .err()
+        .map(|e| warn(&e.path, format!("{what}: {}", e.message), rule))
 }
 
 fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
@@ -307,7 +230,7 @@ fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
         };
         out.warnings.push(warn(
             "method",
-            format!("{method:?} {rule}; a server answers -32601"),
+            format!("\"{method}\" {rule}; a server answers -32601"),
             Some(rules::M_UNKNOWN_METHOD),
         ));
     }
@@ -322,7 +245,7 @@ fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
     if is_request {
         match params.get("_meta") {
             None => out.warnings.push(warn("params._meta", "missing: every modern request carries _meta with protocolVersion and clientCapabilities", Some(rules::M_META_REQUIRED))),
-            Some(m) => out.warnings.extend(typed::<ModernMeta>(m, "params._meta", "RequestMetaObject", Some(rules::M_META_REQUIRED))),
+            Some(m) => out.warnings.extend(typed(m, "params._meta", shape::REQUEST_META, "RequestMetaObject", Some(rules::M_META_REQUIRED))),
         }
         if let Some(pv) = params
             .get("_meta")
@@ -336,15 +259,27 @@ fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
         }
     }
     let specific = match method {
-        methods::TOOLS_CALL | methods::PROMPTS_GET => {
-            typed::<NamedParams>(params, "params", "CallToolRequestParams", None)
-        }
-        methods::RESOURCES_READ => {
-            typed::<UriParams>(params, "params", "ReadResourceRequestParams", None)
-        }
-        methods::CANCELLED => {
-            typed::<CancelledParams>(params, "params", "CancelledNotificationParams", None)
-        }
+        methods::TOOLS_CALL | methods::PROMPTS_GET => typed(
+            params,
+            "params",
+            shape::NAMED_PARAMS,
+            "CallToolRequestParams",
+            None,
+        ),
+        methods::RESOURCES_READ => typed(
+            params,
+            "params",
+            shape::URI_PARAMS,
+            "ReadResourceRequestParams",
+            None,
+        ),
+        methods::CANCELLED => typed(
+            params,
+            "params",
+            shape::CANCELLED_PARAMS,
+            "CancelledNotificationParams",
+            None,
+        ),
         _ => None,
     };
     out.warnings.extend(specific);
@@ -359,26 +294,41 @@ fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
         };
         out.warnings.push(warn(
             "method",
-            format!("{method:?} is not a client method of the legacy revisions{hint}"),
+            format!("\"{method}\" is not a client method of the legacy revisions{hint}"),
             Some(rules::M_UNKNOWN_METHOD),
         ));
     }
     let specific = match method {
-        methods::INITIALIZE => typed::<InitializeParams>(
+        methods::INITIALIZE => typed(
             params,
             "params",
+            shape::INITIALIZE_PARAMS,
             "InitializeRequestParams",
             Some(rules::L_INIT),
         ),
-        methods::TOOLS_CALL | methods::PROMPTS_GET => {
-            typed::<NamedParams>(params, "params", "CallToolRequestParams", None)
-        }
+        methods::TOOLS_CALL | methods::PROMPTS_GET => typed(
+            params,
+            "params",
+            shape::NAMED_PARAMS,
+            "CallToolRequestParams",
+            None,
+        ),
         methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
-            typed::<UriParams>(params, "params", "ResourceRequestParams", None)
+            typed(
+                params,
+                "params",
+                shape::URI_PARAMS,
+                "ResourceRequestParams",
+                None,
+            )
         }
-        methods::CANCELLED => {
-            typed::<CancelledParams>(params, "params", "CancelledNotificationParams", None)
-        }
+        methods::CANCELLED => typed(
+            params,
+            "params",
+            shape::CANCELLED_PARAMS,
+            "CancelledNotificationParams",
+            None,
+        ),
         _ => None,
     };
     out.warnings.extend(specific);
@@ -464,7 +414,7 @@ pub fn set_capability(text: &str, cap: Capability, on: bool) -> Result<String, S
     let target = caps_slot(&mut value).ok_or(
         "this request has no _meta clientCapabilities (nor initialize capabilities) to change",
     )?;
-    let mut caps: ClientCapabilities = serde_json::from_value(target.clone()).unwrap_or_default();
+    let mut caps = ClientCapabilities::from_json(target);
     crate::settings::set_capability_in(&mut caps, cap, on);
     *target = caps.to_json();
     Ok(pretty(&value))
@@ -478,7 +428,7 @@ pub fn declared(text: &str) -> Vec<Capability> {
     let Some(slot) = caps_slot(&mut value) else {
         return Vec::new();
     };
-    let caps: ClientCapabilities = serde_json::from_value(slot.clone()).unwrap_or_default();
+    let caps = ClientCapabilities::from_json(slot);
     Capability::ALL
         .into_iter()
         .filter(|c| crate::settings::has_capability(&caps, *c))

@@ -23,5 +23,6 @@ pub mod server;
 pub mod settings;
 pub mod share;
 pub mod sim;
+pub mod small_map;
 pub mod transcript;
 pub mod transport;

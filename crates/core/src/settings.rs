@@ -169,7 +169,6 @@ pub fn set_capability_in(caps: &mut ClientCapabilities, cap: Capability, on: boo
             e = ElicitationCapability {
                 form: form.then(|| settings(serde_json::json!({}))),
                 url: url.then(|| settings(serde_json::json!({}))),
-                other: e.other,
             };
             caps.elicitation = (form || url).then_some(e);
         }

@@ -1025,7 +1025,7 @@ impl Client {
                         self.job = None;
                         self.advance(now);
                     }
-                    Some(other) => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType {other:?} is unknown to this client, so the result is invalid.")),
+                    Some(other) => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{other}\" is unknown to this client, so the result is invalid.")),
                 }
             }
             Answer::Error(err) => self.on_job_error(now, era, job, err),
@@ -1075,7 +1075,7 @@ impl Client {
                     .data
                     .as_ref()
                     .and_then(|d| d.get("requiredCapabilities"))
-                    .and_then(|v| serde_json::from_value(v.clone()).ok())
+                    .map(ClientCapabilities::from_json)
                     .unwrap_or_default();
                 let declared = job
                     .declare

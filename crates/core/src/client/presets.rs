@@ -65,7 +65,6 @@ pub fn rich_capabilities() -> ClientCapabilities {
         elicitation: Some(ElicitationCapability {
             form: Some(settings(json!({}))),
             url: Some(settings(json!({}))),
-            ..Default::default()
         }),
         extensions: Some(extensions),
         ..Default::default()

@@ -1,5 +1,5 @@
 //! Capability objects and implementation info. Optional fields skip when
-//! absent; unknown keys survive a round trip in `other` (RPC-UNKNOWN-FIELD).
+//! absent; unknown keys are ignored, never rejected (RPC-UNKNOWN-FIELD).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -16,9 +16,6 @@ pub struct ElicitationCapability {
     /// URL mode; only when declared explicitly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<Settings>,
-    /// Unknown keys, kept.
-    #[serde(flatten)]
-    pub other: Settings,
 }
 
 impl ElicitationCapability {
@@ -50,9 +47,6 @@ pub struct ClientCapabilities {
     /// Experimental capabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experimental: Option<Map<String, Value>>,
-    /// Unknown keys, kept.
-    #[serde(flatten)]
-    pub other: Settings,
 }
 
 impl ClientCapabilities {
@@ -118,10 +112,55 @@ impl ClientCapabilities {
             _ => Vec::new(),
         }
     }
-    /// This object as JSON.
+    /// Reads ClientCapabilities from JSON, keeping what it knows and
+    /// ignoring the rest (RPC-UNKNOWN-FIELD); wrong types read as absent.
+    /// (Hand-written rather than derived: far smaller in WebAssembly.)
+    pub fn from_json(value: &Value) -> Self {
+        let object = |v: Option<&Value>, key: &str| {
+            v.and_then(|v| v.get(key))
+                .and_then(Value::as_object)
+                .cloned()
+        };
+        let v = Some(value);
+        let elicitation = value.get("elicitation");
+        ClientCapabilities {
+            elicitation: elicitation
+                .and_then(Value::as_object)
+                .map(|_| ElicitationCapability {
+                    form: object(elicitation, "form"),
+                    url: object(elicitation, "url"),
+                }),
+            sampling: object(v, "sampling"),
+            roots: object(v, "roots"),
+            extensions: object(v, "extensions"),
+            experimental: object(v, "experimental"),
+        }
+    }
+    /// This object as JSON (hand-written, like [`ClientCapabilities::from_json`]).
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_else(|_| Value::Object(Map::new()))
-        // ok: plain data always serialises
+        let mut out = Map::new();
+        if let Some(e) = &self.elicitation {
+            let mut em = Map::new();
+            if let Some(form) = &e.form {
+                em.insert("form".into(), Value::Object(form.clone()));
+            }
+            if let Some(url) = &e.url {
+                em.insert("url".into(), Value::Object(url.clone()));
+            }
+            out.insert("elicitation".into(), Value::Object(em));
+        }
+        let rest = [
+            ("sampling", &self.sampling),
+            ("roots", &self.roots),
+            ("extensions", &self.extensions),
+            ("experimental", &self.experimental),
+        ];
+        for (key, slot) in rest {
+            if let Some(map) = slot {
+                out.insert(key.into(), Value::Object(map.clone()));
+            }
+        }
+        Value::Object(out)
     }
 }
 
@@ -138,9 +177,6 @@ pub struct ListCapability {
     /// Resources only: the server accepts subscriptions (legacy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscribe: Option<bool>,
-    /// Unknown keys, kept.
-    #[serde(flatten)]
-    pub other: Settings,
 }
 
 /// What a server offers (ServerCapabilities).
@@ -164,9 +200,6 @@ pub struct ServerCapabilities {
     /// Extensions, keyed by identifier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<Map<String, Value>>,
-    /// Unknown keys, kept.
-    #[serde(flatten)]
-    pub other: Settings,
 }
 
 impl ServerCapabilities {
@@ -184,9 +217,6 @@ pub struct Implementation {
     pub name: String,
     /// Version string.
     pub version: String,
-    /// Unknown keys, kept.
-    #[serde(flatten)]
-    pub other: Settings,
 }
 
 impl Implementation {
@@ -195,7 +225,6 @@ impl Implementation {
         Self {
             name: name.into(),
             version: version.into(),
-            other: Settings::new(),
         }
     }
     /// This object as JSON.

@@ -81,7 +81,7 @@ impl std::fmt::Display for RequestId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RequestId::Number(n) => write!(f, "{n}"),
-            RequestId::Text(s) => write!(f, "{s:?}"),
+            RequestId::Text(s) => write!(f, "\"{s}\""),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod elicitation;
 pub mod jsonrpc;
 pub mod meta;
 pub mod methods;
+pub mod shape;
 pub mod version;
 
 pub use capabilities::{ClientCapabilities, Implementation, ServerCapabilities};

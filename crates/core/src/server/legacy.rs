@@ -52,8 +52,7 @@ impl Server {
                 200, &[rules::L_INIT], "initialize must say which version the client wants, what it can do and who it is.");
             return self.refuse(Some(&id), refusal, fallback);
         };
-        let client_caps: ClientCapabilities =
-            serde_json::from_value(caps_value.clone()).unwrap_or_default();
+        let client_caps: ClientCapabilities = ClientCapabilities::from_json(caps_value);
         let (version, mut rules, note) = if self
             .config
             .legacy_versions
@@ -199,7 +198,7 @@ impl Server {
                     format!("Unknown tool: {name}"),
                     200,
                     &[rules::M_UNKNOWN_TOOL],
-                    format!("{name:?} is not one of this server's tools: -32602."),
+                    format!("\"{name}\" is not one of this server's tools: -32602."),
                 ),
                 revision,
             ));

@@ -16,7 +16,9 @@ mod legacy;
 mod modern;
 pub mod presets;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::small_map::SmallMap;
 
 use serde_json::{json, Value};
 
@@ -127,8 +129,8 @@ pub(crate) struct PendingCall {
 #[derive(Debug, Clone)]
 pub struct Server {
     pub(crate) config: ServerConfig,
-    pub(crate) sessions: BTreeMap<String, LegacySession>,
-    pub(crate) pending: BTreeMap<(String, RequestId), PendingCall>,
+    pub(crate) sessions: SmallMap<String, LegacySession>,
+    pub(crate) pending: SmallMap<(String, RequestId), PendingCall>,
     pub(crate) locks_held: Vec<String>,
     pub(crate) next_request_id: i64,
     pub(crate) next_session: u32,
@@ -170,8 +172,8 @@ impl Server {
         let next_request_id = config.first_request_id;
         Self {
             config,
-            sessions: BTreeMap::new(),
-            pending: BTreeMap::new(),
+            sessions: SmallMap::new(),
+            pending: SmallMap::new(),
             locks_held: Vec::new(),
             next_request_id,
             next_session: 1,
@@ -253,7 +255,7 @@ impl Server {
                 return (
                     HttpResponse::json(403, body.to_string()),
                     vec![rules::H_STATUS],
-                    format!("Origin {origin:?} is not allowed: 403 protects a local server from DNS rebinding."),
+                    format!("Origin \"{origin}\" is not allowed: 403 protects a local server from DNS rebinding."),
                     fallback_revision,
                 );
             }

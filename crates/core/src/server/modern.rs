@@ -2,49 +2,48 @@
 //! The modern era (2026-07-28): every request decided from itself alone.
 
 use base64::Engine as _;
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{Refusal, Reply, Server};
 use crate::protocol::jsonrpc::{self, codes, RequestId};
-use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion};
+use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
 
 const MODERN: &str = ProtocolVersion::MODERN;
 
 /// Params of tools/call; unknown fields ignored (RPC-UNKNOWN-FIELD).
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 struct CallToolParams {
     name: String,
-    #[serde(default)]
     arguments: Option<Map<String, Value>>,
-    #[serde(rename = "inputResponses", default)]
     input_responses: Option<Map<String, Value>>,
-    #[serde(rename = "requestState", default)]
     request_state: Option<String>,
 }
 
-/// Params of resources/read.
-#[derive(Debug, Deserialize)]
-struct ReadResourceParams {
-    uri: String,
+impl CallToolParams {
+    /// Checks the shape (with the path of the first problem), then reads it.
+    fn read(params: &Value) -> Result<Self, String> {
+        shape::check(params, "params", shape::NAMED_PARAMS).map_err(|e| e.to_string())?;
+        let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_string);
+        let object = |key: &str| params.get(key).and_then(Value::as_object).cloned();
+        Ok(Self {
+            name: text("name").unwrap_or_default(),
+            arguments: object("arguments"),
+            input_responses: object("inputResponses"),
+            request_state: text("requestState"),
+        })
+    }
 }
 
-/// Reads typed params with the JSON path of the first problem.
-fn typed<T: for<'de> Deserialize<'de>>(params: &Value) -> Result<T, String> {
-    let text = params.to_string();
-    let de = &mut serde_json::Deserializer::from_str(&text);
-    serde_path_to_error::deserialize(de).map_err(|err| {
-        let path = err.path().to_string();
-        let inner = err.into_inner().to_string();
-        let inner = inner.split(" at line").next().unwrap_or(&inner).to_string();
-        if path == "." {
-            format!("params: {inner}")
-        } else {
-            format!("params.{path}: {inner}")
-        }
-    })
+/// The `uri` of resources/read params, shape-checked.
+fn read_uri(params: &Value) -> Result<String, String> {
+    shape::check(params, "params", shape::URI_PARAMS).map_err(|e| e.to_string())?;
+    Ok(params
+        .get("uri")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string())
 }
 
 impl Server {
@@ -158,13 +157,16 @@ impl Server {
             }
         };
         let caps = match meta_obj.get(meta::CLIENT_CAPABILITIES) {
-            Some(v @ Value::Object(_)) => typed::<ClientCapabilities>(v).map_err(|e| {
-                meta_refusal(&format!(
-                    "params._meta[\"{}\"] is not ClientCapabilities ({})",
-                    meta::CLIENT_CAPABILITIES,
-                    e.trim_start_matches("params: ")
-                ))
-            })?,
+            Some(v @ Value::Object(_)) => {
+                let path = format!("params._meta[\"{}\"]", meta::CLIENT_CAPABILITIES);
+                shape::check(v, &path, shape::CLIENT_CAPABILITIES).map_err(|e| {
+                    meta_refusal(&format!(
+                        "{} is not ClientCapabilities ({})",
+                        e.path, e.message
+                    ))
+                })?;
+                ClientCapabilities::from_json(v)
+            }
             Some(_) => {
                 return Err(meta_refusal(&format!(
                     "params._meta[\"{}\"] must be an object",
@@ -285,11 +287,11 @@ impl Server {
                 ))
             }
             methods::RESOURCES_READ if cfg.capabilities.resources.is_some() => {
-                let p: ReadResourceParams = typed(params).map_err(invalid_params)?;
-                let Some(resource) = cfg.resources.iter().find(|r| r.uri == p.uri) else {
+                let uri = read_uri(params).map_err(invalid_params)?;
+                let Some(resource) = cfg.resources.iter().find(|r| r.uri == uri) else {
                     return Err(Refusal::new(
                         codes::INVALID_PARAMS,
-                        format!("Resource not found: {}", p.uri),
+                        format!("Resource not found: {uri}"),
                         200,
                         &[rules::RPC_CODES, rules::H_STATUS],
                         "An unknown resource is -32602 in 2026-07-28 (never the old -32002).",
@@ -313,7 +315,7 @@ impl Server {
                 let note = if removed {
                     format!("{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.")
                 } else {
-                    format!("This server has no method {other:?}: -32601, and 404 on HTTP.")
+                    format!("This server has no method \"{other}\": -32601, and 404 on HTTP.")
                 };
                 Err(Refusal::new(
                     codes::METHOD_NOT_FOUND,
@@ -332,7 +334,7 @@ impl Server {
         params: &Value,
         caps: &ClientCapabilities,
     ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
-        let p: CallToolParams = typed(params).map_err(invalid_params)?;
+        let p = CallToolParams::read(params).map_err(invalid_params)?;
         let arguments = p.arguments.clone().unwrap_or_default();
         let Some(tool) = self
             .config
@@ -341,7 +343,7 @@ impl Server {
         else {
             return Err(Refusal::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", p.name), 200,
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
-                format!("{:?} is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
+                format!("\"{}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
         };
         let lock_first = !self.config.checks_capability_before_work;
         if lock_first {
@@ -403,7 +405,10 @@ impl Server {
                         let action = answer.get("action").and_then(Value::as_str).unwrap_or("");
                         if action != "accept" {
                             let result = self.tool_result(
-                                &format!("{} cancelled: the user answered {action:?}.", tool.name),
+                                &format!(
+                                    "{} cancelled: the user answered \"{action}\".",
+                                    tool.name
+                                ),
                                 true,
                             );
                             return Ok((

@@ -134,7 +134,6 @@ pub fn notes() -> ServerConfig {
         resources: Some(ListCapability {
             subscribe: Some(true),
             list_changed: Some(false),
-            ..Default::default()
         }),
         prompts: Some(ListCapability::default()),
         ..Default::default()

@@ -2,8 +2,6 @@
 //! jumps the virtual clock from one event to the next and records the
 //! [`Timeline`]. Same [`Setup`] in, same timeline out, byte for byte.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -82,7 +80,8 @@ enum Delivery {
 struct Engine {
     now: SimTime,
     seq: u64,
-    queue: BTreeMap<(SimTime, u64), Delivery>,
+    /// Pending deliveries, kept sorted by (time, sequence number).
+    queue: Vec<((SimTime, u64), Delivery)>,
     events: Vec<Event>,
     latency: SimTime,
     transport: TransportKind,
@@ -100,7 +99,7 @@ pub fn run(setup: &Setup) -> Timeline {
     let mut engine = Engine {
         now: 0,
         seq: 0,
-        queue: BTreeMap::new(),
+        queue: Vec::new(),
         events: Vec::new(),
         latency: setup.channel.latency_ms,
         transport,
@@ -118,7 +117,7 @@ pub fn run(setup: &Setup) -> Timeline {
     loop {
         engine.drain(&mut client, &mut server);
         steps += 1;
-        let next_delivery = engine.queue.keys().next().map(|(t, _)| *t);
+        let next_delivery = engine.queue.first().map(|((t, _), _)| *t);
         let next = [next_delivery, client.poll_timeout()]
             .into_iter()
             .flatten()
@@ -130,8 +129,7 @@ pub fn run(setup: &Setup) -> Timeline {
         }
         engine.now = engine.now.max(next);
         if next_delivery == Some(next) {
-            let key = *engine.queue.keys().next().expect("a delivery is due"); // ok: next_delivery is Some
-            let delivery = engine.queue.remove(&key).expect("key was just read"); // ok: same key
+            let (_, delivery) = engine.queue.remove(0);
             engine.deliver(delivery, &mut client, &mut server);
         } else {
             client.handle_timeout(engine.now);
@@ -178,7 +176,9 @@ fn outcome(events: &[Event], leaked: u32, truncated: bool) -> String {
 impl Engine {
     fn schedule(&mut self, at: SimTime, delivery: Delivery) {
         self.seq += 1;
-        self.queue.insert((at, self.seq), delivery);
+        let key = (at, self.seq);
+        let pos = self.queue.partition_point(|(k, _)| *k < key);
+        self.queue.insert(pos, (key, delivery));
     }
 
     /// Counts a message from `from` and says whether the channel loses it;
