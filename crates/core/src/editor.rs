@@ -13,6 +13,8 @@ use crate::protocol::{elicitation, meta, methods, ClientCapabilities, ProtocolVe
 use crate::rules::{self, RuleId};
 use crate::server::{OutputKind, Server, ServerConfig};
 use crate::settings::Capability;
+use crate::sim::engine::message_event;
+use crate::sim::{Event, EventKind, HttpInfo, Side, Timeline};
 use crate::transport::http::{self, HttpRequest};
 use crate::transport::TransportKind;
 
@@ -555,8 +557,12 @@ impl Badge {
 /// legacy elicitation/create).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerMessage {
-    /// Pretty JSON.
+    /// Pretty JSON (or a description of a lock or drop).
     pub text: String,
+    /// The message, when the server sent one.
+    pub message: Option<Value>,
+    /// The timeline event, when it is a lock or a drop.
+    pub event: Option<EventKind>,
     /// Rules behind it.
     pub rules: Vec<RuleId>,
     /// Why.
@@ -599,6 +605,7 @@ pub struct EditorSession {
     transport: TransportKind,
     http_session: Option<String>,
     clock: u64,
+    history: Vec<Exchange>,
 }
 
 impl EditorSession {
@@ -609,6 +616,7 @@ impl EditorSession {
             transport,
             http_session: None,
             clock: 0,
+            history: Vec::new(),
         }
     }
 
@@ -643,6 +651,125 @@ impl EditorSession {
     /// Sends `text` (with `headers` on HTTP; `None` = what a conforming
     /// client would send) and describes the reply.
     pub fn send(&mut self, text: &str, headers: Option<Vec<(String, String)>>) -> Exchange {
+        let exchange = self.exchange(text, headers);
+        self.history.push(exchange.clone());
+        exchange
+    }
+
+    /// Every exchange sent so far, oldest first.
+    pub fn history(&self) -> &[Exchange] {
+        &self.history
+    }
+
+    /// The exchanges as a timeline (one virtual second apart), so the page
+    /// can draw them as a lane like any run.
+    pub fn timeline(&self) -> Timeline {
+        let mut events: Vec<Event> = Vec::new();
+        let revision = |r: &str| {
+            if r.is_empty() {
+                ProtocolVersion::MODERN.to_string()
+            } else {
+                r.to_string()
+            }
+        };
+        let push = |events: &mut Vec<Event>,
+                    at_ms: u64,
+                    kind: EventKind,
+                    rules: Vec<RuleId>,
+                    note: String| {
+            let index = events.len();
+            events.push(Event {
+                index,
+                at_ms,
+                kind,
+                rules,
+                note,
+            });
+        };
+        for (i, ex) in self.history.iter().enumerate() {
+            let at = i as u64 * 1000;
+            let http = (self.transport == TransportKind::Http).then(|| HttpInfo {
+                method: Some("POST".into()),
+                status: None,
+                headers: ex.request_headers.clone(),
+            });
+            let mut sent =
+                message_event(Side::Client, &ex.sent, revision(&ex.revision), None, http);
+            sent.delivered_at_ms = Some(at + 20);
+            push(
+                &mut events,
+                at,
+                EventKind::Message(sent),
+                Vec::new(),
+                "Sent from the editor.".into(),
+            );
+            for effect in &ex.side_effects {
+                match (&effect.message, &effect.event) {
+                    (Some(m), _) => {
+                        let mut msg = message_event(
+                            Side::Server,
+                            &m.to_string(),
+                            revision(&ex.revision),
+                            None,
+                            None,
+                        );
+                        msg.delivered_at_ms = Some(at + 40);
+                        push(
+                            &mut events,
+                            at + 20,
+                            EventKind::Message(msg),
+                            effect.rules.clone(),
+                            effect.note.clone(),
+                        );
+                    }
+                    (None, Some(kind)) => push(
+                        &mut events,
+                        at + 20,
+                        kind.clone(),
+                        effect.rules.clone(),
+                        effect.note.clone(),
+                    ),
+                    (None, None) => {}
+                }
+            }
+            if let Some(reply) = &ex.reply_json {
+                let http = ex.status.map(|s| HttpInfo {
+                    method: None,
+                    status: Some(s),
+                    headers: ex.response_headers.clone(),
+                });
+                let mut msg = message_event(
+                    Side::Server,
+                    &reply.to_string(),
+                    revision(&ex.revision),
+                    None,
+                    http,
+                );
+                msg.delivered_at_ms = Some(at + 40);
+                push(
+                    &mut events,
+                    at + 20,
+                    EventKind::Message(msg),
+                    ex.rules.clone(),
+                    ex.note.clone(),
+                );
+            }
+        }
+        Timeline {
+            label: "editor".into(),
+            transport: self.transport,
+            client_label: "you (the editor)".into(),
+            server_label: self.server.config().label(),
+            summary: crate::sim::Summary {
+                leaked_locks: self.server.locks_held().len() as u32,
+                ended_at_ms: events.last().map(|e| e.at_ms).unwrap_or(0),
+                outcome: String::new(),
+            },
+            events,
+        }
+    }
+
+    fn exchange(&mut self, text: &str, headers: Option<Vec<(String, String)>>) -> Exchange {
         self.clock += 1;
         let now = self.clock;
         match self.transport {
@@ -724,15 +851,32 @@ impl EditorSession {
     fn drain(&mut self) -> Vec<ServerMessage> {
         let mut out = Vec::new();
         while let Some(o) = self.server.poll_output() {
-            let text = match &o.kind {
-                OutputKind::Send { message, .. } => pretty(message),
-                OutputKind::LockTaken(name) => format!("lock taken: {name}"),
-                OutputKind::LockReleased(name) => format!("lock released: {name}"),
-                OutputKind::Dropped(what) => format!("dropped: {what}"),
+            let (text, message, event) = match o.kind {
+                OutputKind::Send { message, .. } => (pretty(&message), Some(message), None),
+                OutputKind::LockTaken(name) => (
+                    format!("lock taken: {name}"),
+                    None,
+                    Some(EventKind::LockTaken { name }),
+                ),
+                OutputKind::LockReleased(name) => (
+                    format!("lock released: {name}"),
+                    None,
+                    Some(EventKind::LockReleased { name }),
+                ),
+                OutputKind::Dropped(what) => (
+                    format!("dropped: {what}"),
+                    None,
+                    Some(EventKind::Dropped {
+                        side: Side::Server,
+                        what,
+                    }),
+                ),
                 OutputKind::Decision => continue,
             };
             out.push(ServerMessage {
                 text,
+                message,
+                event,
                 rules: o.rules,
                 note: o.note,
             });
@@ -1010,6 +1154,48 @@ mod tests {
         assert!(lint(&deep).parse.is_some());
         let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
         assert_eq!(s.send(&deep, None).badge, Badge::Error(-32700));
+    }
+
+    #[test]
+    fn l_cap_session_editor_history_becomes_a_lane_timeline() {
+        let mut s = EditorSession::new(presets::search_index(), TransportKind::Stdio);
+        let legacy = templates("2025-06-18");
+        let init = legacy
+            .iter()
+            .find(|t| t.method == methods::INITIALIZE)
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        let init = set_capability(&init, Capability::ElicitationForm, true).unwrap_or_default();
+        s.send(&init, None);
+        let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"purge_index","arguments":{"index":"prod-catalog"}}}"#;
+        let ex = s.send(call, None);
+        assert_eq!(
+            ex.badge,
+            Badge::NoReply,
+            "the answer waits for the elicitation"
+        );
+        assert!(ex.side_effects.iter().any(|e| e
+            .message
+            .as_ref()
+            .is_some_and(|m| m["method"] == "elicitation/create")));
+        let t = s.timeline();
+        let labels: Vec<&str> = t.messages().map(|(_, m)| m.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["initialize", "result", "tools/call", "elicitation/create"]
+        );
+        assert_eq!(
+            t.summary.leaked_locks, 1,
+            "the lock is held until the editor answers"
+        );
+        let answer = r#"{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"retention_days":0}}}"#;
+        let ex = s.send(answer, None);
+        assert!(ex
+            .side_effects
+            .iter()
+            .any(|e| e.text.contains("Purged prod-catalog.")));
+        assert_eq!(s.timeline().summary.leaked_locks, 0);
+        assert_eq!(s.history().len(), 3);
     }
 
     #[test]

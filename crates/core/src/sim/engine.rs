@@ -495,7 +495,7 @@ impl Engine {
 }
 
 /// Builds the message record for wire text.
-fn message_event(
+pub(crate) fn message_event(
     from: Side,
     text: &str,
     revision: String,
