@@ -107,8 +107,8 @@ impl ClientCapabilities {
     }
     /// Names of the declared top-level capabilities, for narration.
     pub fn names(&self) -> Vec<String> {
-        match serde_json::to_value(self) {
-            Ok(Value::Object(map)) => map.keys().cloned().collect(),
+        match self.to_json() {
+            Value::Object(map) => map.keys().cloned().collect(),
             _ => Vec::new(),
         }
     }
@@ -202,11 +202,43 @@ pub struct ServerCapabilities {
     pub extensions: Option<Map<String, Value>>,
 }
 
+impl ListCapability {
+    fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        if let Some(v) = self.list_changed {
+            out.insert("listChanged".into(), Value::Bool(v));
+        }
+        if let Some(v) = self.subscribe {
+            out.insert("subscribe".into(), Value::Bool(v));
+        }
+        Value::Object(out)
+    }
+}
+
 impl ServerCapabilities {
-    /// This object as JSON.
+    /// This object as JSON (hand-written: far smaller in WebAssembly than
+    /// the derived serializer).
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_else(|_| Value::Object(Map::new()))
-        // ok: plain data always serialises
+        let mut out = Map::new();
+        for (key, slot) in [
+            ("tools", &self.tools),
+            ("resources", &self.resources),
+            ("prompts", &self.prompts),
+        ] {
+            if let Some(cap) = slot {
+                out.insert(key.into(), cap.to_json());
+            }
+        }
+        for (key, slot) in [
+            ("completions", &self.completions),
+            ("logging", &self.logging),
+            ("extensions", &self.extensions),
+        ] {
+            if let Some(map) = slot {
+                out.insert(key.into(), Value::Object(map.clone()));
+            }
+        }
+        Value::Object(out)
     }
 }
 

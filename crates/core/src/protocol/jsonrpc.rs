@@ -225,9 +225,18 @@ impl Envelope {
             });
         }
         if let Some(error) = obj.get("error") {
-            return match serde_json::from_value::<ErrorObject>(error.clone()) {
-                Ok(error) => Ok(Envelope::Error { id, error }),
-                Err(_) => fail("\"error\" must have an integer \"code\" and a string \"message\""),
+            let code = error.get("code").and_then(Value::as_i64);
+            let message = error.get("message").and_then(Value::as_str);
+            return match (code, message) {
+                (Some(code), Some(message)) => Ok(Envelope::Error {
+                    id,
+                    error: ErrorObject {
+                        code,
+                        message: message.to_string(),
+                        data: error.get("data").cloned(),
+                    },
+                }),
+                _ => fail("\"error\" must have an integer \"code\" and a string \"message\""),
             };
         }
         fail("a message needs \"method\", \"result\" or \"error\"")
