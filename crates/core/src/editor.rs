@@ -703,25 +703,31 @@ impl EditorSession {
                 Vec::new(),
                 "Sent from the editor.".into(),
             );
+            // What the server sent arrives 20 ms later; locks and drops are markers.
+            let mut server_says = |events: &mut Vec<Event>,
+                                   message: &Value,
+                                   http: Option<HttpInfo>,
+                                   rules: Vec<RuleId>,
+                                   note: String| {
+                let mut msg = message_event(
+                    Side::Server,
+                    &message.to_string(),
+                    revision(&ex.revision),
+                    None,
+                    http,
+                );
+                msg.delivered_at_ms = Some(at + 40);
+                push(events, at + 20, EventKind::Message(msg), rules, note);
+            };
             for effect in &ex.side_effects {
                 match (&effect.message, &effect.event) {
-                    (Some(m), _) => {
-                        let mut msg = message_event(
-                            Side::Server,
-                            &m.to_string(),
-                            revision(&ex.revision),
-                            None,
-                            None,
-                        );
-                        msg.delivered_at_ms = Some(at + 40);
-                        push(
-                            &mut events,
-                            at + 20,
-                            EventKind::Message(msg),
-                            effect.rules.clone(),
-                            effect.note.clone(),
-                        );
-                    }
+                    (Some(m), _) => server_says(
+                        &mut events,
+                        m,
+                        None,
+                        effect.rules.clone(),
+                        effect.note.clone(),
+                    ),
                     (None, Some(kind)) => push(
                         &mut events,
                         at + 20,
@@ -738,21 +744,7 @@ impl EditorSession {
                     status: Some(s),
                     headers: ex.response_headers.clone(),
                 });
-                let mut msg = message_event(
-                    Side::Server,
-                    &reply.to_string(),
-                    revision(&ex.revision),
-                    None,
-                    http,
-                );
-                msg.delivered_at_ms = Some(at + 40);
-                push(
-                    &mut events,
-                    at + 20,
-                    EventKind::Message(msg),
-                    ex.rules.clone(),
-                    ex.note.clone(),
-                );
+                server_says(&mut events, reply, http, ex.rules.clone(), ex.note.clone());
             }
         }
         Timeline {

@@ -20,6 +20,12 @@ pub enum UndeclaredPolicy {
 }
 
 impl UndeclaredPolicy {
+    /// The three behaviours, in the lesson's order.
+    pub const ALL: [UndeclaredPolicy; 3] = [
+        UndeclaredPolicy::MethodNotFound,
+        UndeclaredPolicy::Drop,
+        UndeclaredPolicy::Close,
+    ];
     /// What the client would do, as a bare verb phrase ("answer -32601").
     pub fn verb(self) -> &'static str {
         match self {

@@ -339,52 +339,44 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
         "elicitation-unchecked" => {
             let mut server = servers::search_index();
             server.checks_capability_before_work = false;
-            [
-                UndeclaredPolicy::MethodNotFound,
-                UndeclaredPolicy::Drop,
-                UndeclaredPolicy::Close,
-            ]
+            UndeclaredPolicy::ALL
+                .into_iter()
+                .map(|policy| {
+                    setup(
+                        &format!("client {}", policy.label()),
+                        clients::orchestrator_runtime(policy),
+                        server.clone(),
+                        STDIO,
+                        vec![call(
+                            "purge_index",
+                            json!({"index": "prod-catalog"}),
+                            None,
+                            true,
+                        )],
+                    )
+                })
+                .collect()
+        }
+        "elicitation-checked" => UndeclaredPolicy::ALL
             .into_iter()
             .map(|policy| {
                 setup(
-                    &format!("client {}", policy.label()),
+                    &format!("client that would {}", policy.verb()),
                     clients::orchestrator_runtime(policy),
-                    server.clone(),
+                    servers::search_index(),
                     STDIO,
-                    vec![call(
-                        "purge_index",
-                        json!({"index": "prod-catalog"}),
-                        None,
-                        true,
-                    )],
+                    vec![
+                        call("purge_index", json!({"index": "prod-catalog"}), None, true),
+                        call(
+                            "purge_index",
+                            json!({"index": "prod-catalog", "retention_days": 0}),
+                            None,
+                            true,
+                        ),
+                    ],
                 )
             })
-            .collect()
-        }
-        "elicitation-checked" => [
-            UndeclaredPolicy::MethodNotFound,
-            UndeclaredPolicy::Drop,
-            UndeclaredPolicy::Close,
-        ]
-        .into_iter()
-        .map(|policy| {
-            setup(
-                &format!("client that would {}", policy.verb()),
-                clients::orchestrator_runtime(policy),
-                servers::search_index(),
-                STDIO,
-                vec![
-                    call("purge_index", json!({"index": "prod-catalog"}), None, true),
-                    call(
-                        "purge_index",
-                        json!({"index": "prod-catalog", "retention_days": 0}),
-                        None,
-                        true,
-                    ),
-                ],
-            )
-        })
-        .collect(),
+            .collect(),
         "legacy-client-vs-modern-server" => vec![
             setup(
                 "stdio",
