@@ -704,11 +704,11 @@ impl EditorSession {
                 "Sent from the editor.".into(),
             );
             // What the server sent arrives 20 ms later; locks and drops are markers.
-            let mut server_says = |events: &mut Vec<Event>,
-                                   message: &Value,
-                                   http: Option<HttpInfo>,
-                                   rules: Vec<RuleId>,
-                                   note: String| {
+            let server_says = |events: &mut Vec<Event>,
+                               message: &Value,
+                               http: Option<HttpInfo>,
+                               rules: Vec<RuleId>,
+                               note: String| {
                 let mut msg = message_event(
                     Side::Server,
                     &message.to_string(),
