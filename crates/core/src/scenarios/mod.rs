@@ -59,3 +59,31 @@ pub fn run(id: &str) -> Option<Vec<Timeline>> {
 pub fn run_setups(setups: &[Setup]) -> Vec<Timeline> {
     setups.iter().map(sim::run).collect()
 }
+
+/// A synthetic load for the playback benchmark (not part of the catalog):
+/// `lanes` side-by-side set-ups of about `messages` messages each (a plain
+/// client listing tools over and over, every other lane over HTTP).
+pub fn stress(lanes: usize, messages: usize) -> Vec<Setup> {
+    use crate::client::{presets as clients, Step};
+    use crate::server::presets as servers;
+    use crate::transport::{ChannelConfig, TransportKind};
+    (0..lanes.clamp(1, 8))
+        .map(|lane| {
+            let kind = if lane % 2 == 0 {
+                TransportKind::Stdio
+            } else {
+                TransportKind::Http
+            };
+            Setup {
+                label: format!("load {}", lane + 1),
+                client: clients::plain(),
+                server: servers::deploy_console(),
+                channel: ChannelConfig::new(kind),
+                script: (0..messages.clamp(2, 2000) / 2)
+                    .map(|_| Step::request(crate::protocol::methods::TOOLS_LIST))
+                    .collect(),
+                server_events: Vec::new(),
+            }
+        })
+        .collect()
+}

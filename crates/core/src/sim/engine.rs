@@ -658,6 +658,16 @@ mod tests {
     }
 
     #[test]
+    fn the_stress_load_has_the_requested_size() {
+        let lanes = crate::scenarios::stress(3, 200);
+        assert_eq!(lanes.len(), 3);
+        for setup in &lanes {
+            let t = run(setup);
+            assert_eq!(t.messages().count(), 200, "{}", setup.label);
+        }
+    }
+
+    #[test]
     fn runs_are_deterministic() {
         for info in crate::scenarios::CATALOG {
             let a = crate::scenarios::run(info.id).unwrap_or_default();
