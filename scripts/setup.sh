@@ -135,6 +135,17 @@ ensure_chromium() {
   /usr/bin/chromium --version >/dev/null 2>&1 || die "/usr/bin/chromium is installed but does not run"
 }
 
+# curl replays exported commands in a CLI test (crates/cli/tests/curl_replay.rs).
+ensure_curl() {
+  if command -v curl >/dev/null 2>&1; then
+    log "curl: present"
+  else
+    log "installing Debian curl with apt-get (tests)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null
+  fi
+}
+
 ensure_node
 ensure_rust_target
 ensure_cargo_tool trunk trunk "$TRUNK_VERSION" --locked
@@ -143,6 +154,7 @@ ensure_cargo_tool wasm-bindgen wasm-bindgen-cli "$(wasm_bindgen_version)"
 ensure_npm_packages
 ensure_cargo_deps
 if [ "$what" = "all" ]; then
+  ensure_curl
   ensure_chromium
 fi
 log "done ($what)"
