@@ -21,6 +21,10 @@ use crate::transport::TransportKind;
 /// Largest request the editor sends; larger text gets a clear message.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 
+/// Deepest nesting of arrays and objects the editor sends: the JSON
+/// parser's own limit, so deeper text could never be read by a server.
+pub const MAX_DEPTH: usize = 128;
+
 /// Where the JSON text stops parsing (1-based line and column).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseProblem {
@@ -48,6 +52,8 @@ pub struct Warning {
 pub struct Lint {
     /// The text is too large to send (bytes).
     pub too_large: Option<usize>,
+    /// The text nests arrays and objects deeper than [`MAX_DEPTH`] (its depth).
+    pub too_deep: Option<usize>,
     /// The text is not JSON.
     pub parse: Option<ParseProblem>,
     /// Schema warnings for the revision the request speaks.
@@ -61,8 +67,55 @@ pub struct Lint {
 impl Lint {
     /// Nothing to warn about.
     pub fn is_clean(&self) -> bool {
-        self.too_large.is_none() && self.parse.is_none() && self.warnings.is_empty()
+        self.too_large.is_none()
+            && self.too_deep.is_none()
+            && self.parse.is_none()
+            && self.warnings.is_empty()
     }
+
+    /// Why the editor does not send this text at all, in a sentence: too
+    /// large, or nested too deep. `None` when it can be sent; text that is
+    /// not JSON or breaks the schema is sent, since the server's answer is
+    /// the lesson.
+    pub fn refusal(&self) -> Option<String> {
+        if let Some(bytes) = self.too_large {
+            return Some(format!(
+                "Not sent: the request is {bytes} bytes and the editor sends at most {MAX_REQUEST_BYTES} bytes (1 MiB). Shorten it."
+            ));
+        }
+        self.too_deep.map(|depth| {
+            format!(
+                "Not sent: the request nests arrays and objects {depth} levels deep; a JSON parser reads at most {MAX_DEPTH}."
+            )
+        })
+    }
+}
+
+/// How deeply arrays and objects nest in `text` (brackets inside strings do
+/// not count). One pass over the bytes, no parsing.
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }
 
 fn warn(path: &str, message: impl Into<String>, rule: Option<RuleId>) -> Warning {
@@ -80,6 +133,10 @@ pub fn lint(text: &str) -> Lint {
     if text.len() > MAX_REQUEST_BYTES {
         out.too_large = Some(text.len());
         return out;
+    }
+    let depth = nesting_depth(text);
+    if depth > MAX_DEPTH {
+        out.too_deep = Some(depth);
     }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
@@ -522,6 +579,24 @@ pub fn answer_and_retry(request_text: &str, reply: &Value, new_id: i64) -> Resul
     Ok(pretty(&request))
 }
 
+/// The JSON-RPC response a person sends back to a request the server sent
+/// on its own while handling theirs (a legacy `elicitation/create`), ready
+/// to edit: the same id and an accepting answer with a value for every
+/// requested field. Any other server request gets the -32601 a client that
+/// does not implement it answers (L-UNDECLARED). `None` when `message` is
+/// not a request.
+pub fn answer_server_request(message: &Value) -> Option<String> {
+    let id = message.get("id").filter(|id| !id.is_null())?;
+    let method = message.get("method").and_then(Value::as_str)?;
+    let reply = if method == methods::ELICITATION_CREATE {
+        let schema = message.get("params").and_then(|p| p.get("requestedSchema"));
+        json!({"jsonrpc": "2.0", "id": id, "result": elicitation::accept_with_defaults(schema)})
+    } else {
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": crate::protocol::codes::METHOD_NOT_FOUND, "message": "Method not found"}})
+    };
+    Some(pretty(&reply))
+}
+
 /// How a reply is summed up in one badge.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Badge {
@@ -664,6 +739,15 @@ impl EditorSession {
     /// The exchanges as a timeline (one virtual second apart), so the page
     /// can draw them as a lane like any run.
     pub fn timeline(&self) -> Timeline {
+        self.timeline_from(0, 0)
+    }
+
+    /// The exchanges from position `first` on as a timeline, their events
+    /// numbered from `first_index` and timed as in [`Self::timeline`], with
+    /// the session's leaked locks in the summary: a view that already shows the
+    /// earlier exchanges appends these events instead of rebuilding (and
+    /// re-reading every earlier message of) the whole lane after each send.
+    pub fn timeline_from(&self, first: usize, first_index: usize) -> Timeline {
         let mut events: Vec<Event> = Vec::new();
         let revision = |r: &str| {
             if r.is_empty() {
@@ -677,7 +761,7 @@ impl EditorSession {
                     kind: EventKind,
                     rules: Vec<RuleId>,
                     note: String| {
-            let index = events.len();
+            let index = first_index + events.len();
             events.push(Event {
                 index,
                 at_ms,
@@ -686,7 +770,7 @@ impl EditorSession {
                 note,
             });
         };
-        for (i, ex) in self.history.iter().enumerate() {
+        for (i, ex) in self.history.iter().enumerate().skip(first) {
             let at = i as u64 * 1000;
             let http = (self.transport == TransportKind::Http).then(|| HttpInfo {
                 method: Some("POST".into()),
@@ -1188,6 +1272,85 @@ mod tests {
             .any(|e| e.text.contains("Purged prod-catalog.")));
         assert_eq!(s.timeline().summary.leaked_locks, 0);
         assert_eq!(s.history().len(), 3);
+    }
+
+    #[test]
+    fn rpc_parse_editor_refuses_too_deep_and_too_large_but_sends_broken_json() {
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let l = lint(&deep);
+        assert_eq!(l.too_deep, Some(MAX_DEPTH + 1));
+        assert!(l.refusal().is_some_and(|r| r.contains("129 levels")));
+        let fine = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(lint(&fine).too_deep, None);
+        let in_string = format!("{{\"a\": \"{}\\\"\"}}", "[".repeat(500));
+        assert_eq!(
+            lint(&in_string).too_deep,
+            None,
+            "brackets in strings do not nest"
+        );
+        assert_eq!(lint(&in_string).parse, None);
+        let huge = " ".repeat(MAX_REQUEST_BYTES + 1);
+        assert!(lint(&huge).refusal().is_some_and(|r| r.contains("1 MiB")));
+        assert_eq!(
+            lint("{\"jsonrpc\": ").refusal(),
+            None,
+            "not JSON is still sent"
+        );
+    }
+
+    #[test]
+    fn l_undeclared_editor_answers_a_server_request() {
+        let mut s = EditorSession::new(presets::search_index(), TransportKind::Stdio);
+        let init = templates("2025-06-18")
+            .into_iter()
+            .find(|t| t.method == methods::INITIALIZE)
+            .map(|t| t.text)
+            .unwrap_or_default();
+        let init = set_capability(&init, Capability::ElicitationForm, true).unwrap_or_default();
+        s.send(&init, None);
+        let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"purge_index","arguments":{"index":"prod-catalog"}}}"#;
+        let ex = s.send(call, None);
+        let asked = ex
+            .side_effects
+            .iter()
+            .find_map(|e| e.message.clone())
+            .unwrap();
+        let answer = answer_server_request(&asked).unwrap();
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(v["id"], asked["id"]);
+        assert_eq!(v["result"]["action"], "accept");
+        let done = s.send(&answer, None);
+        assert!(done
+            .side_effects
+            .iter()
+            .any(|e| e.text.contains("Purged prod-catalog.")));
+        let sampling =
+            json!({"jsonrpc": "2.0", "id": 9, "method": "sampling/createMessage", "params": {}});
+        let refused: Value =
+            serde_json::from_str(&answer_server_request(&sampling).unwrap()).unwrap();
+        assert_eq!(refused["error"]["code"], -32601);
+        assert_eq!(refused["id"], 9);
+        assert_eq!(
+            answer_server_request(&v),
+            None,
+            "a response is not a request"
+        );
+    }
+
+    #[test]
+    fn l_cap_session_editor_timeline_grows_one_exchange_at_a_time() {
+        let mut s = EditorSession::new(presets::search_index(), TransportKind::Http);
+        let legacy = templates("2025-06-18");
+        let mut shown: Vec<Event> = Vec::new();
+        for t in legacy.iter().take(5) {
+            let before = s.history().len();
+            s.send(&t.text, None);
+            let part = s.timeline_from(before, shown.len());
+            shown.extend(part.events);
+            let whole = s.timeline();
+            assert_eq!(shown, whole.events, "after {}", t.method);
+            assert_eq!(part.summary, whole.summary);
+        }
     }
 
     #[test]
