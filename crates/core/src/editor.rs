@@ -62,6 +62,11 @@ pub struct Lint {
     pub revision: Option<String>,
     /// The method, when there is one.
     pub method: Option<String>,
+    /// The protocol version the request names (`_meta` on a modern request,
+    /// `params.protocolVersion` on initialize).
+    pub version: Option<String>,
+    /// The capabilities the request declares (see [`declared`]).
+    pub declared: Vec<Capability>,
 }
 
 impl Lint {
@@ -129,10 +134,20 @@ fn warn(path: &str, message: impl Into<String>, rule: Option<RuleId>) -> Warning
 /// Checks a request the way the official schema of its revision would, with
 /// the JSON path of every problem.
 pub fn lint(text: &str) -> Lint {
+    lint_request(text).0
+}
+
+/// [`lint`], and whether the text is a request (it has an id).
+fn lint_request(text: &str) -> (Lint, bool) {
     let mut out = Lint::default();
+    let is_request = lint_into(text, &mut out);
+    (out, is_request)
+}
+
+fn lint_into(text: &str, out: &mut Lint) -> bool {
     if text.len() > MAX_REQUEST_BYTES {
         out.too_large = Some(text.len());
-        return out;
+        return false;
     }
     let depth = nesting_depth(text);
     if depth > MAX_DEPTH {
@@ -152,9 +167,11 @@ pub fn lint(text: &str) -> Lint {
                 column: err.column().max(1),
                 message,
             });
-            return out;
+            return false;
         }
     };
+    out.version = version_in(&value);
+    out.declared = declared_in(&value);
     let envelope = match Envelope::classify(&value) {
         Ok(e) => e,
         Err(invalid) => {
@@ -163,7 +180,7 @@ pub fn lint(text: &str) -> Lint {
                 format!("not a JSON-RPC request: {}", invalid.reason),
                 Some(rules::RPC_INVALID),
             ));
-            return out;
+            return false;
         }
     };
     let (method, params, is_request) = match &envelope {
@@ -171,7 +188,7 @@ pub fn lint(text: &str) -> Lint {
         Envelope::Notification { method, params } => (method.clone(), params.clone(), false),
         _ => {
             out.warnings.push(warn("$", "this is a response; the editor sends it to the server as a reply to a server request", None));
-            return out;
+            return false;
         }
     };
     out.method = Some(method.clone());
@@ -182,7 +199,7 @@ pub fn lint(text: &str) -> Lint {
     let legacy_shaped = method == methods::INITIALIZE || params.get("_meta").is_none();
     if modern || (!legacy_shaped && method != methods::INITIALIZE) {
         out.revision = Some(ProtocolVersion::MODERN.into());
-        lint_modern(&method, &params, is_request, &mut out);
+        lint_modern(&method, &params, is_request, out);
     } else {
         let version = params
             .get("protocolVersion")
@@ -194,9 +211,9 @@ pub fn lint(text: &str) -> Lint {
         } else {
             "2025-11-25".into()
         });
-        lint_legacy(&method, &params, &mut out);
+        lint_legacy(&method, &params, out);
     }
-    out
+    is_request
 }
 
 /// [`lint`], plus what follows from the target server's era: a
@@ -204,12 +221,11 @@ pub fn lint(text: &str) -> Lint {
 /// request to a legacy-only server is one it does not understand.
 pub fn lint_for(text: &str, server_era: crate::protocol::version::EraMode) -> Lint {
     use crate::protocol::version::EraMode;
-    let mut out = lint(text);
+    let (mut out, is_request) = lint_request(text);
     let Some(method) = out.method.clone() else {
         return out;
     };
     let modern = out.revision.as_deref() == Some(ProtocolVersion::MODERN);
-    let is_request = serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("id").is_some());
     match server_era {
         EraMode::ModernOnly if !modern && is_request && method != methods::INITIALIZE => out.warnings.push(warn(
             "params._meta",
@@ -481,10 +497,25 @@ pub fn set_capability(text: &str, cap: Capability, on: bool) -> Result<String, S
 
 /// Which capabilities the request currently declares.
 pub fn declared(text: &str) -> Vec<Capability> {
-    let Ok(mut value) = serde_json::from_str::<Value>(text) else {
-        return Vec::new();
+    serde_json::from_str::<Value>(text)
+        .map(|v| declared_in(&v))
+        .unwrap_or_default()
+}
+
+fn is_initialize(value: &Value) -> bool {
+    value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE)
+}
+
+fn declared_in(value: &Value) -> Vec<Capability> {
+    let params = value.get("params");
+    let slot = if is_initialize(value) {
+        params.and_then(|p| p.get("capabilities"))
+    } else {
+        params
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(meta::CLIENT_CAPABILITIES))
     };
-    let Some(slot) = caps_slot(&mut value) else {
+    let Some(slot) = slot else {
         return Vec::new();
     };
     let caps = ClientCapabilities::from_json(slot);
@@ -494,8 +525,19 @@ pub fn declared(text: &str) -> Vec<Capability> {
         .collect()
 }
 
+/// The version a request names, where [`set_version`] puts it.
+fn version_in(value: &Value) -> Option<String> {
+    let params = value.get("params")?;
+    let version = if is_initialize(value) {
+        params.get("protocolVersion")
+    } else {
+        params.get("_meta")?.get(meta::PROTOCOL_VERSION)
+    };
+    version.and_then(Value::as_str).map(str::to_string)
+}
+
 fn caps_slot(value: &mut Value) -> Option<&mut Value> {
-    let is_init = value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE);
+    let is_init = is_initialize(value);
     let params = value.get_mut("params")?.as_object_mut()?;
     if is_init {
         return Some(params.entry("capabilities").or_insert_with(|| json!({})));
@@ -512,7 +554,7 @@ fn caps_slot(value: &mut Value) -> Option<&mut Value> {
 pub fn set_version(text: &str, version: &str) -> Result<String, String> {
     let mut value: Value =
         serde_json::from_str(text).map_err(|e| format!("fix the JSON first: {e}"))?;
-    let is_init = value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE);
+    let is_init = is_initialize(&value);
     let params = value
         .get_mut("params")
         .and_then(Value::as_object_mut)
@@ -1106,7 +1148,9 @@ mod tests {
             data,
             &json!({"supported": ["2026-07-28"], "requested": "2025-11-25"})
         );
+        assert_eq!(lint(&old).version.as_deref(), Some("2025-11-25"));
         let fixed = set_version(&old, "2026-07-28").unwrap();
+        assert_eq!(lint(&fixed).version.as_deref(), Some("2026-07-28"));
         assert_eq!(s.send(&fixed, None).badge, Badge::Result);
     }
 
@@ -1122,6 +1166,8 @@ mod tests {
         );
         let with = set_capability(&text, Capability::ElicitationForm, true).unwrap();
         assert_eq!(declared(&with), vec![Capability::ElicitationForm]);
+        assert_eq!(lint(&with).declared, vec![Capability::ElicitationForm]);
+        assert!(lint(&text).declared.is_empty());
         assert_eq!(s.send(&with, None).badge, Badge::Result);
     }
 
