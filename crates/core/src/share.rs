@@ -7,8 +7,11 @@
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
-use crate::settings::Setting;
+use crate::client::UndeclaredPolicy;
+use crate::protocol::version::EraMode;
+use crate::settings::{Capability, Setting};
 use crate::transport::TransportKind;
 
 /// Prefix of a version-1 fragment.
@@ -110,6 +113,164 @@ pub fn decode(fragment: &str) -> Result<ShareState, ShareError> {
     validate(state)
 }
 
+/// Prefix of a version-2 fragment ([`to_fragment`], [`from_fragment`]).
+pub const PREFIX_V2: &str = "v2.";
+
+const ERAS: [EraMode; 3] = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+const POLICIES: [UndeclaredPolicy; 3] = [
+    UndeclaredPolicy::MethodNotFound,
+    UndeclaredPolicy::Drop,
+    UndeclaredPolicy::Close,
+];
+const TRANSPORTS: [TransportKind; 2] = [TransportKind::Stdio, TransportKind::Http];
+
+fn index_of<T: PartialEq>(all: &[T], x: &T) -> usize {
+    all.iter().position(|a| a == x).unwrap_or(0)
+}
+
+/// A setting as a short positional array: `[kind, value]` or
+/// `[kind, value, on]`, enums as indexes.
+fn setting_value(setting: &Setting) -> Value {
+    match setting {
+        Setting::ClientEra(e) => json!([0, index_of(&ERAS, e)]),
+        Setting::ClientCapability(c, on) => json!([1, index_of(&Capability::ALL, c), on]),
+        Setting::PreferredVersion(v) => json!([2, v]),
+        Setting::ServerEra(e) => json!([3, index_of(&ERAS, e)]),
+        Setting::ServerVersion(v, on) => json!([4, v, on]),
+        Setting::Transport(t) => json!([5, index_of(&TRANSPORTS, t)]),
+        Setting::Undeclared(p) => json!([6, index_of(&POLICIES, p)]),
+        Setting::ChecksBeforeWork(on) => json!([7, on]),
+    }
+}
+
+fn setting_from(value: &Value) -> Option<Setting> {
+    let a = value.as_array()?;
+    let pick = |i: usize| a.get(i);
+    let index = || pick(1)?.as_u64().map(|i| i as usize);
+    let text = || pick(1)?.as_str().map(str::to_string);
+    let on = |i: usize| pick(i)?.as_bool();
+    Some(match pick(0)?.as_u64()? {
+        0 => Setting::ClientEra(*ERAS.get(index()?)?),
+        1 => Setting::ClientCapability(*Capability::ALL.get(index()?)?, on(2)?),
+        2 => Setting::PreferredVersion(text()?),
+        3 => Setting::ServerEra(*ERAS.get(index()?)?),
+        4 => Setting::ServerVersion(text()?, on(2)?),
+        5 => Setting::Transport(*TRANSPORTS.get(index()?)?),
+        6 => Setting::Undeclared(*POLICIES.get(index()?)?),
+        7 => Setting::ChecksBeforeWork(on(1)?),
+        _ => return None,
+    })
+}
+
+/// Encodes a state as a compact URL fragment (without the `#`): `v2.` and
+/// the base64url of a positional JSON array
+/// `[scenario, step, [[base, label|null, setting...]...], editor?]` where
+/// the editor is `[target, transport, text, [[name, value]...]]`.
+/// Unlike [`encode`] it needs no deflate and no serde derives, which keeps
+/// the browser's WebAssembly small; links are short anyway (a few settings).
+pub fn to_fragment(state: &ShareState) -> String {
+    let lanes: Vec<Value> = state
+        .lanes
+        .iter()
+        .map(|lane| {
+            let mut v = vec![json!(lane.base), json!(lane.label)];
+            v.extend(lane.settings.iter().map(setting_value));
+            Value::Array(v)
+        })
+        .collect();
+    let mut doc = vec![
+        json!(state.scenario),
+        json!(state.step),
+        Value::Array(lanes),
+    ];
+    if let Some(e) = &state.editor {
+        let headers: Vec<Value> = e.headers.iter().map(|(k, v)| json!([k, v])).collect();
+        doc.push(json!([
+            e.target,
+            index_of(&TRANSPORTS, &e.transport),
+            e.text,
+            headers
+        ]));
+    }
+    format!(
+        "{PREFIX_V2}{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Value::Array(doc).to_string())
+    )
+}
+
+fn state_from(doc: &Value) -> Option<ShareState> {
+    let doc = doc.as_array()?;
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    let lanes = doc
+        .get(2)?
+        .as_array()?
+        .iter()
+        .map(|lane| {
+            let lane = lane.as_array()?;
+            let label = match lane.get(1)? {
+                Value::Null => None,
+                v => Some(text(v)?),
+            };
+            Some(LaneState {
+                base: lane.first()?.as_u64()? as usize,
+                settings: lane[2..].iter().map(setting_from).collect::<Option<_>>()?,
+                label,
+            })
+        })
+        .collect::<Option<_>>()?;
+    let editor = match doc.get(3) {
+        None => None,
+        Some(e) => {
+            let e = e.as_array()?;
+            let headers = e
+                .get(3)?
+                .as_array()?
+                .iter()
+                .map(|h| Some((text(h.get(0)?)?, text(h.get(1)?)?)))
+                .collect::<Option<_>>()?;
+            Some(EditorState {
+                target: text(e.first()?)?,
+                transport: *TRANSPORTS.get(e.get(1)?.as_u64()? as usize)?,
+                text: text(e.get(2)?)?,
+                headers,
+            })
+        }
+    };
+    Some(ShareState {
+        scenario: text(doc.first()?)?,
+        lanes,
+        step: doc.get(1)?.as_u64()? as usize,
+        editor,
+    })
+}
+
+/// Decodes a [`to_fragment`] fragment (with or without the leading `#`),
+/// as defensively as [`decode`]: length, base64url, JSON, shape and the
+/// scenario catalog are checked; nothing in it is ever executed.
+pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
+    let fail = |why: &str| Err(ShareError(why.to_string()));
+    let fragment = fragment.trim_start_matches('#');
+    if fragment.len() > MAX_FRAGMENT {
+        return fail("the link is too long to be a mcp-lanes link");
+    }
+    let Some(data) = fragment.strip_prefix(PREFIX_V2) else {
+        return fail("the link's state is not in a format this version understands");
+    };
+    let Ok(json) =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(data.trim_end_matches('='))
+    else {
+        return fail("the link's state is damaged (not valid base64url); was it cut short?");
+    };
+    match serde_json::from_slice(&json)
+        .ok()
+        .as_ref()
+        .and_then(state_from)
+    {
+        Some(state) => validate(state),
+        None => fail("the link's state is damaged or does not have the expected shape"),
+    }
+}
+
 fn validate(state: ShareState) -> Result<ShareState, ShareError> {
     let Some(setups) = crate::scenarios::setups(&state.scenario) else {
         return Err(ShareError(
@@ -169,7 +330,6 @@ pub fn setups(state: &ShareState) -> Vec<crate::sim::Setup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Capability;
 
     fn sample() -> ShareState {
         ShareState {
@@ -241,5 +401,62 @@ mod tests {
             base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bomb)
         );
         assert!(decode(&bomb).is_err());
+    }
+
+    #[test]
+    fn the_compact_fragment_round_trips_every_setting_and_the_editor() {
+        let mut state = sample();
+        state.lanes[1].settings.extend([
+            Setting::ClientEra(EraMode::DualEra),
+            Setting::PreferredVersion("2025-11-25".into()),
+            Setting::ServerEra(EraMode::LegacyOnly),
+            Setting::ServerVersion("2025-06-18".into(), false),
+            Setting::Transport(TransportKind::Http),
+            Setting::Undeclared(UndeclaredPolicy::Close),
+            Setting::ChecksBeforeWork(false),
+        ]);
+        let fragment = to_fragment(&state);
+        assert!(fragment.starts_with(PREFIX_V2));
+        assert!(fragment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)));
+        assert_eq!(from_fragment(&format!("#{fragment}")), Ok(state.clone()));
+        state.editor = None;
+        assert_eq!(from_fragment(&to_fragment(&state)), Ok(state));
+    }
+
+    #[test]
+    fn hostile_or_mangled_compact_fragments_are_refused_cleanly() {
+        let good = to_fragment(&sample());
+        let b64 = |s: &str| {
+            format!(
+                "{PREFIX_V2}{}",
+                base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s)
+            )
+        };
+        let cases = vec![
+            String::new(),
+            "<script>alert(1)</script>".to_string(),
+            format!("{PREFIX_V2}<script>alert(1)</script>"),
+            format!("{PREFIX_V2}!!!!"),
+            good[..good.len() / 2].to_string(),
+            format!("{PREFIX_V2}{}", "A".repeat(MAX_FRAGMENT)),
+            encode(&sample()),
+            b64("{}"),
+            b64("[\"discover\",0,[]]"),
+            b64("[\"discover\",0,[[0,null,[9,1]]]]"),
+            b64("[\"discover\",0,[[0,null,[0,7]]]]"),
+            b64("[\"discover\",-1,[[0,null]]]"),
+            b64("[\"no-such\",0,[[0,null]]]"),
+            b64("[\"discover\",0,[[5,null]]]"),
+            b64(&format!(
+                "[\"discover\",0,[[0,null]],{}",
+                "[".repeat(10_000)
+            )),
+        ];
+        for case in cases {
+            assert!(from_fragment(&case).is_err(), "{case:.60}");
+        }
+        assert!(from_fragment(&b64("[\"discover\",3,[[0,null]]]")).is_ok());
     }
 }
