@@ -418,12 +418,23 @@ pub struct Template {
     pub text: String,
 }
 
+/// The editor's clientInfo, as JSON text.
+const EDITOR_INFO: &str = r#"{"name":"mcp-lanes-editor","version":"1.0.0"}"#;
+
+/// JSON text to a value (templates are kept as text: smaller in
+/// WebAssembly than `json!` literals).
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
 fn modern_meta() -> Value {
-    json!({
-        meta::PROTOCOL_VERSION: ProtocolVersion::MODERN,
-        meta::CLIENT_CAPABILITIES: {},
-        meta::CLIENT_INFO: {"name": "mcp-lanes-editor", "version": "1.0.0"},
-    })
+    parse(&format!(
+        r#"{{"{}":"{}","{}":{{}},"{}":{EDITOR_INFO}}}"#,
+        meta::PROTOCOL_VERSION,
+        ProtocolVersion::MODERN,
+        meta::CLIENT_CAPABILITIES,
+        meta::CLIENT_INFO
+    ))
 }
 
 fn pretty(value: &Value) -> String {
@@ -448,33 +459,35 @@ pub fn templates(revision: &str) -> Vec<Template> {
 }
 
 fn template_value(method: &str, modern: bool, revision: &str) -> Value {
-    let mut params = match method {
-        methods::TOOLS_CALL => json!({"name": "list_incidents", "arguments": {}}),
-        methods::PROMPTS_GET => json!({"name": "summarize_notes", "arguments": {}}),
+    let mut params = parse(match method {
+        methods::TOOLS_CALL => r#"{"name":"list_incidents","arguments":{}}"#,
+        methods::PROMPTS_GET => r#"{"name":"summarize_notes","arguments":{}}"#,
         methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
-            json!({"uri": "note://standup"})
+            r#"{"uri":"note://standup"}"#
         }
-        methods::INITIALIZE => {
-            json!({"protocolVersion": revision, "capabilities": {}, "clientInfo": {"name": "mcp-lanes-editor", "version": "1.0.0"}})
-        }
-        methods::LOGGING_SET_LEVEL => json!({"level": "info"}),
+        methods::INITIALIZE => r#"{"protocolVersion":"","capabilities":{}}"#,
+        methods::LOGGING_SET_LEVEL => r#"{"level":"info"}"#,
         "completion/complete" => {
-            json!({"ref": {"type": "ref/prompt", "name": "summarize_notes"}, "argument": {"name": "topic", "value": "st"}})
+            r#"{"ref":{"type":"ref/prompt","name":"summarize_notes"},"argument":{"name":"topic","value":"st"}}"#
         }
-        "subscriptions/listen" => json!({"notifications": {"toolsListChanged": true}}),
-        methods::CANCELLED => json!({"requestId": 1, "reason": "no longer needed"}),
-        _ => json!({}),
-    };
+        "subscriptions/listen" => r#"{"notifications":{"toolsListChanged":true}}"#,
+        methods::CANCELLED => r#"{"requestId":1,"reason":"no longer needed"}"#,
+        _ => "{}",
+    });
+    if method == methods::INITIALIZE {
+        params["protocolVersion"] = Value::from(revision);
+        params["clientInfo"] = parse(EDITOR_INFO);
+    }
     let notification = method.starts_with("notifications/");
     if modern && method != methods::CANCELLED {
         params["_meta"] = modern_meta();
     }
     let mut obj = Map::new();
-    obj.insert("jsonrpc".into(), json!("2.0"));
+    obj.insert("jsonrpc".into(), Value::from("2.0"));
     if !notification {
-        obj.insert("id".into(), json!(1));
+        obj.insert("id".into(), Value::from(1));
     }
-    obj.insert("method".into(), json!(method));
+    obj.insert("method".into(), Value::from(method));
     if params.as_object().is_some_and(|p| !p.is_empty()) {
         obj.insert("params".into(), params);
     }
@@ -630,13 +643,19 @@ pub fn answer_and_retry(request_text: &str, reply: &Value, new_id: i64) -> Resul
 pub fn answer_server_request(message: &Value) -> Option<String> {
     let id = message.get("id").filter(|id| !id.is_null())?;
     let method = message.get("method").and_then(Value::as_str)?;
-    let reply = if method == methods::ELICITATION_CREATE {
+    let mut reply = Map::new();
+    reply.insert("jsonrpc".into(), Value::from("2.0"));
+    reply.insert("id".into(), id.clone());
+    if method == methods::ELICITATION_CREATE {
         let schema = message.get("params").and_then(|p| p.get("requestedSchema"));
-        json!({"jsonrpc": "2.0", "id": id, "result": elicitation::accept_with_defaults(schema)})
+        reply.insert("result".into(), elicitation::accept_with_defaults(schema));
     } else {
-        json!({"jsonrpc": "2.0", "id": id, "error": {"code": crate::protocol::codes::METHOD_NOT_FOUND, "message": "Method not found"}})
-    };
-    Some(pretty(&reply))
+        reply.insert(
+            "error".into(),
+            parse(r#"{"code":-32601,"message":"Method not found"}"#),
+        );
+    }
+    Some(pretty(&Value::Object(reply)))
 }
 
 /// How a reply is summed up in one badge.
