@@ -9,4 +9,5 @@ pub mod narration;
 pub mod player;
 pub mod scenario_picker;
 pub mod settings_panel;
+pub mod share_export;
 pub mod theme_toggle;

@@ -1,5 +1,6 @@
 //! Custom hooks: the side effects the reducer must not do itself.
 
+pub mod use_bridge;
 pub mod use_follow_playhead;
 pub mod use_history;
 pub mod use_playback_timer;

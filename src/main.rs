@@ -12,17 +12,31 @@
 //! (`settings::apply`, `sim::run`).
 
 #[cfg(target_arch = "wasm32")]
+mod browser;
+#[cfg(target_arch = "wasm32")]
 mod components;
+#[cfg(target_arch = "wasm32")]
+mod config;
+#[cfg(target_arch = "wasm32")]
+mod embed;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(target_arch = "wasm32")]
 mod model;
 #[cfg(target_arch = "wasm32")]
+mod permalink;
+#[cfg(target_arch = "wasm32")]
 mod state;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    yew::Renderer::<components::app::App>::new().render();
+    // Loaded by www/embed.js: figures are mounted with `embed::mount`.
+    if embed::script_base().is_some() {
+        return;
+    }
+    let config = model::Shared::new(config::Config::from_url());
+    let props = components::app::AppProps { config };
+    yew::Renderer::<components::app::App>::with_props(props).render();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,10 +8,13 @@ use std::rc::Rc;
 use gloo::timers::callback::Interval;
 use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
 use mcp_lanes_core::settings::{self, Setting};
+use mcp_lanes_core::share::LaneState;
 use mcp_lanes_core::sim::{self, Setup, Timeline};
 use yew::prelude::*;
 
 use crate::model::{describe, Layout, Shared};
+
+mod link;
 
 /// Playback speeds offered (multiples of the base step), in quarters.
 pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
@@ -46,6 +49,11 @@ pub struct Lane {
     pub added: bool,
     /// True once a setting was changed (until "reset").
     pub changed: bool,
+    /// What a permalink records: the scenario's set-up it starts from, the
+    /// settings applied since, in order, and a compared lane's label.
+    pub share: LaneState,
+    /// How many of `share.settings` "reset" keeps (a compared lane's own).
+    keep: usize,
 }
 
 impl PartialEq for Lane {
@@ -55,17 +63,31 @@ impl PartialEq for Lane {
 }
 
 impl Lane {
-    fn new(key: u32, setup: Setup, added: bool) -> Lane {
-        let timeline = Rc::new(sim::run(&setup));
-        let setup = Rc::new(setup);
+    /// The scenario's set-up `base` with the lane's settings applied; a
+    /// compared (`added`) lane resets to all of them, another to none.
+    fn new(key: u32, base: &Setup, share: LaneState, added: bool) -> Lane {
+        let build = |n: usize| {
+            let mut setup = base.clone();
+            for s in share.settings.iter().take(n) {
+                settings::apply(&mut setup, s);
+            }
+            if let Some(label) = &share.label {
+                setup.label = label.clone();
+            }
+            Rc::new(setup)
+        };
+        let keep = if added { share.settings.len() } else { 0 };
+        let setup = build(share.settings.len());
         Lane {
             key,
             version: 0,
-            original: Rc::clone(&setup),
+            original: build(keep),
+            timeline: Rc::new(sim::run(&setup)),
             setup,
-            timeline,
             added,
-            changed: false,
+            changed: keep < share.settings.len(),
+            share,
+            keep,
         }
     }
 
@@ -107,6 +129,8 @@ pub struct State {
     pub help_open: bool,
     /// The running playback timer; dropping it stops it.
     pub timer: Option<Rc<Interval>>,
+    /// The scenario's set-ups as defined (lanes start from one of them).
+    bases: Rc<Vec<Setup>>,
     next_key: u32,
 }
 
@@ -114,6 +138,8 @@ pub struct State {
 pub enum Action {
     /// Open a scenario by id (from the picker or the URL).
     Load(String),
+    /// Open what a permalink describes.
+    Restore(Box<mcp_lanes_core::share::ShareState>),
     /// Start playback (from the start if at the end).
     Play,
     /// Stop playback.
@@ -179,6 +205,7 @@ impl State {
             selected: None,
             help_open: false,
             timer: None,
+            bases: Rc::default(),
             next_key: 0,
         };
         state.open(id);
@@ -197,15 +224,31 @@ impl State {
             _ => None,
         };
         self.scenario = info;
-        let setups = info
+        let bases = info
             .and_then(|i| scenarios::setups(i.id))
             .unwrap_or_default();
-        let lanes: Vec<Lane> = setups
+        let shares = (0..bases.len())
+            .map(|base| LaneState {
+                base,
+                settings: Vec::new(),
+                label: None,
+            })
+            .collect();
+        self.open_lanes(bases, shares);
+    }
+
+    /// Shows the given lanes of a scenario's set-ups, at the start (a
+    /// lane with a label is a compared one).
+    fn open_lanes(&mut self, bases: Vec<Setup>, shares: Vec<LaneState>) {
+        self.bases = Rc::new(bases);
+        let bases = Rc::clone(&self.bases);
+        let lanes: Vec<Lane> = shares
             .into_iter()
-            .map(|setup| {
+            .filter_map(|share| {
                 let key = self.next_key;
                 self.next_key += 1;
-                Lane::new(key, setup, false)
+                let added = share.label.is_some();
+                Some(Lane::new(key, bases.get(share.base)?, share, added))
             })
             .collect();
         self.set_lanes(lanes, false);
@@ -265,6 +308,7 @@ impl Reducible for State {
         let mut next = (*self).clone();
         match action {
             Action::Load(id) => next.open(Some(&id)),
+            Action::Restore(link) => next.restore(&link),
             Action::Play => {
                 if next.at_end() {
                     next.pos = 0;
@@ -325,6 +369,7 @@ impl Reducible for State {
                 if let Some(l) = lanes.get_mut(lane) {
                     let mut setup = (*l.setup).clone();
                     settings::apply(&mut setup, &setting);
+                    l.share.settings.push(setting);
                     l.timeline = Rc::new(sim::run(&setup));
                     l.setup = Rc::new(setup);
                     l.version += 1;
@@ -334,13 +379,17 @@ impl Reducible for State {
             }
             Action::Compare { lane, setting } => {
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
-                if let Some(l) = lanes.get(lane) {
-                    let mut setup = (*l.setup).clone();
-                    settings::apply(&mut setup, &setting);
-                    setup.label = format!("{} \u{b7} {}", setup.label, describe(&setting));
+                let base = lanes
+                    .get(lane)
+                    .and_then(|l| Some((l, next.bases.get(l.share.base)?)));
+                if let Some((l, base)) = base {
+                    let mut share = l.share.clone();
+                    share.label = Some(format!("{} \u{b7} {}", l.setup.label, describe(&setting)));
+                    share.settings.push(setting);
                     let key = next.next_key;
                     next.next_key += 1;
-                    lanes.insert(lane + 1, Lane::new(key, setup, true));
+                    let added = Lane::new(key, base, share, true);
+                    lanes.insert(lane + 1, added);
                     if let Some(sel) = next.selected.as_mut() {
                         if sel.lane > lane {
                             sel.lane += 1;
@@ -367,6 +416,7 @@ impl Reducible for State {
             Action::ResetLane(lane) => {
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
                 if let Some(l) = lanes.get_mut(lane) {
+                    l.share.settings.truncate(l.keep);
                     l.setup = Rc::clone(&l.original);
                     l.timeline = Rc::new(sim::run(&l.setup));
                     l.version += 1;

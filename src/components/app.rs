@@ -2,6 +2,7 @@
 //! lanes side by side and the inspector, plus the keyboard help.
 
 use mcp_lanes_core::settings::Setting;
+use mcp_lanes_core::share;
 use yew::prelude::*;
 
 use crate::components::help_dialog::HelpDialog;
@@ -10,12 +11,17 @@ use crate::components::lane::Lane;
 use crate::components::narration::Narration;
 use crate::components::player::Player;
 use crate::components::scenario_picker::ScenarioPicker;
+use crate::components::share_export::{export_menu, share_link, Status};
 use crate::components::theme_toggle::ThemeToggle;
+use crate::config::{Config, Mode};
+use crate::hooks::use_bridge::use_bridge;
 use crate::hooks::use_follow_playhead::use_follow_playhead;
-use crate::hooks::use_history::{embedded, push_scenario, scenario_from_url, use_history};
+use crate::hooks::use_history::{push_scenario, use_history};
 use crate::hooks::use_playback_timer::use_playback_timer;
 use crate::hooks::use_shortcuts::use_shortcuts;
 use crate::hooks::use_theme::use_theme;
+use crate::model::Shared;
+use crate::permalink::page_url;
 use crate::state::{step_ms, Action, Selection, State};
 
 /// What the narration says at the playhead: each lane's notes for the
@@ -44,17 +50,42 @@ fn narration(state: &State) -> Vec<String> {
     lines
 }
 
+#[derive(PartialEq, Properties)]
+pub struct AppProps {
+    /// The page, an iframe figure or a mounted figure, and its options.
+    pub config: Shared<Config>,
+}
+
 #[component]
-pub fn App() -> Html {
-    let state = use_reducer(|| State::load(scenario_from_url().as_deref()));
+pub fn App(props: &AppProps) -> Html {
+    let config = &props.config;
+    let page = config.mode == Mode::Page;
+    let root = use_node_ref();
+    let state = use_reducer(|| State::start(config));
     use_playback_timer(&state);
-    use_follow_playhead(state.pos, state.playing);
-    use_shortcuts(state.dispatcher());
-    use_history(state.dispatcher());
-    let theme = use_theme();
+    use_follow_playhead(state.pos, state.playing && page);
+    use_shortcuts(
+        state.dispatcher(),
+        (config.mode == Mode::Mount).then(|| root.clone()),
+    );
+    use_history(state.dispatcher(), page);
+    use_bridge(&state, config, &root);
+    let theme = use_theme(page);
     // The picker starts unfolded when no scenario was asked for.
-    let picker_open = use_state(|| scenario_from_url().is_none());
-    let embed = use_state(embedded);
+    let picker_open = config.scenario.is_none() && config.link.is_none();
+    let embed = !page;
+    // What the last "Copy" said; the lane "Export" is about.
+    let copied = use_state(Status::default);
+    let export_lane = use_state(|| 0u32);
+    let onlink = {
+        let state = state.clone();
+        Callback::from(move |()| {
+            let origin = web_sys::window()
+                .and_then(|w| w.location().origin().ok())
+                .unwrap_or_default();
+            origin + &page_url(&share::to_fragment(&state.share())).unwrap_or_default()
+        })
+    };
 
     let dispatch = |f: fn() -> Action| {
         let state = state.clone();
@@ -136,7 +167,7 @@ pub fn App() -> Html {
     let lane_count = state.lanes.len();
 
     html! {
-        <div class={if *embed { "app embed" } else { "app" }}>
+        <div class={if embed { "app embed" } else { "app" }} ref={root}>
             <header class="app-header">
                 <div class="brand">
                     <h1>{ "mcp-lanes" }</h1>
@@ -149,9 +180,10 @@ pub fn App() -> Html {
                         <span class="button-text" aria-hidden="true">{ " Keys" }</span>
                     </button>
                     <ThemeToggle theme={theme.theme} ontoggle={theme.ontoggle.clone()} />
+                    { share_link(&onlink, &copied) }
                 </div>
             </header>
-            <ScenarioPicker current={current_id} open={*picker_open} {onselect} />
+            <ScenarioPicker current={current_id} open={picker_open} {onselect} />
             <main class="main" id="main">
                 <section class="intro" aria-labelledby="scenario-title">
                     if let Some(s) = state.scenario {
@@ -190,6 +222,9 @@ pub fn App() -> Html {
                                 }) }
                             </div>
                         </div>
+                        if page {
+                            { export_menu(current_id, &state.lanes, &export_lane, &copied) }
+                        }
                     </section>
                     <Inspector {selection} onclose={oninspector_close} />
                 </div>

@@ -1,26 +1,13 @@
 //! The page URL: `?scenario=ID` opens a scenario; picking one pushes a new
-//! history entry, and going back or forward opens the scenario named there.
+//! history entry, and going back or forward opens the scenario named there
+//! (or the state of the permalink there).
 
 use gloo::events::EventListener;
 use web_sys::UrlSearchParams;
 use yew::prelude::*;
 
+use crate::config::Config;
 use crate::state::{Action, State};
-
-/// The `scenario` query parameter of the current URL, if any.
-pub fn scenario_from_url() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    UrlSearchParams::new_with_str(&search).ok()?.get("scenario")
-}
-
-/// Whether the URL asks for the figure alone (`?embed=1`).
-pub fn embedded() -> bool {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|s| UrlSearchParams::new_with_str(&s).ok())
-        .and_then(|p| p.get("embed"))
-        .is_some_and(|v| v == "1")
-}
 
 /// Records `?scenario=ID` as a new history entry (keeping other parameters).
 pub fn push_scenario(id: &str) {
@@ -41,14 +28,18 @@ pub fn push_scenario(id: &str) {
     }
 }
 
-/// Re-opens the scenario named in the URL when the reader goes back or forward.
+/// Re-opens the scenario named in the URL when the reader goes back or
+/// forward (only on the page: a figure leaves its page's URL alone).
 #[hook]
-pub fn use_history(dispatcher: UseReducerDispatcher<State>) {
+pub fn use_history(dispatcher: UseReducerDispatcher<State>, enabled: bool) {
     use_effect_with((), move |_| {
-        let listener = web_sys::window().map(|window| {
+        let listener = web_sys::window().filter(|_| enabled).map(|window| {
             EventListener::new(&window, "popstate", move |_| {
-                let id = scenario_from_url().unwrap_or_default();
-                dispatcher.dispatch(Action::Load(id));
+                let config = Config::from_url();
+                dispatcher.dispatch(match config.link {
+                    Some(Ok(link)) => Action::Restore(Box::new(link)),
+                    _ => Action::Load(config.scenario.unwrap_or_default()),
+                });
             })
         });
         move || drop(listener)

@@ -46,7 +46,8 @@ fn action_for(event: &KeyboardEvent) -> Option<Action> {
     if closest(
         &target,
         "input, textarea, select, [contenteditable=''], [contenteditable='true']",
-    ) || dialog_open()
+    ) || closest(&target, "dialog")
+        || dialog_open()
     {
         return None;
     }
@@ -67,14 +68,18 @@ fn action_for(event: &KeyboardEvent) -> Option<Action> {
     })
 }
 
-/// Listens for shortcuts on the whole document.
+/// Listens for shortcuts on the whole document, or only inside `scope`
+/// (a mounted figure: several on one page each hear their own keys).
 #[hook]
-pub fn use_shortcuts(dispatcher: UseReducerDispatcher<State>) {
+pub fn use_shortcuts(dispatcher: UseReducerDispatcher<State>, scope: Option<NodeRef>) {
     use_effect_with((), move |_| {
-        let document = web_sys::window().and_then(|w| w.document());
-        let listener = document.map(|document| {
+        let target: Option<web_sys::EventTarget> = match scope {
+            Some(scope) => scope.cast::<Element>().map(Into::into),
+            None => web_sys::window().and_then(|w| w.document()).map(Into::into),
+        };
+        let listener = target.map(|target| {
             EventListener::new_with_options(
-                &document,
+                &target,
                 "keydown",
                 EventListenerOptions::enable_prevent_default(),
                 move |event| {

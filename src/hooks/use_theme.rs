@@ -55,18 +55,19 @@ pub struct ThemeHandle {
     pub ontoggle: Callback<()>,
 }
 
-/// The current theme and a toggle.
+/// The current theme and a toggle; only the page (`enabled`) applies and
+/// remembers it (a figure takes its theme from its options).
 #[hook]
-pub fn use_theme() -> ThemeHandle {
+pub fn use_theme(enabled: bool) -> ThemeHandle {
     // `None`: nothing chosen yet, follow the system.
     let chosen = use_state(stored);
     let theme = chosen.unwrap_or_else(system);
 
-    use_effect_with(*chosen, |chosen| {
+    use_effect_with(*chosen, move |chosen| {
         let root = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element());
-        if let (Some(root), Some(theme)) = (root, chosen) {
+        if let (Some(root), Some(theme), true) = (root, chosen, enabled) {
             let _ = root.set_attribute("data-theme", theme.name());
             if let Some(storage) = storage() {
                 let _ = storage.set_item(KEY, theme.name());

@@ -7,7 +7,7 @@
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::client::UndeclaredPolicy;
 use crate::protocol::version::EraMode;
@@ -128,19 +128,50 @@ fn index_of<T: PartialEq>(all: &[T], x: &T) -> usize {
     all.iter().position(|a| a == x).unwrap_or(0)
 }
 
+/// Appends `,` and a string as JSON.
+fn push_text(out: &mut String, text: &str) {
+    out.push(',');
+    out.push_str(&Value::from(text).to_string());
+}
+
+/// Appends `,` and a number or `true`/`false`.
+fn push_raw(out: &mut String, raw: &str) {
+    out.push(',');
+    out.push_str(raw);
+}
+
+fn bool_text(on: bool) -> &'static str {
+    if on {
+        "true"
+    } else {
+        "false"
+    }
+}
+
 /// A setting as a short positional array: `[kind, value]` or
 /// `[kind, value, on]`, enums as indexes.
-fn setting_value(setting: &Setting) -> Value {
-    match setting {
-        Setting::ClientEra(e) => json!([0, index_of(&ERAS, e)]),
-        Setting::ClientCapability(c, on) => json!([1, index_of(&Capability::ALL, c), on]),
-        Setting::PreferredVersion(v) => json!([2, v]),
-        Setting::ServerEra(e) => json!([3, index_of(&ERAS, e)]),
-        Setting::ServerVersion(v, on) => json!([4, v, on]),
-        Setting::Transport(t) => json!([5, index_of(&TRANSPORTS, t)]),
-        Setting::Undeclared(p) => json!([6, index_of(&POLICIES, p)]),
-        Setting::ChecksBeforeWork(on) => json!([7, on]),
+fn push_setting(out: &mut String, setting: &Setting) {
+    let (kind, index, text, on) = match setting {
+        Setting::ClientEra(e) => (0, index_of(&ERAS, e), None, None),
+        Setting::ClientCapability(c, on) => (1, index_of(&Capability::ALL, c), None, Some(*on)),
+        Setting::PreferredVersion(v) => (2, 0, Some(v), None),
+        Setting::ServerEra(e) => (3, index_of(&ERAS, e), None, None),
+        Setting::ServerVersion(v, on) => (4, 0, Some(v), Some(*on)),
+        Setting::Transport(t) => (5, index_of(&TRANSPORTS, t), None, None),
+        Setting::Undeclared(p) => (6, index_of(&POLICIES, p), None, None),
+        Setting::ChecksBeforeWork(on) => (7, 0, None, Some(*on)),
+    };
+    out.push_str(",[");
+    out.push_str(&kind.to_string());
+    match (text, on) {
+        (Some(text), _) => push_text(out, text),
+        (None, Some(on)) if kind == 7 => push_raw(out, bool_text(on)),
+        _ => push_raw(out, &index.to_string()),
     }
+    if let (Some(on), false) = (on, kind == 7) {
+        push_raw(out, bool_text(on));
+    }
+    out.push(']');
 }
 
 fn setting_from(value: &Value) -> Option<Setting> {
@@ -169,75 +200,106 @@ fn setting_from(value: &Value) -> Option<Setting> {
 /// Unlike [`encode`] it needs no deflate and no serde derives, which keeps
 /// the browser's WebAssembly small; links are short anyway (a few settings).
 pub fn to_fragment(state: &ShareState) -> String {
-    let lanes: Vec<Value> = state
-        .lanes
-        .iter()
-        .map(|lane| {
-            let mut v = vec![json!(lane.base), json!(lane.label)];
-            v.extend(lane.settings.iter().map(setting_value));
-            Value::Array(v)
-        })
-        .collect();
-    let mut doc = vec![
-        json!(state.scenario),
-        json!(state.step),
-        Value::Array(lanes),
-    ];
-    if let Some(e) = &state.editor {
-        let headers: Vec<Value> = e.headers.iter().map(|(k, v)| json!([k, v])).collect();
-        doc.push(json!([
-            e.target,
-            index_of(&TRANSPORTS, &e.transport),
-            e.text,
-            headers
-        ]));
+    let mut out = String::from("[");
+    out.push_str(&Value::from(state.scenario.as_str()).to_string());
+    push_raw(&mut out, &state.step.to_string());
+    out.push_str(",[");
+    for (i, lane) in state.lanes.iter().enumerate() {
+        out.push_str(if i == 0 { "[" } else { ",[" });
+        out.push_str(&lane.base.to_string());
+        match &lane.label {
+            Some(label) => push_text(&mut out, label),
+            None => push_raw(&mut out, "null"),
+        }
+        for setting in &lane.settings {
+            push_setting(&mut out, setting);
+        }
+        out.push(']');
     }
+    out.push(']');
+    if let Some(e) = &state.editor {
+        out.push_str(",[");
+        out.push_str(&Value::from(e.target.as_str()).to_string());
+        push_raw(&mut out, &index_of(&TRANSPORTS, &e.transport).to_string());
+        push_text(&mut out, &e.text);
+        out.push_str(",[");
+        for (i, (name, value)) in e.headers.iter().enumerate() {
+            out.push_str(if i == 0 { "[" } else { ",[" });
+            out.push_str(&Value::from(name.as_str()).to_string());
+            push_text(&mut out, value);
+            out.push(']');
+        }
+        out.push_str("]]");
+    }
+    out.push(']');
     format!(
         "{PREFIX_V2}{}",
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Value::Array(doc).to_string())
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(out)
     )
+}
+
+/// base64url without padding, decoded by hand (the `base64` crate's
+/// decoder is several KB of WebAssembly); `None` on any other character.
+fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut bits, mut count) = (0u32, 0u32);
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' => 62,
+            b'_' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(v);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    Some(out)
 }
 
 fn state_from(doc: &Value) -> Option<ShareState> {
     let doc = doc.as_array()?;
-    let text = |v: &Value| v.as_str().map(str::to_string);
-    let lanes = doc
-        .get(2)?
-        .as_array()?
-        .iter()
-        .map(|lane| {
-            let lane = lane.as_array()?;
-            let label = match lane.get(1)? {
-                Value::Null => None,
-                v => Some(text(v)?),
-            };
-            Some(LaneState {
-                base: lane.first()?.as_u64()? as usize,
-                settings: lane[2..].iter().map(setting_from).collect::<Option<_>>()?,
-                label,
-            })
-        })
-        .collect::<Option<_>>()?;
+    let text = |v: Option<&Value>| v?.as_str().map(str::to_string);
+    let mut lanes = Vec::new();
+    for lane in doc.get(2)?.as_array()? {
+        let lane = lane.as_array()?;
+        let label = match lane.get(1)? {
+            Value::Null => None,
+            v => Some(text(Some(v))?),
+        };
+        let mut settings = Vec::new();
+        for s in &lane[2..] {
+            settings.push(setting_from(s)?);
+        }
+        lanes.push(LaneState {
+            base: lane.first()?.as_u64()? as usize,
+            settings,
+            label,
+        });
+    }
     let editor = match doc.get(3) {
         None => None,
         Some(e) => {
-            let e = e.as_array()?;
-            let headers = e
-                .get(3)?
-                .as_array()?
-                .iter()
-                .map(|h| Some((text(h.get(0)?)?, text(h.get(1)?)?)))
-                .collect::<Option<_>>()?;
+            let mut headers = Vec::new();
+            for h in e.get(3)?.as_array()? {
+                headers.push((text(h.get(0))?, text(h.get(1))?));
+            }
             Some(EditorState {
-                target: text(e.first()?)?,
+                target: text(e.get(0))?,
                 transport: *TRANSPORTS.get(e.get(1)?.as_u64()? as usize)?,
-                text: text(e.get(2)?)?,
+                text: text(e.get(2))?,
                 headers,
             })
         }
     };
     Some(ShareState {
-        scenario: text(doc.first()?)?,
+        scenario: text(doc.first())?,
         lanes,
         step: doc.get(1)?.as_u64()? as usize,
         editor,
@@ -256,12 +318,11 @@ pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
     let Some(data) = fragment.strip_prefix(PREFIX_V2) else {
         return fail("the link's state is not in a format this version understands");
     };
-    let Ok(json) =
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(data.trim_end_matches('='))
-    else {
+    let Some(json) = base64url_decode(data.trim_end_matches('=')) else {
         return fail("the link's state is damaged (not valid base64url); was it cut short?");
     };
-    match serde_json::from_slice(&json)
+    let json = String::from_utf8(json).unwrap_or_default();
+    match serde_json::from_str(&json)
         .ok()
         .as_ref()
         .and_then(state_from)
@@ -458,5 +519,19 @@ mod tests {
             assert!(from_fragment(&case).is_err(), "{case:.60}");
         }
         assert!(from_fragment(&b64("[\"discover\",3,[[0,null]]]")).is_ok());
+    }
+
+    #[test]
+    fn the_hand_written_base64url_decoder_agrees_with_the_base64_crate() {
+        let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        for len in 0..70u8 {
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| i.wrapping_mul(97).wrapping_add(len))
+                .collect();
+            let text = engine.encode(&bytes);
+            assert_eq!(base64url_decode(&text), Some(bytes), "{text}");
+        }
+        assert_eq!(base64url_decode("ab+c"), None);
+        assert_eq!(base64url_decode("ab c"), None);
     }
 }

@@ -1,0 +1,209 @@
+//! "Copy link" (the permalink of what is shown now) and "Export a run"
+//! (one lane's transcript JSON, the `run --format json` document of
+//! DESIGN.md with that set-up alone; its Mermaid `sequenceDiagram`; and
+//! for Streamable HTTP lanes curl commands that replay it against
+//! `mcp-lanes serve`), each copied or downloaded. View functions over the
+//! page's state rather than components: a component costs about 4 KB of
+//! WebAssembly.
+
+use mcp_lanes_core::transport::TransportKind;
+use mcp_lanes_core::{export, transcript};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::browser::{copy_text, download};
+use crate::model::Shared;
+use crate::state::Lane;
+
+/// Port the curl export and its `serve` command use.
+const PORT: &str = "8931";
+
+/// What the last copy or download said.
+#[derive(Clone, Default, PartialEq)]
+pub struct Status {
+    /// About the link (else about an export).
+    pub link: bool,
+    /// What happened.
+    pub text: &'static str,
+    /// Text to copy by hand: the clipboard refused.
+    pub manual: Option<String>,
+}
+
+/// Export formats: test id, label, file extension, MIME type.
+const FORMATS: [(&str, &str, &str, &str); 3] = [
+    ("json", "Transcript (JSON)", "json", "application/json"),
+    ("mermaid", "Mermaid sequence diagram", "mmd", "text/plain"),
+    ("curl", "curl commands", "sh", "text/x-shellscript"),
+];
+
+fn serve_command(preset: &str) -> String {
+    format!("mcp-lanes serve --transport http --port {PORT} --preset {preset}")
+}
+
+/// The text of an export of one lane (`None`: curl for a stdio lane).
+fn export_text(format: usize, scenario: &str, lane: &Lane) -> Option<String> {
+    let timeline = &*lane.timeline;
+    Some(match format {
+        0 => {
+            let doc = transcript::scenario_document(scenario, std::slice::from_ref(timeline));
+            serde_json::to_string_pretty(&doc).ok()? + "\n"
+        }
+        1 => export::mermaid(timeline),
+        _ => {
+            let script = export::curl(timeline, &format!("http://127.0.0.1:{PORT}/mcp"))?;
+            let note = format!(
+                "\n# Start the simulated server first: {}\n# (the replies match the run when this lane's server settings are the preset's)\n",
+                serve_command(&lane.setup.server.preset)
+            );
+            script.replacen('\n', &note, 1)
+        }
+    })
+}
+
+/// Copies `text`, saying so in `status` (or offering it to copy by hand).
+fn copy(text: String, link: bool, status: UseStateHandle<Status>) {
+    let shown = text.clone();
+    copy_text(
+        &text,
+        Callback::from(move |ok| {
+            status.set(Status {
+                link,
+                text: if ok {
+                    "Copied."
+                } else {
+                    "The clipboard is not available here: copy the text below."
+                },
+                manual: (!ok).then(|| shown.clone()),
+            })
+        }),
+    );
+}
+
+/// The hand-copy field for text the clipboard refused.
+fn manual(status: &Status, link: bool) -> Html {
+    match (&status.manual, status.link == link) {
+        (Some(text), true) => html! {
+            <textarea class="manual-copy" readonly=true rows={if link { "2" } else { "8" }}
+                data-testid={if link { "link-field" } else { "export-text" }}
+                aria-label="Text to copy" value={text.clone()} />
+        },
+        _ => html! {},
+    }
+}
+
+/// "Copy link": `link` makes the permalink of what is shown now.
+pub fn share_link(link: &Callback<(), String>, status: &UseStateHandle<Status>) -> Html {
+    let onclick = {
+        let (link, status) = (link.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| copy(link.emit(()), true, status.clone()))
+    };
+    html! {
+        <div class="share">
+            <button type="button" data-testid="copy-link" {onclick}>{ "Copy link" }</button>
+            <span class="share-status" role="status" data-testid="link-status">
+                { if status.link { status.text } else { "" } }
+            </span>
+            { manual(status, true) }
+        </div>
+    }
+}
+
+/// "Export a run" for the lane `picked`. The buttons say what they do in
+/// `data-export` (format, then c for copy or d for download); one handler
+/// serves them all.
+pub fn export_menu(
+    scenario: &'static str,
+    lanes: &Shared<Vec<Lane>>,
+    picked: &UseStateHandle<u32>,
+    status: &UseStateHandle<Status>,
+) -> Html {
+    let n = (**picked as usize).min(lanes.len().saturating_sub(1));
+    let Some(lane) = lanes.get(n) else {
+        return html! {};
+    };
+    let http = lane.timeline.transport == TransportKind::Http;
+    let onlane = {
+        let picked = picked.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            picked.set(select.value().parse().unwrap_or(0));
+        })
+    };
+    let onclick = {
+        let (status, lane) = (status.clone(), lane.clone());
+        Callback::from(move |e: MouseEvent| {
+            let what = e
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|t| t.closest("[data-export]").ok().flatten())
+                .and_then(|b| b.get_attribute("data-export"))
+                .unwrap_or_default();
+            let format = match what.as_bytes().first() {
+                Some(b'j') => 0,
+                Some(b'm') => 1,
+                Some(b'c') => 2,
+                _ => return,
+            };
+            let Some(text) = export_text(format, scenario, &lane) else {
+                return;
+            };
+            if what.ends_with("copy") {
+                copy(text, false, status.clone());
+            } else {
+                let (_, _, ext, mime) = FORMATS[format];
+                download(&format!("{scenario}-lane{n}.{ext}"), mime, &text);
+                status.set(Status {
+                    text: "Downloaded.",
+                    ..Status::default()
+                });
+            }
+        })
+    };
+    html! {
+        <details class="exports" data-testid="exports">
+            <summary>{ "Export a run" }</summary>
+            <div class="export-body" {onclick}>
+                <div class="field">
+                    <label for="export-lane">{ "Lane" }</label>
+                    <select id="export-lane" data-testid="export-lane" onchange={onlane}>
+                        { for lanes.iter().enumerate().map(|(i, l)| html! {
+                            <option value={i.to_string()} selected={i == n}>{ &l.timeline.label }</option>
+                        }) }
+                    </select>
+                </div>
+                <ul class="export-list">
+                    <li>
+                        <span class="export-label">{ "Transcript (JSON)" }</span>
+                        <button type="button" class="small" data-export="json-copy" data-testid="export-json-copy">{ "Copy" }</button>
+                        <button type="button" class="small" data-export="json-download" data-testid="export-json-download">{ "Download" }</button>
+                    </li>
+                    <li>
+                        <span class="export-label">{ "Mermaid sequence diagram" }</span>
+                        <button type="button" class="small" data-export="mermaid-copy" data-testid="export-mermaid-copy">{ "Copy" }</button>
+                        <button type="button" class="small" data-export="mermaid-download" data-testid="export-mermaid-download">{ "Download" }</button>
+                    </li>
+                    if http {
+                        <li>
+                            <span class="export-label">{ "curl commands" }</span>
+                            <button type="button" class="small" data-export="curl-copy" data-testid="export-curl-copy">{ "Copy" }</button>
+                            <button type="button" class="small" data-export="curl-download" data-testid="export-curl-download">{ "Download" }</button>
+                        </li>
+                    }
+                </ul>
+                <p class="export-note">
+                    if http {
+                        { "To replay the curl commands, start the simulated server first: " }
+                        <code data-testid="serve-command">{ serve_command(&lane.setup.server.preset) }</code>
+                    } else {
+                        { "curl commands are offered for Streamable HTTP lanes; this one uses stdio." }
+                    }
+                </p>
+                <p class="export-status" role="status" data-testid="export-status">
+                    { if status.link { "" } else { status.text } }
+                </p>
+                { manual(status, false) }
+            </div>
+        </details>
+    }
+}

@@ -1,0 +1,225 @@
+//! How the app was started and what it was asked to show: the full page
+//! (`/?scenario=ID`, a permalink in the fragment), a figure in an iframe
+//! (`?embed=1&scenario=ID&…`) or a figure mounted by `embed.js`
+//! (`McpLanes.mount(host, options)`). Options are read by hand from a
+//! `serde_json::Value` (the query string and the JS options object both
+//! become one): the derive-based readers cost 6 to 13 KB gzip of
+//! WebAssembly for this one small struct.
+
+use std::cell::RefCell;
+
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::share::{self, ShareError, ShareState};
+use serde_json::Value;
+use web_sys::{Element, UrlSearchParams};
+use yew::UseReducerDispatcher;
+
+use crate::state::State;
+
+/// Where the app runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The playground page.
+    Page,
+    /// `?embed=1`: one figure in an iframe; talks to its parent window.
+    Frame,
+    /// `McpLanes.mount(host, …)`: one figure in a shadow root on `host`.
+    Mount,
+}
+
+/// The speeds an embedding page may ask for, as `speed` values.
+pub const SPEED_VALUES: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// What to show and how (see README, "Embedding in a course page").
+pub struct Config {
+    pub mode: Mode,
+    /// Scenario id (`None`: the first, or the permalink's).
+    pub scenario: Option<String>,
+    /// Which of the scenario's set-ups to show (`None`: all).
+    pub setups: Option<Vec<usize>>,
+    /// Start playing at once.
+    pub autoplay: bool,
+    /// Index into `state::SPEEDS`.
+    pub speed: Option<usize>,
+    /// Start at this playback step.
+    pub step: usize,
+    /// Offer the request editor.
+    #[allow(dead_code)] // read by the editor tab
+    pub editor: bool,
+    /// `Some("light" | "dark")`; `None` follows the system.
+    pub theme: Option<&'static str>,
+    /// Origins whose control messages are accepted (besides our own).
+    pub origins: Vec<String>,
+    /// What was wrong with the options (shown as the figure's notice).
+    pub problem: Option<String>,
+    /// The permalink in the URL fragment (page only).
+    pub link: Option<Result<ShareState, ShareError>>,
+    /// The host element of a mounted figure (events are dispatched on it).
+    pub host: Option<Element>,
+    /// Filled by the app: lets `Handle::control` reach its state.
+    pub dispatcher: RefCell<Option<UseReducerDispatcher<State>>>,
+}
+
+const KEYS: [&str; 8] = [
+    "scenario", "setups", "autoplay", "speed", "step", "editor", "theme", "origins",
+];
+
+impl Config {
+    /// A figure's options from a JSON object: wrong values are listed in
+    /// `problem` and replaced by their defaults.
+    pub fn from_options(mode: Mode, options: &Value) -> Config {
+        let mut problems = Vec::new();
+        let map = options.as_object();
+        if !options.is_null() && map.is_none() {
+            problems.push("options must be an object".into());
+        }
+        for key in map.iter().flat_map(|m| m.keys()) {
+            if !KEYS.contains(&key.as_str()) {
+                problems.push(format!("unknown option \u{201c}{key}\u{201d}"));
+            }
+        }
+        // The value of an option when `ok` accepts it, else a problem.
+        let mut take =
+            |key: &str, what: &str, ok: fn(&Value) -> bool| match map.and_then(|m| m.get(key)) {
+                Some(v) if ok(v) => Some(v),
+                None | Some(Value::Null) => None,
+                Some(v) => {
+                    problems.push(format!("\u{201c}{key}\u{201d} must be {what}, not {v}"));
+                    None
+                }
+            };
+        let flag = "true or false";
+        let scenario = take(
+            "scenario",
+            "a scenario id such as \"discover\" (README lists them)",
+            |v| v.as_str().is_some_and(|id| scenarios::find(id).is_some()),
+        );
+        let setups = take(
+            "setups",
+            "a list of set-up numbers of the scenario (0, 1, \u{2026})",
+            |v| {
+                v.as_array()
+                    .is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_u64))
+            },
+        );
+        let autoplay = take("autoplay", flag, Value::is_boolean);
+        let speed = take("speed", "one of 0.25, 0.5, 1, 2, 4", |v| {
+            v.as_f64().is_some_and(|x| SPEED_VALUES.contains(&x))
+        });
+        let step = take("step", "a whole number \u{2265} 0", Value::is_u64);
+        let editor = take("editor", flag, Value::is_boolean);
+        let theme = take("theme", "\"light\", \"dark\" or \"auto\"", |v| {
+            matches!(v.as_str(), Some("light" | "dark" | "auto"))
+        });
+        let origins = take("origins", "a list of origins (strings)", |v| {
+            v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+        });
+        fn list(v: Option<&Value>) -> impl Iterator<Item = &Value> {
+            v.and_then(Value::as_array).into_iter().flatten()
+        }
+        let scenario = scenario.and_then(Value::as_str).map(str::to_string);
+        let mut setups: Option<Vec<usize>> = setups.map(|v| {
+            list(Some(v))
+                .filter_map(Value::as_u64)
+                .map(|n| n as usize)
+                .collect()
+        });
+        let first = scenarios::CATALOG.first().map_or("", |s| s.id);
+        let count = scenarios::setups(scenario.as_deref().unwrap_or(first)).map_or(0, |s| s.len());
+        if setups
+            .as_ref()
+            .is_some_and(|s| s.iter().any(|&i| i >= count))
+        {
+            problems.push(format!(
+                "\u{201c}setups\u{201d} must be numbers from 0 to {}",
+                count.saturating_sub(1)
+            ));
+            setups = None;
+        }
+        let problem = (!problems.is_empty()).then(|| {
+            format!(
+                "Invalid figure options: {}. Showing the defaults for those.",
+                problems.join("; ")
+            )
+        });
+        let flag = |v: Option<&Value>| v.and_then(Value::as_bool).unwrap_or(false);
+        Config {
+            mode,
+            scenario,
+            setups,
+            autoplay: flag(autoplay),
+            speed: speed
+                .and_then(Value::as_f64)
+                .and_then(|x| SPEED_VALUES.iter().position(|&s| s == x)),
+            step: step.and_then(Value::as_u64).unwrap_or(0) as usize,
+            editor: flag(editor),
+            theme: match theme.and_then(Value::as_str) {
+                Some("light") => Some("light"),
+                Some("dark") => Some("dark"),
+                _ => None,
+            },
+            origins: list(origins)
+                .filter_map(|o| o.as_str().map(str::to_string))
+                .collect(),
+            problem,
+            link: None,
+            host: None,
+            dispatcher: RefCell::new(None),
+        }
+    }
+
+    /// The page's configuration from its URL: `?scenario=ID` and a
+    /// permalink fragment, or with `?embed=1` a figure's options.
+    pub fn from_url() -> Config {
+        let location = web_sys::window().map(|w| w.location());
+        let search = location
+            .as_ref()
+            .and_then(|l| l.search().ok())
+            .unwrap_or_default();
+        let params = UrlSearchParams::new_with_str(&search).ok();
+        let param = |key: &str| params.as_ref().and_then(|p| p.get(key));
+        if param("embed").as_deref() == Some("1") {
+            // The query as a JSON object, each value typed as its option
+            // wants it: lists are comma-separated, flags 1 or true; numbers
+            // and flags are written as they are, the rest as strings (so a
+            // wrong value is reported like a wrong option of `mount`).
+            let mut json = String::from("{");
+            for key in KEYS {
+                let Some(text) = param(key) else { continue };
+                let typed = |t: &str| {
+                    let bare = match (key, t) {
+                        ("autoplay" | "editor", "1") => "true",
+                        ("autoplay" | "editor", "0") => "false",
+                        (_, "true" | "false") => t,
+                        ("speed" | "step" | "setups", _)
+                            if t.parse::<u32>().is_ok() || t == "0.25" || t == "0.5" =>
+                        {
+                            t
+                        }
+                        _ => return serde_json::to_string(t).unwrap_or_default(),
+                    };
+                    bare.to_string()
+                };
+                let value = match key {
+                    "setups" | "origins" => {
+                        let items: Vec<String> = text.split(',').map(|t| typed(t.trim())).collect();
+                        format!("[{}]", items.join(","))
+                    }
+                    _ => typed(&text),
+                };
+                if json.len() > 1 {
+                    json.push(',');
+                }
+                json = json + "\"" + key + "\":" + &value;
+            }
+            json.push('}');
+            let options = serde_json::from_str(&json).unwrap_or(Value::Null);
+            return Config::from_options(Mode::Frame, &options);
+        }
+        let mut config = Config::from_options(Mode::Page, &Value::Null);
+        config.scenario = param("scenario");
+        let hash = location.and_then(|l| l.hash().ok()).unwrap_or_default();
+        config.link = (hash.len() > 1).then(|| share::from_fragment(&hash));
+        config
+    }
+}

@@ -1,0 +1,161 @@
+//! What the app tells the world around it. On the playground page: the
+//! permalink in the URL. In a figure (iframe or script mount): step, reply
+//! and completion events, control messages from allowed origins, the
+//! iframe's height, and the theme the embedding page asked for.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use mcp_lanes_core::sim::{EventKind, MessageKind, Side};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, ResizeObserver};
+use yew::prelude::*;
+
+use crate::config::{Config, Mode};
+use crate::embed::{control_action, emit, post_to_parent, to_json};
+use crate::model::{kind_name, Shared};
+use crate::permalink;
+use crate::state::State;
+
+/// Wires the app to the page's URL, or a figure to the page around it.
+#[hook]
+pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root: &NodeRef) {
+    // The last (position, length) reported.
+    let last = use_mut_ref(|| (0usize, usize::MAX));
+
+    // The permalink while stopped; in a figure, every move of the playhead,
+    // and the replies and the end when playback gets there.
+    {
+        let config = config.clone();
+        let state = state.clone();
+        use_effect_with(
+            (state.pos, state.layout.clone(), state.playing),
+            move |_| {
+                if config.mode == Mode::Page {
+                    if !state.playing {
+                        permalink::write(&state);
+                    }
+                    return;
+                }
+                let (pos, total) = (state.pos, state.layout.len());
+                let (before, was) = last.replace((pos, total));
+                if (before, was) == (pos, total) {
+                    return;
+                }
+                let scenario = JsValue::from(state.scenario.map(|s| s.id).unwrap_or_default());
+                let at = state.time().unwrap_or(0) as f64;
+                emit(
+                    &config,
+                    "mcp-lanes:step",
+                    &[
+                        ("scenario", scenario.clone()),
+                        ("step", (pos as u32).into()),
+                        ("total", (total as u32).into()),
+                        ("atMs", at.into()),
+                    ],
+                );
+                if pos == before + 1 {
+                    for (n, lane) in state.lanes.iter().enumerate() {
+                        let at_pos = lane
+                            .timeline
+                            .events
+                            .iter()
+                            .filter(|e| Some(e.at_ms) == state.time());
+                        for event in at_pos {
+                            if let EventKind::Message(m) = &event.kind {
+                                if m.from == Side::Server
+                                    && matches!(m.kind, MessageKind::Result | MessageKind::Error)
+                                {
+                                    emit(
+                                        &config,
+                                        "mcp-lanes:reply",
+                                        &[
+                                            ("lane", (n as u32).into()),
+                                            ("label", m.label.as_str().into()),
+                                            ("kind", kind_name(m.kind).into()),
+                                        ],
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+                if pos > before && pos >= total && total > 0 {
+                    emit(&config, "mcp-lanes:complete", &[("scenario", scenario)]);
+                }
+            },
+        );
+    }
+
+    // Control messages, the theme, the height; and the dispatcher for
+    // `Handle::control`.
+    let dispatcher = state.dispatcher();
+    let config = config.clone();
+    let root = root.clone();
+    use_effect_with((), move |_| {
+        *config.dispatcher.borrow_mut() = Some(dispatcher.clone());
+        let window = web_sys::window();
+        let mut listener = None;
+        let mut observer = None;
+        if let (Some(window), true) = (&window, config.mode != Mode::Page) {
+            let own = window.location().origin().unwrap_or_default();
+            let mut allowed = config.origins.clone();
+            allowed.push(own);
+            let logged = Rc::new(Cell::new(false));
+            listener = Some(EventListener::new(window, "message", move |event| {
+                let Some(event) = event.dyn_ref::<MessageEvent>() else {
+                    return;
+                };
+                let data = to_json(&event.data());
+                let Some(data) =
+                    data.filter(|d| d.get("type").is_some_and(|t| t == "mcp-lanes:control"))
+                else {
+                    return;
+                };
+                let action = allowed
+                    .contains(&event.origin())
+                    .then(|| control_action(&data))
+                    .flatten();
+                match action {
+                    Some(action) => dispatcher.dispatch(action),
+                    None if !logged.replace(true) => gloo::console::debug!(
+                        "mcp-lanes: ignored a control message (origin not allowed, or not a documented shape; see README)"
+                    ),
+                    None => {}
+                }
+            }));
+            let theme_root = match config.mode {
+                Mode::Mount => config.host.clone(),
+                _ => window.document().and_then(|d| d.document_element()),
+            };
+            if let (Some(el), Some(theme)) = (theme_root, config.theme) {
+                let _ = el.set_attribute("data-theme", theme);
+            }
+        }
+        if let (Mode::Frame, Some(el)) = (config.mode, root.cast::<web_sys::HtmlElement>()) {
+            let target = el.clone();
+            let post = Closure::<dyn FnMut()>::new(move || {
+                let message = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&message, &"type".into(), &"mcp-lanes:height".into());
+                let _ = js_sys::Reflect::set(
+                    &message,
+                    &"height".into(),
+                    &target.offset_height().into(),
+                );
+                post_to_parent(&message);
+            });
+            if let Ok(o) = ResizeObserver::new(post.as_ref().unchecked_ref()) {
+                o.observe(&el);
+                observer = Some((o, post));
+            }
+        }
+        move || {
+            drop(listener);
+            if let Some((o, _)) = observer {
+                o.disconnect();
+            }
+        }
+    });
+}

@@ -1,0 +1,48 @@
+//! The permalink: while playback is stopped, the page's URL fragment holds
+//! the whole state (`#v2.…`, `share::to_fragment`), so reloading or
+//! sharing the address restores it; a scenario's untouched start has no
+//! fragment.
+
+use mcp_lanes_core::share;
+
+use crate::state::State;
+
+/// The page's address (path and query) with `#fragment` unless it is empty.
+pub fn page_url(fragment: &str) -> Option<String> {
+    let location = web_sys::window()?.location();
+    let mut url = location.pathname().ok()? + &location.search().ok()?;
+    if !fragment.is_empty() {
+        url = url + "#" + fragment;
+    }
+    Some(url)
+}
+
+/// The fragment of a state (empty for a scenario's untouched start).
+fn fragment(state: &State) -> String {
+    let link = state.share();
+    let untouched = link.step == 0
+        && link
+            .lanes
+            .iter()
+            .enumerate()
+            .all(|(i, l)| l.base == i && l.settings.is_empty() && l.label.is_none());
+    if untouched {
+        String::new()
+    } else {
+        share::to_fragment(&link)
+    }
+}
+
+/// Puts the state's fragment in the URL (replacing the history entry).
+pub fn write(state: &State) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let fragment = fragment(state);
+    let current = window.location().hash().unwrap_or_default();
+    if current.trim_start_matches('#') != fragment {
+        if let (Some(url), Ok(history)) = (page_url(&fragment), window.history()) {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+    }
+}

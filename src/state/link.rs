@@ -1,0 +1,67 @@
+//! The state and the outside world: the first state from a [`Config`]
+//! (figure options or a permalink), and the permalink of a state.
+
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::share::ShareState;
+
+use super::State;
+use crate::config::Config;
+
+impl State {
+    /// The first state: the scenario asked for, or the permalink's state;
+    /// a bad link or bad options show the defaults with a notice.
+    pub fn start(config: &Config) -> State {
+        let mut state = State::load(config.scenario.as_deref());
+        match &config.link {
+            Some(Ok(link)) => state.restore(link),
+            Some(Err(why)) => {
+                state.notice = Some(format!(
+                    "This link could not be restored: {why}. Showing the defaults instead."
+                ))
+            }
+            None => {}
+        }
+        if config.problem.is_some() {
+            state.notice = config.problem.clone();
+        }
+        if let Some(keep) = &config.setups {
+            let lanes = state
+                .lanes
+                .iter()
+                .filter(|l| keep.contains(&l.share.base))
+                .cloned()
+                .collect();
+            state.set_lanes(lanes, false);
+        }
+        if let Some(speed) = config.speed {
+            state.speed = speed;
+        }
+        if config.step > 0 {
+            state.seek(config.step);
+        }
+        state.playing = config.autoplay && !state.layout.is_empty();
+        state
+    }
+
+    /// Opens what a permalink describes (already checked by the core).
+    pub(super) fn restore(&mut self, link: &ShareState) {
+        let found = scenarios::find(&link.scenario);
+        let bases = scenarios::setups(&link.scenario);
+        if let (Some(info), Some(bases)) = (found, bases) {
+            self.scenario = Some(info);
+            self.notice = None;
+            self.open_lanes(bases, link.lanes.clone());
+            self.seek(link.step);
+        }
+    }
+
+    /// What a permalink of this state records.
+    pub fn share(&self) -> ShareState {
+        ShareState {
+            scenario: self.scenario.map(|s| s.id).unwrap_or_default().into(),
+            lanes: self.lanes.iter().map(|l| l.share.clone()).collect(),
+            step: self.pos,
+            editor: None,
+        }
+    }
+}
