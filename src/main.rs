@@ -17,6 +17,12 @@ mod browser;
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod config;
+#[cfg(any(target_arch = "wasm32", test))]
+mod editor_model;
+#[cfg(target_arch = "wasm32")]
+mod editor_state;
+#[cfg(target_arch = "wasm32")]
+mod el;
 #[cfg(target_arch = "wasm32")]
 mod embed;
 #[cfg(target_arch = "wasm32")]

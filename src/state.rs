@@ -127,6 +127,8 @@ pub struct State {
     pub selected: Option<Selection>,
     /// Whether the keyboard help is open.
     pub help_open: bool,
+    /// Whether the request editor fills the main area (else the lanes).
+    pub editor: bool,
     /// The running playback timer; dropping it stops it.
     pub timer: Option<Rc<Interval>>,
     /// The scenario's set-ups as defined (lanes start from one of them).
@@ -188,6 +190,10 @@ pub enum Action {
     ResetLane(usize),
     /// Open or close the keyboard help.
     Help(bool),
+    /// Show the request editor (true) or the lanes (false).
+    ShowEditor(bool),
+    /// Switch between the lanes and the request editor.
+    ToggleEditor,
 }
 
 impl State {
@@ -204,6 +210,7 @@ impl State {
             speed: DEFAULT_SPEED,
             selected: None,
             help_open: false,
+            editor: false,
             timer: None,
             bases: Rc::default(),
             next_key: 0,
@@ -425,6 +432,8 @@ impl Reducible for State {
                 }
             }
             Action::Help(open) => next.help_open = open,
+            Action::ShowEditor(on) => next.editor = on,
+            Action::ToggleEditor => next.editor = !next.editor,
         }
         Rc::new(next)
     }

@@ -5,6 +5,7 @@ use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
+use crate::components::editor::Editor;
 use crate::components::help_dialog::HelpDialog;
 use crate::components::inspector::Inspector;
 use crate::components::lane::Lane;
@@ -13,6 +14,7 @@ use crate::components::player::Player;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::components::share_export::{export_menu, share_link, Status};
 use crate::components::theme_toggle::ThemeToggle;
+use crate::components::view_tabs::view_tabs;
 use crate::config::{Config, Mode};
 use crate::hooks::use_bridge::use_bridge;
 use crate::hooks::use_follow_playhead::use_follow_playhead;
@@ -164,6 +166,15 @@ pub fn App(props: &AppProps) -> Html {
             .map(|lane| (sel.lane, lane.clone(), sel.event))
     });
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
+    // The editor's "viewed set-up": the inspected lane, else the first.
+    let viewed = state
+        .lanes
+        .get(state.selected.map_or(0, |s| s.lane))
+        .cloned();
+    let onshow_editor = {
+        let state = state.clone();
+        Callback::from(move |on: bool| state.dispatch(Action::ShowEditor(on)))
+    };
     let lane_count = state.lanes.len();
 
     html! {
@@ -196,13 +207,16 @@ pub fn App(props: &AppProps) -> Html {
                         <p class="notice" role="alert" data-testid="notice">{ notice }</p>
                     }
                 </section>
-                <div class="controls">
+                if page || config.editor {
+                    { view_tabs(state.editor, &onshow_editor) }
+                }
+                <div class="controls" hidden={state.editor}>
                     <Player pos={state.pos} len={state.layout.len()} time={state.time()}
                         playing={state.playing} speed={state.speed}
                         {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
                     <Narration lines={narration(&state)} />
                 </div>
-                <div class="workspace">
+                <div class="workspace" id="panel-lanes" hidden={state.editor}>
                     <section class="lanes-area" aria-label="Lanes">
                         if lane_count > 1 {
                             <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>
@@ -228,6 +242,11 @@ pub fn App(props: &AppProps) -> Html {
                     </section>
                     <Inspector {selection} onclose={oninspector_close} />
                 </div>
+                if page || config.editor {
+                    <div id="panel-editor" hidden={!state.editor}>
+                        <Editor {viewed} />
+                    </div>
+                }
             </main>
             <HelpDialog open={state.help_open} onclose={onhelp_close} />
         </div>

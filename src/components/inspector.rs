@@ -3,8 +3,8 @@
 //! status and headers, revision, violation, the note, and the rules that
 //! caused it with links to the spec.
 
-use mcp_lanes_core::rules;
-use mcp_lanes_core::sim::{Event, EventKind, MessageEvent};
+use mcp_lanes_core::rules::{self, RuleId};
+use mcp_lanes_core::sim::{EventKind, MessageEvent};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -47,15 +47,7 @@ fn message_details(message: &MessageEvent) -> Html {
                         { for http.method.as_ref().map(|m| html! { <span>{ format!("{m} /mcp") }</span> }) }
                         { for http.status.map(|s| html! { <span data-testid="inspector-status">{ format!("status {s}") }</span> }) }
                     </p>
-                    if !http.headers.is_empty() {
-                        <table class="headers">
-                            <tbody>
-                                { for http.headers.iter().map(|(k, v)| html! {
-                                    <tr><th scope="row">{ k }</th><td>{ v }</td></tr>
-                                }) }
-                            </tbody>
-                        </table>
-                    }
+                    { headers_table(&http.headers) }
                 </section>
             }
             <h3>{ "Wire" }</h3>
@@ -63,6 +55,22 @@ fn message_details(message: &MessageEvent) -> Html {
                 <code>{ pretty_wire(message) }</code>
             </pre>
         </>
+    }
+}
+
+/// HTTP headers as a two-column table (nothing when there are none).
+pub fn headers_table(headers: &[(String, String)]) -> Html {
+    if headers.is_empty() {
+        return html! {};
+    }
+    html! {
+        <table class="headers">
+            <tbody>
+                { for headers.iter().map(|(k, v)| html! {
+                    <tr><th scope="row">{ k }</th><td>{ v }</td></tr>
+                }) }
+            </tbody>
+        </table>
     }
 }
 
@@ -80,15 +88,17 @@ fn code_spans(text: &str) -> Html {
         .collect()
 }
 
-fn rule_list(event: &Event) -> Html {
-    if event.rules.is_empty() {
+/// "Why: the rules": each rule ID with its one-sentence summary and a link
+/// to the spec (nothing when there are none).
+pub fn rule_list(ids: &[RuleId], testid: &'static str) -> Html {
+    if ids.is_empty() {
         return html! {};
     }
     html! {
         <>
             <h3>{ "Why: the rules" }</h3>
-            <ul class="rules" data-testid="inspector-rules">
-                { for event.rules.iter().map(|id| {
+            <ul class="rules" data-testid={testid}>
+                { for ids.iter().map(|id| {
                     let rule = rules::find(id);
                     html! {
                         <li data-rule={*id}>
@@ -160,7 +170,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
                         EventKind::Message(m) => message_details(m),
                         _ => html! {},
                     } }
-                    { rule_list(event) }
+                    { rule_list(&event.rules, "inspector-rules") }
                 </div>
             }
         }

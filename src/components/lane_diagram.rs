@@ -13,13 +13,13 @@ use crate::model::{
     clock, column_x, duration, event_kind_name, event_side, event_title, kind_name, lock_spans,
     marker_text, truncate, Layout, Shared, CLIENT_X, LABEL_CHARS, LANE_WIDTH, SERVER_X, TOP,
 };
-use crate::state::Lane;
 
 #[derive(PartialEq, Properties)]
 pub struct LaneDiagramProps {
     /// Lane position (for test ids).
     pub index: usize,
-    pub lane: Lane,
+    /// What the lane shows (compared by pointer: a new run is a new value).
+    pub timeline: Shared<Timeline>,
     pub layout: Shared<Layout>,
     /// Playback position.
     pub pos: usize,
@@ -294,7 +294,7 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
 #[component]
 pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
     let layout = &props.layout;
-    let timeline: &Timeline = &props.lane.timeline;
+    let timeline: &Timeline = &props.timeline;
     let n = props.index;
     let time = layout.time_at(props.pos);
     let playhead_y = layout.playhead_y(props.pos);

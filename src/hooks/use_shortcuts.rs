@@ -20,6 +20,15 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("\u{2212}", "Slower"),
     ("Enter", "Inspect the focused message or event"),
     ("Esc", "Close the inspector or this help"),
+    ("E", "Switch between the lanes and the request editor"),
+    (
+        "Ctrl+Enter or \u{2318}+Enter",
+        "Send the request (in the editor)",
+    ),
+    (
+        "Esc, then Tab",
+        "Leave the editor's text (there Tab inserts two spaces)",
+    ),
     ("?", "Show this help"),
 ];
 
@@ -63,6 +72,7 @@ fn action_for(event: &KeyboardEvent) -> Option<Action> {
         "+" | "=" => Action::Faster,
         "-" | "_" => Action::Slower,
         "?" => Action::Help(true),
+        "e" | "E" => Action::ToggleEditor,
         "Escape" => Action::Inspect(None),
         _ => return None,
     })

@@ -1,0 +1,404 @@
+//! The request editor's state: the server it talks to and over which
+//! transport, the text being written with what the core says about it
+//! (lint, named version, declared capabilities, the headers a conforming
+//! client would send), the exchanges sent so far and the lane they make.
+//! Every change is an [`EditorAction`] applied by `reduce`; all protocol
+//! decisions are the core's (`mcp_lanes_core::editor`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mcp_lanes_core::editor::{self, EditorSession, Exchange, Lint};
+use mcp_lanes_core::protocol::ProtocolVersion;
+use mcp_lanes_core::server::ServerConfig;
+use mcp_lanes_core::settings::{self, Capability};
+use mcp_lanes_core::sim::{EventKind, Timeline};
+use mcp_lanes_core::transport::TransportKind;
+use yew::prelude::*;
+
+use crate::model::{Layout, Shared};
+
+/// Which server the editor talks to: the viewed set-up's, or a preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The server of the set-up being viewed.
+    Viewed,
+    /// A server preset by id.
+    Preset(&'static str),
+}
+
+/// One sent request as the core described it, with its method (for the
+/// history list).
+pub struct Sent {
+    pub exchange: Exchange,
+    pub method: String,
+}
+
+/// Everything the editor shows.
+#[derive(Clone)]
+pub struct EditorState {
+    pub target: Target,
+    pub transport: TransportKind,
+    /// The simulated server and its connection state. Changed in place by
+    /// `Send` and `NewConnection` (cloning it would copy every exchange).
+    session: Rc<RefCell<EditorSession>>,
+    /// The text being written.
+    pub text: AttrValue,
+    /// What the core says about it.
+    pub lint: Shared<Lint>,
+    /// HTTP request headers (prefilled from the body).
+    pub headers: Shared<Vec<(String, String)>>,
+    /// The person changed a header: keep the table until "from body".
+    pub headers_edited: bool,
+    /// Revision and method of the template picker.
+    pub revision: &'static str,
+    pub method: &'static str,
+    /// Every exchange, oldest first.
+    pub history: Shared<Vec<Shared<Sent>>>,
+    /// The exchange shown in the reply pane.
+    pub shown: Option<usize>,
+    /// The two replies diffed (`None`: the last two).
+    pub diff: Option<(usize, usize)>,
+    /// The exchanges as a lane (message bodies left out: the reply pane and
+    /// the history have them).
+    pub lane: Shared<Timeline>,
+    pub layout: Shared<Layout>,
+    /// A message for the person, and whether it is an error.
+    pub notice: Option<(String, bool)>,
+}
+
+/// Everything a person can do in the editor.
+pub enum EditorAction {
+    /// Talk to another server (a fresh connection, a fresh history).
+    Target(Target, Box<ServerConfig>),
+    /// Switch stdio / HTTP (a fresh connection, a fresh history).
+    Transport(TransportKind),
+    /// The text changed (typing, pasting).
+    Edit(String),
+    /// Pick the revision of the templates (by name).
+    Revision(String),
+    /// Pick the method of the templates (by name).
+    Method(String),
+    /// Replace the text by the chosen template.
+    Template,
+    /// Declare a capability or stop declaring it.
+    Capability(Capability, bool),
+    /// Name another protocol version.
+    Version(String),
+    /// Pretty-print the text.
+    Format,
+    /// Change one header row (name, value).
+    Header(usize, String, String),
+    AddHeader,
+    RemoveHeader(usize),
+    /// Prefill the headers from the body again.
+    HeadersFromBody,
+    Send,
+    /// Drop the connection (a legacy session ends).
+    NewConnection,
+    /// Show an exchange in the reply pane.
+    Show(usize),
+    /// Diff this reply (first or second side).
+    Diff(bool, usize),
+    /// Build the MRTR retry of an input_required reply into the editor.
+    AnswerAndRetry(usize),
+    /// Write the answer to a request the server sent (exchange, message).
+    Answer(usize, usize),
+    /// Close the notice.
+    Dismiss,
+}
+
+fn new_session(config: ServerConfig, transport: TransportKind) -> Rc<RefCell<EditorSession>> {
+    Rc::new(RefCell::new(EditorSession::new(config, transport)))
+}
+
+impl EditorState {
+    /// An editor talking to `config` (the target's server) over stdio, with
+    /// a first template for the era that server speaks.
+    pub fn new(target: Target, config: ServerConfig) -> EditorState {
+        let (revision, method) = if config.era.speaks_modern() {
+            (ProtocolVersion::MODERN, "tools/call")
+        } else {
+            (
+                ProtocolVersion::LEGACY
+                    .first()
+                    .copied()
+                    .unwrap_or("2025-11-25"),
+                "initialize",
+            )
+        };
+        let session = new_session(config, TransportKind::Stdio);
+        let lane = session.borrow().timeline();
+        let mut state = EditorState {
+            target,
+            transport: TransportKind::Stdio,
+            session,
+            text: AttrValue::default(),
+            lint: Shared::new(Lint::default()),
+            headers: Shared::new(Vec::new()),
+            headers_edited: false,
+            revision,
+            method,
+            history: Shared::new(Vec::new()),
+            shown: None,
+            diff: None,
+            layout: Shared::new(Layout::new([&lane])),
+            lane: Shared::new(lane),
+            notice: None,
+        };
+        state.template();
+        state
+    }
+
+    /// The label of the server talked to.
+    pub fn server_label(&self) -> String {
+        self.session.borrow().config().label()
+    }
+
+    /// Whether the server talked to is `config` as far as a lane's
+    /// settings can change it (preset, era, versions, capability check).
+    pub fn talks_to(&self, config: &ServerConfig) -> bool {
+        let session = self.session.borrow();
+        let c = session.config();
+        c.preset == config.preset
+            && c.era == config.era
+            && c.modern_versions == config.modern_versions
+            && c.legacy_versions == config.legacy_versions
+            && c.checks_capability_before_work == config.checks_capability_before_work
+    }
+
+    /// The legacy HTTP session the next request joins, if any.
+    pub fn http_session(&self) -> Option<String> {
+        self.session.borrow().http_session().map(str::to_string)
+    }
+
+    fn set_text(&mut self, text: String) {
+        let era = self.session.borrow().config().era;
+        let lint = editor::lint_for(&text, era);
+        // Headers follow the body while it is JSON (a typo keeps the last ones).
+        if self.transport == TransportKind::Http
+            && !self.headers_edited
+            && lint.too_large.is_none()
+            && lint.parse.is_none()
+        {
+            self.headers = Shared::new(editor::headers_for(&text));
+        }
+        self.lint = Shared::new(lint);
+        self.text = text.into();
+    }
+
+    /// Replaces the text by the result of a core edit, or says why not.
+    fn edit_with(&mut self, result: Result<String, String>) {
+        match result {
+            Ok(text) => {
+                self.notice = None;
+                self.set_text(text);
+            }
+            Err(why) => self.notice = Some((why, true)),
+        }
+    }
+
+    fn template(&mut self) {
+        let text = editor::templates(self.revision)
+            .into_iter()
+            .find(|t| t.method == self.method)
+            .map(|t| t.text);
+        if let Some(text) = text {
+            self.set_text(text);
+        }
+    }
+
+    fn reset_lane(&mut self) {
+        let lane = self.session.borrow().timeline();
+        self.layout = Shared::new(Layout::new([&lane]));
+        self.lane = Shared::new(lane);
+        self.history = Shared::new(Vec::new());
+        self.shown = None;
+        self.diff = None;
+    }
+
+    fn connect(&mut self, config: ServerConfig) {
+        self.session = new_session(config, self.transport);
+        self.reset_lane();
+        let text = self.text.to_string();
+        self.set_text(text);
+    }
+
+    /// Appends the events of the exchanges from `first` on to the lane,
+    /// without their message bodies.
+    fn extend_lane(&mut self, first: usize) {
+        let part = self
+            .session
+            .borrow()
+            .timeline_from(first, self.lane.events.len());
+        let mut lane = (*self.lane).clone();
+        lane.summary = part.summary;
+        lane.events.extend(part.events.into_iter().map(|mut e| {
+            if let EventKind::Message(m) = &mut e.kind {
+                m.wire = String::new();
+                m.json = None;
+            }
+            e
+        }));
+        self.layout = Shared::new(Layout::new([&lane]));
+        self.lane = Shared::new(lane);
+    }
+
+    fn send(&mut self) {
+        if let Some(refusal) = self.lint.refusal() {
+            self.notice = Some((refusal, true));
+            return;
+        }
+        let headers = (self.transport == TransportKind::Http).then(|| self.headers.to_vec());
+        let exchange = self.session.borrow_mut().send(&self.text, headers);
+        let first = self.history.len();
+        self.extend_lane(first);
+        let method = self
+            .lint
+            .method
+            .clone()
+            .unwrap_or_else(|| "(not a request)".to_string());
+        let mut history = self.history.to_vec();
+        history.push(Shared::new(Sent { exchange, method }));
+        self.history = Shared::new(history);
+        self.shown = Some(first);
+        self.notice = None;
+    }
+
+    /// The two replies diffed: the chosen ones, else the last two.
+    pub fn diff_pair(&self) -> (usize, usize) {
+        let len = self.history.len();
+        self.diff
+            .filter(|(a, b)| *a < len && *b < len)
+            .unwrap_or((len.saturating_sub(2), len.saturating_sub(1)))
+    }
+
+    fn sent(&self, index: usize) -> Option<&Exchange> {
+        self.history.get(index).map(|s| &s.exchange)
+    }
+}
+
+impl Reducible for EditorState {
+    type Action = EditorAction;
+
+    fn reduce(self: Rc<Self>, action: EditorAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            EditorAction::Target(target, config) => {
+                next.target = target;
+                next.connect(*config);
+            }
+            EditorAction::Transport(kind) => {
+                next.transport = kind;
+                let config = next.session.borrow().config().clone();
+                next.connect(config);
+            }
+            EditorAction::Edit(text) => next.set_text(text),
+            EditorAction::Revision(name) => {
+                if let Some(r) = settings::known_versions().into_iter().find(|r| *r == name) {
+                    next.revision = r;
+                    let methods = editor::templates(r);
+                    if !methods.iter().any(|t| t.method == next.method) {
+                        next.method = methods.first().map_or("", |t| t.method);
+                    }
+                }
+            }
+            EditorAction::Method(name) => {
+                if let Some(t) = editor::templates(next.revision)
+                    .into_iter()
+                    .find(|t| t.method == name)
+                {
+                    next.method = t.method;
+                }
+            }
+            EditorAction::Template => {
+                next.notice = None;
+                next.template();
+            }
+            EditorAction::Capability(cap, on) => {
+                let result = editor::set_capability(&next.text, cap, on);
+                next.edit_with(result);
+            }
+            EditorAction::Version(version) => {
+                let result = editor::set_version(&next.text, &version);
+                next.edit_with(result);
+            }
+            EditorAction::Format => {
+                let result = serde_json::from_str::<serde_json::Value>(&next.text)
+                    .map_err(|e| format!("Format needs JSON: {e}"))
+                    .and_then(|v| serde_json::to_string_pretty(&v).map_err(|e| e.to_string()));
+                next.edit_with(result);
+            }
+            EditorAction::Header(row, name, value) => {
+                let mut headers = next.headers.to_vec();
+                if let Some(h) = headers.get_mut(row) {
+                    *h = (name, value);
+                }
+                next.headers = Shared::new(headers);
+                next.headers_edited = true;
+            }
+            EditorAction::AddHeader => {
+                let mut headers = next.headers.to_vec();
+                headers.push((String::new(), String::new()));
+                next.headers = Shared::new(headers);
+                next.headers_edited = true;
+            }
+            EditorAction::RemoveHeader(row) => {
+                let mut headers = next.headers.to_vec();
+                if row < headers.len() {
+                    headers.remove(row);
+                }
+                next.headers = Shared::new(headers);
+                next.headers_edited = true;
+            }
+            EditorAction::HeadersFromBody => {
+                next.headers_edited = false;
+                let text = next.text.to_string();
+                next.set_text(text);
+            }
+            EditorAction::Send => next.send(),
+            EditorAction::NewConnection => {
+                next.session.borrow_mut().new_connection();
+                next.notice = Some((
+                    "New connection: whatever session the server kept for the old one is gone."
+                        .to_string(),
+                    false,
+                ));
+            }
+            EditorAction::Show(index) => {
+                if index < next.history.len() {
+                    next.shown = Some(index);
+                }
+            }
+            EditorAction::Diff(first, index) => {
+                let (a, b) = next.diff_pair();
+                next.diff = Some(if first { (index, b) } else { (a, index) });
+            }
+            EditorAction::AnswerAndRetry(index) => {
+                let result = match next.sent(index) {
+                    Some(ex) => {
+                        let reply = ex.reply_json.clone().unwrap_or_default();
+                        let new_id = reply
+                            .get("id")
+                            .and_then(serde_json::Value::as_i64)
+                            .map_or(next.history.len() as i64 + 1, |id| id + 1);
+                        editor::answer_and_retry(&ex.sent, &reply, new_id)
+                    }
+                    None => Err("there is no such reply".to_string()),
+                };
+                next.edit_with(result);
+            }
+            EditorAction::Answer(index, message) => {
+                let answer = next
+                    .sent(index)
+                    .and_then(|ex| ex.side_effects.get(message))
+                    .and_then(|m| m.message.as_ref())
+                    .and_then(editor::answer_server_request)
+                    .ok_or_else(|| "that message is not a request to answer".to_string());
+                next.edit_with(answer);
+            }
+            EditorAction::Dismiss => next.notice = None,
+        }
+        Rc::new(next)
+    }
+}
