@@ -44,7 +44,6 @@ pub struct Config {
     /// Start at this playback step.
     pub step: usize,
     /// Offer the request editor.
-    #[allow(dead_code)] // read by the editor tab
     pub editor: bool,
     /// `Some("light" | "dark")`; `None` follows the system.
     pub theme: Option<&'static str>,

@@ -40,7 +40,11 @@ fn main() {
     if embed::script_base().is_some() {
         return;
     }
-    let config = model::Shared::new(config::Config::from_url());
+    let config = config::Config::from_url();
+    if let Some(problem) = &config.problem {
+        gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    let config = model::Shared::new(config);
     let props = components::app::AppProps { config };
     yew::Renderer::<components::app::App>::with_props(props).render();
 }

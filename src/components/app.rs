@@ -76,6 +76,9 @@ pub fn App(props: &AppProps) -> Html {
     // The picker starts unfolded when no scenario was asked for.
     let picker_open = config.scenario.is_none() && config.link.is_none();
     let embed = !page;
+    // A figure offers the editor only when asked to (`editor: true`).
+    let with_editor = page || config.editor;
+    let editor = state.editor && with_editor;
     // What the last "Copy" said; the lane "Export" is about.
     let copied = use_state(Status::default);
     let export_lane = use_state(|| 0u32);
@@ -207,16 +210,16 @@ pub fn App(props: &AppProps) -> Html {
                         <p class="notice" role="alert" data-testid="notice">{ notice }</p>
                     }
                 </section>
-                if page || config.editor {
-                    { view_tabs(state.editor, &onshow_editor) }
+                if with_editor {
+                    { view_tabs(editor, &onshow_editor) }
                 }
-                <div class="controls" hidden={state.editor}>
+                <div class="controls" hidden={editor}>
                     <Player pos={state.pos} len={state.layout.len()} time={state.time()}
                         playing={state.playing} speed={state.speed}
                         {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
                     <Narration lines={narration(&state)} />
                 </div>
-                <div class="workspace" id="panel-lanes" hidden={state.editor}>
+                <div class="workspace" id="panel-lanes" hidden={editor}>
                     <section class="lanes-area" aria-label="Lanes">
                         if lane_count > 1 {
                             <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>
@@ -242,8 +245,8 @@ pub fn App(props: &AppProps) -> Html {
                     </section>
                     <Inspector {selection} onclose={oninspector_close} />
                 </div>
-                if page || config.editor {
-                    <div id="panel-editor" hidden={!state.editor}>
+                if with_editor {
+                    <div id="panel-editor" hidden={!editor}>
                         <Editor {viewed} />
                     </div>
                 }

@@ -1,5 +1,7 @@
 //! The keyboard help: a modal `<dialog>` (the browser traps focus in it and
 //! closes it on Esc); focus goes back where it was when it closes.
+//! `showModal` focuses its Close button; an `autofocus` attribute would be
+//! refused, with a console error, in a cross-origin iframe figure.
 
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlDialogElement, HtmlElement};
@@ -59,7 +61,7 @@ pub fn HelpDialog(props: &HelpDialogProps) -> Html {
             </table>
             <p>{ "Tab moves between controls and messages; every control is a button, link or field." }</p>
             <div class="dialog-actions">
-                <button type="button" data-testid="help-close" autofocus=true onclick={onclick_close}>{ "Close" }</button>
+                <button type="button" data-testid="help-close" onclick={onclick_close}>{ "Close" }</button>
             </div>
         </dialog>
     }
