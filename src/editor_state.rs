@@ -60,8 +60,10 @@ pub struct EditorState {
     /// The two replies diffed (`None`: the last two).
     pub diff: Option<(usize, usize)>,
     /// The exchanges as a lane (message bodies left out: the reply pane and
-    /// the history have them).
+    /// the history have them), drawn just after the reply.
     pub lane: Shared<Timeline>,
+    /// How many exchanges the lane shows.
+    lane_sent: usize,
     pub layout: Shared<Layout>,
     /// A message for the person, and whether it is an error.
     pub notice: Option<(String, bool)>,
@@ -106,6 +108,9 @@ pub enum EditorAction {
     Answer(usize, usize),
     /// Close the notice.
     Dismiss,
+    /// Draw the newest exchanges in the lane (dispatched right after a
+    /// send has shown its reply, so the reply never waits for the lane).
+    Lane,
 }
 
 fn new_session(config: ServerConfig, transport: TransportKind) -> Rc<RefCell<EditorSession>> {
@@ -144,6 +149,7 @@ impl EditorState {
             diff: None,
             layout: Shared::new(Layout::new([&lane])),
             lane: Shared::new(lane),
+            lane_sent: 0,
             notice: None,
         };
         state.template();
@@ -212,6 +218,7 @@ impl EditorState {
         let lane = self.session.borrow().timeline();
         self.layout = Shared::new(Layout::new([&lane]));
         self.lane = Shared::new(lane);
+        self.lane_sent = 0;
         self.history = Shared::new(Vec::new());
         self.shown = None;
         self.diff = None;
@@ -224,9 +231,14 @@ impl EditorState {
         self.set_text(text);
     }
 
-    /// Appends the events of the exchanges from `first` on to the lane,
+    /// Appends the events of the exchanges the lane does not show yet,
     /// without their message bodies.
-    fn extend_lane(&mut self, first: usize) {
+    fn extend_lane(&mut self) {
+        let first = self.lane_sent;
+        if first >= self.history.len() {
+            return;
+        }
+        self.lane_sent = self.history.len();
         let part = self
             .session
             .borrow()
@@ -252,7 +264,6 @@ impl EditorState {
         let headers = (self.transport == TransportKind::Http).then(|| self.headers.to_vec());
         let exchange = self.session.borrow_mut().send(&self.text, headers);
         let first = self.history.len();
-        self.extend_lane(first);
         let method = self
             .lint
             .method
@@ -398,6 +409,7 @@ impl Reducible for EditorState {
                 next.edit_with(answer);
             }
             EditorAction::Dismiss => next.notice = None,
+            EditorAction::Lane => next.extend_lane(),
         }
         Rc::new(next)
     }

@@ -195,23 +195,26 @@ fn lint_view(lint: &editor::Lint) -> Html {
 
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
-    let viewed = props.viewed.as_ref().map(|l| l.setup.server.clone());
+    // The viewed lane (cheap to clone); its server config is read when needed.
+    let viewed = props.viewed.clone();
     let state = {
         let viewed = viewed.clone();
         use_reducer(move || match viewed {
-            Some(config) => EditorState::new(Target::Viewed, config),
+            Some(lane) => EditorState::new(Target::Viewed, lane.setup.server.clone()),
             None => EditorState::new(Target::Preset("deploy-console"), presets::deploy_console()),
         })
     };
-    // Playback position of the lane: the newest request, then its reply.
-    let pos = use_state(|| 0usize);
+    // The lane plays the newest exchange in two steps: its request, then
+    // (half a step later) its reply. `played`: exchanges shown in full.
+    let played = use_state(|| 0usize);
     let timer = use_mut_ref(|| None::<Timeout>);
 
     // Follow the viewed set-up's server while it is the target.
     {
-        let state = state.clone();
-        use_effect_with(viewed.clone(), move |viewed| {
-            if let (Target::Viewed, Some(config)) = (state.target, viewed) {
+        let (state, lane) = (state.clone(), viewed.clone());
+        use_effect_with(viewed.as_ref().map(|l| (l.key, l.version)), move |_| {
+            if let (Target::Viewed, Some(lane)) = (state.target, lane) {
+                let config = &lane.setup.server;
                 if !state.talks_to(config) {
                     state.dispatch(EditorAction::Target(
                         Target::Viewed,
@@ -222,16 +225,22 @@ pub fn Editor(props: &EditorProps) -> Html {
         });
     }
     {
-        let (pos, sent) = (pos.clone(), state.history.len());
-        use_effect_with(state.layout.clone(), move |layout| {
-            let len = layout.len();
-            pos.set(layout.position_of(sent.saturating_sub(1) as u64 * 1000));
-            *timer.borrow_mut() = Some(Timeout::new(STEP_MS / 2, move || pos.set(len)));
+        let (played, d) = (played.clone(), state.dispatcher());
+        use_effect_with(state.history.len(), move |&sent| {
+            // The reply is on screen; the lane catches up in the next task.
+            Timeout::new(0, move || d.dispatch(EditorAction::Lane)).forget();
+            *timer.borrow_mut() = Some(Timeout::new(STEP_MS / 2, move || played.set(sent)));
         });
     }
+    let sent = state.history.len();
+    let pos = if sent == 0 || *played == sent {
+        state.layout.len()
+    } else {
+        state.layout.position_of((sent - 1) as u64 * 1000)
+    };
 
     let delegate = {
-        let (d, viewed) = (state.dispatcher(), viewed.clone());
+        let (d, viewed) = (state.dispatcher(), viewed);
         move |e: &Event| {
             let Some(el) = e
                 .target()
@@ -245,7 +254,8 @@ pub fn Editor(props: &EditorProps) -> Html {
                 .get_attribute("data-arg")
                 .and_then(|a| a.parse().ok())
                 .unwrap_or(0);
-            if let Some(a) = action(&e.type_(), &act, arg, el.unchecked_ref(), viewed.as_ref()) {
+            let config = viewed.as_ref().map(|l| &l.setup.server);
+            if let Some(a) = action(&e.type_(), &act, arg, el.unchecked_ref(), config) {
                 d.dispatch(a);
             }
         }
@@ -268,17 +278,24 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
         })
     };
+    // Callbacks handed to child components stay the same between renders, so
+    // a send does not re-render (and re-highlight) the text or redraw the lane.
     let onedit = {
         let d = state.dispatcher();
-        Callback::from(move |text: String| d.dispatch(EditorAction::Edit(text)))
+        use_memo((), move |_| {
+            Callback::from(move |text: String| d.dispatch(EditorAction::Edit(text)))
+        })
     };
     // A message in the lane shows its exchange (exchanges are 1 s apart).
     let oninspect = {
-        let (d, lane) = (state.dispatcher(), state.lane.clone());
-        Callback::from(move |event: usize| {
-            if let Some(e) = lane.events.get(event) {
-                d.dispatch(EditorAction::Show((e.at_ms / 1000) as usize));
-            }
+        let d = state.dispatcher();
+        use_memo(state.lane.clone(), move |lane| {
+            let lane = lane.clone();
+            Callback::from(move |event: usize| {
+                if let Some(e) = lane.events.get(event) {
+                    d.dispatch(EditorAction::Show((e.at_ms / 1000) as usize));
+                }
+            })
         })
     };
 
@@ -360,7 +377,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             ],
         ),
         el("fieldset", &["class"], &["row toggles"], toggles),
-        html! { <CodeEditor text={state.text.clone()} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={onedit} /> },
+        html! { <CodeEditor text={state.text.clone()} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} /> },
         el("p", &["class", "id"], &["hint", "editor-keys"], vec![text(
             "Enter keeps the indentation; Tab inserts two spaces (Esc then Tab, or Shift+Tab, leaves the text); Ctrl+Enter sends. Over 1 MiB or 128 levels deep is not sent.",
         )]),
@@ -421,7 +438,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                 <section class="editor-lane" aria-label="The exchanges as a lane">
                     { el("p", &["class"], &["peers"], vec![text(format!("{} \u{2192} {} over {transport}", lane.client_label, lane.server_label))]) }
                     <LaneDiagram index={EDITOR_LANE} timeline={lane.clone()} layout={state.layout.clone()}
-                        pos={*pos} step_ms={STEP_MS} selected={None::<usize>} {oninspect} />
+                        {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
                 </section>
                 { history(&state.history, state.shown, state.diff_pair()) }
             </div>

@@ -911,10 +911,14 @@ impl EditorSession {
         let now = self.clock;
         match self.transport {
             TransportKind::Stdio => {
-                // stdio frames one message per line: valid JSON is sent compact.
-                let sent = serde_json::from_str::<Value>(text)
-                    .map(|v| v.to_string())
-                    .unwrap_or_else(|_| text.replace(['\n', '\r'], " "));
+                // stdio frames one message per line: valid JSON is sent with
+                // the whitespace between its tokens taken out (as written
+                // otherwise), anything else with its line breaks as spaces.
+                let sent = if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+                    compact(text)
+                } else {
+                    text.replace(['\n', '\r'], " ")
+                };
                 let reply = self.server.handle_text(now, "stdio", &sent);
                 let side_effects = self.drain();
                 match reply {
@@ -1020,6 +1024,29 @@ impl EditorSession {
         }
         out
     }
+}
+
+/// Valid JSON text without the whitespace between its tokens: one line, as
+/// a client writes a message on stdio, without re-serialising it.
+fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if c.is_ascii_whitespace() {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1416,6 +1443,19 @@ mod tests {
             assert_eq!(shown, whole.events, "after {}", t.method);
             assert_eq!(part.summary, whole.summary);
         }
+    }
+
+    #[test]
+    fn rpc_parse_editor_sends_json_on_one_line_as_written() {
+        let text = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"ping\",\n  \"params\": {\"note\": \"a \\\" b\\n c\", \"n\": 1.50}\n}";
+        let mut s = EditorSession::new(presets::notes(), TransportKind::Stdio);
+        let sent = s.send(text, None).sent;
+        assert_eq!(
+            sent,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"note":"a \" b\n c","n":1.50}}"#
+        );
+        let parsed: Value = serde_json::from_str(&sent).unwrap();
+        assert_eq!(parsed, serde_json::from_str::<Value>(text).unwrap());
     }
 
     #[test]
