@@ -392,7 +392,7 @@ impl Reducible for EditorState {
                         let new_id = reply
                             .get("id")
                             .and_then(serde_json::Value::as_i64)
-                            .map_or(next.history.len() as i64 + 1, |id| id + 1);
+                            .map_or(next.history.len() as i64 + 1, |id| id.saturating_add(1));
                         editor::answer_and_retry(&ex.sent, &reply, new_id)
                     }
                     None => Err("there is no such reply".to_string()),

@@ -93,7 +93,12 @@ pub struct Layout {
 impl Layout {
     /// Lays out the given timelines side by side.
     pub fn new<'a>(timelines: impl IntoIterator<Item = &'a Timeline>) -> Layout {
-        let timelines: Vec<&Timeline> = timelines.into_iter().collect();
+        Layout::of(timelines.into_iter().collect())
+    }
+
+    /// [`Layout::new`] once collected: one copy of the work in the bundle,
+    /// whichever iterator a caller has.
+    fn of(timelines: Vec<&Timeline>) -> Layout {
         let mut times: Vec<u64> = timelines
             .iter()
             .flat_map(|t| t.events.iter().map(|e| e.at_ms))

@@ -154,12 +154,15 @@ pub fn CodeEditor(props: &CodeEditorProps) -> Html {
     // At most three marks (bracket, partner, parse error), kept in order.
     let mut marks: Vec<(usize, &'static str)> = Vec::new();
     let mut mark = |at: usize, class: &'static str| {
-        if at <= t.len() && !marks.iter().any(|m| m.0 == at) {
+        if t.is_char_boundary(at) && !marks.iter().any(|m| m.0 == at) {
             let i = marks.iter().take_while(|m| m.0 < at).count();
             marks.insert(i, (at, class));
         }
     };
-    if let Some((at, partner)) = *pair {
+    // A pair found in an earlier text (replaced since) only counts where
+    // this text has brackets too.
+    let bracket = |i: usize| matches!(t.as_bytes().get(i), Some(b'{' | b'[' | b'}' | b']'));
+    if let Some((at, partner)) = pair.filter(|(at, p)| bracket(*at) && p.is_none_or(bracket)) {
         mark(at, if partner.is_some() { "bm" } else { "bm bad" });
         if let Some(p) = partner {
             mark(p, "bm");
