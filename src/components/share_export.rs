@@ -98,13 +98,19 @@ pub fn share_link(link: &Callback<(), String>, status: &UseStateHandle<Status>) 
         let (link, status) = (link.clone(), status.clone());
         Callback::from(move |_: MouseEvent| copy(link.emit(()), true, status.clone()))
     };
+    let by_hand = status.link && status.manual.is_some();
     html! {
         <div class="share">
             <button type="button" data-testid="copy-link" {onclick}>{ "Copy link" }</button>
             <span class="share-status" role="status" data-testid="link-status">
-                { if status.link { status.text } else { "" } }
+                { if status.link && !by_hand { status.text } else { "" } }
             </span>
-            { manual(status, true) }
+            if by_hand {
+                <div class="share-pop">
+                    <p>{ status.text }</p>
+                    { manual(status, true) }
+                </div>
+            }
         </div>
     }
 }
