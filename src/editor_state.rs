@@ -18,6 +18,10 @@ use yew::prelude::*;
 
 use crate::model::{Layout, Shared};
 
+/// How many of the latest exchanges the lane draws (a long session keeps
+/// every send as quick as the first).
+pub const LANE_SHOWN: usize = 30;
+
 /// Which server the editor talks to: the viewed set-up's, or a preset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
@@ -59,8 +63,9 @@ pub struct EditorState {
     pub shown: Option<usize>,
     /// The two replies diffed (`None`: the last two).
     pub diff: Option<(usize, usize)>,
-    /// The exchanges as a lane (message bodies left out: the reply pane and
-    /// the history have them), drawn just after the reply.
+    /// The latest [`LANE_SHOWN`] exchanges as a lane (message bodies left
+    /// out: the reply pane and the history have them), drawn just after the
+    /// reply.
     pub lane: Shared<Timeline>,
     /// How many exchanges the lane shows.
     lane_sent: usize,
@@ -205,11 +210,7 @@ impl EditorState {
     }
 
     fn template(&mut self) {
-        let text = editor::templates(self.revision)
-            .into_iter()
-            .find(|t| t.method == self.method)
-            .map(|t| t.text);
-        if let Some(text) = text {
+        if let Some(text) = editor::template_for(self.revision, self.method) {
             self.set_text(text);
         }
     }
@@ -252,6 +253,12 @@ impl EditorState {
             }
             e
         }));
+        // Exchanges are 1 s apart: keep the latest LANE_SHOWN, renumbered.
+        let from = self.lane_sent.saturating_sub(LANE_SHOWN) as u64 * 1000;
+        lane.events.retain(|e| e.at_ms >= from);
+        for (i, e) in lane.events.iter_mut().enumerate() {
+            e.index = i;
+        }
         self.layout = Shared::new(Layout::new([&lane]));
         self.lane = Shared::new(lane);
     }
@@ -308,18 +315,15 @@ impl Reducible for EditorState {
             EditorAction::Revision(name) => {
                 if let Some(r) = settings::known_versions().into_iter().find(|r| *r == name) {
                     next.revision = r;
-                    let methods = editor::templates(r);
-                    if !methods.iter().any(|t| t.method == next.method) {
-                        next.method = methods.first().map_or("", |t| t.method);
+                    let methods = editor::methods(r);
+                    if !methods.contains(&next.method) {
+                        next.method = methods.first().copied().unwrap_or("");
                     }
                 }
             }
             EditorAction::Method(name) => {
-                if let Some(t) = editor::templates(next.revision)
-                    .into_iter()
-                    .find(|t| t.method == name)
-                {
-                    next.method = t.method;
+                if let Some(m) = editor::methods(next.revision).iter().find(|m| **m == name) {
+                    next.method = m;
                 }
             }
             EditorAction::Template => {

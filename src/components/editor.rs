@@ -61,7 +61,9 @@ fn action(
         ("change", "version") => EditorAction::Version(el.value()),
         ("change", "revision") => EditorAction::Revision(el.value()),
         ("change", "method") => EditorAction::Method(el.value()),
-        ("change", "diff") => EditorAction::Diff(arg == 0, el.value().parse().ok()?),
+        ("change", "diff") => {
+            EditorAction::Diff(arg == 0, el.value().parse::<usize>().ok()?.checked_sub(1)?)
+        }
         ("change", "transport") => EditorAction::Transport(if el.value() == "http" {
             TransportKind::Http
         } else {
@@ -352,7 +354,6 @@ pub fn Editor(props: &EditorProps) -> Html {
             ),
         );
     }
-    let templates = editor::templates(state.revision);
     let transport = state.transport.name();
     let mut write = vec![
         el(
@@ -371,7 +372,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             &["row"],
             vec![
                 select("Revision", "revision", "editor-revision", options(settings::known_versions(), state.revision)),
-                select("Template", "method", "editor-method", options(templates.iter().map(|t| t.method), state.method)),
+                select("Template", "method", "editor-method", options(editor::methods(state.revision).iter().copied(), state.method)),
                 button("", "insert", "", "insert-template", "Insert"),
                 button("", "format", "", "format", "Format"),
             ],

@@ -10,23 +10,35 @@ use crate::editor_state::Sent;
 use crate::el::{el, text};
 use crate::model::Shared;
 
-/// A select of replies for one side of the diff.
+/// How many of the latest exchanges the list shows (all stay in the lane
+/// and can be diffed by number): a long session never slows a send down.
+pub const HISTORY_SHOWN: usize = 50;
+
+/// The number of a reply on one side of the diff.
 fn pick(side: &str, testid: &str, len: usize, at: usize) -> Html {
-    let options = (0..len)
-        .map(|i| {
-            el(
-                "option",
-                &["value", "selected"],
-                &[&i.to_string(), if i == at { "selected" } else { "" }],
-                vec![text(format!("#{}", i + 1))],
-            )
-        })
-        .collect();
     el(
-        "select",
-        &["data-act", "data-arg", "data-testid", "aria-label"],
-        &["diff", side, testid, "Reply to diff"],
-        options,
+        "input",
+        &[
+            "type",
+            "min",
+            "max",
+            "data-act",
+            "data-arg",
+            "data-testid",
+            "aria-label",
+            "value",
+        ],
+        &[
+            "number",
+            "1",
+            &len.to_string(),
+            "diff",
+            side,
+            testid,
+            "Reply number",
+            &(at + 1).to_string(),
+        ],
+        Vec::new(),
     )
 }
 
@@ -38,7 +50,8 @@ pub fn history(
 ) -> Html {
     let len = sent.len();
     let mut items = Vec::new();
-    for (i, s) in sent.iter().enumerate() {
+    let first = len.saturating_sub(HISTORY_SHOWN);
+    for (i, s) in sent.iter().enumerate().skip(first) {
         items.push(el(
             "li",
             &[],
@@ -69,13 +82,13 @@ pub fn history(
         el("h3", &[], &[], vec![text("History")]),
         el("ol", &["class"], &["history-list"], items),
     ];
-    if len == 0 {
-        body.push(el(
-            "p",
-            &["class"],
-            &["hint"],
-            vec![text("Nothing sent yet.")],
-        ));
+    if len == 0 || first > 0 {
+        let note = if len == 0 {
+            "Nothing sent yet.".to_string()
+        } else {
+            format!("{first} earlier exchanges are not listed; diff them by number.")
+        };
+        body.insert(1, el("p", &["class"], &["hint"], vec![text(note)]));
     }
     if let (Some(x), Some(y), true) = (sent.get(a), sent.get(b), len >= 2) {
         body.push(el(

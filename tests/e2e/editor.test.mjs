@@ -353,7 +353,9 @@ test('two replies can be diffed line by line', T, async () => {
   assert.ok(lines.some((l) => l.startsWith('+ ') && l.includes('"result"')), lines.join('\n'));
   assert.ok(lines.some((l) => l.startsWith('  ') && l.includes('"jsonrpc"')));
   // pick the same reply on both sides: nothing differs
-  await page.selectOption(sel('diff-a'), '1');
+  await page.locator(sel('diff-a')).fill('2');
+  await page.locator(sel('diff-a')).dispatchEvent('change');
+  await page.waitForFunction(() => !/^- /m.test(document.querySelector('[data-testid="diff"]').innerText));
   assert.ok((await diff.innerText()).split('\n').every((l) => l === '' || l.startsWith('  ')));
   // the history shows each exchange; picking one shows its reply
   await page.locator(`${sel('history')} button`).first().click();

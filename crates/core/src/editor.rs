@@ -445,17 +445,31 @@ fn pretty(value: &Value) -> String {
 /// the modern one.
 pub fn templates(revision: &str) -> Vec<Template> {
     let modern = ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern;
-    let list: &[&'static str] = if modern {
-        MODERN_METHODS
-    } else {
-        LEGACY_METHODS
-    };
-    list.iter()
+    methods(revision)
+        .iter()
         .map(|&method| Template {
             method,
             text: pretty(&template_value(method, modern, revision)),
         })
         .collect()
+}
+
+/// The client methods of a revision ([`MODERN_METHODS`] or
+/// [`LEGACY_METHODS`]), in the order [`templates`] gives them.
+pub fn methods(revision: &str) -> &'static [&'static str] {
+    if ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern {
+        MODERN_METHODS
+    } else {
+        LEGACY_METHODS
+    }
+}
+
+/// The template of one method of a revision, if it has one.
+pub fn template_for(revision: &str, method: &str) -> Option<String> {
+    let modern = ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern;
+    methods(revision)
+        .contains(&method)
+        .then(|| pretty(&template_value(method, modern, revision)))
 }
 
 fn template_value(method: &str, modern: bool, revision: &str) -> Value {
@@ -1478,5 +1492,16 @@ mod tests {
             );
         }
         assert_eq!(templates("2025-06-18").len(), LEGACY_METHODS.len());
+        for revision in crate::settings::known_versions() {
+            let all = templates(revision);
+            assert_eq!(
+                all.iter().map(|t| t.method).collect::<Vec<_>>(),
+                methods(revision)
+            );
+            for t in all {
+                assert_eq!(template_for(revision, t.method), Some(t.text));
+            }
+        }
+        assert_eq!(template_for("2026-07-28", "initialize"), None);
     }
 }
