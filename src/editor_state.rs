@@ -10,8 +10,9 @@ use std::rc::Rc;
 
 use mcp_lanes_core::editor::{self, EditorSession, Exchange, Lint};
 use mcp_lanes_core::protocol::ProtocolVersion;
-use mcp_lanes_core::server::ServerConfig;
+use mcp_lanes_core::server::{presets, ServerConfig};
 use mcp_lanes_core::settings::{self, Capability};
+use mcp_lanes_core::share;
 use mcp_lanes_core::sim::{EventKind, Timeline};
 use mcp_lanes_core::transport::TransportKind;
 use yew::prelude::*;
@@ -159,6 +160,51 @@ impl EditorState {
         };
         state.template();
         state
+    }
+
+    /// An editor restored from a permalink: target, transport, text and
+    /// any edited headers (an unknown preset falls back to the viewed
+    /// set-up's server, or deploy-console).
+    pub fn from_link(link: &share::EditorState, viewed: Option<&ServerConfig>) -> EditorState {
+        let preset = presets::PRESETS
+            .iter()
+            .map(|(id, _)| *id)
+            .find(|id| *id == link.target);
+        let (target, config) = match (
+            preset.and_then(|id| presets::server(id).map(|c| (id, c))),
+            viewed,
+        ) {
+            (Some((id, config)), _) => (Target::Preset(id), config),
+            (None, Some(config)) => (Target::Viewed, config.clone()),
+            (None, None) => (Target::Preset("deploy-console"), presets::deploy_console()),
+        };
+        let mut state = EditorState::new(target, config);
+        state.transport = link.transport;
+        let config = state.session.borrow().config().clone();
+        state.connect(config);
+        if !link.headers.is_empty() {
+            state.headers = Shared::new(link.headers.clone());
+            state.headers_edited = true;
+        }
+        state.set_text(link.text.clone());
+        state
+    }
+
+    /// What a permalink records of this editor.
+    pub fn link(&self) -> share::EditorState {
+        share::EditorState {
+            target: match self.target {
+                Target::Viewed => "setup".into(),
+                Target::Preset(id) => id.into(),
+            },
+            transport: self.transport,
+            text: self.text.to_string(),
+            headers: if self.headers_edited {
+                (*self.headers).clone()
+            } else {
+                Vec::new()
+            },
+        }
     }
 
     /// The label of the server talked to.

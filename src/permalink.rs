@@ -21,6 +21,7 @@ pub fn page_url(fragment: &str) -> Option<String> {
 fn fragment(state: &State) -> String {
     let link = state.share();
     let untouched = link.step == 0
+        && link.editor.is_none()
         && link
             .lanes
             .iter()

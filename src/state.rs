@@ -129,6 +129,11 @@ pub struct State {
     pub help_open: bool,
     /// Whether the request editor fills the main area (else the lanes).
     pub editor: bool,
+    /// The editor's content as a permalink records it (`None` until the
+    /// person changes something in the editor).
+    pub editor_link: Option<mcp_lanes_core::share::EditorState>,
+    /// The editor content a permalink restored (handed to the editor once).
+    pub editor_restored: Option<mcp_lanes_core::share::EditorState>,
     /// The running playback timer; dropping it stops it.
     pub timer: Option<Rc<Interval>>,
     /// The scenario's set-ups as defined (lanes start from one of them).
@@ -142,6 +147,8 @@ pub enum Action {
     Load(String),
     /// Open what a permalink describes.
     Restore(Box<mcp_lanes_core::share::ShareState>),
+    /// The editor's content changed (for the permalink).
+    EditorLink(Box<mcp_lanes_core::share::EditorState>),
     /// Start playback (from the start if at the end).
     Play,
     /// Stop playback.
@@ -211,6 +218,8 @@ impl State {
             selected: None,
             help_open: false,
             editor: false,
+            editor_link: None,
+            editor_restored: None,
             timer: None,
             bases: Rc::default(),
             next_key: 0,
@@ -316,6 +325,7 @@ impl Reducible for State {
         match action {
             Action::Load(id) => next.open(Some(&id)),
             Action::Restore(link) => next.restore(&link),
+            Action::EditorLink(link) => next.editor_link = Some(*link),
             Action::Play => {
                 if next.at_end() {
                     next.pos = 0;

@@ -78,6 +78,13 @@ pub fn App(props: &AppProps) -> Html {
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
+    // Stable between renders, so playback does not re-render the editor.
+    let oneditorlink = {
+        let d = state.dispatcher();
+        use_callback((), move |link: share::EditorState, _| {
+            d.dispatch(Action::EditorLink(Box::new(link)))
+        })
+    };
     let editor = state.editor && with_editor;
     // What the last "Copy" said; the lane "Export" is about.
     let copied = use_state(Status::default);
@@ -247,7 +254,7 @@ pub fn App(props: &AppProps) -> Html {
                 </div>
                 if with_editor {
                     <div id="panel-editor" hidden={!editor}>
-                        <Editor {viewed} />
+                        <Editor {viewed} initial={state.editor_restored.clone()} onlink={oneditorlink} />
                     </div>
                 }
             </main>

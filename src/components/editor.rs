@@ -13,6 +13,7 @@ use mcp_lanes_core::editor;
 use mcp_lanes_core::server::presets::{self, PRESETS};
 use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::settings::{self, Capability};
+use mcp_lanes_core::share;
 use mcp_lanes_core::transport::TransportKind;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
@@ -34,6 +35,12 @@ pub const EDITOR_LANE: usize = 90;
 pub struct EditorProps {
     /// The set-up being viewed in the lanes (its server is a target).
     pub viewed: Option<Lane>,
+    /// Content a permalink restored (read once, when the editor starts).
+    #[prop_or_default]
+    pub initial: Option<share::EditorState>,
+    /// The content changed (debounced): for the permalink.
+    #[prop_or_default]
+    pub onlink: Callback<share::EditorState>,
 }
 
 /// The action a control asks for: `kind` is the event type, `act` and
@@ -201,11 +208,30 @@ pub fn Editor(props: &EditorProps) -> Html {
     let viewed = props.viewed.clone();
     let state = {
         let viewed = viewed.clone();
-        use_reducer(move || match viewed {
-            Some(lane) => EditorState::new(Target::Viewed, lane.setup.server.clone()),
-            None => EditorState::new(Target::Preset("deploy-console"), presets::deploy_console()),
+        let initial = props.initial.clone();
+        use_reducer(move || match (initial, viewed) {
+            (Some(link), lane) => {
+                EditorState::from_link(&link, lane.as_ref().map(|l| &l.setup.server))
+            }
+            (None, Some(lane)) => EditorState::new(Target::Viewed, lane.setup.server.clone()),
+            (None, None) => {
+                EditorState::new(Target::Preset("deploy-console"), presets::deploy_console())
+            }
         })
     };
+    // Report the content for the permalink, 300 ms after the last change
+    // (not for the untouched start, so a plain page keeps a plain URL).
+    {
+        let first = use_mut_ref(|| props.initial.is_none());
+        let pending = use_mut_ref(|| None::<Timeout>);
+        let onlink = props.onlink.clone();
+        use_effect_with(state.link(), move |link| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                let link = link.clone();
+                *pending.borrow_mut() = Some(Timeout::new(300, move || onlink.emit(link)));
+            }
+        });
+    }
     // The lane plays the newest exchange in two steps: its request, then
     // (half a step later) its reply. `played`: exchanges shown in full.
     let played = use_state(|| 0usize);

@@ -31,7 +31,12 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
         let config = config.clone();
         let state = state.clone();
         use_effect_with(
-            (state.pos, state.layout.clone(), state.playing),
+            (
+                state.pos,
+                state.layout.clone(),
+                state.playing,
+                state.editor_link.clone(),
+            ),
             move |_| {
                 if config.mode == Mode::Page {
                     if !state.playing {

@@ -52,6 +52,8 @@ impl State {
             self.notice = None;
             self.open_lanes(bases, link.lanes.clone());
             self.seek(link.step);
+            self.editor_link = link.editor.clone();
+            self.editor_restored = link.editor.clone();
         }
     }
 
@@ -61,7 +63,7 @@ impl State {
             scenario: self.scenario.map(|s| s.id).unwrap_or_default().into(),
             lanes: self.lanes.iter().map(|l| l.share.clone()).collect(),
             step: self.pos,
-            editor: None,
+            editor: self.editor_link.clone(),
         }
     }
 }

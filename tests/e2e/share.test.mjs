@@ -257,3 +257,30 @@ describe('exports', () => {
     await page.close();
   });
 });
+
+describe('the editor in a permalink', () => {
+  test('the editor content (target, transport, text, edited headers) round-trips through the fragment', T, async () => {
+    const first = await app.open('/?scenario=discover');
+    const page = first.page;
+    await page.locator(sel('tab-editor')).click();
+    await page.locator(sel('editor-text')).waitFor({ state: 'visible' });
+    await page.selectOption(sel('editor-target'), 'order-desk');
+    await page.selectOption(sel('editor-transport'), 'http');
+    const body = '{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"note":"<script>alert(1)</script>"}}';
+    await page.locator(sel('editor-text')).fill(body);
+    await page.waitForFunction(() => /^#v2\./.test(location.hash), null, { timeout: 5000 });
+    const hash = await page.evaluate(() => location.hash);
+    const second = await app.open(`/?scenario=discover${hash}`);
+    const p2 = second.page;
+    let dialogs = 0;
+    p2.on('dialog', (d) => { dialogs += 1; d.dismiss(); });
+    await p2.locator(sel('tab-editor')).click();
+    await p2.locator(sel('editor-text')).waitFor({ state: 'visible' });
+    assert.equal(await p2.locator(sel('editor-text')).inputValue(), body);
+    assert.equal(await p2.locator(sel('editor-target')).inputValue(), 'order-desk');
+    assert.equal(await p2.locator(sel('editor-transport')).inputValue(), 'http');
+    assert.equal(dialogs, 0, 'nothing from the link runs');
+    assert.deepEqual(first.problems(), []);
+    assert.deepEqual(second.problems(), []);
+  });
+});
