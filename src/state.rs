@@ -229,6 +229,22 @@ impl State {
     }
 
     fn open(&mut self, id: Option<&str>) {
+        // `?scenario=stress`: the playback benchmark's load (not a lesson).
+        if id == Some("stress") {
+            let bases = scenarios::stress(3, 200);
+            self.notice =
+                Some("Benchmark load: three synthetic lanes of 200 messages each.".into());
+            self.scenario = None;
+            let shares = (0..bases.len())
+                .map(|base| LaneState {
+                    base,
+                    settings: Vec::new(),
+                    label: None,
+                })
+                .collect();
+            self.open_lanes(bases, shares);
+            return;
+        }
         let found = id.and_then(scenarios::find);
         let info = found.or_else(|| CATALOG.first());
         self.notice = match (id, found, info) {
