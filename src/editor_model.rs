@@ -26,7 +26,9 @@ pub enum Tok {
 }
 
 impl Tok {
-    /// CSS class of a highlighted run (`None` for plain text).
+    /// CSS class of a highlighted run (`None` for plain text). Used by the
+    /// wasm view only, so the native stub build does not call it.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub fn class(self) -> Option<&'static str> {
         match self {
             Tok::Key => Some("tk-k"),
