@@ -13,6 +13,8 @@
 //! Dependency direction: [`protocol`] -> [`server`], [`client`] -> [`sim`]
 //! -> [`scenarios`]; the web UI and the CLI sit on top.
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod editor;
 pub mod export;
