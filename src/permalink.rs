@@ -1,5 +1,5 @@
 //! The permalink: while playback is stopped, the page's URL fragment holds
-//! the whole state (`#v2.…`, `share::to_fragment`), so reloading or
+//! the whole state (`#v3.…`, compressed, `share::to_fragment`), so reloading or
 //! sharing the address restores it; a scenario's untouched start has no
 //! fragment.
 

@@ -56,13 +56,13 @@ describe('permalinks', () => {
     assert.deepEqual(state.labels, ['plain client', 'rich client', 'rich client · over http']);
     assert.equal(state.changed, 1);
     assert.equal(state.removable, 1);
-    assert.match(await page.evaluate(() => location.hash), /^#v2\.[A-Za-z0-9_-]+$/, 'the fragment follows the state');
+    assert.match(await page.evaluate(() => location.hash), /^#v3\.[A-Za-z0-9_-]+$/, 'the fragment follows the state (compressed, v3)');
 
     await page.locator(sel('copy-link')).click();
     await page.locator(`${sel('link-status')}:text("Copied.")`).waitFor();
     link = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(link, page.url(), 'the copied link is the address');
-    assert.ok(link.startsWith(`${app.url}/?scenario=plain-vs-rich#v2.`), link);
+    assert.ok(link.startsWith(`${app.url}/?scenario=plain-vs-rich#v3.`), link);
     await view.screenshot('share-before');
 
     const fresh = await app.context.newPage();
@@ -105,7 +105,7 @@ describe('permalinks', () => {
     const field = page.locator(sel('link-field'));
     await field.waitFor();
     const shown = await field.inputValue();
-    assert.match(shown, /^http:\/\/127\.0\.0\.1:\d+\/\?scenario=discover#v2\./);
+    assert.match(shown, /^http:\/\/127\.0\.0\.1:\d+\/\?scenario=discover#v3\./);
     const fresh = await app.context.newPage();
     await fresh.goto(shown);
     await ready(fresh);
@@ -120,6 +120,8 @@ describe('permalinks', () => {
       ['script tags', '#<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'],
       ['script tags after the prefix', '#v2.<script>alert(1)</script>'],
       ['600 KB of data', `#v2.${'A'.repeat(600_000)}`],
+      ['v3 data that does not unpack', '#v3.AAAAAAAA_____'],
+      ['a v3 bomb declaring 4 GB', '#v3._____x8AAAA'],
       ['a truncated link', null],
       ['the wrong shape', `#v2.${b64('{"scenario":"discover","lanes":"<b>x</b>"}')}`],
       ['a scenario that does not exist', `#v2.${b64('["<img src=x onerror=alert(1)>",0,[[0,null]]]')}`],
@@ -268,7 +270,7 @@ describe('the editor in a permalink', () => {
     await page.selectOption(sel('editor-transport'), 'http');
     const body = '{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"note":"<script>alert(1)</script>"}}';
     await page.locator(sel('editor-text')).fill(body);
-    await page.waitForFunction(() => /^#v2\./.test(location.hash), null, { timeout: 5000 });
+    await page.waitForFunction(() => /^#v3\./.test(location.hash), null, { timeout: 5000 });
     const hash = await page.evaluate(() => location.hash);
     const second = await app.open(`/?scenario=discover${hash}`);
     const p2 = second.page;

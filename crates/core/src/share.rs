@@ -115,6 +115,10 @@ pub fn decode(fragment: &str) -> Result<ShareState, ShareError> {
 
 /// Prefix of a version-2 fragment ([`to_fragment`], [`from_fragment`]).
 pub const PREFIX_V2: &str = "v2.";
+/// Prefix of a version-3 fragment: the v2 positional JSON, LZ4-compressed
+/// (size prepended), then base64url. Written by [`to_fragment`]; v2 links
+/// are still read.
+pub const PREFIX_V3: &str = "v3.";
 
 const ERAS: [EraMode; 3] = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
 const POLICIES: [UndeclaredPolicy; 3] = [
@@ -193,8 +197,8 @@ fn setting_from(value: &Value) -> Option<Setting> {
     })
 }
 
-/// Encodes a state as a compact URL fragment (without the `#`): `v2.` and
-/// the base64url of a positional JSON array
+/// Encodes a state as a compact URL fragment (without the `#`): `v3.` and
+/// the base64url of an LZ4-compressed positional JSON array
 /// `[scenario, step, [[base, label|null, setting...]...], editor?]` where
 /// the editor is `[target, transport, text, [[name, value]...]]`.
 /// Unlike [`encode`] it needs no deflate and no serde derives, which keeps
@@ -232,9 +236,10 @@ pub fn to_fragment(state: &ShareState) -> String {
         out.push_str("]]");
     }
     out.push(']');
+    let packed = lz4_flex::block::compress_prepend_size(out.as_bytes());
     format!(
-        "{PREFIX_V2}{}",
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(out)
+        "{PREFIX_V3}{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed)
     )
 }
 
@@ -315,11 +320,36 @@ pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
     if fragment.len() > MAX_FRAGMENT {
         return fail("the link is too long to be a mcp-lanes link");
     }
-    let Some(data) = fragment.strip_prefix(PREFIX_V2) else {
-        return fail("the link's state is not in a format this version understands");
+    let (data, packed) = match (
+        fragment.strip_prefix(PREFIX_V3),
+        fragment.strip_prefix(PREFIX_V2),
+    ) {
+        (Some(data), _) => (data, true),
+        (None, Some(data)) => (data, false),
+        (None, None) => {
+            return fail("the link's state is not in a format this version understands")
+        }
     };
-    let Some(json) = base64url_decode(data.trim_end_matches('=')) else {
+    let Some(bytes) = base64url_decode(data.trim_end_matches('=')) else {
         return fail("the link's state is damaged (not valid base64url); was it cut short?");
+    };
+    let json = if packed {
+        // The size comes first: refuse a "zip bomb" before unpacking it.
+        let declared = bytes
+            .get(..4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+        match declared {
+            Some(size) if size <= MAX_STATE => {}
+            _ => return fail("the link's state is damaged or too large to unpack"),
+        }
+        match lz4_flex::block::decompress_size_prepended(&bytes) {
+            Ok(json) => json,
+            Err(_) => {
+                return fail("the link's state is damaged (it does not unpack); was it cut short?")
+            }
+        }
+    } else {
+        bytes
     };
     let json = String::from_utf8(json).unwrap_or_default();
     match serde_json::from_str(&json)
@@ -477,13 +507,57 @@ mod tests {
             Setting::ChecksBeforeWork(false),
         ]);
         let fragment = to_fragment(&state);
-        assert!(fragment.starts_with(PREFIX_V2));
+        assert!(fragment.starts_with(PREFIX_V3));
         assert!(fragment
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)));
         assert_eq!(from_fragment(&format!("#{fragment}")), Ok(state.clone()));
         state.editor = None;
         assert_eq!(from_fragment(&to_fragment(&state)), Ok(state));
+    }
+
+    #[test]
+    fn v3_fragments_are_compressed_and_v2_links_still_open() {
+        let mut state = sample();
+        if let Some(e) = state.editor.as_mut() {
+            e.text = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "confirm_order", "arguments": {"order_id": "A-1042"},
+                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}}})
+            .to_string()
+            .repeat(4);
+        }
+        let v3 = to_fragment(&state);
+        // The same state as uncompressed v2 text, for comparison and to
+        // check that old links still open.
+        let plain = lz4_flex::block::decompress_size_prepended(
+            &base64url_decode(v3.trim_start_matches(PREFIX_V3)).unwrap_or_default(),
+        )
+        .unwrap_or_default();
+        let v2 = format!(
+            "{PREFIX_V2}{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&plain)
+        );
+        assert!(
+            v3.len() * 2 < v2.len(),
+            "compressed: {} vs {} characters",
+            v3.len(),
+            v2.len()
+        );
+        assert_eq!(from_fragment(&v2), Ok(state.clone()));
+        assert_eq!(from_fragment(&v3), Ok(state));
+        // A bomb: a tiny v3 fragment that declares a huge state.
+        let mut bomb = ((MAX_STATE + 1) as u32).to_le_bytes().to_vec();
+        bomb.extend_from_slice(&[0x1f, b'x', 0, 0]);
+        let bomb = format!(
+            "{PREFIX_V3}{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bomb)
+        );
+        assert!(from_fragment(&bomb).is_err());
+        // Damaged v3 data of every length never panics.
+        for cut in 0..v3.len() {
+            let _ = from_fragment(&v3[..cut]);
+        }
     }
 
     #[test]
