@@ -333,31 +333,7 @@ fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
             }
         }
     }
-    let specific = match method {
-        methods::TOOLS_CALL | methods::PROMPTS_GET => typed(
-            params,
-            "params",
-            shape::NAMED_PARAMS,
-            "CallToolRequestParams",
-            None,
-        ),
-        methods::RESOURCES_READ => typed(
-            params,
-            "params",
-            shape::URI_PARAMS,
-            "ReadResourceRequestParams",
-            None,
-        ),
-        methods::CANCELLED => typed(
-            params,
-            "params",
-            shape::CANCELLED_PARAMS,
-            "CancelledNotificationParams",
-            None,
-        ),
-        _ => None,
-    };
-    out.warnings.extend(specific);
+    out.warnings.extend(params_warning(method, params, false));
 }
 
 fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
@@ -373,40 +349,29 @@ fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
             Some(rules::M_UNKNOWN_METHOD),
         ));
     }
-    let specific = match method {
-        methods::INITIALIZE => typed(
-            params,
-            "params",
+    out.warnings.extend(params_warning(method, params, true));
+}
+
+/// The schema type of a method's params (one table for both eras) and the
+/// first problem of `params` against it.
+fn params_warning(method: &str, params: &Value, legacy: bool) -> Option<Warning> {
+    let (kind, what, rule) = match method {
+        methods::INITIALIZE if legacy => (
             shape::INITIALIZE_PARAMS,
             "InitializeRequestParams",
             Some(rules::L_INIT),
         ),
-        methods::TOOLS_CALL | methods::PROMPTS_GET => typed(
-            params,
-            "params",
-            shape::NAMED_PARAMS,
-            "CallToolRequestParams",
-            None,
-        ),
-        methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
-            typed(
-                params,
-                "params",
-                shape::URI_PARAMS,
-                "ResourceRequestParams",
-                None,
-            )
+        methods::TOOLS_CALL | methods::PROMPTS_GET => {
+            (shape::NAMED_PARAMS, "CallToolRequestParams", None)
         }
-        methods::CANCELLED => typed(
-            params,
-            "params",
-            shape::CANCELLED_PARAMS,
-            "CancelledNotificationParams",
-            None,
-        ),
-        _ => None,
+        methods::RESOURCES_READ => (shape::URI_PARAMS, "ReadResourceRequestParams", None),
+        methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE if legacy => {
+            (shape::URI_PARAMS, "ResourceRequestParams", None)
+        }
+        methods::CANCELLED => (shape::CANCELLED_PARAMS, "CancelledNotificationParams", None),
+        _ => return None,
     };
-    out.warnings.extend(specific);
+    typed(params, "params", kind, what, rule)
 }
 
 /// A starting point for a request.
