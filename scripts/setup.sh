@@ -12,7 +12,8 @@
 #   - the crates in Cargo.lock (cargo fetch), as trunk builds offline
 #   - trunk and wasm-bindgen-cli, with `cargo install`, into ~/.cargo/bin
 #   - npm packages in tests/e2e (from package-lock.json): playwright-core, which
-#     drives the browser, and binaryen, whose wasm-opt trunk uses
+#     drives the browser; binaryen, whose wasm-opt trunk uses; and terser,
+#     which minifies the JS glue (scripts/minify-js.sh, a trunk hook)
 #   - Debian's chromium (only for "all"), with apt-get, as root or via sudo
 #
 # Tools are never downloaded by trunk itself (Trunk.toml sets offline = true).
@@ -116,7 +117,7 @@ npm_packages_match_lock() {
 
 ensure_npm_packages() {
   if npm_packages_match_lock; then
-    log "npm packages (playwright-core, binaryen): present"
+    log "npm packages (playwright-core, binaryen, terser): present"
   else
     log "installing npm packages in tests/e2e (npm ci, from package-lock.json)"
     (cd "$root/tests/e2e" && npm ci --no-audit --no-fund --loglevel=error)

@@ -2,7 +2,6 @@
 //! (which may be missing or refuse) and file downloads.
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::Callback;
 
 #[wasm_bindgen]
@@ -32,7 +31,8 @@ pub fn copy_text(text: &str, done: Callback<bool>) {
     promise.then(&ok, &err);
 }
 
-/// Offers `text` as a file download named `name`.
+/// Offers `text` as a file download named `name` (the exports; full bundle).
+#[cfg(feature = "engine")]
 pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let document = web_sys::window()?.document()?;
     let parts = js_sys::Array::of1(&text.into());
@@ -40,7 +40,8 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
-    let a: web_sys::HtmlElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    let a: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::dyn_into(document.create_element("a").ok()?).ok()?;
     a.set_attribute("href", &url).ok()?;
     a.set_attribute("download", name).ok()?;
     a.click();

@@ -1,9 +1,13 @@
 //! One component per file.
 
 pub mod app;
+#[cfg(feature = "engine")]
 pub mod code_editor;
+#[cfg(feature = "engine")]
 pub mod editor;
+#[cfg(feature = "engine")]
 pub mod exchange_history;
+#[cfg(feature = "engine")]
 pub mod header_table;
 pub mod help_dialog;
 pub mod inspector;
@@ -11,6 +15,7 @@ pub mod lane;
 pub mod lane_diagram;
 pub mod narration;
 pub mod player;
+#[cfg(feature = "engine")]
 pub mod reply_pane;
 pub mod scenario_picker;
 pub mod settings_panel;

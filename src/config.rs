@@ -55,6 +55,8 @@ pub struct Config {
     pub link: Option<Result<ShareState, ShareError>>,
     /// The host element of a mounted figure (events are dispatched on it).
     pub host: Option<Element>,
+    /// What a hand-over from the lite bundle restores (full bundle).
+    pub arrival: Option<crate::upgrade::Arrival>,
     /// Filled by the app: lets `Handle::control` reach its state.
     pub dispatcher: RefCell<Option<UseReducerDispatcher<State>>>,
 }
@@ -163,6 +165,7 @@ impl Config {
             problem,
             link: None,
             host: None,
+            arrival: None,
             dispatcher: RefCell::new(None),
         }
     }

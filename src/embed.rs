@@ -6,11 +6,16 @@
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use web_sys::{CustomEvent, CustomEventInit, Element, ShadowRootInit, ShadowRootMode};
+use web_sys::{CustomEvent, CustomEventInit};
+#[cfg(feature = "engine")]
+use web_sys::{Element, ShadowRootInit, ShadowRootMode};
+#[cfg(feature = "engine")]
 use yew::AppHandle;
 
+#[cfg(feature = "engine")]
 use crate::components::app::{App, AppProps};
 use crate::config::{Config, Mode};
+#[cfg(feature = "engine")]
 use crate::model::Shared;
 use crate::state::Action;
 
@@ -36,13 +41,16 @@ pub fn to_json(value: &JsValue) -> Option<Value> {
     serde_json::from_str(&text).ok()
 }
 
-// One mounted figure (returned to JS by `McpLanes.mount`).
+// One mounted figure (returned to JS by `McpLanes.mount`). Full bundle
+// only: embed.js loads that one.
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 pub struct Handle {
     app: Option<AppHandle<App>>,
     config: Shared<Config>,
 }
 
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 impl Handle {
     // Applies a control message (`{type: "mcp-lanes:control", action,
@@ -71,6 +79,7 @@ impl Handle {
 // the page's stay outside; the page's CSS variables still theme it).
 // Bad options give one console error, a notice in the figure and the
 // defaults.
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 pub fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     let fail = |why: &str| {

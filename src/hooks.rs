@@ -6,3 +6,4 @@ pub mod use_history;
 pub mod use_playback_timer;
 pub mod use_shortcuts;
 pub mod use_theme;
+pub mod use_upgrade;

@@ -7,14 +7,26 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Interval;
 use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
-use mcp_lanes_core::settings::{self, Setting};
-use mcp_lanes_core::share::LaneState;
-use mcp_lanes_core::sim::{self, Setup, Timeline};
+#[cfg(feature = "engine")]
+use mcp_lanes_core::settings;
+use mcp_lanes_core::settings::Setting;
+use mcp_lanes_core::share::{LaneState, ShareState};
+use mcp_lanes_core::sim::{Setup, Timeline};
 use yew::prelude::*;
 
 use crate::model::{describe, Layout, Shared};
 
 mod link;
+#[cfg(not(feature = "engine"))]
+mod lite;
+#[cfg(not(feature = "engine"))]
+pub use lite::{act, needs_engine};
+
+/// Carries out a person's action (the full bundle simply dispatches it).
+#[cfg(feature = "engine")]
+pub fn act(state: &UseReducerHandle<State>, action: Action) {
+    state.dispatch(action);
+}
 
 /// Playback speeds offered (multiples of the base step), in quarters.
 pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
@@ -65,12 +77,10 @@ impl PartialEq for Lane {
 impl Lane {
     /// The scenario's set-up `base` with the lane's settings applied; a
     /// compared (`added`) lane resets to all of them, another to none.
-    fn new(key: u32, base: &Setup, share: LaneState, added: bool) -> Lane {
+    fn new(key: u32, scenario: &str, base: &Setup, share: LaneState, added: bool) -> Lane {
         let build = |n: usize| {
             let mut setup = base.clone();
-            for s in share.settings.iter().take(n) {
-                settings::apply(&mut setup, s);
-            }
+            apply_settings(&mut setup, &share.settings[..n.min(share.settings.len())]);
             if let Some(label) = &share.label {
                 setup.label = label.clone();
             }
@@ -82,7 +92,7 @@ impl Lane {
             key,
             version: 0,
             original: build(keep),
-            timeline: Rc::new(sim::run(&setup)),
+            timeline: run(scenario, share.base, &setup),
             setup,
             added,
             changed: keep < share.settings.len(),
@@ -91,10 +101,67 @@ impl Lane {
         }
     }
 
+    /// What a compared copy of this lane with `setting` changed records.
+    pub fn compared(&self, setting: Setting) -> LaneState {
+        let mut share = self.share.clone();
+        share.label = Some(format!(
+            "{} \u{b7} {}",
+            self.setup.label,
+            describe(&setting)
+        ));
+        share.settings.push(setting);
+        share
+    }
+
     /// Whether a setting was changed since the lane was made.
     pub fn modified(&self) -> bool {
         self.changed
     }
+}
+
+/// Applies settings to a set-up (full bundle).
+#[cfg(feature = "engine")]
+fn apply_settings(setup: &mut Setup, changes: &[Setting]) {
+    for s in changes {
+        settings::apply(setup, s);
+    }
+}
+
+/// The lite bundle shows only lanes as the scenario defines them (a
+/// changed lane is the full bundle's), so there is nothing to apply.
+#[cfg(not(feature = "engine"))]
+fn apply_settings(_setup: &mut Setup, _changes: &[Setting]) {}
+
+/// The run of a set-up: the simulator's, in the full bundle.
+#[cfg(feature = "engine")]
+fn run(_scenario: &str, _base: usize, setup: &Setup) -> Rc<Timeline> {
+    Rc::new(mcp_lanes_core::sim::run(setup))
+}
+
+/// The run of a scenario's set-up as the core recorded it at build time
+/// (the lite bundle never runs a changed set-up: it hands over first).
+#[cfg(not(feature = "engine"))]
+fn run(scenario: &str, base: usize, setup: &Setup) -> Rc<Timeline> {
+    crate::recorded::timeline(scenario, base).unwrap_or_else(|| {
+        Rc::new(Timeline {
+            label: setup.label.clone(),
+            transport: setup.channel.kind,
+            client_label: String::new(),
+            server_label: String::new(),
+            events: Vec::new(),
+            summary: Default::default(),
+        })
+    })
+}
+
+/// What the lite bundle hands to the full one: the state after the change
+/// a person asked for, and whether the editor should open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Upgrade {
+    /// The state to open (`None`: what the URL says).
+    pub link: Option<ShareState>,
+    /// Open the request editor.
+    pub editor: bool,
 }
 
 /// A selected event: lane position and event position.
@@ -136,6 +203,14 @@ pub struct State {
     pub editor_restored: Option<mcp_lanes_core::share::EditorState>,
     /// The running playback timer; dropping it stops it.
     pub timer: Option<Rc<Interval>>,
+    /// Lite bundle: the full bundle is needed for this (set by the
+    /// reducer, carried out by `hooks::use_upgrade`).
+    #[cfg_attr(feature = "engine", allow(dead_code))]
+    pub upgrade: Option<Rc<Upgrade>>,
+    /// Lite bundle: a scenario whose recorded runs are being fetched, and
+    /// the step to open it at.
+    #[cfg_attr(feature = "engine", allow(dead_code))]
+    pub fetching: Option<(String, usize)>,
     /// The scenario's set-ups as defined (lanes start from one of them).
     bases: Rc<Vec<Setup>>,
     next_key: u32,
@@ -147,7 +222,14 @@ pub enum Action {
     Load(String),
     /// Open what a permalink describes.
     Restore(Box<mcp_lanes_core::share::ShareState>),
+    /// Lite bundle: the recorded runs of a scenario arrived (id, step).
+    #[cfg_attr(feature = "engine", allow(dead_code))]
+    Recorded(String, usize),
+    /// Lite bundle: hand the state over to the full bundle as it is.
+    #[cfg_attr(feature = "engine", allow(dead_code))]
+    HandOver,
     /// The editor's content changed (for the permalink).
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     EditorLink(Box<mcp_lanes_core::share::EditorState>),
     /// Start playback (from the start if at the end).
     Play,
@@ -221,6 +303,8 @@ impl State {
             editor_link: None,
             editor_restored: None,
             timer: None,
+            upgrade: None,
+            fetching: None,
             bases: Rc::default(),
             next_key: 0,
         };
@@ -274,13 +358,20 @@ impl State {
     fn open_lanes(&mut self, bases: Vec<Setup>, shares: Vec<LaneState>) {
         self.bases = Rc::new(bases);
         let bases = Rc::clone(&self.bases);
+        let scenario = self.scenario.map_or("", |s| s.id);
         let lanes: Vec<Lane> = shares
             .into_iter()
             .filter_map(|share| {
                 let key = self.next_key;
                 self.next_key += 1;
                 let added = share.label.is_some();
-                Some(Lane::new(key, bases.get(share.base)?, share, added))
+                Some(Lane::new(
+                    key,
+                    scenario,
+                    bases.get(share.base)?,
+                    share,
+                    added,
+                ))
             })
             .collect();
         self.set_lanes(lanes, false);
@@ -338,9 +429,15 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        #[cfg(not(feature = "engine"))]
+        let action = match next.lite(action) {
+            Some(action) => action,
+            None => return Rc::new(next),
+        };
         match action {
             Action::Load(id) => next.open(Some(&id)),
             Action::Restore(link) => next.restore(&link),
+            Action::Recorded(..) | Action::HandOver => {}
             Action::EditorLink(link) => next.editor_link = Some(*link),
             Action::Play => {
                 if next.at_end() {
@@ -401,9 +498,9 @@ impl Reducible for State {
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
                 if let Some(l) = lanes.get_mut(lane) {
                     let mut setup = (*l.setup).clone();
-                    settings::apply(&mut setup, &setting);
+                    apply_settings(&mut setup, std::slice::from_ref(&setting));
                     l.share.settings.push(setting);
-                    l.timeline = Rc::new(sim::run(&setup));
+                    l.timeline = run("", l.share.base, &setup);
                     l.setup = Rc::new(setup);
                     l.version += 1;
                     l.changed = true;
@@ -416,12 +513,11 @@ impl Reducible for State {
                     .get(lane)
                     .and_then(|l| Some((l, next.bases.get(l.share.base)?)));
                 if let Some((l, base)) = base {
-                    let mut share = l.share.clone();
-                    share.label = Some(format!("{} \u{b7} {}", l.setup.label, describe(&setting)));
-                    share.settings.push(setting);
+                    let share = l.compared(setting);
                     let key = next.next_key;
                     next.next_key += 1;
-                    let added = Lane::new(key, base, share, true);
+                    let scenario = next.scenario.map_or("", |s| s.id);
+                    let added = Lane::new(key, scenario, base, share, true);
                     lanes.insert(lane + 1, added);
                     if let Some(sel) = next.selected.as_mut() {
                         if sel.lane > lane {
@@ -451,7 +547,7 @@ impl Reducible for State {
                 if let Some(l) = lanes.get_mut(lane) {
                     l.share.settings.truncate(l.keep);
                     l.setup = Rc::clone(&l.original);
-                    l.timeline = Rc::new(sim::run(&l.setup));
+                    l.timeline = run("", l.share.base, &l.setup);
                     l.version += 1;
                     l.changed = false;
                     next.set_lanes(lanes, true);

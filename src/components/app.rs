@@ -5,6 +5,7 @@ use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
+#[cfg(feature = "engine")]
 use crate::components::editor::Editor;
 use crate::components::help_dialog::HelpDialog;
 use crate::components::inspector::Inspector;
@@ -22,6 +23,7 @@ use crate::hooks::use_history::{push_scenario, use_history};
 use crate::hooks::use_playback_timer::use_playback_timer;
 use crate::hooks::use_shortcuts::use_shortcuts;
 use crate::hooks::use_theme::use_theme;
+use crate::hooks::use_upgrade::use_upgrade;
 use crate::model::Shared;
 use crate::permalink::page_url;
 use crate::state::{step_ms, Action, Selection, State};
@@ -73,12 +75,14 @@ pub fn App(props: &AppProps) -> Html {
     use_history(state.dispatcher(), page);
     use_bridge(&state, config, &root);
     let theme = use_theme(page);
+    use_upgrade(&state, config, &root);
     // The picker starts unfolded when no scenario was asked for.
     let picker_open = config.scenario.is_none() && config.link.is_none();
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
     // Stable between renders, so playback does not re-render the editor.
+    #[cfg(feature = "engine")]
     let oneditorlink = {
         let d = state.dispatcher();
         use_callback((), move |link: share::EditorState, _| {
@@ -146,13 +150,13 @@ pub fn App(props: &AppProps) -> Html {
     let onapply = {
         let state = state.clone();
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            state.dispatch(Action::Apply { lane, setting })
+            crate::state::act(&state, Action::Apply { lane, setting })
         })
     };
     let oncompare = {
         let state = state.clone();
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            state.dispatch(Action::Compare { lane, setting })
+            crate::state::act(&state, Action::Compare { lane, setting })
         })
     };
     let onremove = {
@@ -177,15 +181,30 @@ pub fn App(props: &AppProps) -> Html {
     });
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
     // The editor's "viewed set-up": the inspected lane, else the first.
+    #[cfg(feature = "engine")]
     let viewed = state
         .lanes
         .get(state.selected.map_or(0, |s| s.lane))
         .cloned();
     let onshow_editor = {
         let state = state.clone();
-        Callback::from(move |on: bool| state.dispatch(Action::ShowEditor(on)))
+        Callback::from(move |on: bool| crate::state::act(&state, Action::ShowEditor(on)))
     };
     let lane_count = state.lanes.len();
+    #[cfg(feature = "engine")]
+    let exports = export_menu(current_id, &state.lanes, &export_lane, &copied);
+    #[cfg(not(feature = "engine"))]
+    let exports = {
+        let _ = export_lane;
+        export_menu(dispatch(|| Action::HandOver))
+    };
+    // The editor (full bundle; the lite one hands over before showing it).
+    #[cfg(feature = "engine")]
+    let editor_panel = html! {
+        <Editor {viewed} initial={state.editor_restored.clone()} onlink={oneditorlink} />
+    };
+    #[cfg(not(feature = "engine"))]
+    let editor_panel = html! {};
 
     html! {
         <div class={if embed { "app embed" } else { "app" }} ref={root}>
@@ -247,14 +266,14 @@ pub fn App(props: &AppProps) -> Html {
                             </div>
                         </div>
                         if page {
-                            { export_menu(current_id, &state.lanes, &export_lane, &copied) }
+                            { exports }
                         }
                     </section>
                     <Inspector {selection} onclose={oninspector_close} />
                 </div>
                 if with_editor {
                     <div id="panel-editor" hidden={!editor}>
-                        <Editor {viewed} initial={state.editor_restored.clone()} onlink={oneditorlink} />
+                        { editor_panel }
                     </div>
                 }
             </main>

@@ -40,6 +40,16 @@ impl State {
             state.seek(config.step);
         }
         state.playing = config.autoplay && !state.layout.is_empty();
+        if let Some(arrival) = &config.arrival {
+            state.selected = arrival.selected.and_then(|(lane, event)| {
+                let valid = state
+                    .lanes
+                    .get(lane)
+                    .is_some_and(|l| event < l.timeline.events.len());
+                valid.then_some(super::Selection { lane, event })
+            });
+            state.editor = arrival.editor;
+        }
         state
     }
 

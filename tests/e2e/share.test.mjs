@@ -189,6 +189,9 @@ describe('exports', () => {
       await ready(page);
     }
     await view.page.locator(`${sel('exports')} > summary`).click();
+    // Opening the panel on a first visit loads the full bundle (the
+    // exporters); the lane picker appears with it.
+    await view.page.locator(sel('export-lane')).waitFor();
     return view;
   }
   async function downloaded(page, testid) {

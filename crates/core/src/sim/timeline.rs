@@ -223,3 +223,157 @@ impl Timeline {
             .filter_map(|e| e.message().map(|m| (e, m)))
     }
 }
+
+impl Timeline {
+    /// Reads what `serde_json::to_string(&timelines)` wrote for a list of
+    /// timelines (the page's recorded runs) and re-parses each message's
+    /// wire text, which the serialized form leaves out. Read by hand from a
+    /// `Value`: derived readers for these types (a flattened, tagged enum)
+    /// cost about 12 KB gzip of WebAssembly. `None` if anything is missing,
+    /// mistyped or names a rule the catalog does not know.
+    pub fn from_json(text: &str) -> Option<Vec<Timeline>> {
+        let value: Value = serde_json::from_str(text).ok()?;
+        value.as_array()?.iter().map(read::timeline).collect()
+    }
+}
+
+/// The readers behind [`Timeline::from_json`].
+mod read {
+    use serde_json::Value;
+
+    use super::*;
+
+    fn text(v: &Value, key: &str) -> Option<String> {
+        v.get(key)?.as_str().map(str::to_string)
+    }
+
+    fn time(v: &Value, key: &str) -> Option<SimTime> {
+        v.get(key)?.as_u64()
+    }
+
+    /// An optional field: absent or null is `Some(None)`, a wrong type `None`.
+    fn optional<T>(v: &Value, key: &str, read: impl Fn(&Value) -> Option<T>) -> Option<Option<T>> {
+        match v.get(key) {
+            None | Some(Value::Null) => Some(None),
+            Some(x) => read(x).map(Some),
+        }
+    }
+
+    fn side(v: &Value) -> Option<Side> {
+        match v.get("side").or(v.get("from"))?.as_str()? {
+            "client" => Some(Side::Client),
+            "server" => Some(Side::Server),
+            _ => None,
+        }
+    }
+
+    fn kind(v: &Value) -> Option<MessageKind> {
+        Some(match v.as_str()? {
+            "request" => MessageKind::Request,
+            "notification" => MessageKind::Notification,
+            "result" => MessageKind::Result,
+            "error" => MessageKind::Error,
+            "other" => MessageKind::Other,
+            _ => return None,
+        })
+    }
+
+    fn http(v: &Value) -> Option<HttpInfo> {
+        let headers = v
+            .get("headers")?
+            .as_array()?
+            .iter()
+            .map(|pair| Some((pair.get(0)?.as_str()?.into(), pair.get(1)?.as_str()?.into())))
+            .collect::<Option<_>>()?;
+        Some(HttpInfo {
+            method: optional(v, "method", |m| m.as_str().map(str::to_string))?,
+            status: optional(v, "status", |s| s.as_u64()?.try_into().ok())?,
+            headers,
+        })
+    }
+
+    fn message(v: &Value) -> Option<MessageEvent> {
+        let wire = text(v, "wire")?;
+        Some(MessageEvent {
+            from: side(v)?,
+            kind: kind(v.get("kind")?)?,
+            label: text(v, "label")?,
+            json: serde_json::from_str(&wire).ok(),
+            wire,
+            delivered_at_ms: optional(v, "delivered_at_ms", Value::as_u64)?,
+            revision: text(v, "revision")?,
+            legacy: v.get("legacy")?.as_bool()?,
+            violation: optional(v, "violation", |x| x.as_str().map(str::to_string))?,
+            http: optional(v, "http", http)?,
+        })
+    }
+
+    fn event_kind(v: &Value) -> Option<EventKind> {
+        let key = || text(v, "key");
+        let name = || text(v, "name");
+        Some(match v.get("type")?.as_str()? {
+            "message" => EventKind::Message(message(v)?),
+            "timeout" => EventKind::Timeout {
+                side: side(v)?,
+                request_id: text(v, "request_id")?,
+            },
+            "dropped" => EventKind::Dropped {
+                side: side(v)?,
+                what: text(v, "what")?,
+            },
+            "disconnected" => EventKind::Disconnected { side: side(v)? },
+            "cache_hit" => EventKind::CacheHit { key: key()? },
+            "cache_miss" => EventKind::CacheMiss { key: key()? },
+            "cache_expired" => EventKind::CacheExpired { key: key()? },
+            "cache_stored" => EventKind::CacheStored {
+                key: key()?,
+                ttl_ms: time(v, "ttl_ms")?,
+            },
+            "lock_taken" => EventKind::LockTaken { name: name()? },
+            "lock_released" => EventKind::LockReleased { name: name()? },
+            "host_kill" => EventKind::HostKill,
+            "decision" => EventKind::Decision { side: side(v)? },
+            _ => return None,
+        })
+    }
+
+    fn event(v: &Value) -> Option<Event> {
+        Some(Event {
+            index: v.get("index")?.as_u64()?.try_into().ok()?,
+            at_ms: time(v, "at_ms")?,
+            kind: event_kind(v)?,
+            rules: v
+                .get("rules")?
+                .as_array()?
+                .iter()
+                .map(|id| crate::rules::find(id.as_str()?).map(|rule| rule.id))
+                .collect::<Option<_>>()?,
+            note: text(v, "note")?,
+        })
+    }
+
+    pub(super) fn timeline(v: &Value) -> Option<Timeline> {
+        let summary = v.get("summary")?;
+        Some(Timeline {
+            label: text(v, "label")?,
+            transport: match v.get("transport")?.as_str()? {
+                "stdio" => TransportKind::Stdio,
+                "http" => TransportKind::Http,
+                _ => return None,
+            },
+            client_label: text(v, "client_label")?,
+            server_label: text(v, "server_label")?,
+            events: v
+                .get("events")?
+                .as_array()?
+                .iter()
+                .map(event)
+                .collect::<Option<_>>()?,
+            summary: Summary {
+                leaked_locks: summary.get("leaked_locks")?.as_u64()?.try_into().ok()?,
+                ended_at_ms: time(summary, "ended_at_ms")?,
+                outcome: text(summary, "outcome")?,
+            },
+        })
+    }
+}

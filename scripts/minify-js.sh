@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# trunk post_build hook (Trunk.toml): minifies the wasm-bindgen JS glue of
+# both bundles with terser (tests/e2e/node_modules, installed by setup.sh).
+# trunk 0.21's own minifier cannot parse the glue. Without terser the build
+# still succeeds, unminified, with a warning (about 2 KB gzip more).
+set -euo pipefail
+dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+terser="$root/tests/e2e/node_modules/.bin/terser"
+[ "${TRUNK_PROFILE:-release}" = "release" ] || exit 0
+if [ ! -x "$terser" ]; then
+  echo "minify-js: terser not installed (scripts/setup.sh installs it); leaving the JS glue as it is" >&2
+  exit 0
+fi
+for f in "$dir"/mcp-lanes-*.js; do
+  [ -f "$f" ] || continue
+  "$terser" "$f" --module --compress --mangle -o "$f.min"
+  mv "$f.min" "$f"
+done

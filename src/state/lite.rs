@@ -1,0 +1,157 @@
+//! The lite bundle's half of the reducer: it opens scenarios from the
+//! recorded runs (fetching them first when needed) and turns every change
+//! that needs the simulator or the editor into an [`Upgrade`] for the full
+//! bundle, which opens the same state with the change made.
+
+use std::rc::Rc;
+
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::share::{LaneState, ShareState};
+
+use yew::UseReducerHandle;
+
+use super::{Action, State, Upgrade};
+use crate::recorded;
+
+impl State {
+    /// Handles `action` the lite way; returns it when the common reducer
+    /// should apply it as it is.
+    pub(super) fn lite(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::Load(id) => {
+                if id == "stress" || scenarios::find(&id).is_none() {
+                    // Synthetic or unknown: the full bundle reads the URL.
+                    self.hand_over(None, false);
+                } else if recorded::has(&id) {
+                    return Some(Action::Load(id));
+                } else {
+                    self.fetching = Some((id, 0));
+                }
+                None
+            }
+            Action::Restore(link) => {
+                if needs_engine(&link) {
+                    self.hand_over(Some(*link), false);
+                } else if recorded::has(&link.scenario) {
+                    return Some(Action::Restore(link));
+                } else {
+                    self.fetching = Some((link.scenario.clone(), link.step));
+                }
+                None
+            }
+            Action::Recorded(id, step) => {
+                if self.fetching.as_ref().is_some_and(|(f, _)| *f == id) {
+                    self.fetching = None;
+                    self.open(Some(&id));
+                    self.seek(step);
+                }
+                None
+            }
+            Action::HandOver => {
+                // The recorded runs could not be fetched: the full bundle
+                // runs the scenario itself.
+                let link = match self.fetching.take() {
+                    Some((id, step)) => pristine(&id, step),
+                    None => Some(self.share()),
+                };
+                self.hand_over(link, false);
+                None
+            }
+            action @ (Action::Apply { .. }
+            | Action::Compare { .. }
+            | Action::ShowEditor(true)
+            | Action::ToggleEditor) => {
+                if let Some(upgrade) = self.upgrade_for(&action) {
+                    self.stop();
+                    self.upgrade = Some(Rc::new(upgrade));
+                }
+                None
+            }
+            // Lanes here are never changed or compared: nothing to undo.
+            Action::RemoveLane(_) | Action::ResetLane(_) => None,
+            other => Some(other),
+        }
+    }
+
+    /// What the full bundle must open for a change only it can make
+    /// (`None` for an action the lite page handles itself).
+    pub fn upgrade_for(&self, action: &Action) -> Option<Upgrade> {
+        let mut link = self.share();
+        let mut editor = false;
+        match action {
+            Action::Apply { lane, setting } => {
+                if let Some(l) = link.lanes.get_mut(*lane) {
+                    l.settings.push(setting.clone());
+                }
+            }
+            Action::Compare { lane, setting } => {
+                if let Some(copy) = self.lanes.get(*lane).map(|l| l.compared(setting.clone())) {
+                    link.lanes.insert(lane + 1, copy);
+                }
+            }
+            Action::ShowEditor(true) | Action::ToggleEditor => editor = true,
+            _ => return None,
+        }
+        Some(Upgrade {
+            link: Some(link),
+            editor,
+        })
+    }
+
+    /// Asks for the full bundle with `link` (playback stops).
+    fn hand_over(&mut self, link: Option<ShareState>, editor: bool) {
+        self.stop();
+        self.upgrade = Some(Rc::new(Upgrade { link, editor }));
+    }
+}
+
+/// Whether a permalink needs the simulator (a changed or compared lane) or
+/// the editor.
+pub fn needs_engine(link: &ShareState) -> bool {
+    link.editor.is_some()
+        || link
+            .lanes
+            .iter()
+            .any(|l| !l.settings.is_empty() || l.label.is_some())
+}
+
+/// A scenario's untouched start, at `step`.
+fn pristine(id: &str, step: usize) -> Option<ShareState> {
+    let count = scenarios::setups(id)?.len();
+    Some(ShareState {
+        scenario: id.to_string(),
+        lanes: (0..count)
+            .map(|base| LaneState {
+                base,
+                settings: Vec::new(),
+                label: None,
+            })
+            .collect(),
+        step,
+        editor: None,
+    })
+}
+
+/// Carries out a person's action: one that needs the full bundle goes
+/// there at once, without re-rendering the lite page first (which would
+/// undo the control the person just changed until the full page is up).
+pub fn act(state: &UseReducerHandle<State>, action: Action) {
+    let compare_lane = match &action {
+        Action::Compare { lane, .. } => Some(*lane),
+        _ => None,
+    };
+    match state.upgrade_for(&action) {
+        Some(upgrade) => {
+            // A compared lane goes in after its original: the selection
+            // to the right of it moves one lane on.
+            let mut shown = (**state).clone();
+            if let (Some(lane), Some(sel)) = (compare_lane, shown.selected.as_mut()) {
+                if sel.lane > lane {
+                    sel.lane += 1;
+                }
+            }
+            crate::upgrade::to_full(Some(&shown), upgrade)
+        }
+        None => state.dispatch(action),
+    }
+}
