@@ -1,0 +1,148 @@
+// The two bundles: a first visit loads the lite bundle and one scenario's
+// recorded runs, never the full bundle; a change only the simulator can
+// make (a setting, compare, the editor, the exports, a link with changed
+// lanes) loads the full bundle, which opens the same state with the change
+// made — playhead, inspector, open panel and focus kept, one page on screen.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp } from './harness.mjs';
+import { lastLabel, ready } from './lanes.mjs';
+
+const T = { timeout: 90_000 };
+const sel = (id) => `[data-testid="${id}"]`;
+const FULL = /mcp-lanes-web(_bg\.wasm|\.js)$/;
+const LITE = /mcp-lanes-lite(_bg\.wasm|\.js)$/;
+
+let app;
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+/** A fresh page that records every request and every console problem. */
+async function tracked(urlPath, { block } = {}) {
+  const page = await app.context.newPage();
+  const requests = [];
+  const problems = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  if (block) await page.route(block, (route) => route.abort());
+  await page.goto(new URL(urlPath, app.url).href);
+  await ready(page);
+  return { page, requests, problems };
+}
+
+/** Resolves once the full bundle has replaced the lite page. */
+async function fullLoaded(page) {
+  await page.waitForFunction(() => {
+    const roots = document.querySelectorAll('.app-root');
+    return roots.length === 1 && performance.getEntriesByType('resource').some((e) => /mcp-lanes-web_bg\.wasm$/.test(e.name));
+  }, null, { timeout: 30_000 });
+}
+
+describe('first visit', () => {
+  for (const url of ['/', '/?scenario=elicitation-unchecked', '/?embed=1&scenario=plain-vs-rich']) {
+    test(`${url} loads the lite bundle and one scenario's runs, not the full bundle`, T, async () => {
+      const { page, requests, problems } = await tracked(url);
+      await page.locator('[data-testid^="lane-"]').first().waitFor();
+      await page.keyboard.press('End');
+      assert.ok(requests.some((p) => LITE.test(p)), 'the lite bundle is loaded');
+      assert.equal(requests.filter((p) => FULL.test(p)).length, 0, `no full bundle: ${requests.join(', ')}`);
+      assert.equal(requests.filter((p) => p.startsWith('/timelines/')).length, 1, 'one scenario\'s runs');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  test('the recorded runs show what the simulator shows (last message of each lane)', T, async () => {
+    const { page } = await tracked('/?scenario=plain-vs-rich');
+    await page.keyboard.press('End');
+    assert.equal(await lastLabel(page, 0), '-32021');
+    assert.equal(await lastLabel(page, 1), 'result');
+    await page.close();
+  });
+
+  test('switching scenarios in the lite page fetches their runs; back and forward work', T, async () => {
+    const { page, requests, problems } = await tracked('/?scenario=discover');
+    await page.locator(`${sel('scenario-picker')} > summary`).click();
+    await page.locator(sel('scenario-version-retry')).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="scenario-title"]')?.dataset.scenario === 'version-retry');
+    await page.keyboard.press('End');
+    assert.equal(await lastLabel(page, 0), 'result');
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('[data-testid="scenario-title"]')?.dataset.scenario === 'discover');
+    assert.equal(requests.filter((p) => p.startsWith('/timelines/')).length, 2, 'each scenario fetched once');
+    assert.equal(requests.filter((p) => FULL.test(p)).length, 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('hand-over to the full bundle', () => {
+  test('changing a setting: the change is made, playhead, inspector, panel and focus kept', T, async () => {
+    const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich');
+    await page.keyboard.press('End');
+    await page.locator('[data-testid^="message-1-"]').first().click();
+    const inspected = await page.locator(sel('inspector-title')).innerText();
+    await page.locator(`${sel('settings-0')} > summary`).click();
+    await page.locator(sel('cap-0-elicitation.form')).check();
+    await fullLoaded(page);
+    assert.equal(requests.filter((p) => /mcp-lanes-web_bg\.wasm$/.test(p)).length, 1, 'loaded once');
+    assert.equal(await lastLabel(page, 0), 'result', 'the change is made');
+    assert.equal(await page.locator(sel('player')).getAttribute('data-state'), 'end', 'still at the end');
+    assert.equal(await page.locator(sel('inspector-title')).innerText(), inspected, 'same message inspected');
+    assert.equal(await page.locator(`${sel('settings-0')}[open]`).count(), 1, 'the panel stays open');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'cap-0-elicitation.form');
+    assert.equal(await page.locator(sel('cap-0-elicitation.form')).isChecked(), true);
+    assert.equal(await page.locator(sel('modified-0')).count(), 1);
+    // The full page goes on as usual: reset runs the simulator again.
+    await page.locator(sel('reset-0')).click();
+    assert.equal(await lastLabel(page, 0), '-32021');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('the E key opens the editor through the full bundle', T, async () => {
+    const { page, problems } = await tracked('/?scenario=discover');
+    await page.locator('body').press('e');
+    await page.locator(sel('editor-text')).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await page.locator('.app-root').count(), 1);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('a link with a changed lane opens in the full bundle directly', T, async () => {
+    // Make the link in a full page, then open it fresh.
+    const first = await tracked('/?scenario=plain-vs-rich');
+    await first.page.locator(`${sel('settings-0')} > summary`).click();
+    await first.page.locator(sel('cap-0-elicitation.form')).check();
+    await fullLoaded(first.page);
+    await first.page.waitForFunction(() => /^#v3\./.test(location.hash));
+    const hash = await first.page.evaluate(() => location.hash);
+    await first.page.close();
+    const { page, requests, problems } = await tracked(`/?scenario=plain-vs-rich${hash}`);
+    await page.locator(sel('modified-0')).waitFor();
+    assert.ok(requests.some((p) => /mcp-lanes-web_bg\.wasm$/.test(p)));
+    assert.equal(requests.filter((p) => p.startsWith('/timelines/')).length, 0, 'no recorded runs needed');
+    await page.keyboard.press('End');
+    assert.equal(await lastLabel(page, 0), 'result');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('without the recorded runs (fetch fails) the full bundle runs the scenario', T, async () => {
+    const { page, problems } = await tracked('/?scenario=legacy-handshake', { block: '**/timelines/**' });
+    await fullLoaded(page);
+    assert.equal(await page.locator(sel('scenario-title')).getAttribute('data-scenario'), 'legacy-handshake');
+    await page.keyboard.press('End');
+    assert.ok((await page.locator('[data-testid^="message-0-"]').count()) > 0);
+    // The blocked fetch is the only complaint.
+    assert.ok(problems.every((p) => /timelines|Failed to load resource/.test(p)), problems.join('\n'));
+    await page.close();
+  });
+});
