@@ -68,7 +68,9 @@ pub fn start() {
 /// Renders the app for `config` into a new root element of the body.
 #[cfg(target_arch = "wasm32")]
 fn render(config: config::Config) {
-    let root = upgrade::new_root();
+    let Some(root) = upgrade::new_root() else {
+        return;
+    };
     let config = model::Shared::new(config);
     let props = components::app::AppProps { config };
     let handle =

@@ -49,14 +49,12 @@ pub struct Arrival {
 }
 
 /// A new element at the end of the body for an app to render into.
-pub fn new_root() -> Element {
-    let document = gloo::utils::document();
-    let root = document
-        .create_element("div")
-        .expect("a div can be created");
+pub fn new_root() -> Option<Element> {
+    let document = web_sys::window()?.document()?;
+    let root = document.create_element("div").ok()?;
     root.set_class_name("app-root");
-    let _ = gloo::utils::body().append_child(&root);
-    root
+    document.body()?.append_child(&root).ok()?;
+    Some(root)
 }
 
 /// Keeps the running app and its root (so the lite one can be taken down).
@@ -153,8 +151,10 @@ pub fn to_full(state: Option<&crate::state::State>, upgrade: crate::state::Upgra
         return;
     }
     let root = RUNNING.with(|r| r.borrow().as_ref().map(|(_, root)| root.clone()));
-    let active = gloo::utils::document()
-        .active_element()
+    let document = web_sys::window().and_then(|w| w.document());
+    let active = document
+        .as_ref()
+        .and_then(|d| d.active_element())
         .filter(|el| root.as_ref().is_some_and(|r| r.contains(Some(el))))
         .and_then(|el| el.get_attribute("data-testid"));
     let open: Vec<String> = root
@@ -180,10 +180,8 @@ pub fn to_full(state: Option<&crate::state::State>, upgrade: crate::state::Upgra
     if let Some(window) = web_sys::window() {
         let _ = js_sys::Reflect::set(&window, &GLOBAL.into(), &handoff.to_string().into());
     }
-    let base = gloo::utils::document()
-        .base_uri()
-        .ok()
-        .flatten()
+    let base = document
+        .and_then(|d| d.base_uri().ok().flatten())
         .unwrap_or_default();
     let url = web_sys::Url::new_with_base(FULL, &base)
         .map(|u| u.href())
