@@ -78,6 +78,7 @@ pub fn start(config: Config) {
                 link: Some(link),
                 editor: false,
             },
+            None,
         );
         return;
     }
@@ -93,6 +94,7 @@ pub fn start(config: Config) {
                 link: None,
                 editor: false,
             },
+            None,
         );
         return;
     }
@@ -112,6 +114,7 @@ pub fn start(config: Config) {
                     link: None,
                     editor: false,
                 },
+                None,
             );
         }
     });

@@ -228,6 +228,9 @@ pub enum Action {
     /// Lite bundle: hand the state over to the full bundle as it is.
     #[cfg_attr(feature = "engine", allow(dead_code))]
     HandOver,
+    /// Lite bundle: the full bundle could not be loaded.
+    #[cfg_attr(feature = "engine", allow(dead_code))]
+    HandOverFailed,
     /// The editor's content changed (for the permalink).
     #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     EditorLink(Box<mcp_lanes_core::share::EditorState>),
@@ -437,7 +440,7 @@ impl Reducible for State {
         match action {
             Action::Load(id) => next.open(Some(&id)),
             Action::Restore(link) => next.restore(&link),
-            Action::Recorded(..) | Action::HandOver => {}
+            Action::Recorded(..) | Action::HandOver | Action::HandOverFailed => {}
             Action::EditorLink(link) => next.editor_link = Some(*link),
             Action::Play => {
                 if next.at_end() {

@@ -143,9 +143,15 @@ extern "C" {
 
 /// Lite bundle: hands `upgrade` to the full bundle and, once it runs,
 /// takes the lite page down. `state` is the lite page's (for what a link
-/// does not record); `None` when the lite page never rendered.
+/// does not record); `None` when the lite page never rendered. If the full
+/// bundle cannot be loaded, `failed` hears it (the lite page stays as it
+/// was, with a notice); without a lite page the body says so.
 #[cfg(not(feature = "engine"))]
-pub fn to_full(state: Option<&crate::state::State>, upgrade: crate::state::Upgrade) {
+pub fn to_full(
+    state: Option<&crate::state::State>,
+    upgrade: crate::state::Upgrade,
+    failed: Option<yew::Callback<()>>,
+) {
     use mcp_lanes_core::share;
     if HANDING_OVER.with(|h| h.replace(true)) {
         return;
@@ -186,6 +192,10 @@ pub fn to_full(state: Option<&crate::state::State>, upgrade: crate::state::Upgra
     let url = web_sys::Url::new_with_base(FULL, &base)
         .map(|u| u.href())
         .unwrap_or_else(|_| FULL.to_string());
+    // "Loading the simulator…" while the full bundle comes (style.css).
+    if let Some(root) = &root {
+        let _ = root.set_attribute("aria-busy", "true");
+    }
     wasm_bindgen_futures::spawn_local(async move {
         let scroll = web_sys::window().and_then(|w| w.scroll_y().ok());
         if wasm_bindgen_futures::JsFuture::from(load_module(&url))
@@ -195,6 +205,17 @@ pub fn to_full(state: Option<&crate::state::State>, upgrade: crate::state::Upgra
             gloo::console::error!(
                 "mcp-lanes: the full bundle could not be loaded; reload the page to try again"
             );
+            HANDING_OVER.with(|h| h.set(false));
+            if let Some(window) = web_sys::window() {
+                let _ = js_sys::Reflect::delete_property(&window, &GLOBAL.into());
+            }
+            match (root, failed) {
+                (Some(root), Some(failed)) => {
+                    let _ = root.remove_attribute("aria-busy");
+                    failed.emit(());
+                }
+                _ => show_failure(),
+            }
             return;
         }
         // The full page is up in its own root: take the lite one down.
@@ -206,4 +227,21 @@ pub fn to_full(state: Option<&crate::state::State>, upgrade: crate::state::Upgra
             window.scroll_to_with_x_and_y(0.0, y);
         }
     });
+}
+
+/// Lite bundle, nothing rendered yet and no full bundle: says so in the
+/// page (as text) instead of leaving it blank.
+#[cfg(not(feature = "engine"))]
+fn show_failure() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let (Ok(p), Some(body)) = (document.create_element("p"), document.body()) {
+        p.set_class_name("load-failure");
+        p.set_attribute("role", "alert").ok();
+        p.set_text_content(Some(
+            "mcp-lanes could not load its simulator. Check the connection and reload the page.",
+        ));
+        let _ = body.append_child(&p);
+    }
 }

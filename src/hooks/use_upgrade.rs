@@ -7,6 +7,8 @@ use yew::prelude::*;
 
 use crate::config::Config;
 use crate::model::Shared;
+#[cfg(not(feature = "engine"))]
+use crate::state::Action;
 use crate::state::State;
 
 /// Carries out `state.fetching` and `state.upgrade` (lite bundle).
@@ -26,7 +28,11 @@ pub fn use_upgrade(state: &UseReducerHandle<State>, _config: &Shared<Config>, _r
     let state = state.clone();
     use_effect_with(upgrade, move |upgrade| {
         if let Some(upgrade) = upgrade {
-            crate::upgrade::to_full(Some(&state), (**upgrade).clone());
+            let failed = {
+                let d = state.dispatcher();
+                yew::Callback::from(move |()| d.dispatch(Action::HandOverFailed))
+            };
+            crate::upgrade::to_full(Some(&state), (**upgrade).clone(), Some(failed));
         }
     });
 }

@@ -67,6 +67,15 @@ impl State {
                 }
                 None
             }
+            Action::HandOverFailed => {
+                self.upgrade = None;
+                self.notice = Some(
+                    "The simulator could not be loaded, so the change was not made. \
+                     Check the connection and try again."
+                        .into(),
+                );
+                None
+            }
             // Lanes here are never changed or compared: nothing to undo.
             Action::RemoveLane(_) | Action::ResetLane(_) => None,
             other => Some(other),
@@ -150,7 +159,11 @@ pub fn act(state: &UseReducerHandle<State>, action: Action) {
                     sel.lane += 1;
                 }
             }
-            crate::upgrade::to_full(Some(&shown), upgrade)
+            let failed = {
+                let d = state.dispatcher();
+                yew::Callback::from(move |()| d.dispatch(Action::HandOverFailed))
+            };
+            crate::upgrade::to_full(Some(&shown), upgrade, Some(failed))
         }
         None => state.dispatch(action),
     }

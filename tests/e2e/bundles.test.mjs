@@ -153,4 +153,18 @@ describe('hand-over to the full bundle', () => {
     assert.ok(problems.every((p) => /timelines|Failed to load resource/.test(p)), problems.join('\n'));
     await page.close();
   });
+
+  test('if the full bundle cannot be loaded, the change is not made and a notice says why', T, async () => {
+    const { page, problems } = await tracked('/?scenario=plain-vs-rich', { block: '**/mcp-lanes-web_bg.wasm' });
+    await page.keyboard.press('End');
+    await page.locator(`${sel('settings-0')} > summary`).click();
+    await page.locator(sel('cap-0-elicitation.form')).click();
+    await page.locator(sel('notice')).waitFor({ timeout: 30_000 });
+    assert.match(await page.locator(sel('notice')).innerText(), /could not be loaded/);
+    assert.equal(await lastLabel(page, 0), '-32021', 'nothing changed');
+    assert.equal(await page.locator('.app-root').count(), 1);
+    assert.equal(await page.locator('.app-root[aria-busy]').count(), 0, 'no longer busy');
+    assert.ok(problems.some((p) => /full bundle could not be loaded/.test(p)), problems.join('\n'));
+    await page.close();
+  });
 });
