@@ -218,11 +218,9 @@ impl Client {
                 return;
             }
         }
-        if let Some(w) = &self.waiting {
-            if w.deadline.is_some_and(|d| now >= d) {
-                let w = self.waiting.take().expect("checked above"); // ok: is_some checked just above
-                self.on_timeout(now, w);
-            }
+        let expired = |w: &mut Waiting| w.deadline.is_some_and(|d| now >= d);
+        if let Some(w) = self.waiting.take_if(expired) {
+            self.on_timeout(now, w);
         }
         if self.sleeping_until.is_some_and(|t| now >= t) {
             self.sleeping_until = None;
