@@ -26,7 +26,7 @@ fn fragment(state: &State) -> String {
             .lanes
             .iter()
             .enumerate()
-            .all(|(i, l)| l.base == i && l.settings.is_empty() && l.label.is_none());
+            .all(|(i, l)| l.base == i && !l.is_changed());
     if untouched {
         String::new()
     } else {

@@ -18,7 +18,7 @@ use crate::upgrade;
 
 thread_local! {
     /// Fetched scenarios and their set-ups' runs, in catalog order.
-    static CACHE: RefCell<Vec<(String, Rc<Vec<Timeline>>)>> = const { RefCell::new(Vec::new()) };
+    static CACHE: RefCell<Vec<(String, Vec<Rc<Timeline>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 #[wasm_bindgen(
@@ -39,7 +39,7 @@ pub fn timeline(id: &str, base: usize) -> Option<Rc<Timeline>> {
     CACHE.with(|c| {
         let cache = c.borrow();
         let (_, runs) = cache.iter().find(|(k, _)| k == id)?;
-        runs.get(base).cloned().map(Rc::new)
+        runs.get(base).cloned()
     })
 }
 
@@ -59,7 +59,8 @@ pub async fn fetch(id: &str) -> bool {
     if scenarios::setups(id).map(|s| s.len()) != Some(runs.len()) {
         return false;
     }
-    CACHE.with(|c| c.borrow_mut().push((id.to_string(), Rc::new(runs))));
+    let runs = runs.into_iter().map(Rc::new).collect();
+    CACHE.with(|c| c.borrow_mut().push((id.to_string(), runs)));
     true
 }
 
@@ -68,56 +69,43 @@ pub async fn fetch(id: &str) -> bool {
 /// editor, the benchmark load) or a failed fetch goes to the full bundle.
 pub fn start(config: Config) {
     let link = match &config.link {
-        Some(Ok(link)) => Some(link.clone()),
+        Some(Ok(link)) => Some(link),
         _ => None,
     };
-    if let Some(link) = link.filter(crate::state::needs_engine) {
-        upgrade::to_full(
-            None,
-            Upgrade {
-                link: Some(link),
-                editor: false,
-            },
-            None,
-        );
+    if let Some(link) = link.filter(|l| crate::state::needs_engine(l)) {
+        start_full(Some(link.clone()));
         return;
     }
-    let first = scenarios::CATALOG.first().map_or("", |s| s.id);
-    let id = match &config.link {
-        Some(Ok(link)) => link.scenario.clone(),
-        _ => config.scenario.clone().unwrap_or_default(),
-    };
+    let id = link.map_or_else(
+        || config.scenario.clone().unwrap_or_default(),
+        |l| l.scenario.clone(),
+    );
     if id == "stress" {
-        upgrade::to_full(
-            None,
-            Upgrade {
-                link: None,
-                editor: false,
-            },
-            None,
-        );
+        start_full(None);
         return;
     }
     // An unknown id opens the first scenario (with a notice).
-    let id = if scenarios::find(&id).is_some() {
-        id
-    } else {
-        first.to_string()
+    let id = match scenarios::find(&id) {
+        Some(_) => id,
+        None => scenarios::CATALOG.first().map_or("", |s| s.id).to_string(),
     };
     wasm_bindgen_futures::spawn_local(async move {
         if fetch(&id).await {
             crate::render(config);
         } else {
-            upgrade::to_full(
-                None,
-                Upgrade {
-                    link: None,
-                    editor: false,
-                },
-                None,
-            );
+            start_full(None);
         }
     });
+}
+
+/// Starts the full bundle instead of the lite page: on `link`, or on what
+/// the URL says.
+fn start_full(link: Option<mcp_lanes_core::share::ShareState>) {
+    let upgrade = Upgrade {
+        link,
+        editor: false,
+    };
+    upgrade::to_full(None, upgrade, None);
 }
 
 /// Fetches the scenario the state waits for, then opens it (or hands over).

@@ -322,13 +322,7 @@ impl State {
             self.notice =
                 Some("Benchmark load: three synthetic lanes of 200 messages each.".into());
             self.scenario = None;
-            let shares = (0..bases.len())
-                .map(|base| LaneState {
-                    base,
-                    settings: Vec::new(),
-                    label: None,
-                })
-                .collect();
+            let shares = (0..bases.len()).map(LaneState::untouched).collect();
             self.open_lanes(bases, shares);
             return;
         }
@@ -346,13 +340,7 @@ impl State {
         let bases = info
             .and_then(|i| scenarios::setups(i.id))
             .unwrap_or_default();
-        let shares = (0..bases.len())
-            .map(|base| LaneState {
-                base,
-                settings: Vec::new(),
-                label: None,
-            })
-            .collect();
+        let shares = (0..bases.len()).map(LaneState::untouched).collect();
         self.open_lanes(bases, shares);
     }
 

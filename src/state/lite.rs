@@ -117,11 +117,7 @@ impl State {
 /// Whether a permalink needs the simulator (a changed or compared lane) or
 /// the editor.
 pub fn needs_engine(link: &ShareState) -> bool {
-    link.editor.is_some()
-        || link
-            .lanes
-            .iter()
-            .any(|l| !l.settings.is_empty() || l.label.is_some())
+    link.editor.is_some() || link.lanes.iter().any(LaneState::is_changed)
 }
 
 /// A scenario's untouched start, at `step`.
@@ -129,13 +125,7 @@ fn pristine(id: &str, step: usize) -> Option<ShareState> {
     let count = scenarios::setups(id)?.len();
     Some(ShareState {
         scenario: id.to_string(),
-        lanes: (0..count)
-            .map(|base| LaneState {
-                base,
-                settings: Vec::new(),
-                label: None,
-            })
-            .collect(),
+        lanes: (0..count).map(LaneState::untouched).collect(),
         step,
         editor: None,
     })

@@ -38,6 +38,24 @@ pub struct LaneState {
     pub label: Option<String>,
 }
 
+impl LaneState {
+    /// Set-up `base` as the scenario defines it: nothing changed, not a
+    /// compared copy.
+    pub fn untouched(base: usize) -> LaneState {
+        LaneState {
+            base,
+            settings: Vec::new(),
+            label: None,
+        }
+    }
+
+    /// Whether a setting was changed or the lane is a compared copy (only
+    /// the simulator can show such a lane).
+    pub fn is_changed(&self) -> bool {
+        !self.settings.is_empty() || self.label.is_some()
+    }
+}
+
 /// The editor's content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EditorState {
