@@ -62,8 +62,7 @@ impl State {
             | Action::ShowEditor(true)
             | Action::ToggleEditor) => {
                 if let Some(upgrade) = self.upgrade_for(&action) {
-                    self.stop();
-                    self.upgrade = Some(Rc::new(upgrade));
+                    self.hand_over(upgrade.link, upgrade.editor);
                 }
                 None
             }
