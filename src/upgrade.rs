@@ -3,7 +3,7 @@
 //! The lite bundle (first visit) has no simulator. When a person asks for
 //! something that needs it, the lite page writes a hand-over into the
 //! global `mcpLanesHandoff` (JSON: the permalink of the state after the
-//! change, plus what a link does not record: selection, editor, playback,
+//! change, plus what a link does not record: selection, editor, playback
 //! speed, the focused control and the open panels), imports the full
 //! bundle, whose start reads and clears it ([`take_handoff`]) and renders
 //! into a new root, and then removes itself. Both bundles render the same
@@ -83,10 +83,12 @@ pub fn take_handoff(config: &mut Config) {
         config.link = Some(mcp_lanes_core::share::from_fragment(link));
         config.step = 0;
     }
-    if let Some(speed) = v["speed"].as_u64() {
-        config.speed = Some(speed as usize);
+    if let Some(speed) = v["speed"].as_u64().map(|s| s as usize) {
+        config.speed = (speed < crate::state::SPEEDS.len()).then_some(speed);
     }
-    config.autoplay = v["playing"].as_bool().unwrap_or(false);
+    // The lite page stopped playback to hand over; a figure's `autoplay`
+    // must not start it again.
+    config.autoplay = false;
     let pair = |v: &Value| Some((v[0].as_u64()? as usize, v[1].as_u64()? as usize));
     config.arrival = Some(Arrival {
         selected: pair(&v["selected"]),
@@ -178,7 +180,6 @@ pub fn to_full(
         "link": upgrade.link.as_ref().map(share::to_fragment),
         "selected": state.and_then(|s| s.selected).map(|s| [s.lane, s.event]),
         "editor": upgrade.editor,
-        "playing": false,
         "speed": state.map(|s| s.speed),
         "focus": active,
         "open": open,
