@@ -2,8 +2,9 @@
 # Run every test, in order, stopping at the first failure:
 #   setup   scripts/setup.sh (installs what is missing; idempotent)
 #   1 fmt       cargo fmt --all -- --check
-#   2 native    cargo test --workspace --all-targets   (core + CLI; the web
-#               package is a native stub, its real code is wasm32-only)
+#   2 native    cargo test --workspace --all-targets, run by
+#               scripts/standalone.sh in a copy of the repository with no
+#               sibling folders (a test that reads outside the repository fails)
 #   3 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
 #   4 bundle    trunk build --release --offline   -> dist/
 #   5 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
@@ -45,8 +46,8 @@ section "1/6 format: cargo fmt --all -- --check"
 cargo fmt --all -- --check "${fmt_color[@]}"
 section_done
 
-section "2/6 native tests: cargo test --workspace --all-targets"
-cargo test --workspace --all-targets
+section "2/6 native tests, in a stand-alone copy: cargo test --workspace --all-targets"
+scripts/standalone.sh cargo test --workspace --all-targets
 section_done
 
 section "3/6 core builds for wasm: cargo build -p mcp-lanes-core --target wasm32-unknown-unknown"

@@ -1,4 +1,4 @@
-//! The rule catalog of `shared/spec/RULES.md` as data: every decision the
+//! The rule catalog of `spec/RULES.md` as data: every decision the
 //! simulated client or server makes names one or more of these IDs.
 //!
 //! Generated from RULES.md (`tests/rules_catalog.rs` checks the two agree);

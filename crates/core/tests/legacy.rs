@@ -666,3 +666,75 @@ fn l_undeclared_legacy_silent_server_answers_nothing() {
     // It still speaks its own era.
     handshake(&mut s, "2025-06-18", json!({}));
 }
+
+#[test]
+fn l_cap_session_dual_era_legacy_session_without_elicitation_is_never_paged() {
+    // notify_oncall requires elicitation. A legacy session that did not
+    // declare it gets a tool error naming the capability, before any work;
+    // the modern path refuses the same call with -32021.
+    let mut s = server("dual-era");
+    handshake(&mut s, "2025-11-25", json!({}));
+    let legacy_call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "notify_oncall", "arguments": {"incident": "INC-4211"}}});
+    let r = send(&mut s, &legacy_call).expect("reply");
+    assert_eq!(r.revision, "2025-11-25");
+    assert_eq!(r.message["result"]["isError"], json!(true), "{}", r.message);
+    let text = r.message["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("elicitation"), "names the capability: {text}");
+    assert!(!text.contains("Paged"), "never pages: {text}");
+    assert!(r.rules.contains(&"L-CAP-SESSION") && r.rules.contains(&"M-CAP-BEFORE-WORK"));
+    assert!(
+        drain(&mut s)
+            .iter()
+            .all(|o| !matches!(o.kind, OutputKind::LockTaken(_) | OutputKind::Send { .. })),
+        "nothing is done and nothing is sent"
+    );
+    common::schema::schemas()
+        .validate_message("2025-11-25", &r.message, Some("tools/call"))
+        .unwrap_or_else(|f| panic!("{f}"));
+    // The same call in a session that declared elicitation completes.
+    let mut s = server("dual-era");
+    handshake(&mut s, "2025-11-25", json!({"elicitation": {}}));
+    let r = reply(&mut s, &legacy_call);
+    assert!(r["result"].get("isError").is_none(), "{r}");
+    // Era parity: the modern path refuses the same call too.
+    let r = reply(
+        &mut s,
+        &call(
+            json!(2),
+            "notify_oncall",
+            json!({"incident": "INC-4211"}),
+            json!({}),
+        ),
+    );
+    assert_eq!(code(&r), Some(-32021), "{r}");
+}
+
+#[test]
+fn l_cap_session_every_checking_legacy_preset_reads_required_capabilities() {
+    // Every legacy-speaking preset that checks before work refuses a tool
+    // whose required capabilities the session did not declare.
+    for preset in LEGACY_PRESETS {
+        let config = presets::server(preset).expect("preset");
+        if !config.checks_capability_before_work {
+            continue;
+        }
+        for tool in config.tools.iter().filter(|t| !t.requires.is_empty()) {
+            let mut s = Server::new(config.clone());
+            handshake(&mut s, &config.legacy_versions[0], json!({}));
+            let r = reply(
+                &mut s,
+                &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                    "params": {"name": tool.name, "arguments": {}}}),
+            );
+            assert_eq!(
+                r["result"]["isError"],
+                json!(true),
+                "{preset} {}: {r}",
+                tool.name
+            );
+        }
+    }
+}

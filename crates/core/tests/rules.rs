@@ -1,4 +1,4 @@
-//! The rule catalog in the core agrees with `shared/spec/RULES.md`, and
+//! The rule catalog in the core agrees with `spec/RULES.md`, and
 //! every rule is exercised by at least one test named after it.
 
 mod common;

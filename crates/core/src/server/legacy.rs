@@ -220,6 +220,20 @@ impl Server {
         });
         let can_ask = session_caps.elicitation.is_some();
         let checks = self.config.checks_capability_before_work;
+        // The tool's required client capabilities, checked against what the
+        // session declared at initialize, before any work (L-CAP-SESSION):
+        // the legacy twin of the modern -32021, as a tool error the model
+        // can read.
+        let missing = session_caps.missing(&tool.requires);
+        if checks && !missing.is_empty() {
+            let names = missing.names().join(", ");
+            let text = format!("{name} was not run: it requires the client capability {names}, which this session did not declare at initialize. Connect with a client that declares {names} to use it.");
+            let result = json!({"content": Server::text_content(&text), "isError": true});
+            return Some(Reply { message: jsonrpc::result(&id, result), status: 200,
+                rules: vec![rules::L_CAP_SESSION, rules::M_CAP_BEFORE_WORK, rules::L_FALLBACK],
+                note: format!("{client_name} declared no {names} at initialize, and {name} cannot work without it: before any work the server returns a tool error naming the missing capability (the modern path answers the same call with -32021)."),
+                revision, headers: Vec::new() });
+        }
         if checks && question.is_some() && !can_ask {
             let text = question
                 .as_ref()

@@ -18,24 +18,21 @@ use serde_json::{json, Value};
 /// The modern revision.
 pub const MODERN: &str = "2026-07-28";
 
-/// The folder holding `RULES.md` and `<revision>/schema.json`.
+/// The folder holding `RULES.md` and `<revision>/schema.json`: the
+/// repository's own `spec/` (see `spec/README.md`).
 ///
-/// `MCP_LANES_SPEC_DIR` wins when set; otherwise `shared/spec` beside the
-/// repository (`<crates/core>/../../../shared/spec`). A missing folder is a
-/// hard failure with a message saying where it looked: the schema tests must
-/// never pass by skipping.
+/// `MCP_LANES_SPEC_DIR` wins when set (to check against another copy of the
+/// official schemas). A missing folder is a hard failure with a message
+/// saying where it looked: the schema tests must never pass by skipping.
 pub fn spec_dir() -> PathBuf {
     let (dir, how) = match std::env::var_os("MCP_LANES_SPEC_DIR") {
         Some(dir) if !dir.is_empty() => (PathBuf::from(dir), "MCP_LANES_SPEC_DIR"),
-        _ => (
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec"),
-            "<CARGO_MANIFEST_DIR>/../../../shared/spec",
-        ),
+        _ => (repo_root().join("spec"), "<repository>/spec"),
     };
     assert!(
         dir.join("RULES.md").is_file() && dir.join(MODERN).join("schema.json").is_file(),
         "the MCP spec folder is missing: looked for RULES.md and {MODERN}/schema.json in {} ({how}). \
-         Put the shared/ folder beside the repository or set MCP_LANES_SPEC_DIR to its spec/ folder.",
+         The repository carries it in spec/; MCP_LANES_SPEC_DIR may point elsewhere.",
         dir.display()
     );
     dir

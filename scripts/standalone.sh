@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs a command in a copy of the repository that has no sibling folders, so
+# that anything reading a path outside the repository (such as ../shared)
+# fails here exactly as it would on a fresh clone.
+#
+#   scripts/standalone.sh cargo test --workspace --all-targets
+#
+# The copy holds the files git would commit (tracked, plus untracked files
+# that are not ignored), with their modification times, in
+# $TMPDIR/mcp-lanes-standalone/repo: a stable path, so cargo's incremental
+# builds keep working between runs. Its build goes to target/standalone of
+# the real repository. Before copying, tracked files are searched for paths
+# that leave the repository; any hit fails the run.
+set -euo pipefail
+
+# shellcheck source=scripts/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+root="$MCP_LANES_ROOT"
+cd "$root"
+[ "$#" -gt 0 ] || { echo "usage: $0 COMMAND [ARGS...]" >&2; exit 2; }
+
+# 1. Nothing tracked names a folder beside the repository. Documents may
+#    mention history; code, scripts, tests and configuration may not.
+hits="$(git grep -nE '\.\./shared|/work/shared|(\.\./){3,}' -- \
+  ':!*.md' ':!spec/' ':!tests/e2e/package-lock.json' ':!scripts/standalone.sh' 2>/dev/null || true)"
+if [ -n "$hits" ]; then
+  echo "[standalone] tracked files read outside the repository:" >&2
+  printf '%s\n' "$hits" >&2
+  exit 1
+fi
+
+# 2. A copy with nothing beside it.
+base="${TMPDIR:-/tmp}/mcp-lanes-standalone"
+mkdir -p "$base"
+exec 8>"$base/.lock"
+flock 8
+copy="$base/repo"
+rm -rf "$copy.new"
+mkdir -p "$copy.new"
+git ls-files -z --cached --others --exclude-standard \
+  | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+  | tar --null -T - -cf - | tar -xf - -C "$copy.new"
+# tar keeps each file's modification time, so cargo rebuilds only what
+# changed since the last run.
+rm -rf "$copy"
+mv "$copy.new" "$copy"
+ls -A "$base" | grep -qvxE 'repo|\.lock' && { echo "[standalone] $base holds more than the copy" >&2; exit 1; }
+
+echo "[standalone] running in $copy (no sibling folders): $*"
+cd "$copy"
+export CARGO_TARGET_DIR="$root/target/standalone"
+export MCP_LANES_ROOT="$copy"
+unset MCP_LANES_SPEC_DIR
+"$@"
