@@ -2,8 +2,9 @@
 # Installs whatever this project needs and is missing. Idempotent: every step
 # checks first and skips what is already there. Safe to run on every call.
 #
-#   scripts/setup.sh          everything (build + browser tests)
+#   scripts/setup.sh          everything (build + browser tests + real peers)
 #   scripts/setup.sh build    only what building and serving the app needs
+#   scripts/setup.sh peers    only the real MCP peers (below)
 #
 # What it installs (first run on a fresh 2-core machine: about 10 minutes, most
 # of it compiling trunk (~7 min) and wasm-bindgen-cli (~2 min); later runs take
@@ -15,6 +16,11 @@
 #     drives the browser; binaryen, whose wasm-opt trunk uses; and terser,
 #     which minifies the JS glue (scripts/minify-js.sh, a trunk hook)
 #   - Debian's chromium (only for "all"), with apt-get, as root or via sudo
+#   - the real MCP peers (for "all" and "peers"; about 1 minute on a fresh
+#     machine): npm packages in tests/peers (from its package-lock.json: the
+#     official TypeScript SDKs and the official conformance suite), and a
+#     Python virtualenv tests/peers/.venv with the official Python SDK, from
+#     tests/peers/requirements.txt (all pinned). See tests/peers/README.md.
 #
 # Tools are never downloaded by trunk itself (Trunk.toml sets offline = true).
 set -euo pipefail
@@ -28,7 +34,7 @@ NODE_MAJOR_MIN=20
 root="$MCP_LANES_ROOT"
 cd "$root"  # so that cargo and rustup use the toolchain in rust-toolchain.toml
 what="${1:-all}"
-case "$what" in all|build) ;; *) echo "usage: $0 [all|build]" >&2; exit 2 ;; esac
+case "$what" in all|build|peers) ;; *) echo "usage: $0 [all|build|peers]" >&2; exit 2 ;; esac
 
 log() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -101,9 +107,10 @@ ensure_cargo_deps() {
   fi
 }
 
-# node_modules matches package-lock.json when every locked package is installed at its locked version.
+# node_modules of folder $1 matches its package-lock.json when every locked
+# package is installed at its locked version.
 npm_packages_match_lock() {
-  (cd "$root/tests/e2e" && node -e '
+  (cd "$1" && node -e '
     const fs = require("fs");
     const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
     for (const [path, meta] of Object.entries(lock.packages || {})) {
@@ -112,11 +119,11 @@ npm_packages_match_lock() {
       try { installed = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; }
       catch { process.exit(1); }
       if (installed !== meta.version) process.exit(1);
-    }' 2>/dev/null) && [ -x "$root/tests/e2e/node_modules/.bin/wasm-opt" ]
+    }' 2>/dev/null)
 }
 
 ensure_npm_packages() {
-  if npm_packages_match_lock; then
+  if npm_packages_match_lock "$root/tests/e2e" && [ -x "$root/tests/e2e/node_modules/.bin/wasm-opt" ]; then
     log "npm packages (playwright-core, binaryen, terser): present"
   else
     log "installing npm packages in tests/e2e (npm ci, from package-lock.json)"
@@ -147,7 +154,41 @@ ensure_curl() {
   fi
 }
 
+# Real MCP software nobody on this project wrote, pinned (tests/peers/README.md).
+ensure_peers_npm() {
+  if npm_packages_match_lock "$root/tests/peers"; then
+    log "peers, npm (TypeScript SDKs, conformance suite): present"
+  else
+    log "installing npm packages in tests/peers (npm ci, from package-lock.json)"
+    (cd "$root/tests/peers" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# The venv is current when its stamp holds the hash of requirements.txt and its
+# python still imports mcp (a venv outlives neither a moved folder nor a new python).
+ensure_peers_python() {
+  local venv="$root/tests/peers/.venv" req="$root/tests/peers/requirements.txt" want
+  want="$(sha256sum "$req" | cut -d' ' -f1)"
+  if [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" = "$want" ] \
+    && "$venv/bin/python" -c 'import mcp' >/dev/null 2>&1; then
+    log "peers, Python (mcp in tests/peers/.venv): present"
+    return
+  fi
+  command -v python3 >/dev/null 2>&1 || die "python3 (>= 3.10) is required for the Python MCP SDK"
+  log "installing the Python MCP SDK into tests/peers/.venv (pip, from requirements.txt)"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-input -r "$req"
+  printf '%s\n' "$want" >"$venv/.requirements.sha256"
+}
+
 ensure_node
+if [ "$what" = "peers" ]; then
+  ensure_peers_npm
+  ensure_peers_python
+  log "done ($what)"
+  exit 0
+fi
 ensure_rust_target
 ensure_cargo_tool trunk trunk "$TRUNK_VERSION" --locked
 # Without --locked: `cargo install --locked wasm-bindgen-cli` fails on this toolchain.
@@ -157,5 +198,7 @@ ensure_cargo_deps
 if [ "$what" = "all" ]; then
   ensure_curl
   ensure_chromium
+  ensure_peers_npm
+  ensure_peers_python
 fi
 log "done ($what)"
