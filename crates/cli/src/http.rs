@@ -19,6 +19,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_lanes_core::server::{presets, OutputKind, Server, MAX_MESSAGE_BYTES};
+use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self as core_http, HttpRequest, HttpResponse};
 use serde_json::Value;
 
@@ -130,7 +131,9 @@ fn run_server(mut server: Server, queue: mpsc::Receiver<Job>, start: Instant) {
 /// One request through the core, logged. A panic inside the core (a bug)
 /// becomes a 500 for this request instead of stopping the server.
 fn handle(server: &mut Server, now: u64, request: &HttpRequest) -> HttpResponse {
-    let handled = panic::catch_unwind(AssertUnwindSafe(|| server.handle_http(now, request)));
+    let handled = panic::catch_unwind(AssertUnwindSafe(|| {
+        server.handle_http(SimTime::from_millis(now), request)
+    }));
     let input = if request.body.is_empty() {
         String::from("no body")
     } else {

@@ -14,7 +14,7 @@ use crate::rules::{self, RuleId};
 use crate::server::{OutputKind, Server, ServerConfig};
 use crate::settings::Capability;
 use crate::sim::engine::message_event;
-use crate::sim::{Event, EventKind, HttpInfo, Side, Timeline};
+use crate::sim::{Event, EventKind, HttpInfo, Side, SimTime, Timeline};
 use crate::transport::http::{self, HttpRequest};
 use crate::transport::TransportKind;
 
@@ -719,7 +719,7 @@ pub struct EditorSession {
     server: Server,
     transport: TransportKind,
     http_session: Option<String>,
-    clock: u64,
+    clock: SimTime,
     history: Vec<Exchange>,
 }
 
@@ -730,7 +730,7 @@ impl EditorSession {
             server: Server::new(config),
             transport,
             http_session: None,
-            clock: 0,
+            clock: SimTime::ZERO,
             history: Vec::new(),
         }
     }
@@ -752,7 +752,7 @@ impl EditorSession {
 
     /// Drops the connection: a legacy session ends, a new one needs initialize.
     pub fn new_connection(&mut self) {
-        self.clock += 1;
+        self.clock = self.clock.plus_millis(1);
         let conn = match (&self.transport, &self.http_session) {
             (TransportKind::Http, Some(id)) => format!("http:{id}"),
             (TransportKind::Http, None) => "http".into(),
@@ -886,7 +886,7 @@ impl EditorSession {
     }
 
     fn exchange(&mut self, text: &str, headers: Option<Vec<(String, String)>>) -> Exchange {
-        self.clock += 1;
+        self.clock = self.clock.plus_millis(1);
         let now = self.clock;
         match self.transport {
             TransportKind::Stdio => {

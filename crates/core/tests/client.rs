@@ -10,7 +10,7 @@ use mcp_lanes_core::client::{Step, UndeclaredPolicy};
 use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::server::presets as servers;
 use mcp_lanes_core::server::UnknownMethodPolicy;
-use mcp_lanes_core::sim::{self, EventKind, Setup, Side};
+use mcp_lanes_core::sim::{self, EventKind, Setup, Side, SimTime};
 use mcp_lanes_core::transport::{ChannelConfig, TransportKind};
 use serde_json::{json, Value};
 
@@ -596,9 +596,9 @@ fn l_list_changed_notices_further_apart_than_the_debounce_each_relist() {
         vec![Step::request("tools/list")],
     );
     s.server_events = vec![
-        (1_000, ServerEvent::ToolsChanged),
-        (1_050, ServerEvent::ToolsChanged),
-        (5_000, ServerEvent::ToolsChanged),
+        (SimTime::from_millis(1_000), ServerEvent::ToolsChanged),
+        (SimTime::from_millis(1_050), ServerEvent::ToolsChanged),
+        (SimTime::from_millis(5_000), ServerEvent::ToolsChanged),
     ];
     let t = sim::run(&s);
     assert_timeline_valid(&t);

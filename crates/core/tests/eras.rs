@@ -8,6 +8,7 @@ use mcp_lanes_core::client::presets as clients;
 use mcp_lanes_core::client::{ClientConfig, Step};
 use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::server::presets as servers;
+use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::sim::{self, EventKind, Setup, Side};
 use mcp_lanes_core::transport::{ChannelConfig, HttpResponse, TransportKind};
 use serde_json::{json, Value};
@@ -109,7 +110,7 @@ fn e_probe_stdio_recognized_modern_errors_mean_modern() {
 fn e_probe_stdio_silence_means_legacy_after_the_probe_timeout() {
     let mut d = probe(clients::dual_era(), TransportKind::Stdio);
     let timeout = clients::dual_era().probe_timeout_ms;
-    assert_eq!(d.client.poll_timeout(), Some(timeout));
+    assert_eq!(d.client.poll_timeout(), Some(SimTime::from_millis(timeout)));
     d.run_until(timeout - 1);
     assert_eq!(d.sent().len(), 1, "still waiting");
     d.run_until(timeout);

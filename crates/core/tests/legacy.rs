@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use mcp_lanes_core::server::presets::{self, PURGE_FALLBACK};
 use mcp_lanes_core::server::{OutputKind, Server, ServerTrigger, UnknownMethodPolicy};
+use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::sim::{EventKind, Side};
 use serde_json::{json, Value};
 
@@ -444,12 +445,12 @@ fn l_list_changed_server_notifies_operating_sessions_only_when_declared() {
     handshake(&mut s, "2025-06-18", json!({}));
     // A second connection that has not finished its handshake.
     s.handle_text(
-        0,
+        SimTime::ZERO,
         "other",
         &initialize(json!(1), "2025-06-18", json!({})).to_string(),
     );
     drain(&mut s);
-    s.trigger(0, ServerTrigger::ToolsChanged);
+    s.trigger(SimTime::ZERO, ServerTrigger::ToolsChanged);
     let outs = drain(&mut s);
     let sent: Vec<(&str, &Value)> = outs
         .iter()
@@ -467,7 +468,7 @@ fn l_list_changed_server_notifies_operating_sessions_only_when_declared() {
     // The dual-era server did not declare listChanged: no notice.
     let mut s = server("dual-era");
     handshake(&mut s, "2025-11-25", json!({}));
-    s.trigger(0, ServerTrigger::ToolsChanged);
+    s.trigger(SimTime::ZERO, ServerTrigger::ToolsChanged);
     assert!(!drain(&mut s)
         .iter()
         .any(|o| matches!(o.kind, OutputKind::Send { .. })));

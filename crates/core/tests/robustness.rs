@@ -14,6 +14,7 @@ use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::server::{
     presets, OutputKind, Reply, Server, ServerConfig, UnknownMethodPolicy,
 };
+use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self, HttpRequest};
 use mcp_lanes_core::transport::TransportKind;
 use proptest::prelude::*;
@@ -260,7 +261,7 @@ fn silent_on_purpose(server: &mut Server) -> bool {
 }
 
 fn check_stdio(who: &str, server: &mut Server, conn: &str, text: &str) {
-    let reply: Option<Reply> = server.handle_text(0, conn, text);
+    let reply: Option<Reply> = server.handle_text(SimTime::ZERO, conn, text);
     match (expect_for(text), reply) {
         (Expect::Nothing, None) => {
             drain(server);
@@ -283,7 +284,7 @@ fn check_stdio(who: &str, server: &mut Server, conn: &str, text: &str) {
 }
 
 fn check_http(who: &str, server: &mut Server, request: &HttpRequest) {
-    let (response, _rules, _note, _revision) = server.handle_http(0, request);
+    let (response, _rules, _note, _revision) = server.handle_http(SimTime::ZERO, request);
     drain(server);
     if response.status == 202 {
         assert!(response.body.is_empty(), "{who}: 202 with a body");
@@ -469,7 +470,7 @@ proptest! {
                     }
                     at += 10;
                 }
-                d.client.handle_text(at, &String::from_utf8_lossy(&bytes));
+                d.client.handle_text(SimTime::from_millis(at), &String::from_utf8_lossy(&bytes));
                 d.run_until(700_000);
             }
         }
@@ -504,11 +505,11 @@ fn rpc_parse_deep_nesting_is_a_clean_error() {
         for text in [&deep_arrays, &deep_objects, &closed, &in_params] {
             let mut s = Server::new(config.clone());
             let who = format!("{name}: {} bytes of nesting", text.len());
-            let m = assert_clean_error(&who, s.handle_text(0, "stdio", text));
+            let m = assert_clean_error(&who, s.handle_text(SimTime::ZERO, "stdio", text));
             assert_eq!(m["error"]["code"], -32700, "{who}");
             let mut request = post(&json!({}));
             request.body = text.to_string();
-            let (response, _, _, _) = s.handle_http(0, &request);
+            let (response, _, _, _) = s.handle_http(SimTime::ZERO, &request);
             assert_eq!(response.status, 400, "{who} over HTTP");
             still_works(&who, &name, &mut s);
         }
@@ -530,9 +531,9 @@ fn rpc_parse_deep_nesting_is_a_clean_error() {
         vec![Step::request("tools/list")],
         TransportKind::Stdio,
     );
-    d.client.handle_text(10, &deep_arrays);
+    d.client.handle_text(SimTime::from_millis(10), &deep_arrays);
     d.client.handle_http(
-        10,
+        SimTime::from_millis(10),
         &mcp_lanes_core::transport::HttpResponse::json(200, deep_objects.clone()),
     );
 }
@@ -545,13 +546,16 @@ fn rpc_invalid_huge_messages_are_a_clean_error() {
     for (name, config) in all_servers() {
         let mut s = Server::new(config.clone());
         let who = format!("{name}: 5 MiB");
-        let m = assert_clean_error(&who, s.handle_text(0, "stdio", &huge));
+        let m = assert_clean_error(&who, s.handle_text(SimTime::ZERO, "stdio", &huge));
         assert_eq!(m["error"]["code"], -32600, "{who}: {m}");
-        let m = assert_clean_error(&who, s.handle_text(0, "stdio", &huge_notification));
+        let m = assert_clean_error(
+            &who,
+            s.handle_text(SimTime::ZERO, "stdio", &huge_notification),
+        );
         assert_eq!(m["error"]["code"], -32600, "{who}: {m}");
         let mut request = post(&json!({}));
         request.body = huge.clone();
-        let (response, _, _, _) = s.handle_http(0, &request);
+        let (response, _, _, _) = s.handle_http(SimTime::ZERO, &request);
         // (A silent legacy server answers every session-less POST with an
         // empty 404, its documented behaviour.)
         assert!(

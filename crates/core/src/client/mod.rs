@@ -65,7 +65,7 @@ struct CachedDiscover {
 
 impl CachedDiscover {
     fn fresh(&self, now: SimTime) -> bool {
-        self.ttl_ms > 0 && now < self.received_at + self.ttl_ms
+        self.ttl_ms > 0 && now < self.received_at.plus_millis(self.ttl_ms)
     }
 }
 
@@ -197,7 +197,11 @@ impl Client {
             // A re-list waits for the outstanding request; it is re-checked
             // when that request is answered.
             self.relist_at,
-            if busy { self.config.host_kill_ms } else { None },
+            if busy {
+                self.config.host_kill_ms.map(SimTime::from_millis)
+            } else {
+                None
+            },
         ]
         .into_iter()
         .flatten()
@@ -210,7 +214,7 @@ impl Client {
             return;
         }
         if let Some(kill) = self.config.host_kill_ms {
-            if now >= kill && (self.waiting.is_some() || self.job.is_some()) {
+            if now >= SimTime::from_millis(kill) && (self.waiting.is_some() || self.job.is_some()) {
                 self.closed = true;
                 self.waiting = None;
                 self.record(EventKind::HostKill, &[rules::L_UNDECLARED, rules::L_TIMEOUT],
@@ -347,7 +351,7 @@ impl Client {
         let Some(job) = self.job.clone() else { return };
         match &job.step {
             Step::Wait { ms } => {
-                self.sleeping_until = Some(now + ms);
+                self.sleeping_until = Some(now.plus_millis(*ms));
                 self.job = None;
             }
             Step::Disconnect => {
@@ -397,7 +401,10 @@ impl Client {
                 match &self.discover {
                     Some(_) if job.discovered => true,
                     Some(cached) if cached.fresh(now) => {
-                        let left = cached.received_at + cached.ttl_ms - now;
+                        let left = cached
+                            .received_at
+                            .plus_millis(cached.ttl_ms)
+                            .millis_since(now);
                         self.record(EventKind::CacheHit { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
                             format!("The cached discover result is still fresh ({} s left of ttlMs), so no probe is needed.", left / 1000));
                         true
@@ -458,7 +465,7 @@ impl Client {
     }
 
     fn deadline(&self, now: SimTime) -> Option<SimTime> {
-        self.config.request_timeout_ms.map(|t| now + t)
+        self.config.request_timeout_ms.map(|t| now.plus_millis(t))
     }
 
     /// Emits a message and starts waiting if it is a request.
@@ -524,7 +531,7 @@ impl Client {
         let (rules, note, deadline): (&[RuleId], String, Option<SimTime>) = match self.transport {
             TransportKind::Stdio => (&[rules::E_PROBE_STDIO], format!(
                 "The dual-era client probes with server/discover naming {version}: a DiscoverResult or a modern error means modern; any other error or {} s of silence means legacy.", self.config.probe_timeout_ms / 1000),
-                Some(now + self.config.probe_timeout_ms)),
+                Some(now.plus_millis(self.config.probe_timeout_ms))),
             TransportKind::Http => (&[rules::E_PROBE_HTTP], format!(
                 "The dual-era client tries a modern request (server/discover, {version}); on 400/404/405 it will read the body to decide the era."), self.deadline(now)),
         };
@@ -1222,7 +1229,7 @@ impl Client {
                 );
                 self.send_relist(now);
             } else {
-                let at = now + self.config.debounce_ms;
+                let at = now.plus_millis(self.config.debounce_ms);
                 self.relist_at = Some(at);
                 self.decide(&[rules::L_LIST_CHANGED], format!(
                     "list_changed is a hint, not a new list: the client waits {} ms for the burst to end before re-listing once.", self.config.debounce_ms));

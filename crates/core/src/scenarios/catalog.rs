@@ -9,7 +9,7 @@ use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
 use crate::server::presets as servers;
 use crate::server::{ServerConfig, UnknownMethodPolicy};
 use crate::sim::engine::ServerEvent;
-use crate::sim::Setup;
+use crate::sim::{Setup, SimTime};
 use crate::transport::{ChannelConfig, TransportKind};
 
 const STDIO: TransportKind = TransportKind::Stdio;
@@ -215,7 +215,7 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                 vec![list_tools(), Step::Wait { ms: 60_000 }, list_tools()],
             );
             upgrade.server_events = vec![(
-                30_000,
+                SimTime::from_millis(30_000),
                 ServerEvent::Upgrade {
                     config: Box::new(upgraded),
                 },
@@ -313,9 +313,9 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
             naive.debounce_ms = 0;
             let burst = || {
                 vec![
-                    (1_000, ServerEvent::ToolsChanged),
-                    (1_010, ServerEvent::ToolsChanged),
-                    (1_020, ServerEvent::ToolsChanged),
+                    (SimTime::from_millis(1_000), ServerEvent::ToolsChanged),
+                    (SimTime::from_millis(1_010), ServerEvent::ToolsChanged),
+                    (SimTime::from_millis(1_020), ServerEvent::ToolsChanged),
                 ]
             };
             let mut debounced = setup(

@@ -206,7 +206,7 @@ impl Server {
     /// together with the reply's rules and note.
     pub fn handle_http(
         &mut self,
-        _now: SimTime,
+        now: SimTime,
         request: &HttpRequest,
     ) -> (HttpResponse, Vec<RuleId>, String, String) {
         let fallback_revision = self.default_revision();
@@ -216,7 +216,7 @@ impl Server {
             if let Some(id) = &session {
                 let conn = format!("http:{id}");
                 if self.sessions.contains_key(&conn) {
-                    self.handle_disconnect(0, &conn);
+                    self.handle_disconnect(now, &conn);
                     return (
                         HttpResponse::empty(200),
                         vec![rules::L_INIT],

@@ -49,7 +49,7 @@ pub struct Setup {
 }
 
 /// Runs stop after this much virtual time even if something is still pending.
-pub const MAX_VIRTUAL_MS: SimTime = 24 * 3_600_000;
+pub const MAX_VIRTUAL_MS: SimTime = SimTime::from_millis(24 * 3_600_000);
 /// Runs stop after this many events (a guard against runaway loops).
 pub const MAX_EVENTS: usize = 5_000;
 /// Runs stop after this many scheduler steps, even if no event was recorded.
@@ -83,7 +83,7 @@ struct Engine {
     /// Pending deliveries, kept sorted by (time, sequence number).
     queue: Vec<((SimTime, u64), Delivery)>,
     events: Vec<Event>,
-    latency: SimTime,
+    latency: u64,
     transport: TransportKind,
     closed: bool,
     channel: ChannelConfig,
@@ -97,7 +97,7 @@ pub fn run(setup: &Setup) -> Timeline {
     let mut client = Client::new(setup.client.clone(), setup.script.clone(), transport);
     let mut server = Server::new(setup.server.clone());
     let mut engine = Engine {
-        now: 0,
+        now: SimTime::ZERO,
         seq: 0,
         queue: Vec::new(),
         events: Vec::new(),
@@ -111,7 +111,7 @@ pub fn run(setup: &Setup) -> Timeline {
     for (at, ev) in &setup.server_events {
         engine.schedule(*at, Delivery::ServerSees(ev.clone()));
     }
-    client.start(0);
+    client.start(SimTime::ZERO);
     let mut truncated = false;
     let mut steps = 0usize;
     loop {
@@ -208,7 +208,7 @@ impl Engine {
         let index = self.events.len();
         self.events.push(Event {
             index,
-            at_ms: self.now,
+            at_ms: self.now.as_millis(),
             kind,
             rules,
             note,
@@ -260,7 +260,7 @@ impl Engine {
                 if self.lost(Side::Client) {
                     return;
                 }
-                let at = self.now + self.latency;
+                let at = self.now.plus_millis(self.latency);
                 match http {
                     Some(request) => self.schedule(
                         at,
@@ -279,7 +279,7 @@ impl Engine {
                 self.push(EventKind::Disconnected { side: Side::Client }, rules, note);
                 if !self.closed {
                     self.closed = true;
-                    let at = self.now + self.latency;
+                    let at = self.now.plus_millis(self.latency);
                     self.schedule(at, Delivery::CloseAtServer);
                 }
             }
@@ -312,7 +312,7 @@ impl Engine {
                 if self.lost(Side::Server) {
                     return;
                 }
-                let at = self.now + self.latency;
+                let at = self.now.plus_millis(self.latency);
                 self.schedule(at, Delivery::ToClientText { text, event: index });
             }
             OutputKind::LockTaken(name) => {
@@ -352,7 +352,7 @@ impl Engine {
                 return;
             }
             self.schedule(
-                now + self.latency,
+                now.plus_millis(self.latency),
                 Delivery::ToClientText { text, event: index },
             );
         }
@@ -386,7 +386,7 @@ impl Engine {
                 let index = self.push(EventKind::Message(msg), rules.clone(), note.clone());
                 if !self.lost(Side::Server) {
                     self.schedule(
-                        now + self.latency,
+                        now.plus_millis(self.latency),
                         Delivery::ToClientText {
                             text: data,
                             event: index,
@@ -405,7 +405,7 @@ impl Engine {
             return;
         }
         self.schedule(
-            now + self.latency,
+            now.plus_millis(self.latency),
             Delivery::ToClientHttp {
                 response,
                 event: index,
@@ -416,7 +416,7 @@ impl Engine {
     fn mark_delivered(&mut self, event: usize) {
         let now = self.now;
         if let Some(EventKind::Message(m)) = self.events.get_mut(event).map(|e| &mut e.kind) {
-            m.delivered_at_ms = Some(now);
+            m.delivered_at_ms = Some(now.as_millis());
         }
     }
 

@@ -8,8 +8,6 @@ use serde_json::Value;
 use crate::rules::RuleId;
 use crate::transport::TransportKind;
 
-use super::SimTime;
-
 /// One side of a lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,8 +80,9 @@ pub struct MessageEvent {
     /// The parsed message, when the wire text is JSON.
     #[serde(skip)]
     pub json: Option<Value>,
-    /// When it arrived, or `None` if it never did.
-    pub delivered_at_ms: Option<SimTime>,
+    /// When it arrived (virtual ms, [`super::SimTime::as_millis`]), or
+    /// `None` if it never did.
+    pub delivered_at_ms: Option<u64>,
     /// The protocol revision whose schema this message follows.
     pub revision: String,
     /// True for messages of a legacy revision.
@@ -166,8 +165,10 @@ pub enum EventKind {
 pub struct Event {
     /// Position in the timeline (0-based).
     pub index: usize,
-    /// Virtual time at which it happened.
-    pub at_ms: SimTime,
+    /// Virtual time at which it happened, in ms since the start of the run
+    /// ([`super::SimTime::as_millis`]): the timeline is a record, so it keeps
+    /// plain numbers.
+    pub at_ms: u64,
     /// What happened.
     #[serde(flatten)]
     pub kind: EventKind,
@@ -192,8 +193,8 @@ impl Event {
 pub struct Summary {
     /// Locks still held when the run ended (leaked).
     pub leaked_locks: u32,
-    /// Virtual time of the last event.
-    pub ended_at_ms: SimTime,
+    /// Virtual time of the last event, in ms.
+    pub ended_at_ms: u64,
     /// One sentence describing the outcome.
     pub outcome: String,
 }
@@ -247,7 +248,7 @@ mod read {
         v.get(key)?.as_str().map(str::to_string)
     }
 
-    fn time(v: &Value, key: &str) -> Option<SimTime> {
+    fn time(v: &Value, key: &str) -> Option<u64> {
         v.get(key)?.as_u64()
     }
 

@@ -109,12 +109,12 @@ pub fn server_presets() -> Vec<&'static str> {
 
 /// Hands one stdio line to the server on connection `stdio`.
 pub fn send(server: &mut Server, message: &Value) -> Option<Reply> {
-    server.handle_text(0, "stdio", &message.to_string())
+    server.handle_text(SimTime::ZERO, "stdio", &message.to_string())
 }
 
 /// Hands raw text to the server on connection `stdio`.
 pub fn send_text(server: &mut Server, text: &str) -> Option<Reply> {
-    server.handle_text(0, "stdio", text)
+    server.handle_text(SimTime::ZERO, "stdio", text)
 }
 
 /// Sends and expects a reply; returns the reply's message.
@@ -166,7 +166,7 @@ pub fn post_with(headers: &[(&str, &str)], body: &Value) -> HttpRequest {
 /// Sends an HTTP request; returns the response and its body as JSON (Null
 /// when empty).
 pub fn http(server: &mut Server, request: &HttpRequest) -> (HttpResponse, Value) {
-    let (response, _rules, _note, _revision) = server.handle_http(0, request);
+    let (response, _rules, _note, _revision) = server.handle_http(SimTime::ZERO, request);
     let body = if response.body.is_empty() {
         Value::Null
     } else {
@@ -218,10 +218,10 @@ impl Driver {
     /// Starts `config` working through `script` at time 0.
     pub fn start(config: ClientConfig, script: Vec<ClientStep>, transport: TransportKind) -> Self {
         let mut client = Client::new(config, script, transport);
-        client.start(0);
+        client.start(SimTime::ZERO);
         let mut driver = Driver {
             client,
-            now: 0,
+            now: SimTime::ZERO,
             outputs: Vec::new(),
         };
         driver.collect();
@@ -285,21 +285,22 @@ impl Driver {
     }
 
     /// Moves the clock to `at` and hands the client a stdio line.
-    pub fn receive(&mut self, at: SimTime, message: &Value) {
-        self.now = self.now.max(at);
+    pub fn receive(&mut self, at_ms: u64, message: &Value) {
+        self.now = self.now.max(SimTime::from_millis(at_ms));
         self.client.handle_text(self.now, &message.to_string());
         self.collect();
     }
 
     /// Moves the clock to `at` and hands the client an HTTP response.
-    pub fn receive_http(&mut self, at: SimTime, response: &HttpResponse) {
-        self.now = self.now.max(at);
+    pub fn receive_http(&mut self, at_ms: u64, response: &HttpResponse) {
+        self.now = self.now.max(SimTime::from_millis(at_ms));
         self.client.handle_http(self.now, response);
         self.collect();
     }
 
     /// Lets time pass up to `until`, firing every deadline on the way.
-    pub fn run_until(&mut self, until: SimTime) {
+    pub fn run_until(&mut self, until_ms: u64) {
+        let until = SimTime::from_millis(until_ms);
         while let Some(deadline) = self.client.poll_timeout() {
             if deadline > until {
                 break;
@@ -312,13 +313,13 @@ impl Driver {
     }
 
     /// Answers the last request the client sent with `result`.
-    pub fn answer(&mut self, at: SimTime, result: Value) {
+    pub fn answer(&mut self, at: u64, result: Value) {
         let id = self.last_sent()["id"].clone();
         self.receive(at, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
     }
 
     /// Answers the last request the client sent with an error.
-    pub fn fail(&mut self, at: SimTime, code: i64, message: &str, data: Option<Value>) {
+    pub fn fail(&mut self, at: u64, code: i64, message: &str, data: Option<Value>) {
         let id = self.last_sent()["id"].clone();
         let mut error = json!({"code": code, "message": message});
         if let Some(data) = data {
@@ -356,7 +357,7 @@ pub fn initialize_result(version: &str) -> Value {
 // ---- timelines -------------------------------------------------------------
 
 /// Messages one side sent in a timeline, parsed, with their times.
-pub fn sent_by(timeline: &Timeline, side: mcp_lanes_core::sim::Side) -> Vec<(SimTime, Value)> {
+pub fn sent_by(timeline: &Timeline, side: mcp_lanes_core::sim::Side) -> Vec<(u64, Value)> {
     timeline
         .messages()
         .filter(|(_, m)| m.from == side)
@@ -365,7 +366,7 @@ pub fn sent_by(timeline: &Timeline, side: mcp_lanes_core::sim::Side) -> Vec<(Sim
 }
 
 /// The methods of the requests and notifications in a list of messages.
-pub fn methods(messages: &[(SimTime, Value)]) -> Vec<String> {
+pub fn methods(messages: &[(u64, Value)]) -> Vec<String> {
     messages
         .iter()
         .filter_map(|(_, m)| m.get("method").and_then(Value::as_str).map(str::to_string))
