@@ -6,14 +6,11 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
 
-use mcp_lanes_core::server::{presets, OutputKind, Server, MAX_MESSAGE_BYTES};
+use mcp_lanes_core::server::{presets, ConnId, OutputKind, Server, MAX_MESSAGE_BYTES};
 use mcp_lanes_core::sim::SimTime;
 use serde_json::Value;
 
 use crate::{edge, list, log, Failure};
-
-/// The connection name handed to the core: the one stdio connection.
-const CONN: &str = "stdio";
 
 /// Serves preset `preset` on stdin/stdout until stdin closes.
 pub fn serve(preset: &str) -> Result<(), Failure> {
@@ -125,7 +122,7 @@ pub fn serve_io<R: BufRead, W: Write>(
         Err(Failure::StdoutClosed) => log::line(now, "stdout closed: the client went away"),
         Err(_) => {}
     }
-    server.handle_disconnect(SimTime::from_millis(now), CONN);
+    server.handle_disconnect(SimTime::from_millis(now), &ConnId::stdio());
     while let Some(out) = server.poll_output() {
         log::output(now, &out, "not sent: the connection is closed");
     }
@@ -183,7 +180,7 @@ fn handle_line<W: Write>(
     let input = log::label_text(text);
     // A panic inside the core is a bug; it costs this message, not the server.
     let handled = panic::catch_unwind(AssertUnwindSafe(|| {
-        server.handle_text(SimTime::from_millis(now), CONN, text)
+        server.handle_text(SimTime::from_millis(now), &ConnId::stdio(), text)
     }));
     let Ok(reply) = handled else {
         let reply = edge::internal_error();

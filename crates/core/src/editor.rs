@@ -11,7 +11,7 @@ use crate::protocol::jsonrpc::{Envelope, RequestId};
 use crate::protocol::shape;
 use crate::protocol::{elicitation, meta, methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
-use crate::server::{OutputKind, Server, ServerConfig};
+use crate::server::{ConnId, OutputKind, Server, ServerConfig};
 use crate::settings::Capability;
 use crate::sim::engine::message_event;
 use crate::sim::{Event, EventKind, HttpInfo, Side, SimTime, Timeline};
@@ -753,10 +753,9 @@ impl EditorSession {
     /// Drops the connection: a legacy session ends, a new one needs initialize.
     pub fn new_connection(&mut self) {
         self.clock = self.clock.plus_millis(1);
-        let conn = match (&self.transport, &self.http_session) {
-            (TransportKind::Http, Some(id)) => format!("http:{id}"),
-            (TransportKind::Http, None) => "http".into(),
-            (TransportKind::Stdio, _) => "stdio".into(),
+        let conn = match self.transport {
+            TransportKind::Http => ConnId::for_http(self.http_session.as_deref()),
+            TransportKind::Stdio => ConnId::stdio(),
         };
         self.server.handle_disconnect(self.clock, &conn);
         while self.server.poll_output().is_some() {}
@@ -898,7 +897,7 @@ impl EditorSession {
                 } else {
                     text.replace(['\n', '\r'], " ")
                 };
-                let reply = self.server.handle_text(now, "stdio", &sent);
+                let reply = self.server.handle_text(now, &ConnId::stdio(), &sent);
                 let side_effects = self.drain();
                 match reply {
                     Some(reply) => describe(

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use mcp_lanes_core::server::presets::{self, PURGE_FALLBACK};
-use mcp_lanes_core::server::{OutputKind, Server, ServerTrigger, UnknownMethodPolicy};
+use mcp_lanes_core::server::{ConnId, OutputKind, Server, ServerTrigger, UnknownMethodPolicy};
 use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::sim::{EventKind, Side};
 use serde_json::{json, Value};
@@ -446,21 +446,21 @@ fn l_list_changed_server_notifies_operating_sessions_only_when_declared() {
     // A second connection that has not finished its handshake.
     s.handle_text(
         SimTime::ZERO,
-        "other",
+        &ConnId::stdio_named("other"),
         &initialize(json!(1), "2025-06-18", json!({})).to_string(),
     );
     drain(&mut s);
     s.trigger(SimTime::ZERO, ServerTrigger::ToolsChanged);
     let outs = drain(&mut s);
-    let sent: Vec<(&str, &Value)> = outs
+    let sent: Vec<(ConnId, &Value)> = outs
         .iter()
         .filter_map(|o| match &o.kind {
-            OutputKind::Send { message, .. } => Some((o.conn.as_str(), message)),
+            OutputKind::Send { message, .. } => Some((o.conn.clone(), message)),
             _ => None,
         })
         .collect();
     assert_eq!(sent.len(), 1, "{sent:?}");
-    assert_eq!(sent[0].0, "stdio");
+    assert_eq!(sent[0].0, ConnId::stdio());
     assert_eq!(
         sent[0].1,
         &json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})

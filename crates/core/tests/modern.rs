@@ -10,7 +10,7 @@ use mcp_lanes_core::protocol::capabilities::ElicitationCapability;
 use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::protocol::ClientCapabilities;
-use mcp_lanes_core::server::{presets, CacheScope, OutputKind, Server, ServerConfig};
+use mcp_lanes_core::server::{presets, CacheScope, ConnId, OutputKind, Server, ServerConfig};
 use mcp_lanes_core::sim::SimTime;
 use serde_json::{json, Value};
 
@@ -540,15 +540,27 @@ fn m_stateless_same_request_same_answer_on_any_connection() {
         json!({"elicitation": {}}),
     );
     let a = s
-        .handle_text(SimTime::ZERO, "conn-a", &request.to_string())
+        .handle_text(
+            SimTime::ZERO,
+            &ConnId::stdio_named("conn-a"),
+            &request.to_string(),
+        )
         .expect("reply")
         .message;
     let b = s
-        .handle_text(SimTime::from_millis(5), "conn-b", &request.to_string())
+        .handle_text(
+            SimTime::from_millis(5),
+            &ConnId::stdio_named("conn-b"),
+            &request.to_string(),
+        )
         .expect("reply")
         .message;
     let c = s
-        .handle_text(SimTime::from_millis(10), "conn-a", &request.to_string())
+        .handle_text(
+            SimTime::from_millis(10),
+            &ConnId::stdio_named("conn-a"),
+            &request.to_string(),
+        )
         .expect("reply")
         .message;
     assert_eq!(a, b);

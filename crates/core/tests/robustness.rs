@@ -12,7 +12,7 @@ use mcp_lanes_core::client::Step;
 use mcp_lanes_core::protocol::jsonrpc::Envelope;
 use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::server::{
-    presets, OutputKind, Reply, Server, ServerConfig, UnknownMethodPolicy,
+    presets, ConnId, OutputKind, Reply, Server, ServerConfig, UnknownMethodPolicy,
 };
 use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self, HttpRequest};
@@ -260,7 +260,7 @@ fn silent_on_purpose(server: &mut Server) -> bool {
     })
 }
 
-fn check_stdio(who: &str, server: &mut Server, conn: &str, text: &str) {
+fn check_stdio(who: &str, server: &mut Server, conn: &ConnId, text: &str) {
     let reply: Option<Reply> = server.handle_text(SimTime::ZERO, conn, text);
     match (expect_for(text), reply) {
         (Expect::Nothing, None) => {
@@ -424,7 +424,7 @@ proptest! {
         for (name, config) in all_servers() {
             let who = format!("{name} (stdio, bytes)");
             let mut s = prepared(&config, with_session);
-            check_stdio(&who, &mut s, "stdio", &text);
+            check_stdio(&who, &mut s, &ConnId::stdio(), &text);
             let mut request = post(&json!({}));
             request.body = text.clone();
             check_http(&format!("{name} (http, bytes)"), &mut s, &request);
@@ -438,7 +438,7 @@ proptest! {
             let who = format!("{name} (stdio)");
             let mut s = prepared(&config, with_session);
             for v in &values {
-                check_stdio(&who, &mut s, "stdio", &v.to_string());
+                check_stdio(&who, &mut s, &ConnId::stdio(), &v.to_string());
             }
             still_works(&who, &name, &mut s);
         }
@@ -505,7 +505,7 @@ fn rpc_parse_deep_nesting_is_a_clean_error() {
         for text in [&deep_arrays, &deep_objects, &closed, &in_params] {
             let mut s = Server::new(config.clone());
             let who = format!("{name}: {} bytes of nesting", text.len());
-            let m = assert_clean_error(&who, s.handle_text(SimTime::ZERO, "stdio", text));
+            let m = assert_clean_error(&who, s.handle_text(SimTime::ZERO, &ConnId::stdio(), text));
             assert_eq!(m["error"]["code"], -32700, "{who}");
             let mut request = post(&json!({}));
             request.body = text.to_string();
@@ -546,11 +546,11 @@ fn rpc_invalid_huge_messages_are_a_clean_error() {
     for (name, config) in all_servers() {
         let mut s = Server::new(config.clone());
         let who = format!("{name}: 5 MiB");
-        let m = assert_clean_error(&who, s.handle_text(SimTime::ZERO, "stdio", &huge));
+        let m = assert_clean_error(&who, s.handle_text(SimTime::ZERO, &ConnId::stdio(), &huge));
         assert_eq!(m["error"]["code"], -32600, "{who}: {m}");
         let m = assert_clean_error(
             &who,
-            s.handle_text(SimTime::ZERO, "stdio", &huge_notification),
+            s.handle_text(SimTime::ZERO, &ConnId::stdio(), &huge_notification),
         );
         assert_eq!(m["error"]["code"], -32600, "{who}: {m}");
         let mut request = post(&json!({}));

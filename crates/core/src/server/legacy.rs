@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{
-    LegacySession, OutputKind, PendingCall, Refusal, Reply, Server, SessionState,
+    ConnId, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server, SessionState,
     UnknownMethodPolicy,
 };
 use crate::protocol::jsonrpc::{self, codes, ErrorObject, RequestId};
@@ -27,7 +27,7 @@ const LEGACY_METHODS: &[&str] = &[
 impl Server {
     pub(super) fn legacy_initialize(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         id: RequestId,
         params: &Value,
         over_http: bool,
@@ -76,12 +76,12 @@ impl Server {
             result.insert("instructions".into(), json!(instructions));
         }
         let mut headers = Vec::new();
-        let mut conn = conn.to_string();
+        let mut conn = conn.clone();
         if over_http {
             let session_id = format!("session-{}", self.next_session);
             self.next_session += 1;
             headers.push((http::SESSION_HEADER.to_string(), session_id.clone()));
-            conn = format!("http:{session_id}");
+            conn = ConnId::http_session(&session_id);
         }
         self.sessions.insert(
             conn,
@@ -105,7 +105,7 @@ impl Server {
     /// A request on a legacy connection. `None` means the server stays silent.
     pub(super) fn legacy_request(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         id: RequestId,
         method: &str,
         params: &Value,
@@ -179,7 +179,7 @@ impl Server {
         })
     }
 
-    fn legacy_call(&mut self, conn: &str, id: RequestId, params: &Value) -> Option<Reply> {
+    fn legacy_call(&mut self, conn: &ConnId, id: RequestId, params: &Value) -> Option<Reply> {
         let revision = self.revision_for(conn);
         let name = params
             .get("name")
@@ -273,7 +273,7 @@ impl Server {
                     format!("The server sends elicitation/create id {elicit_id} to a client that never declared elicitation, while holding the lock: what happens next is up to the client's SDK."))
             };
             self.pending.insert(
-                (conn.to_string(), elicit_id),
+                (conn.clone(), elicit_id),
                 PendingCall {
                     call_id: id,
                     tool: name,
@@ -308,7 +308,7 @@ impl Server {
     #[allow(clippy::too_many_arguments)]
     fn legacy_finish_call(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         id: &RequestId,
         tool: &str,
         lock: Option<&str>,
@@ -345,11 +345,11 @@ impl Server {
     /// The client answered a request the server sent (legacy elicitation).
     pub(super) fn legacy_client_answered(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         id: &RequestId,
         answer: Result<Value, ErrorObject>,
     ) {
-        let Some(call) = self.pending.remove(&(conn.to_string(), id.clone())) else {
+        let Some(call) = self.pending.remove(&(conn.clone(), id.clone())) else {
             self.note(conn, OutputKind::Dropped(format!("response to id {id}")), &[rules::RPC_ID],
                 format!("A response for id {id} matches no request the server is waiting on; it is ignored."));
             return;
@@ -438,7 +438,7 @@ impl Server {
         if !declared {
             return;
         }
-        let conns: Vec<(String, String)> = self
+        let conns: Vec<(ConnId, String)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.state == SessionState::Operating)
@@ -456,7 +456,7 @@ impl Server {
         &mut self,
         request: &HttpRequest,
     ) -> Option<(HttpResponse, Vec<RuleId>, String, String)> {
-        let revision = self.revision_for("http");
+        let revision = self.revision_for(&ConnId::http());
         let value: Value = serde_json::from_str(&request.body).ok()?;
         if value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE) {
             return None;

@@ -12,6 +12,7 @@
 //! the work and its side effects (M-CAP-BEFORE-WORK).
 
 pub mod config;
+mod conn;
 mod legacy;
 mod modern;
 pub mod presets;
@@ -32,6 +33,7 @@ use crate::transport::http::{self, HttpRequest, HttpResponse};
 pub use config::{
     CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec, UnknownMethodPolicy,
 };
+pub use conn::ConnId;
 
 /// Largest message text the server parses; larger input is refused with a
 /// clear -32600 instead of being parsed.
@@ -80,7 +82,7 @@ pub enum OutputKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerOutput {
     /// The connection it concerns.
-    pub conn: String,
+    pub conn: ConnId,
     /// What happened.
     pub kind: OutputKind,
     /// Rules behind it.
@@ -129,8 +131,8 @@ pub(crate) struct PendingCall {
 #[derive(Debug, Clone)]
 pub struct Server {
     pub(crate) config: ServerConfig,
-    pub(crate) sessions: SmallMap<String, LegacySession>,
-    pub(crate) pending: SmallMap<(String, RequestId), PendingCall>,
+    pub(crate) sessions: SmallMap<ConnId, LegacySession>,
+    pub(crate) pending: SmallMap<(ConnId, RequestId), PendingCall>,
     pub(crate) locks_held: Vec<String>,
     pub(crate) next_request_id: i64,
     pub(crate) next_session: u32,
@@ -198,7 +200,7 @@ impl Server {
 
     /// Handles one stdio line (or any raw message text) from connection
     /// `conn`. Returns the reply to send back, if the message gets one.
-    pub fn handle_text(&mut self, _now: SimTime, conn: &str, text: &str) -> Option<Reply> {
+    pub fn handle_text(&mut self, _now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
         self.handle_message(conn, text, None)
     }
 
@@ -214,7 +216,7 @@ impl Server {
         // Legacy Streamable HTTP ends a session with DELETE.
         if request.method == "DELETE" && self.config.era.speaks_legacy() {
             if let Some(id) = &session {
-                let conn = format!("http:{id}");
+                let conn = ConnId::http_session(id);
                 if self.sessions.contains_key(&conn) {
                     self.handle_disconnect(now, &conn);
                     return (
@@ -261,8 +263,8 @@ impl Server {
             }
         }
         let conn = match (&session, self.config.era) {
-            (Some(id), era) if era.speaks_legacy() => format!("http:{id}"),
-            _ => "http".to_string(),
+            (Some(id), era) if era.speaks_legacy() => ConnId::http_session(id),
+            _ => ConnId::http(),
         };
         if request.body.len() > MAX_MESSAGE_BYTES {
             let body = jsonrpc::error(None, &ErrorObject::new(codes::INVALID_REQUEST, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len())));
@@ -365,7 +367,7 @@ impl Server {
     /// (as outputs of later `handle_*` calls).
     fn sse_response(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         revision: String,
     ) -> (HttpResponse, Vec<RuleId>, String, String) {
         let mut body = String::new();
@@ -373,7 +375,7 @@ impl Server {
         let mut rest = VecDeque::new();
         while let Some(out) = self.outbox.pop_front() {
             match &out.kind {
-                OutputKind::Send { message, .. } if out.conn == conn => {
+                OutputKind::Send { message, .. } if out.conn == *conn => {
                     body.push_str(&format!("event: message\ndata: {message}\n\n"));
                     rules.extend(out.rules.iter().copied());
                 }
@@ -386,7 +388,7 @@ impl Server {
             headers: vec![("Content-Type".into(), "text/event-stream".into())],
             body,
         };
-        if let Some(id) = conn.strip_prefix("http:") {
+        if let Some(id) = conn.session_id() {
             resp.headers.push((http::SESSION_HEADER.into(), id.into()));
         }
         (resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it; the result will follow on the same stream.".into(), revision)
@@ -394,7 +396,7 @@ impl Server {
 
     /// The client closed connection `conn`: any call waiting on it fails, and
     /// its handler unwinds and releases what it held.
-    pub fn handle_disconnect(&mut self, _now: SimTime, conn: &str) {
+    pub fn handle_disconnect(&mut self, _now: SimTime, conn: &ConnId) {
         let keys: Vec<_> = self
             .pending
             .keys()
@@ -434,7 +436,7 @@ impl Server {
     /// The shared entry: parse, classify, route.
     fn handle_message(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         text: &str,
         http: Option<&HttpRequest>,
     ) -> Option<Reply> {
@@ -494,7 +496,7 @@ impl Server {
 
     fn route_request(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         id: RequestId,
         method: &str,
         params: Value,
@@ -521,11 +523,11 @@ impl Server {
         if legacy {
             self.legacy_request(conn, id, method, &params)
         } else {
-            Some(self.modern_request(id, method, &params, http))
+            Some(self.modern_request(conn, id, method, &params, http))
         }
     }
 
-    fn handle_notification(&mut self, conn: &str, method: &str, _params: &Value) {
+    fn handle_notification(&mut self, conn: &ConnId, method: &str, _params: &Value) {
         match method {
             methods::INITIALIZED => {
                 if let Some(session) = self.sessions.get_mut(conn) {
@@ -543,7 +545,7 @@ impl Server {
     }
 
     /// Which revision messages on `conn` speak.
-    pub(crate) fn revision_for(&self, conn: &str) -> String {
+    pub(crate) fn revision_for(&self, conn: &ConnId) -> String {
         match self.sessions.get(conn) {
             Some(s) => s.version.clone(),
             None => self.default_revision(),
@@ -568,25 +570,25 @@ impl Server {
 
     pub(crate) fn note(
         &mut self,
-        conn: &str,
+        conn: &ConnId,
         kind: OutputKind,
         rules: &[RuleId],
         note: impl Into<String>,
     ) {
         self.outbox.push_back(ServerOutput {
-            conn: conn.to_string(),
+            conn: conn.clone(),
             kind,
             rules: rules.to_vec(),
             note: note.into(),
         });
     }
 
-    pub(crate) fn take(&mut self, conn: &str, lock: &str, rules: &[RuleId], note: String) {
+    pub(crate) fn take(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: String) {
         self.locks_held.push(lock.to_string());
         self.note(conn, OutputKind::LockTaken(lock.to_string()), rules, note);
     }
 
-    pub(crate) fn release(&mut self, conn: &str, lock: &str, rules: &[RuleId], note: String) {
+    pub(crate) fn release(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: String) {
         if let Some(pos) = self.locks_held.iter().position(|l| l == lock) {
             self.locks_held.remove(pos);
         }

@@ -4,7 +4,7 @@
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
-use super::{Refusal, Reply, Server};
+use super::{ConnId, Refusal, Reply, Server};
 use crate::protocol::jsonrpc::{self, codes, RequestId};
 use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
@@ -92,6 +92,7 @@ impl Server {
 
     pub(super) fn modern_request(
         &mut self,
+        conn: &ConnId,
         id: RequestId,
         method: &str,
         params: &Value,
@@ -99,7 +100,7 @@ impl Server {
     ) -> Reply {
         match self.modern_checks(method, params, http) {
             Err(refusal) => self.refuse(Some(&id), refusal, MODERN.into()),
-            Ok(caps) => match self.modern_dispatch(&id, method, params, &caps) {
+            Ok(caps) => match self.modern_dispatch(conn, method, params, &caps) {
                 Ok((result, rules, note)) => Reply {
                     message: jsonrpc::result(&id, result),
                     status: 200,
@@ -205,7 +206,7 @@ impl Server {
 
     fn modern_dispatch(
         &mut self,
-        id: &RequestId,
+        conn: &ConnId,
         method: &str,
         params: &Value,
         caps: &ClientCapabilities,
@@ -241,7 +242,7 @@ impl Server {
                 ))
             }
             methods::TOOLS_CALL if cfg.capabilities.tools.is_some() => {
-                self.modern_call(id, params, caps)
+                self.modern_call(conn, params, caps)
             }
             methods::PROMPTS_LIST if cfg.capabilities.prompts.is_some() => {
                 let prompts: Vec<Value> = cfg
@@ -330,7 +331,7 @@ impl Server {
 
     fn modern_call(
         &mut self,
-        _id: &RequestId,
+        conn: &ConnId,
         params: &Value,
         caps: &ClientCapabilities,
     ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
@@ -349,7 +350,7 @@ impl Server {
         if lock_first {
             if let Some(lock) = &tool.side_effect {
                 self.take(
-                    "http",
+                    conn,
                     lock,
                     &[rules::M_CAP_BEFORE_WORK],
                     format!(
@@ -364,7 +365,7 @@ impl Server {
             if lock_first {
                 if let Some(lock) = &tool.side_effect {
                     self.release(
-                        "http",
+                        conn,
                         lock,
                         &[rules::M_CAP_BEFORE_WORK],
                         format!("{lock} released after the refusal: work was done for nothing."),
@@ -447,7 +448,7 @@ impl Server {
         if !lock_first {
             if let Some(lock) = &tool.side_effect {
                 self.take(
-                    "http",
+                    conn,
                     lock,
                     &[rules::M_CAP_BEFORE_WORK],
                     format!("Checks passed; {} takes {lock} to do its work.", tool.name),
@@ -456,7 +457,7 @@ impl Server {
         }
         if let Some(lock) = &tool.side_effect {
             self.release(
-                "http",
+                conn,
                 lock,
                 &[rules::M_CAP_BEFORE_WORK],
                 format!("{} finished and released {lock}.", tool.name),

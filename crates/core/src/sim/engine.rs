@@ -14,7 +14,7 @@ use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
 use crate::protocol::jsonrpc::Envelope;
 use crate::protocol::ProtocolVersion;
 use crate::rules::{self, RuleId};
-use crate::server::{OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger};
+use crate::server::{ConnId, OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::{ChannelConfig, TransportKind};
 
@@ -340,7 +340,7 @@ impl Engine {
     /// The server reads one stdio line: its side effects first, then its reply.
     fn server_handles_line(&mut self, server: &mut Server, line: &str) {
         let now = self.now;
-        let reply = server.handle_text(now, "stdio", line);
+        let reply = server.handle_text(now, &ConnId::stdio(), line);
         while let Some(out) = server.poll_output() {
             self.server_output(out);
         }
@@ -489,7 +489,7 @@ impl Engine {
                     );
                 }
             },
-            Delivery::CloseAtServer => server.handle_disconnect(now, "stdio"),
+            Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
         }
     }
 }

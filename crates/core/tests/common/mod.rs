@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::scenarios;
-use mcp_lanes_core::server::{presets, Reply, Server, ServerOutput};
+use mcp_lanes_core::server::{presets, ConnId, Reply, Server, ServerOutput};
 use mcp_lanes_core::sim::Timeline;
 use mcp_lanes_core::transport::http::{self, HttpRequest, HttpResponse};
 use serde_json::{json, Value};
@@ -109,12 +109,12 @@ pub fn server_presets() -> Vec<&'static str> {
 
 /// Hands one stdio line to the server on connection `stdio`.
 pub fn send(server: &mut Server, message: &Value) -> Option<Reply> {
-    server.handle_text(SimTime::ZERO, "stdio", &message.to_string())
+    server.handle_text(SimTime::ZERO, &ConnId::stdio(), &message.to_string())
 }
 
 /// Hands raw text to the server on connection `stdio`.
 pub fn send_text(server: &mut Server, text: &str) -> Option<Reply> {
-    server.handle_text(SimTime::ZERO, "stdio", text)
+    server.handle_text(SimTime::ZERO, &ConnId::stdio(), text)
 }
 
 /// Sends and expects a reply; returns the reply's message.
