@@ -18,7 +18,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_lanes_core::server::{presets, OutputKind, Server, MAX_MESSAGE_BYTES};
+use mcp_lanes_core::server::{presets, HttpReply, OutputKind, Server, MAX_MESSAGE_BYTES};
 use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self as core_http, HttpRequest, HttpResponse};
 use serde_json::Value;
@@ -139,7 +139,12 @@ fn handle(server: &mut Server, now: u64, request: &HttpRequest) -> HttpResponse 
     } else {
         log::label_text(&request.body)
     };
-    let (response, rules, note, _revision) = match handled {
+    let HttpReply {
+        response,
+        rules,
+        note,
+        ..
+    } = match handled {
         Ok(handled) => handled,
         Err(_) => {
             log::line(

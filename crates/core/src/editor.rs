@@ -11,7 +11,7 @@ use crate::protocol::jsonrpc::{Envelope, RequestId};
 use crate::protocol::shape;
 use crate::protocol::{elicitation, meta, methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
-use crate::server::{ConnId, OutputKind, Server, ServerConfig};
+use crate::server::{ConnId, HttpReply, OutputKind, Server, ServerConfig};
 use crate::settings::Capability;
 use crate::sim::engine::message_event;
 use crate::sim::{Event, EventKind, HttpInfo, Side, SimTime, Timeline};
@@ -946,7 +946,12 @@ impl EditorSession {
                     }
                 }
                 let request = HttpRequest::post(headers.clone(), text.to_string());
-                let (response, rules, note, revision) = self.server.handle_http(now, &request);
+                let HttpReply {
+                    response,
+                    rules,
+                    note,
+                    revision,
+                } = self.server.handle_http(now, &request);
                 if let Some(session) = response.header(http::SESSION_HEADER) {
                     self.http_session = Some(session.to_string());
                 }

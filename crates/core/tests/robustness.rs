@@ -284,7 +284,7 @@ fn check_stdio(who: &str, server: &mut Server, conn: &ConnId, text: &str) {
 }
 
 fn check_http(who: &str, server: &mut Server, request: &HttpRequest) {
-    let (response, _rules, _note, _revision) = server.handle_http(SimTime::ZERO, request);
+    let response = server.handle_http(SimTime::ZERO, request).response;
     drain(server);
     if response.status == 202 {
         assert!(response.body.is_empty(), "{who}: 202 with a body");
@@ -509,7 +509,7 @@ fn rpc_parse_deep_nesting_is_a_clean_error() {
             assert_eq!(m["error"]["code"], -32700, "{who}");
             let mut request = post(&json!({}));
             request.body = text.to_string();
-            let (response, _, _, _) = s.handle_http(SimTime::ZERO, &request);
+            let response = s.handle_http(SimTime::ZERO, &request).response;
             assert_eq!(response.status, 400, "{who} over HTTP");
             still_works(&who, &name, &mut s);
         }
@@ -555,7 +555,7 @@ fn rpc_invalid_huge_messages_are_a_clean_error() {
         assert_eq!(m["error"]["code"], -32600, "{who}: {m}");
         let mut request = post(&json!({}));
         request.body = huge.clone();
-        let (response, _, _, _) = s.handle_http(SimTime::ZERO, &request);
+        let response = s.handle_http(SimTime::ZERO, &request).response;
         // (A silent legacy server answers every session-less POST with an
         // empty 404, its documented behaviour.)
         assert!(

@@ -4,8 +4,8 @@
 use serde_json::{json, Map, Value};
 
 use super::{
-    ConnId, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server, SessionState,
-    UnknownMethodPolicy,
+    ConnId, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server,
+    SessionState, UnknownMethodPolicy,
 };
 use crate::protocol::jsonrpc::{self, codes, ErrorObject, RequestId};
 use crate::protocol::{methods, ClientCapabilities};
@@ -455,7 +455,7 @@ impl Server {
     pub(super) fn legacy_http_without_session(
         &mut self,
         request: &HttpRequest,
-    ) -> Option<(HttpResponse, Vec<RuleId>, String, String)> {
+    ) -> Option<HttpReply> {
         let revision = self.revision_for(&ConnId::http());
         let value: Value = serde_json::from_str(&request.body).ok()?;
         if value.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE) {
@@ -473,10 +473,10 @@ impl Server {
                         "Bad Request: No valid session ID provided",
                     ),
                 );
-                (HttpResponse::json(400, body.to_string()), vec![rules::E_PROBE_HTTP, rules::RPC_CODES],
+                HttpReply::new(HttpResponse::json(400, body.to_string()), vec![rules::E_PROBE_HTTP, rules::RPC_CODES],
                     "A legacy Streamable HTTP server wants a session first: 400 with an SDK-specific -32000 error, not a recognized modern error.".into(), revision)
             }
-            UnknownMethodPolicy::Silent => (
+            UnknownMethodPolicy::Silent => HttpReply::new(
                 HttpResponse::empty(404),
                 vec![rules::E_PROBE_HTTP],
                 "This legacy server answers the modern request with 404 and an empty body.".into(),

@@ -56,6 +56,30 @@ pub struct Reply {
     pub headers: Vec<(String, String)>,
 }
 
+/// What [`Server::handle_http`] answers: the HTTP response, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpReply {
+    /// The HTTP response (status, headers, body: JSON or an SSE stream).
+    pub response: HttpResponse,
+    /// Rules that produced it.
+    pub rules: Vec<RuleId>,
+    /// One sentence for the learner.
+    pub note: String,
+    /// The revision whose schema the body follows.
+    pub revision: String,
+}
+
+impl HttpReply {
+    fn new(response: HttpResponse, rules: Vec<RuleId>, note: String, revision: String) -> Self {
+        Self {
+            response,
+            rules,
+            note,
+            revision,
+        }
+    }
+}
+
 /// Something the server does on its own after handling input.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutputKind {
@@ -206,11 +230,7 @@ impl Server {
 
     /// Handles one HTTP request to the MCP endpoint and returns the response
     /// together with the reply's rules and note.
-    pub fn handle_http(
-        &mut self,
-        now: SimTime,
-        request: &HttpRequest,
-    ) -> (HttpResponse, Vec<RuleId>, String, String) {
+    pub fn handle_http(&mut self, now: SimTime, request: &HttpRequest) -> HttpReply {
         let fallback_revision = self.default_revision();
         let session = request.header(http::SESSION_HEADER).map(str::to_string);
         // Legacy Streamable HTTP ends a session with DELETE.
@@ -219,14 +239,14 @@ impl Server {
                 let conn = ConnId::http_session(id);
                 if self.sessions.contains_key(&conn) {
                     self.handle_disconnect(now, &conn);
-                    return (
+                    return HttpReply::new(
                         HttpResponse::empty(200),
                         vec![rules::L_INIT],
                         format!("DELETE ends legacy session {id}; a new one needs initialize."),
                         fallback_revision,
                     );
                 }
-                return (
+                return HttpReply::new(
                     HttpResponse::empty(404),
                     vec![rules::L_INIT],
                     format!("There is no session {id} to end."),
@@ -241,7 +261,7 @@ impl Server {
             );
             let mut resp = HttpResponse::empty(405);
             resp.headers.push(("Allow".into(), "POST".into()));
-            return (
+            return HttpReply::new(
                 resp,
                 vec![rules::H_STATUS, rules::H_SESSION],
                 note,
@@ -254,7 +274,7 @@ impl Server {
                     None,
                     &ErrorObject::new(codes::INVALID_REQUEST, "Forbidden: origin not allowed"),
                 );
-                return (
+                return HttpReply::new(
                     HttpResponse::json(403, body.to_string()),
                     vec![rules::H_STATUS],
                     format!("Origin \"{origin}\" is not allowed: 403 protects a local server from DNS rebinding."),
@@ -268,7 +288,7 @@ impl Server {
         };
         if request.body.len() > MAX_MESSAGE_BYTES {
             let body = jsonrpc::error(None, &ErrorObject::new(codes::INVALID_REQUEST, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len())));
-            return (
+            return HttpReply::new(
                 HttpResponse::json(413, body.to_string()),
                 vec![rules::RPC_INVALID, rules::H_STATUS],
                 "The body is larger than the server accepts: refused before parsing.".into(),
@@ -283,7 +303,7 @@ impl Server {
                 let modern_on_dual = self.config.era == EraMode::DualEra
                     && request.body.contains(meta::PROTOCOL_VERSION);
                 if !self.sessions.contains_key(&conn) && !modern_on_dual {
-                    return (HttpResponse::empty(404), vec![rules::L_INIT],
+                    return HttpReply::new(HttpResponse::empty(404), vec![rules::L_INIT],
                         format!("Session {id} is unknown (ended or never started): 404 tells the client to initialize again."), fallback_revision);
                 }
                 let known = self.sessions.get(&conn).map(|s| s.version.clone());
@@ -299,7 +319,7 @@ impl Server {
                                 format!("Bad Request: unsupported MCP-Protocol-Version {header}"),
                             ),
                         );
-                        return (HttpResponse::json(400, body.to_string()), vec![rules::L_VERSION, rules::H_STATUS],
+                        return HttpReply::new(HttpResponse::json(400, body.to_string()), vec![rules::L_VERSION, rules::H_STATUS],
                             format!("The session speaks {version}; a request naming {header} in MCP-Protocol-Version is refused with 400."), version);
                     }
                 }
@@ -330,7 +350,7 @@ impl Server {
                 if rules.contains(&rules::H_SESSION) && !reply.rules.contains(&rules::H_SESSION) {
                     note.push_str(" The Mcp-Session-Id header was ignored: a modern server keeps no sessions.");
                 }
-                (resp, rules, note, reply.revision)
+                HttpReply::new(resp, rules, note, reply.revision)
             }
             None => {
                 let dropped = self
@@ -338,7 +358,7 @@ impl Server {
                     .iter()
                     .any(|o| matches!(o.kind, OutputKind::Dropped(_)));
                 if dropped && self.config.unknown_method == UnknownMethodPolicy::Silent {
-                    (
+                    HttpReply::new(
                         HttpResponse::empty(404),
                         vec![rules::E_PROBE_HTTP],
                         "The legacy server has no such endpoint behaviour: 404 with an empty body."
@@ -348,14 +368,14 @@ impl Server {
                 } else if is_request {
                     self.sse_response(&conn, fallback_revision)
                 } else if is_response {
-                    (
+                    HttpReply::new(
                         HttpResponse::empty(202),
                         vec![rules::H_STATUS, rules::L_CAP_SESSION],
                         "The client's answer is accepted with 202; the server continues the call it belongs to.".into(),
                         fallback_revision,
                     )
                 } else {
-                    (HttpResponse::empty(202), vec![rules::RPC_NOTIFY, rules::H_STATUS], "Notification accepted: 202 with no body, since a notification never gets a response.".into(), fallback_revision)
+                    HttpReply::new(HttpResponse::empty(202), vec![rules::RPC_NOTIFY, rules::H_STATUS], "Notification accepted: 202 with no body, since a notification never gets a response.".into(), fallback_revision)
                 }
             }
         }
@@ -365,11 +385,7 @@ impl Server {
     /// elicitation): the response is an SSE stream carrying the server's own
     /// request; the stream stays open and the result follows on it later
     /// (as outputs of later `handle_*` calls).
-    fn sse_response(
-        &mut self,
-        conn: &ConnId,
-        revision: String,
-    ) -> (HttpResponse, Vec<RuleId>, String, String) {
+    fn sse_response(&mut self, conn: &ConnId, revision: String) -> HttpReply {
         let mut body = String::new();
         let mut rules = vec![rules::H_STATUS];
         let mut rest = VecDeque::new();
@@ -391,7 +407,7 @@ impl Server {
         if let Some(id) = conn.session_id() {
             resp.headers.push((http::SESSION_HEADER.into(), id.into()));
         }
-        (resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it; the result will follow on the same stream.".into(), revision)
+        HttpReply::new(resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it; the result will follow on the same stream.".into(), revision)
     }
 
     /// The client closed connection `conn`: any call waiting on it fails, and

@@ -14,7 +14,9 @@ use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
 use crate::protocol::jsonrpc::Envelope;
 use crate::protocol::ProtocolVersion;
 use crate::rules::{self, RuleId};
-use crate::server::{ConnId, OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger};
+use crate::server::{
+    ConnId, HttpReply, OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger,
+};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::{ChannelConfig, TransportKind};
 
@@ -360,13 +362,13 @@ impl Engine {
 
     /// Records an HTTP response (or each event of an SSE response) and
     /// schedules it to the client.
-    fn http_response(
-        &mut self,
-        response: HttpResponse,
-        rules: Vec<RuleId>,
-        note: String,
-        revision: String,
-    ) {
+    fn http_response(&mut self, reply: HttpReply) {
+        let HttpReply {
+            response,
+            rules,
+            note,
+            revision,
+        } = reply;
         let now = self.now;
         let info = HttpInfo {
             method: None,
@@ -446,7 +448,7 @@ impl Engine {
             }
             Delivery::ToServerHttp { request, event } => {
                 self.mark_delivered(event);
-                let (response, rules, note, revision) = server.handle_http(now, &request);
+                let reply = server.handle_http(now, &request);
                 // Effects of handling (locks, decisions) come before the
                 // response; messages the server sends on an already open SSE
                 // stream come after it.
@@ -458,7 +460,7 @@ impl Engine {
                         self.server_output(out);
                     }
                 }
-                self.http_response(response, rules, note, revision);
+                self.http_response(reply);
                 for out in on_stream {
                     self.server_output(out);
                 }

@@ -166,7 +166,7 @@ pub fn post_with(headers: &[(&str, &str)], body: &Value) -> HttpRequest {
 /// Sends an HTTP request; returns the response and its body as JSON (Null
 /// when empty).
 pub fn http(server: &mut Server, request: &HttpRequest) -> (HttpResponse, Value) {
-    let (response, _rules, _note, _revision) = server.handle_http(SimTime::ZERO, request);
+    let response = server.handle_http(SimTime::ZERO, request).response;
     let body = if response.body.is_empty() {
         Value::Null
     } else {
