@@ -204,12 +204,12 @@ fn lint_into(text: &str, out: &mut Lint) -> bool {
         let version = params
             .get("protocolVersion")
             .and_then(Value::as_str)
-            .unwrap_or("2025-11-25")
+            .unwrap_or(ProtocolVersion::NEWEST_LEGACY)
             .to_string();
         out.revision = Some(if ProtocolVersion::LEGACY.contains(&version.as_str()) {
             version
         } else {
-            "2025-11-25".into()
+            ProtocolVersion::NEWEST_LEGACY.into()
         });
         lint_legacy(&method, &params, out);
     }
@@ -790,9 +790,9 @@ impl EditorSession {
         let mut events: Vec<Event> = Vec::new();
         let revision = |r: &str| {
             if r.is_empty() {
-                ProtocolVersion::MODERN.to_string()
+                ProtocolVersion::modern()
             } else {
-                r.to_string()
+                ProtocolVersion::new(r)
             }
         };
         let push = |events: &mut Vec<Event>,
@@ -909,7 +909,7 @@ impl EditorSession {
                         reply.rules,
                         reply.note,
                         side_effects,
-                        reply.revision,
+                        reply.revision.into_string(),
                     ),
                     None => {
                         let note =
@@ -966,7 +966,7 @@ impl EditorSession {
                     rules,
                     note,
                     side_effects,
-                    revision,
+                    revision.into_string(),
                 )
             }
         }

@@ -107,7 +107,7 @@ pub fn apply(setup: &mut Setup, setting: &Setting) {
                 setup.client.modern_versions = vec![ProtocolVersion::MODERN.into()];
             }
             if era.speaks_legacy() && setup.client.legacy_versions.is_empty() {
-                setup.client.legacy_versions = vec!["2025-06-18".into()];
+                setup.client.legacy_versions = vec![ProtocolVersion::LEGACY_FALLBACK.into()];
             }
         }
         Setting::ClientCapability(cap, on) => set_capability(setup, *cap, *on),
@@ -126,7 +126,7 @@ pub fn apply(setup: &mut Setup, setting: &Setting) {
                 server.modern_versions.clear();
             }
             if era.speaks_legacy() && server.legacy_versions.is_empty() {
-                server.legacy_versions = vec!["2025-06-18".into()];
+                server.legacy_versions = vec![ProtocolVersion::LEGACY_FALLBACK.into()];
             }
             if !era.speaks_legacy() {
                 server.legacy_versions.clear();

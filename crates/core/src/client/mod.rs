@@ -34,7 +34,7 @@ pub enum ClientAction {
         /// HTTP request, on the HTTP transport.
         http: Option<HttpRequest>,
         /// Revision whose schema the message follows.
-        revision: String,
+        revision: ProtocolVersion,
         /// Why the message is broken on purpose, if it is.
         violation: Option<String>,
     },
@@ -72,7 +72,7 @@ impl CachedDiscover {
 /// An established legacy session.
 #[derive(Debug, Clone, PartialEq)]
 struct Session {
-    version: String,
+    version: ProtocolVersion,
     http_session: Option<String>,
 }
 
@@ -80,9 +80,12 @@ struct Session {
 #[derive(Debug, Clone, PartialEq)]
 enum Purpose {
     /// Dual-era era probe (E-PROBE-STDIO / E-PROBE-HTTP).
-    Probe { version: String },
+    Probe { version: ProtocolVersion },
     /// server/discover (discover-first, or a Discover step).
-    Discover { version: String, is_step: bool },
+    Discover {
+        version: ProtocolVersion,
+        is_step: bool,
+    },
     /// Legacy initialize.
     Initialize,
     /// The current step's request.
@@ -102,7 +105,7 @@ struct Waiting {
 struct Job {
     step: Step,
     declare: Option<ClientCapabilities>,
-    version: Option<String>,
+    version: Option<ProtocolVersion>,
     input: Option<(Value, String)>,
     reprobed: bool,
     /// A discover result arrived for this very step: use it even if its
@@ -130,8 +133,6 @@ pub struct Client {
     closed: bool,
     outbox: VecDeque<ClientOutput>,
 }
-
-const MODERN: &str = ProtocolVersion::MODERN;
 
 impl Client {
     /// A client that will work through `script` over `transport`.
@@ -335,8 +336,11 @@ impl Client {
             let (declare, version) = match &step {
                 Step::Request {
                     declare, version, ..
-                } => (declare.clone(), version.clone()),
-                Step::Discover { version } => (None, version.clone()),
+                } => (
+                    declare.clone(),
+                    version.as_deref().map(ProtocolVersion::new),
+                ),
+                Step::Discover { version } => (None, version.as_deref().map(ProtocolVersion::new)),
                 _ => (None, None),
             };
             self.job = Some(Job {
@@ -437,17 +441,18 @@ impl Client {
         }
     }
 
-    fn preferred_modern(&self) -> String {
+    fn preferred_modern(&self) -> ProtocolVersion {
         self.config
             .modern_versions
             .first()
-            .cloned()
-            .unwrap_or_else(|| MODERN.into())
+            .map_or_else(ProtocolVersion::modern, |v| {
+                ProtocolVersion::new(v.as_str())
+            })
     }
 
     /// The version for the next modern request: a mutual one if the server
     /// told us its list, else our preferred one.
-    fn chosen_version(&self) -> String {
+    fn chosen_version(&self) -> ProtocolVersion {
         if let Some(cached) = &self.discover {
             if let Some(v) = pick_mutual(&self.config.modern_versions, &cached.supported) {
                 return v;
@@ -456,7 +461,7 @@ impl Client {
         self.preferred_modern()
     }
 
-    fn meta(&self, version: &str, declare: &ClientCapabilities) -> Value {
+    fn meta(&self, version: &ProtocolVersion, declare: &ClientCapabilities) -> Value {
         json!({
             meta::PROTOCOL_VERSION: version,
             meta::CLIENT_CAPABILITIES: declare.to_json(),
@@ -479,13 +484,11 @@ impl Client {
         note: String,
     ) {
         let revision = match era {
-            Era::Modern => MODERN.to_string(),
-            Era::Legacy => self
-                .session
-                .as_ref()
-                .map(|s| s.version.clone())
-                .or_else(|| self.config.legacy_versions.first().cloned())
-                .unwrap_or_else(|| "2025-06-18".into()),
+            Era::Modern => ProtocolVersion::modern(),
+            Era::Legacy => match &self.session {
+                Some(session) => session.version.clone(),
+                None => ProtocolVersion::legacy_default(&self.config.legacy_versions),
+            },
         };
         let text = message.to_string();
         let http = (self.transport == TransportKind::Http).then(|| {
@@ -521,7 +524,7 @@ impl Client {
         });
     }
 
-    fn send_probe(&mut self, now: SimTime, version: String) {
+    fn send_probe(&mut self, now: SimTime, version: ProtocolVersion) {
         let id = self.fresh_id();
         let msg = jsonrpc::request(
             &id,
@@ -545,7 +548,7 @@ impl Client {
         );
     }
 
-    fn send_discover(&mut self, now: SimTime, version: String, is_step: bool) {
+    fn send_discover(&mut self, now: SimTime, version: ProtocolVersion, is_step: bool) {
         let id = self.fresh_id();
         let declare = self
             .job
@@ -575,12 +578,7 @@ impl Client {
 
     fn send_initialize(&mut self, now: SimTime) {
         let id = self.fresh_id();
-        let version = self
-            .config
-            .legacy_versions
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "2025-06-18".into());
+        let version = ProtocolVersion::legacy_default(&self.config.legacy_versions);
         let msg = jsonrpc::request(
             &id,
             methods::INITIALIZE,
@@ -678,7 +676,7 @@ impl Client {
             action: ClientAction::Send {
                 text,
                 http,
-                revision: MODERN.into(),
+                revision: ProtocolVersion::modern(),
                 violation,
             },
             rules,
@@ -846,7 +844,7 @@ impl Client {
             else { format!("The client caches the discover result (and the era) for ttlMs = {ttl} ms ({} min).", ttl / 60_000) });
     }
 
-    fn on_probe_answer(&mut self, now: SimTime, version: String, answer: Answer) {
+    fn on_probe_answer(&mut self, now: SimTime, version: ProtocolVersion, answer: Answer) {
         let probe_rule = if self.transport == TransportKind::Http {
             rules::E_PROBE_HTTP
         } else {
@@ -906,7 +904,13 @@ impl Client {
         }
     }
 
-    fn on_discover_answer(&mut self, now: SimTime, version: String, is_step: bool, answer: Answer) {
+    fn on_discover_answer(
+        &mut self,
+        now: SimTime,
+        version: ProtocolVersion,
+        is_step: bool,
+        answer: Answer,
+    ) {
         match answer {
             Answer::Result(result) => {
                 self.worked_modern = true;
@@ -959,6 +963,7 @@ impl Client {
                     return;
                 }
                 let http_session = self.pending_http_session.take();
+                let version = ProtocolVersion::new(version);
                 self.session = Some(Session {
                     version: version.clone(),
                     http_session,
@@ -988,7 +993,7 @@ impl Client {
             Answer::Error(err) => {
                 let mut rules = vec![rules::E_MATRIX];
                 if err.data.as_ref().and_then(|d| d.get("supported")).is_some()
-                    || err.message.contains(MODERN)
+                    || err.message.contains(ProtocolVersion::MODERN)
                 {
                     rules.push(rules::M_INIT_ON_MODERN);
                 }

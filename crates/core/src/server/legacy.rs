@@ -8,7 +8,7 @@ use super::{
     SessionState, UnknownMethodPolicy,
 };
 use crate::protocol::jsonrpc::{self, codes, ErrorObject, RequestId};
-use crate::protocol::{methods, ClientCapabilities};
+use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 
@@ -32,12 +32,7 @@ impl Server {
         params: &Value,
         over_http: bool,
     ) -> Reply {
-        let fallback = self
-            .config
-            .legacy_versions
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "2025-06-18".into());
+        let fallback = ProtocolVersion::legacy_default(&self.config.legacy_versions);
         let requested = params.get("protocolVersion").and_then(Value::as_str);
         let caps_value = params.get("capabilities");
         let client_name = params
@@ -59,7 +54,7 @@ impl Server {
             .iter()
             .any(|v| v == requested)
         {
-            (requested.to_string(), vec![rules::L_INIT, rules::L_VERSION],
+            (ProtocolVersion::new(requested), vec![rules::L_INIT, rules::L_VERSION],
                 format!("The server supports {requested} and echoes it; capabilities are now fixed for this connection."))
         } else {
             (fallback.clone(), vec![rules::L_INIT, rules::L_VERSION],
@@ -314,7 +309,7 @@ impl Server {
         lock: Option<&str>,
         text: &str,
         is_error: bool,
-        revision: String,
+        revision: ProtocolVersion,
     ) -> Reply {
         if let Some(lock) = lock {
             self.release(
@@ -438,7 +433,7 @@ impl Server {
         if !declared {
             return;
         }
-        let conns: Vec<(ConnId, String)> = self
+        let conns: Vec<(ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.state == SessionState::Operating)

@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 
 use crate::protocol::jsonrpc::{self, codes, Envelope, ErrorObject, RequestId};
 use crate::protocol::version::EraMode;
-use crate::protocol::{meta, methods, ClientCapabilities};
+use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::sim::SimTime;
 use crate::transport::http::{self, HttpRequest, HttpResponse};
@@ -51,7 +51,7 @@ pub struct Reply {
     /// One sentence for the learner.
     pub note: String,
     /// The revision whose schema the reply follows.
-    pub revision: String,
+    pub revision: ProtocolVersion,
     /// Extra HTTP response headers (e.g. a legacy session id).
     pub headers: Vec<(String, String)>,
 }
@@ -66,11 +66,16 @@ pub struct HttpReply {
     /// One sentence for the learner.
     pub note: String,
     /// The revision whose schema the body follows.
-    pub revision: String,
+    pub revision: ProtocolVersion,
 }
 
 impl HttpReply {
-    fn new(response: HttpResponse, rules: Vec<RuleId>, note: String, revision: String) -> Self {
+    fn new(
+        response: HttpResponse,
+        rules: Vec<RuleId>,
+        note: String,
+        revision: ProtocolVersion,
+    ) -> Self {
         Self {
             response,
             rules,
@@ -88,7 +93,7 @@ pub enum OutputKind {
         /// The message.
         message: Value,
         /// Its revision.
-        revision: String,
+        revision: ProtocolVersion,
         /// Why it is a deliberate violation, if it is.
         violation: Option<String>,
     },
@@ -136,7 +141,7 @@ pub(crate) enum SessionState {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LegacySession {
     pub state: SessionState,
-    pub version: String,
+    pub version: ProtocolVersion,
     pub client_caps: ClientCapabilities,
     pub client_name: String,
 }
@@ -148,7 +153,7 @@ pub(crate) struct PendingCall {
     pub tool: String,
     pub arguments: Value,
     pub lock: Option<String>,
-    pub revision: String,
+    pub revision: ProtocolVersion,
 }
 
 /// The simulated server.
@@ -310,7 +315,7 @@ impl Server {
                 if let (Some(version), Some(header)) =
                     (known, request.header(http::PROTOCOL_VERSION_HEADER))
                 {
-                    if header != version && !self.config.legacy_versions.iter().any(|v| v == header)
+                    if version != header && !self.config.legacy_versions.iter().any(|v| v == header)
                     {
                         let body = jsonrpc::error(
                             None,
@@ -385,7 +390,7 @@ impl Server {
     /// elicitation): the response is an SSE stream carrying the server's own
     /// request; the stream stays open and the result follows on it later
     /// (as outputs of later `handle_*` calls).
-    fn sse_response(&mut self, conn: &ConnId, revision: String) -> HttpReply {
+    fn sse_response(&mut self, conn: &ConnId, revision: ProtocolVersion) -> HttpReply {
         let mut body = String::new();
         let mut rules = vec![rules::H_STATUS];
         let mut rest = VecDeque::new();
@@ -437,15 +442,12 @@ impl Server {
         }
     }
 
-    fn default_revision(&self) -> String {
+    /// The revision of a message outside any legacy session.
+    fn default_revision(&self) -> ProtocolVersion {
         if self.config.era == EraMode::LegacyOnly {
-            self.config
-                .legacy_versions
-                .first()
-                .cloned()
-                .unwrap_or_else(|| "2025-06-18".into())
+            ProtocolVersion::legacy_default(&self.config.legacy_versions)
         } else {
-            crate::protocol::ProtocolVersion::MODERN.to_string()
+            ProtocolVersion::modern()
         }
     }
 
@@ -561,7 +563,7 @@ impl Server {
     }
 
     /// Which revision messages on `conn` speak.
-    pub(crate) fn revision_for(&self, conn: &ConnId) -> String {
+    pub(crate) fn revision_for(&self, conn: &ConnId) -> ProtocolVersion {
         match self.sessions.get(conn) {
             Some(s) => s.version.clone(),
             None => self.default_revision(),
@@ -572,7 +574,7 @@ impl Server {
         &self,
         id: Option<&RequestId>,
         refusal: Refusal,
-        revision: String,
+        revision: ProtocolVersion,
     ) -> Reply {
         Reply {
             message: jsonrpc::error(id, &refusal.error),

@@ -10,8 +10,6 @@ use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion}
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
 
-const MODERN: &str = ProtocolVersion::MODERN;
-
 /// Params of tools/call; unknown fields ignored (RPC-UNKNOWN-FIELD).
 #[derive(Debug)]
 struct CallToolParams {
@@ -73,7 +71,7 @@ impl Server {
                     .extend([rules::M_INIT_ON_MODERN, rules::E_MATRIX]);
                 refusal.note = "A legacy client's POST lacks the headers every modern request carries: 400 HeaderMismatch, naming the supported versions since a legacy client has no other diagnostic.".into();
                 let refusal = refusal.data(json!({"supported": supported, "requested": requested}));
-                return self.refuse(Some(&id), refusal, MODERN.into());
+                return self.refuse(Some(&id), refusal, ProtocolVersion::modern());
             }
         }
         let refusal = Refusal::new(
@@ -87,7 +85,7 @@ impl Server {
             "A modern-only server has no initialize, and names the versions it supports: a legacy client has no other diagnostic to show.",
         )
         .data(json!({"supported": supported, "requested": requested}));
-        self.refuse(Some(&id), refusal, MODERN.into())
+        self.refuse(Some(&id), refusal, ProtocolVersion::modern())
     }
 
     pub(super) fn modern_request(
@@ -99,17 +97,17 @@ impl Server {
         http: Option<&HttpRequest>,
     ) -> Reply {
         match self.modern_checks(method, params, http) {
-            Err(refusal) => self.refuse(Some(&id), refusal, MODERN.into()),
+            Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             Ok(caps) => match self.modern_dispatch(conn, method, params, &caps) {
                 Ok((result, rules, note)) => Reply {
                     message: jsonrpc::result(&id, result),
                     status: 200,
                     rules,
                     note,
-                    revision: MODERN.into(),
+                    revision: ProtocolVersion::modern(),
                     headers: Vec::new(),
                 },
-                Err(refusal) => self.refuse(Some(&id), refusal, MODERN.into()),
+                Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             },
         }
     }

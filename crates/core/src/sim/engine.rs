@@ -500,7 +500,7 @@ impl Engine {
 pub(crate) fn message_event(
     from: Side,
     text: &str,
-    revision: String,
+    revision: ProtocolVersion,
     violation: Option<String>,
     http: Option<HttpInfo>,
 ) -> MessageEvent {
@@ -539,7 +539,7 @@ pub(crate) fn message_event(
         ) if !text.is_empty() => format!("{status} {label}"),
         _ => label,
     };
-    let legacy = ProtocolVersion::era_of(&revision) == crate::protocol::Era::Legacy;
+    let legacy = revision.era() == crate::protocol::Era::Legacy;
     MessageEvent {
         from,
         kind,
@@ -547,7 +547,7 @@ pub(crate) fn message_event(
         wire: text.to_string(),
         json,
         delivered_at_ms: None,
-        revision,
+        revision: revision.into_string(),
         legacy,
         violation,
         http,
