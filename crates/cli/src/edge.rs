@@ -3,7 +3,7 @@
 //! UTF-8) or should not be handed at all (more than it accepts). They use
 //! the core's codes, limit and rule IDs, so they read like its own replies.
 
-use mcp_lanes_core::protocol::jsonrpc::{self, codes, ErrorObject};
+use mcp_lanes_core::protocol::jsonrpc::{self, ErrorCode, ErrorObject};
 use mcp_lanes_core::rules::{self, RuleId};
 use mcp_lanes_core::server::MAX_MESSAGE_BYTES;
 use serde_json::Value;
@@ -25,7 +25,7 @@ pub fn not_utf8(err: &std::str::Utf8Error) -> EdgeReply {
         message: jsonrpc::error(
             None,
             &ErrorObject::new(
-                codes::PARSE_ERROR,
+                ErrorCode::PARSE_ERROR,
                 format!("Parse error: invalid UTF-8 at byte {}", err.valid_up_to()),
             ),
         ),
@@ -42,7 +42,7 @@ pub fn line_too_long(len: u64) -> EdgeReply {
         message: jsonrpc::error(
             None,
             &ErrorObject::new(
-                codes::INVALID_REQUEST,
+                ErrorCode::INVALID_REQUEST,
                 format!(
                     "Invalid Request: line of {len} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit"
                 ),
@@ -61,7 +61,7 @@ pub fn internal_error() -> EdgeReply {
         message: jsonrpc::error(
             None,
             &ErrorObject::new(
-                codes::INTERNAL_ERROR,
+                ErrorCode::INTERNAL_ERROR,
                 "Internal error: the simulated server failed",
             ),
         ),
@@ -82,9 +82,9 @@ mod tests {
         };
         let r = not_utf8(&err);
         assert!(r.message.get("id").is_none());
-        assert_eq!(r.message["error"]["code"], codes::PARSE_ERROR);
+        assert_eq!(r.message["error"]["code"], ErrorCode::PARSE_ERROR.0);
         let r = line_too_long(5_000_000);
-        assert_eq!(r.message["error"]["code"], codes::INVALID_REQUEST);
+        assert_eq!(r.message["error"]["code"], ErrorCode::INVALID_REQUEST.0);
         assert_eq!(r.message["jsonrpc"], "2.0");
     }
 }

@@ -7,9 +7,11 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::protocol::jsonrpc::{Envelope, RequestId};
+use crate::protocol::jsonrpc::{Envelope, ErrorCode, RequestId};
 use crate::protocol::shape;
-use crate::protocol::{elicitation, meta, methods, ClientCapabilities, ProtocolVersion};
+use crate::protocol::{
+    elicitation, meta, methods, ClientCapabilities, ProtocolVersion, ResultType,
+};
 use crate::rules::{self, RuleId};
 use crate::server::{ConnId, HttpReply, OutputKind, Server, ServerConfig};
 use crate::settings::Capability;
@@ -587,7 +589,7 @@ pub fn answer_and_retry(request_text: &str, reply: &Value, new_id: i64) -> Resul
     let mut request: Value =
         serde_json::from_str(request_text).map_err(|e| format!("the request is not JSON: {e}"))?;
     let result = reply.get("result").ok_or("the reply is not a result")?;
-    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+    if !ResultType::INPUT_REQUIRED.is_of(result) {
         return Err("the reply is not input_required".into());
     }
     let requests = result
@@ -1048,7 +1050,7 @@ fn describe(
         (Some(r), _) if r.get("error").is_some() => {
             Badge::Error(r["error"]["code"].as_i64().unwrap_or(0))
         }
-        (Some(r), _) if r["result"]["resultType"] == "input_required" => Badge::InputRequired,
+        (Some(r), _) if ResultType::INPUT_REQUIRED.is_of(&r["result"]) => Badge::InputRequired,
         (Some(r), _) if r["result"]["isError"] == true => Badge::ToolError,
         (Some(_), _) => Badge::Result,
         (None, Some(status)) if status != 202 => Badge::HttpOnly(status),
@@ -1102,8 +1104,8 @@ pub fn check_reply(reply: &Value) -> Vec<String> {
                     problems.push("id, when present, must be a string or integer".into());
                 }
             }
-            match error.get("code").and_then(Value::as_i64) {
-                Some(-32022) => {
+            match error.get("code").and_then(Value::as_i64).map(ErrorCode) {
+                Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION) => {
                     let d = error.get("data");
                     if !d.and_then(|d| d.get("supported")).is_some_and(|s| {
                         s.as_array().is_some_and(|a| a.iter().all(Value::is_string))
@@ -1117,7 +1119,7 @@ pub fn check_reply(reply: &Value) -> Vec<String> {
                         problems.push("error.data.requested must be a string".into());
                     }
                 }
-                Some(-32021)
+                Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY)
                     if !error
                         .get("data")
                         .and_then(|d| d.get("requiredCapabilities"))

@@ -14,9 +14,9 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Map, Value};
 
-use crate::protocol::jsonrpc::{self, codes, Envelope, ErrorObject, RequestId};
+use crate::protocol::jsonrpc::{self, Envelope, ErrorCode, ErrorObject, RequestId};
 use crate::protocol::version::{pick_mutual, EraMode};
-use crate::protocol::{meta, methods, ClientCapabilities, Era, ProtocolVersion};
+use crate::protocol::{meta, methods, ClientCapabilities, Era, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::sim::{EventKind, Side, SimTime};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
@@ -858,9 +858,9 @@ impl Client {
                 self.mark_discovered();
                 self.advance(now);
             }
-            Answer::Error(err) if codes::RECOGNIZED_MODERN.contains(&err.code) => {
+            Answer::Error(err) if err.code.is_recognized_modern() => {
                 self.era = Some(Era::Modern);
-                if err.code == codes::UNSUPPORTED_PROTOCOL_VERSION {
+                if err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION {
                     let supported = supported_list(&err);
                     match pick_mutual(&self.config.modern_versions, &supported) {
                         Some(v) if v != version => {
@@ -922,7 +922,7 @@ impl Client {
                 }
                 self.advance(now);
             }
-            Answer::Error(err) if err.code == codes::UNSUPPORTED_PROTOCOL_VERSION => {
+            Answer::Error(err) if err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
                 let supported = supported_list(&err);
                 match pick_mutual(&self.config.modern_versions, &supported) {
                     Some(v) if v != version => {
@@ -934,9 +934,7 @@ impl Client {
                 }
             }
             Answer::Error(err) => {
-                if self.config.era == EraMode::ModernOnly
-                    && !codes::RECOGNIZED_MODERN.contains(&err.code)
-                {
+                if self.config.era == EraMode::ModernOnly && !err.code.is_recognized_modern() {
                     self.abandon(now, &[rules::E_MATRIX], format!("{} to server/discover: the server is not modern, and a modern-only client cannot fall back. It fails deterministically and tells the user.", err.code));
                 } else {
                     self.abandon(
@@ -1010,9 +1008,8 @@ impl Client {
         };
         match answer {
             Answer::Result(result) => {
-                let result_type = result.get("resultType").and_then(Value::as_str);
-                match result_type {
-                    Some("input_required") => {
+                match ResultType::of(&result) {
+                    Some(kind) if kind == ResultType::INPUT_REQUIRED => {
                         let Some((responses, state)) = self.answer_input_requests(&result) else {
                             self.abandon(now, &[rules::M_MRTR], "The server asked for input this client cannot give.");
                             return;
@@ -1022,11 +1019,12 @@ impl Client {
                         self.decide(&[rules::M_MRTR], "input_required: the client shows the form to the user and collects the answer.");
                         self.send_job(now);
                     }
-                    Some("complete") | None => {
+                    Some(kind) if kind != ResultType::COMPLETE => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{kind}\" is unknown to this client, so the result is invalid.")),
+                    kind => {
                         if era == Era::Modern {
                             self.worked_modern = true;
                         }
-                        if result_type.is_none() && era == Era::Modern {
+                        if kind.is_none() && era == Era::Modern {
                             self.decide(&[rules::M_RESULT_TYPE], "No resultType: treated as complete, as for an older server.");
                         }
                         if result.get("isError") == Some(&Value::Bool(true)) {
@@ -1035,7 +1033,6 @@ impl Client {
                         self.job = None;
                         self.advance(now);
                     }
-                    Some(other) => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{other}\" is unknown to this client, so the result is invalid.")),
                 }
             }
             Answer::Error(err) => self.on_job_error(now, era, job, err),
@@ -1051,7 +1048,7 @@ impl Client {
             }
         );
         match err.code {
-            codes::UNSUPPORTED_PROTOCOL_VERSION => {
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
                 let cached_era_failed = self.config.era == EraMode::DualEra
                     && (self.worked_modern || era == Era::Legacy || self.session.is_some())
                     && !job.reprobed;
@@ -1080,7 +1077,7 @@ impl Client {
                     _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No mutually supported version: the client tells the user instead of retrying."),
                 }
             }
-            codes::MISSING_REQUIRED_CLIENT_CAPABILITY => {
+            ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => {
                 let required: ClientCapabilities = err
                     .data
                     .as_ref()
@@ -1109,18 +1106,18 @@ impl Client {
                     self.abandon(now, &[rules::M_CAP_REQUIRED, rules::M_STATELESS], format!("-32021 again: {names} was not declared on this request, and the server never remembers an earlier declaration."));
                 }
             }
-            codes::HEADER_MISMATCH => self.abandon(
+            ErrorCode::HEADER_MISMATCH => self.abandon(
                 now,
                 &[rules::H_HEADERS],
                 "-32020: the headers disagreed with the body; the client must fix its request.",
             ),
             code => {
                 let rules: Vec<RuleId> = match code {
-                    codes::METHOD_NOT_FOUND => vec![rules::M_UNKNOWN_METHOD],
-                    codes::INVALID_PARAMS if err.message.starts_with("Unknown tool") => {
+                    ErrorCode::METHOD_NOT_FOUND => vec![rules::M_UNKNOWN_METHOD],
+                    ErrorCode::INVALID_PARAMS if err.message.starts_with("Unknown tool") => {
                         vec![rules::M_UNKNOWN_TOOL]
                     }
-                    codes::INVALID_PARAMS if err.message.contains("_meta") => {
+                    ErrorCode::INVALID_PARAMS if err.message.contains("_meta") => {
                         vec![rules::M_META_REQUIRED]
                     }
                     _ => vec![rules::RPC_CODES],
@@ -1213,7 +1210,7 @@ impl Client {
         }
         match self.config.undeclared {
             UndeclaredPolicy::MethodNotFound => {
-                let msg = jsonrpc::error(Some(&id), &ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}")));
+                let msg = jsonrpc::error(Some(&id), &ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}")));
                 self.emit(msg, Era::Legacy, None, None, &[rules::L_UNDECLARED],
                     format!("This client's SDK has no handler for {method} and answers -32601: the well-behaved case, the server can catch it."));
             }

@@ -3,49 +3,67 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-/// JSON-RPC and MCP error codes as named constants (RPC-CODES).
-pub mod codes {
+/// A JSON-RPC error code (RPC-CODES). Open set, after rmcp's `ErrorCode`:
+/// the codes this simulator knows are named constants, and any other
+/// integer a peer sends is kept as it is. Serialises as the plain number;
+/// displays as it (`-32602`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ErrorCode(pub i64);
+
+impl ErrorCode {
     /// Text that is not JSON (RPC-PARSE).
-    pub const PARSE_ERROR: i64 = -32700;
+    pub const PARSE_ERROR: ErrorCode = ErrorCode(-32700);
     /// JSON that is not a valid request object (RPC-INVALID).
-    pub const INVALID_REQUEST: i64 = -32600;
+    pub const INVALID_REQUEST: ErrorCode = ErrorCode(-32600);
     /// Unknown method (M-UNKNOWN-METHOD).
-    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const METHOD_NOT_FOUND: ErrorCode = ErrorCode(-32601);
     /// Invalid params, including malformed `_meta` and unknown tools.
-    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INVALID_PARAMS: ErrorCode = ErrorCode(-32602);
     /// Internal error.
-    pub const INTERNAL_ERROR: i64 = -32603;
+    pub const INTERNAL_ERROR: ErrorCode = ErrorCode(-32603);
     /// HTTP headers disagree with the body (H-HEADERS).
-    pub const HEADER_MISMATCH: i64 = -32020;
+    pub const HEADER_MISMATCH: ErrorCode = ErrorCode(-32020);
     /// A capability the request needs was not declared (M-CAP-REQUIRED).
-    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: ErrorCode = ErrorCode(-32021);
     /// The requested protocol version is not implemented (M-VERSION).
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    pub const UNSUPPORTED_PROTOCOL_VERSION: ErrorCode = ErrorCode(-32022);
     /// A generic server error of the legacy SDKs' range (-32000..-32019).
-    pub const LEGACY_SERVER_ERROR: i64 = -32000;
+    pub const LEGACY_SERVER_ERROR: ErrorCode = ErrorCode(-32000);
 
     /// Errors only a modern server sends; they identify a modern peer
     /// (E-PROBE-STDIO, E-PROBE-HTTP).
-    pub const RECOGNIZED_MODERN: &[i64] = &[
-        HEADER_MISMATCH,
-        MISSING_REQUIRED_CLIENT_CAPABILITY,
-        UNSUPPORTED_PROTOCOL_VERSION,
+    pub const RECOGNIZED_MODERN: &'static [ErrorCode] = &[
+        Self::HEADER_MISMATCH,
+        Self::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        Self::UNSUPPORTED_PROTOCOL_VERSION,
     ];
 
-    /// Human name of a code.
-    pub fn name(code: i64) -> &'static str {
-        match code {
-            PARSE_ERROR => "Parse error",
-            INVALID_REQUEST => "Invalid Request",
-            METHOD_NOT_FOUND => "Method not found",
-            INVALID_PARAMS => "Invalid params",
-            INTERNAL_ERROR => "Internal error",
-            HEADER_MISMATCH => "HeaderMismatch",
-            MISSING_REQUIRED_CLIENT_CAPABILITY => "MissingRequiredClientCapability",
-            UNSUPPORTED_PROTOCOL_VERSION => "UnsupportedProtocolVersion",
-            -32019..=-32000 => "Server error (legacy range)",
+    /// Whether only a modern server sends this code (see [`Self::RECOGNIZED_MODERN`]).
+    pub fn is_recognized_modern(self) -> bool {
+        Self::RECOGNIZED_MODERN.contains(&self)
+    }
+
+    /// Human name of the code.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PARSE_ERROR => "Parse error",
+            Self::INVALID_REQUEST => "Invalid Request",
+            Self::METHOD_NOT_FOUND => "Method not found",
+            Self::INVALID_PARAMS => "Invalid params",
+            Self::INTERNAL_ERROR => "Internal error",
+            Self::HEADER_MISMATCH => "HeaderMismatch",
+            Self::MISSING_REQUIRED_CLIENT_CAPABILITY => "MissingRequiredClientCapability",
+            Self::UNSUPPORTED_PROTOCOL_VERSION => "UnsupportedProtocolVersion",
+            ErrorCode(-32019..=-32000) => "Server error (legacy range)",
             _ => "Error",
         }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
     }
 }
 
@@ -90,7 +108,7 @@ impl std::fmt::Display for RequestId {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorObject {
     /// Error code.
-    pub code: i64,
+    pub code: ErrorCode,
     /// One-sentence message.
     pub message: String,
     /// Structured details.
@@ -100,7 +118,7 @@ pub struct ErrorObject {
 
 impl ErrorObject {
     /// An error without data.
-    pub fn new(code: i64, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -231,7 +249,7 @@ impl Envelope {
                 (Some(code), Some(message)) => Ok(Envelope::Error {
                     id,
                     error: ErrorObject {
-                        code,
+                        code: ErrorCode(code),
                         message: message.to_string(),
                         data: error.get("data").cloned(),
                     },

@@ -10,9 +10,11 @@ pub mod elicitation;
 pub mod jsonrpc;
 pub mod meta;
 pub mod methods;
+pub mod result_type;
 pub mod shape;
 pub mod version;
 
 pub use capabilities::{ClientCapabilities, Implementation, ServerCapabilities};
-pub use jsonrpc::{codes, Envelope, ErrorObject, RequestId};
+pub use jsonrpc::{Envelope, ErrorCode, ErrorObject, RequestId};
+pub use result_type::ResultType;
 pub use version::{Era, ProtocolVersion};

@@ -7,7 +7,7 @@ use super::{
     ConnId, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server,
     SessionState, UnknownMethodPolicy,
 };
-use crate::protocol::jsonrpc::{self, codes, ErrorObject, RequestId};
+use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject, RequestId};
 use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
@@ -42,7 +42,7 @@ impl Server {
         let (Some(requested), Some(caps_value @ Value::Object(_)), Some(client_name)) =
             (requested, caps_value, client_name)
         else {
-            let refusal = Refusal::new(codes::INVALID_PARAMS,
+            let refusal = Refusal::new(ErrorCode::INVALID_PARAMS,
                 "Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo (name, version)",
                 200, &[rules::L_INIT], "initialize must say which version the client wants, what it can do and who it is.");
             return self.refuse(Some(&id), refusal, fallback);
@@ -121,7 +121,7 @@ impl Server {
         };
         if !offered || !LEGACY_METHODS.contains(&method) {
             return match self.config.unknown_method {
-                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(codes::METHOD_NOT_FOUND,
+                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(ErrorCode::METHOD_NOT_FOUND,
                     format!("Method not found: {method}"), 200, &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
                     format!("This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.")), revision)),
                 UnknownMethodPolicy::Silent => {
@@ -134,7 +134,7 @@ impl Server {
         // Requests are served once initialize has been answered; like most
         // SDKs the server does not insist on notifications/initialized first.
         if method != methods::PING && !self.sessions.contains_key(conn) {
-            return Some(self.refuse(Some(&id), Refusal::new(codes::INVALID_REQUEST,
+            return Some(self.refuse(Some(&id), Refusal::new(ErrorCode::INVALID_REQUEST,
                 format!("Invalid Request: {method} received before initialize"), 200, &[rules::L_INIT],
                 format!("A legacy session starts with initialize; {method} on a connection without one is refused.")), revision));
         }
@@ -165,7 +165,7 @@ impl Server {
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
                 match cfg.resources.iter().find(|r| r.uri == uri) {
                     Some(r) => reply(self, json!({"contents": [{"uri": r.uri, "mimeType": "text/plain", "text": r.text}]}), &[rules::L_CAP_SESSION], format!("resources/read returns {uri}.")),
-                    None => self.refuse(Some(&id), Refusal::new(codes::INVALID_PARAMS, format!("Resource not found: {uri}"), 200, &[rules::L_CAP_SESSION], "No such resource."), revision),
+                    None => self.refuse(Some(&id), Refusal::new(ErrorCode::INVALID_PARAMS, format!("Resource not found: {uri}"), 200, &[rules::L_CAP_SESSION], "No such resource."), revision),
                 }
             }
             methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => reply(self, json!({}), &[rules::L_SUBSCRIBE],
@@ -189,7 +189,7 @@ impl Server {
             return Some(self.refuse(
                 Some(&id),
                 Refusal::new(
-                    codes::INVALID_PARAMS,
+                    ErrorCode::INVALID_PARAMS,
                     format!("Unknown tool: {name}"),
                     200,
                     &[rules::M_UNKNOWN_TOOL],
@@ -464,7 +464,7 @@ impl Server {
                 let body = jsonrpc::error(
                     id.as_ref(),
                     &ErrorObject::new(
-                        codes::LEGACY_SERVER_ERROR,
+                        ErrorCode::LEGACY_SERVER_ERROR,
                         "Bad Request: No valid session ID provided",
                     ),
                 );

@@ -23,7 +23,7 @@ use crate::small_map::SmallMap;
 
 use serde_json::{json, Value};
 
-use crate::protocol::jsonrpc::{self, codes, Envelope, ErrorObject, RequestId};
+use crate::protocol::jsonrpc::{self, Envelope, ErrorCode, ErrorObject, RequestId};
 use crate::protocol::version::EraMode;
 use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
@@ -178,7 +178,7 @@ pub(crate) struct Refusal {
 
 impl Refusal {
     pub fn new(
-        code: i64,
+        code: ErrorCode,
         message: impl Into<String>,
         status: u16,
         rules: &[RuleId],
@@ -277,7 +277,7 @@ impl Server {
             if !origin_allowed(origin) {
                 let body = jsonrpc::error(
                     None,
-                    &ErrorObject::new(codes::INVALID_REQUEST, "Forbidden: origin not allowed"),
+                    &ErrorObject::new(ErrorCode::INVALID_REQUEST, "Forbidden: origin not allowed"),
                 );
                 return HttpReply::new(
                     HttpResponse::json(403, body.to_string()),
@@ -292,7 +292,7 @@ impl Server {
             _ => ConnId::http(),
         };
         if request.body.len() > MAX_MESSAGE_BYTES {
-            let body = jsonrpc::error(None, &ErrorObject::new(codes::INVALID_REQUEST, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len())));
+            let body = jsonrpc::error(None, &ErrorObject::new(ErrorCode::INVALID_REQUEST, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len())));
             return HttpReply::new(
                 HttpResponse::json(413, body.to_string()),
                 vec![rules::RPC_INVALID, rules::H_STATUS],
@@ -320,7 +320,7 @@ impl Server {
                         let body = jsonrpc::error(
                             None,
                             &ErrorObject::new(
-                                codes::INVALID_REQUEST,
+                                ErrorCode::INVALID_REQUEST,
                                 format!("Bad Request: unsupported MCP-Protocol-Version {header}"),
                             ),
                         );
@@ -460,7 +460,7 @@ impl Server {
     ) -> Option<Reply> {
         let revision = self.revision_for(conn);
         if text.len() > MAX_MESSAGE_BYTES {
-            return Some(self.refuse(None, Refusal::new(codes::INVALID_REQUEST,
+            return Some(self.refuse(None, Refusal::new(ErrorCode::INVALID_REQUEST,
                 format!("Invalid Request: message of {} bytes exceeds this server's {} byte limit", text.len(), MAX_MESSAGE_BYTES),
                 400, &[rules::RPC_INVALID, rules::H_STATUS], "The message is larger than the server accepts, so it is refused without being parsed."), revision));
         }
@@ -472,7 +472,7 @@ impl Server {
                 } else {
                     format!("{err}")
                 };
-                return Some(self.refuse(None, Refusal::new(codes::PARSE_ERROR, format!("Parse error: {detail}"), 400,
+                return Some(self.refuse(None, Refusal::new(ErrorCode::PARSE_ERROR, format!("Parse error: {detail}"), 400,
                     &[rules::RPC_PARSE, rules::H_STATUS],
                     "The text is not JSON, so the server cannot read an id: -32700 Parse error with no id."), revision));
             }
@@ -480,7 +480,7 @@ impl Server {
         let envelope = match Envelope::classify(&value) {
             Ok(e) => e,
             Err(invalid) => {
-                return Some(self.refuse(invalid.id.as_ref(), Refusal::new(codes::INVALID_REQUEST,
+                return Some(self.refuse(invalid.id.as_ref(), Refusal::new(ErrorCode::INVALID_REQUEST,
                     format!("Invalid Request: {}", invalid.reason), 400, &[rules::RPC_INVALID, rules::H_STATUS],
                     format!("This JSON is not a valid JSON-RPC request ({}): -32600 Invalid Request.", invalid.reason)), revision));
             }

@@ -5,8 +5,8 @@ use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
 use super::{ConnId, Refusal, Reply, Server};
-use crate::protocol::jsonrpc::{self, codes, RequestId};
-use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion};
+use crate::protocol::jsonrpc::{self, ErrorCode, RequestId};
+use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
 
@@ -75,7 +75,7 @@ impl Server {
             }
         }
         let refusal = Refusal::new(
-            codes::METHOD_NOT_FOUND,
+            ErrorCode::METHOD_NOT_FOUND,
             format!(
                 "Method not found: initialize. This server speaks only the modern protocol ({}); it has no initialize handshake.",
                 supported.join(", ")
@@ -193,7 +193,7 @@ impl Server {
         // invite a retry that is refused again.
         let supported = self.config.modern_versions.clone();
         Refusal::new(
-            codes::UNSUPPORTED_PROTOCOL_VERSION,
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
             400,
             &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
@@ -212,8 +212,7 @@ impl Server {
         let cfg = &self.config;
         match method {
             methods::DISCOVER => {
-                let mut result = Map::new();
-                result.insert("resultType".into(), json!("complete"));
+                let mut result = ResultType::COMPLETE.start_result();
                 let versions = cfg.modern_versions.clone();
                 result.insert("supportedVersions".into(), json!(versions));
                 result.insert("capabilities".into(), cfg.capabilities.to_json());
@@ -226,8 +225,7 @@ impl Server {
             }
             methods::TOOLS_LIST if cfg.capabilities.tools.is_some() => {
                 let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
-                let mut result = Map::new();
-                result.insert("resultType".into(), json!("complete"));
+                let mut result = ResultType::COMPLETE.start_result();
                 result.insert("tools".into(), json!(tools));
                 self.finish(&mut result, true);
                 Ok((
@@ -248,8 +246,7 @@ impl Server {
                     .iter()
                     .map(|p| json!({"name": p.name, "description": p.description}))
                     .collect();
-                let mut result = Map::new();
-                result.insert("resultType".into(), json!("complete"));
+                let mut result = ResultType::COMPLETE.start_result();
                 result.insert("prompts".into(), json!(prompts));
                 self.finish(&mut result, true);
                 Ok((
@@ -264,8 +261,7 @@ impl Server {
                     .iter()
                     .map(|r| json!({"uri": r.uri, "name": r.name}))
                     .collect();
-                let mut result = Map::new();
-                result.insert("resultType".into(), json!("complete"));
+                let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resources".into(), json!(resources));
                 self.finish(&mut result, true);
                 Ok((
@@ -275,8 +271,7 @@ impl Server {
                 ))
             }
             methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
-                let mut result = Map::new();
-                result.insert("resultType".into(), json!("complete"));
+                let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resourceTemplates".into(), json!([]));
                 self.finish(&mut result, true);
                 Ok((
@@ -289,15 +284,14 @@ impl Server {
                 let uri = read_uri(params).map_err(invalid_params)?;
                 let Some(resource) = cfg.resources.iter().find(|r| r.uri == uri) else {
                     return Err(Refusal::new(
-                        codes::INVALID_PARAMS,
+                        ErrorCode::INVALID_PARAMS,
                         format!("Resource not found: {uri}"),
                         200,
                         &[rules::RPC_CODES, rules::H_STATUS],
                         "An unknown resource is -32602 in 2026-07-28 (never the old -32002).",
                     ));
                 };
-                let mut result = Map::new();
-                result.insert("resultType".into(), json!("complete"));
+                let mut result = ResultType::COMPLETE.start_result();
                 result.insert(
                     "contents".into(),
                     json!([{"uri": resource.uri, "mimeType": "text/plain", "text": resource.text}]),
@@ -317,7 +311,7 @@ impl Server {
                     format!("This server has no method \"{other}\": -32601, and 404 on HTTP.")
                 };
                 Err(Refusal::new(
-                    codes::METHOD_NOT_FOUND,
+                    ErrorCode::METHOD_NOT_FOUND,
                     format!("Method not found: {other}"),
                     404,
                     &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
@@ -340,7 +334,7 @@ impl Server {
             .tool(&p.name)
             .map(|t| t.instantiate(&Value::Object(arguments.clone())))
         else {
-            return Err(Refusal::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", p.name), 200,
+            return Err(Refusal::new(ErrorCode::INVALID_PARAMS, format!("Unknown tool: {}", p.name), 200,
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
                 format!("\"{}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
         };
@@ -386,7 +380,7 @@ impl Server {
                     tool.name
                 )
             });
-            return Err(Refusal::new(codes::MISSING_REQUIRED_CLIENT_CAPABILITY, message, 400, &rules,
+            return Err(Refusal::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, message, 400, &rules,
                 format!("{} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool.name))
                 .data(json!({"requiredCapabilities": missing.to_json()})));
         }
@@ -419,7 +413,7 @@ impl Server {
                     }
                     (Some(_), Some(_)) => {
                         return Err(Refusal::new(
-                            codes::INVALID_PARAMS,
+                            ErrorCode::INVALID_PARAMS,
                             "Invalid params: requestState does not belong to this request",
                             200,
                             &[rules::M_MRTR],
@@ -432,8 +426,7 @@ impl Server {
                         elicit_params.insert("message".into(), json!(question.message));
                         elicit_params
                             .insert("requestedSchema".into(), question.requested_schema.clone());
-                        let mut result = Map::new();
-                        result.insert("resultType".into(), json!("input_required"));
+                        let mut result = ResultType::INPUT_REQUIRED.start_result();
                         result.insert("inputRequests".into(), json!({INPUT_KEY: {"method": methods::ELICITATION_CREATE, "params": Value::Object(elicit_params)}}));
                         result.insert("requestState".into(), json!(state));
                         self.finish(&mut result, false);
@@ -473,8 +466,7 @@ impl Server {
     }
 
     fn tool_result(&self, text: &str, is_error: bool) -> Value {
-        let mut result = Map::new();
-        result.insert("resultType".into(), json!("complete"));
+        let mut result = ResultType::COMPLETE.start_result();
         result.insert("content".into(), Server::text_content(text));
         if is_error {
             result.insert("isError".into(), json!(true));
@@ -510,13 +502,13 @@ fn tool_json(tool: &super::ToolSpec) -> Value {
 }
 
 fn meta_refusal(what: &str) -> Refusal {
-    Refusal::new(codes::INVALID_PARAMS, format!("Invalid params: {what}"), 400, &[rules::M_META_REQUIRED, rules::H_STATUS],
+    Refusal::new(ErrorCode::INVALID_PARAMS, format!("Invalid params: {what}"), 400, &[rules::M_META_REQUIRED, rules::H_STATUS],
         format!("A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}."))
 }
 
 fn invalid_params(detail: String) -> Refusal {
     Refusal::new(
-        codes::INVALID_PARAMS,
+        ErrorCode::INVALID_PARAMS,
         format!("Invalid params: {detail}"),
         200,
         &[rules::H_STATUS],
@@ -526,7 +518,7 @@ fn invalid_params(detail: String) -> Refusal {
 
 fn header_refusal(message: String, note: &str) -> Refusal {
     Refusal::new(
-        codes::HEADER_MISMATCH,
+        ErrorCode::HEADER_MISMATCH,
         message,
         400,
         &[rules::H_HEADERS, rules::H_STATUS],

@@ -12,7 +12,7 @@ use super::SimTime;
 use crate::client::Client;
 use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
 use crate::protocol::jsonrpc::Envelope;
-use crate::protocol::ProtocolVersion;
+use crate::protocol::{ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::server::{
     ConnId, HttpReply, OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger,
@@ -510,8 +510,8 @@ pub(crate) fn message_event(
         Some(Envelope::Request { method, .. }) => (MessageKind::Request, method.clone()),
         Some(Envelope::Notification { method, .. }) => (MessageKind::Notification, method.clone()),
         Some(Envelope::Result { result, .. }) => {
-            let label = match result.get("resultType").and_then(Value::as_str) {
-                Some("input_required") => "input_required".to_string(),
+            let label = match ResultType::of(result) {
+                Some(kind) if kind == ResultType::INPUT_REQUIRED => kind.to_string(),
                 _ if result.get("isError") == Some(&Value::Bool(true)) => {
                     "result (isError)".to_string()
                 }
