@@ -4,10 +4,10 @@
 use serde_json::{json, Map, Value};
 
 use super::{
-    ConnId, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server,
+    ConnId, Fault, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server,
     SessionState, UnknownMethodPolicy,
 };
-use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject, RequestId};
+use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
 use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
@@ -42,9 +42,8 @@ impl Server {
         let (Some(requested), Some(caps_value @ Value::Object(_)), Some(client_name)) =
             (requested, caps_value, client_name)
         else {
-            let refusal = Refusal::new(ErrorCode::INVALID_PARAMS,
-                "Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo (name, version)",
-                200, &[rules::L_INIT], "initialize must say which version the client wants, what it can do and who it is.");
+            let refusal = Refusal::new(Fault::InvalidParams,
+                "Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo (name, version)", &[rules::L_INIT], "initialize must say which version the client wants, what it can do and who it is.");
             return self.refuse(Some(&id), refusal, fallback);
         };
         let client_caps: ClientCapabilities = ClientCapabilities::from_json(caps_value);
@@ -121,8 +120,8 @@ impl Server {
         };
         if !offered || !LEGACY_METHODS.contains(&method) {
             return match self.config.unknown_method {
-                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(ErrorCode::METHOD_NOT_FOUND,
-                    format!("Method not found: {method}"), 200, &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
+                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(Fault::UnknownMethod,
+                    format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
                     format!("This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.")), revision)),
                 UnknownMethodPolicy::Silent => {
                     self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
@@ -134,8 +133,8 @@ impl Server {
         // Requests are served once initialize has been answered; like most
         // SDKs the server does not insist on notifications/initialized first.
         if method != methods::PING && !self.sessions.contains_key(conn) {
-            return Some(self.refuse(Some(&id), Refusal::new(ErrorCode::INVALID_REQUEST,
-                format!("Invalid Request: {method} received before initialize"), 200, &[rules::L_INIT],
+            return Some(self.refuse(Some(&id), Refusal::new(Fault::NotInitialized,
+                format!("Invalid Request: {method} received before initialize"), &[rules::L_INIT],
                 format!("A legacy session starts with initialize; {method} on a connection without one is refused.")), revision));
         }
         let reply = |server: &Server, result: Value, rules: &[RuleId], note: String| Reply {
@@ -165,7 +164,7 @@ impl Server {
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
                 match cfg.resources.iter().find(|r| r.uri == uri) {
                     Some(r) => reply(self, json!({"contents": [{"uri": r.uri, "mimeType": "text/plain", "text": r.text}]}), &[rules::L_CAP_SESSION], format!("resources/read returns {uri}.")),
-                    None => self.refuse(Some(&id), Refusal::new(ErrorCode::INVALID_PARAMS, format!("Resource not found: {uri}"), 200, &[rules::L_CAP_SESSION], "No such resource."), revision),
+                    None => self.refuse(Some(&id), Refusal::new(Fault::UnknownResource, format!("Resource not found: {uri}"), &[rules::L_CAP_SESSION], "No such resource."), revision),
                 }
             }
             methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => reply(self, json!({}), &[rules::L_SUBSCRIBE],
@@ -189,9 +188,8 @@ impl Server {
             return Some(self.refuse(
                 Some(&id),
                 Refusal::new(
-                    ErrorCode::INVALID_PARAMS,
+                    Fault::UnknownTool,
                     format!("Unknown tool: {name}"),
-                    200,
                     &[rules::M_UNKNOWN_TOOL],
                     format!("\"{name}\" is not one of this server's tools: -32602."),
                 ),
@@ -461,15 +459,9 @@ impl Server {
         Some(match self.config.unknown_method {
             UnknownMethodPolicy::Answer => {
                 let id = value.get("id").and_then(RequestId::from_json);
-                let body = jsonrpc::error(
-                    id.as_ref(),
-                    &ErrorObject::new(
-                        ErrorCode::LEGACY_SERVER_ERROR,
-                        "Bad Request: No valid session ID provided",
-                    ),
-                );
-                HttpReply::new(HttpResponse::json(400, body.to_string()), vec![rules::E_PROBE_HTTP, rules::RPC_CODES],
-                    "A legacy Streamable HTTP server wants a session first: 400 with an SDK-specific -32000 error, not a recognized modern error.".into(), revision)
+                let refusal = Refusal::new(Fault::SessionRequired, "Bad Request: No valid session ID provided", &[rules::E_PROBE_HTTP, rules::RPC_CODES],
+                    "A legacy Streamable HTTP server wants a session first: 400 with an SDK-specific -32000 error, not a recognized modern error.");
+                self.refuse_http(id.as_ref(), refusal, revision)
             }
             UnknownMethodPolicy::Silent => HttpReply::new(
                 HttpResponse::empty(404),

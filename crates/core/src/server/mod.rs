@@ -10,9 +10,13 @@
 //! a careful server runs them: framing and JSON-RPC validity, era selection,
 //! `_meta`, HTTP headers, version, method, params, capabilities, and only then
 //! the work and its side effects (M-CAP-BEFORE-WORK).
+//!
+//! A refusal names its `Fault` (`fault.rs`); `Fault::wire` is the one
+//! table that gives it a JSON-RPC code and an HTTP status.
 
 pub mod config;
 mod conn;
+mod fault;
 mod legacy;
 mod modern;
 pub mod presets;
@@ -23,7 +27,7 @@ use crate::small_map::SmallMap;
 
 use serde_json::{json, Value};
 
-use crate::protocol::jsonrpc::{self, Envelope, ErrorCode, ErrorObject, RequestId};
+use crate::protocol::jsonrpc::{self, Envelope, ErrorObject, RequestId};
 use crate::protocol::version::EraMode;
 use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
@@ -34,6 +38,7 @@ pub use config::{
     CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec, UnknownMethodPolicy,
 };
 pub use conn::ConnId;
+pub(crate) use fault::Fault;
 
 /// Largest message text the server parses; larger input is refused with a
 /// clear -32600 instead of being parsed.
@@ -168,31 +173,34 @@ pub struct Server {
     pub(crate) outbox: VecDeque<ServerOutput>,
 }
 
-/// An error reply in the making: code, message, data, rules, note, status.
+/// An error reply in the making: why ([`Fault`]), the message, data, rules
+/// and note. [`Server::refuse`] turns it into a reply, taking the code and
+/// status from [`Fault::wire`].
 pub(crate) struct Refusal {
-    pub error: ErrorObject,
-    pub status: u16,
+    pub fault: Fault,
+    pub message: String,
+    pub data: Option<Value>,
     pub rules: Vec<RuleId>,
     pub note: String,
 }
 
 impl Refusal {
     pub fn new(
-        code: ErrorCode,
+        fault: Fault,
         message: impl Into<String>,
-        status: u16,
         rules: &[RuleId],
         note: impl Into<String>,
     ) -> Self {
         Self {
-            error: ErrorObject::new(code, message),
-            status,
+            fault,
+            message: message.into(),
+            data: None,
             rules: rules.to_vec(),
             note: note.into(),
         }
     }
     pub fn data(mut self, data: Value) -> Self {
-        self.error.data = Some(data);
+        self.data = Some(data);
         self
     }
 }
@@ -275,16 +283,9 @@ impl Server {
         }
         if let Some(origin) = request.header("Origin") {
             if !origin_allowed(origin) {
-                let body = jsonrpc::error(
-                    None,
-                    &ErrorObject::new(ErrorCode::INVALID_REQUEST, "Forbidden: origin not allowed"),
-                );
-                return HttpReply::new(
-                    HttpResponse::json(403, body.to_string()),
-                    vec![rules::H_STATUS],
-                    format!("Origin \"{origin}\" is not allowed: 403 protects a local server from DNS rebinding."),
-                    fallback_revision,
-                );
+                let refusal = Refusal::new(Fault::ForbiddenOrigin, "Forbidden: origin not allowed", &[rules::H_STATUS],
+                    format!("Origin \"{origin}\" is not allowed: 403 protects a local server from DNS rebinding."));
+                return self.refuse_http(None, refusal, fallback_revision);
             }
         }
         let conn = match (&session, self.config.era) {
@@ -292,13 +293,9 @@ impl Server {
             _ => ConnId::http(),
         };
         if request.body.len() > MAX_MESSAGE_BYTES {
-            let body = jsonrpc::error(None, &ErrorObject::new(ErrorCode::INVALID_REQUEST, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len())));
-            return HttpReply::new(
-                HttpResponse::json(413, body.to_string()),
-                vec![rules::RPC_INVALID, rules::H_STATUS],
-                "The body is larger than the server accepts: refused before parsing.".into(),
-                fallback_revision,
-            );
+            let refusal = Refusal::new(Fault::BodyTooLarge, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len()),
+                &[rules::RPC_INVALID, rules::H_STATUS], "The body is larger than the server accepts: refused before parsing.");
+            return self.refuse_http(None, refusal, fallback_revision);
         }
         // Legacy sessions: an unknown session id is 404 (the client must
         // initialize again); an unsupported protocol version header is 400.
@@ -317,15 +314,9 @@ impl Server {
                 {
                     if version != header && !self.config.legacy_versions.iter().any(|v| v == header)
                     {
-                        let body = jsonrpc::error(
-                            None,
-                            &ErrorObject::new(
-                                ErrorCode::INVALID_REQUEST,
-                                format!("Bad Request: unsupported MCP-Protocol-Version {header}"),
-                            ),
-                        );
-                        return HttpReply::new(HttpResponse::json(400, body.to_string()), vec![rules::L_VERSION, rules::H_STATUS],
-                            format!("The session speaks {version}; a request naming {header} in MCP-Protocol-Version is refused with 400."), version);
+                        let refusal = Refusal::new(Fault::UnsupportedVersion, format!("Bad Request: unsupported MCP-Protocol-Version {header}"), &[rules::L_VERSION, rules::H_STATUS],
+                            format!("The session speaks {version}; a request naming {header} in MCP-Protocol-Version is refused with 400."));
+                        return self.refuse_http(None, refusal, version);
                     }
                 }
             }
@@ -460,9 +451,8 @@ impl Server {
     ) -> Option<Reply> {
         let revision = self.revision_for(conn);
         if text.len() > MAX_MESSAGE_BYTES {
-            return Some(self.refuse(None, Refusal::new(ErrorCode::INVALID_REQUEST,
-                format!("Invalid Request: message of {} bytes exceeds this server's {} byte limit", text.len(), MAX_MESSAGE_BYTES),
-                400, &[rules::RPC_INVALID, rules::H_STATUS], "The message is larger than the server accepts, so it is refused without being parsed."), revision));
+            return Some(self.refuse(None, Refusal::new(Fault::MessageTooLarge,
+                format!("Invalid Request: message of {} bytes exceeds this server's {} byte limit", text.len(), MAX_MESSAGE_BYTES), &[rules::RPC_INVALID, rules::H_STATUS], "The message is larger than the server accepts, so it is refused without being parsed."), revision));
         }
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
@@ -472,7 +462,7 @@ impl Server {
                 } else {
                     format!("{err}")
                 };
-                return Some(self.refuse(None, Refusal::new(ErrorCode::PARSE_ERROR, format!("Parse error: {detail}"), 400,
+                return Some(self.refuse(None, Refusal::new(Fault::ParseError, format!("Parse error: {detail}"),
                     &[rules::RPC_PARSE, rules::H_STATUS],
                     "The text is not JSON, so the server cannot read an id: -32700 Parse error with no id."), revision));
             }
@@ -480,8 +470,8 @@ impl Server {
         let envelope = match Envelope::classify(&value) {
             Ok(e) => e,
             Err(invalid) => {
-                return Some(self.refuse(invalid.id.as_ref(), Refusal::new(ErrorCode::INVALID_REQUEST,
-                    format!("Invalid Request: {}", invalid.reason), 400, &[rules::RPC_INVALID, rules::H_STATUS],
+                return Some(self.refuse(invalid.id.as_ref(), Refusal::new(Fault::InvalidRequest,
+                    format!("Invalid Request: {}", invalid.reason), &[rules::RPC_INVALID, rules::H_STATUS],
                     format!("This JSON is not a valid JSON-RPC request ({}): -32600 Invalid Request.", invalid.reason)), revision));
             }
         };
@@ -576,14 +566,33 @@ impl Server {
         refusal: Refusal,
         revision: ProtocolVersion,
     ) -> Reply {
+        let (code, status) = refusal.fault.wire(revision.era());
+        let mut error = ErrorObject::new(code, refusal.message);
+        error.data = refusal.data;
         Reply {
-            message: jsonrpc::error(id, &refusal.error),
-            status: refusal.status,
+            message: jsonrpc::error(id, &error),
+            status,
             rules: refusal.rules,
             note: refusal.note,
             revision,
             headers: Vec::new(),
         }
+    }
+
+    /// [`Server::refuse`] as an HTTP response with a JSON body.
+    pub(crate) fn refuse_http(
+        &self,
+        id: Option<&RequestId>,
+        refusal: Refusal,
+        revision: ProtocolVersion,
+    ) -> HttpReply {
+        let reply = self.refuse(id, refusal, revision);
+        HttpReply::new(
+            HttpResponse::json(reply.status, reply.message.to_string()),
+            reply.rules,
+            reply.note,
+            reply.revision,
+        )
     }
 
     pub(crate) fn note(

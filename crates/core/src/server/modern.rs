@@ -4,8 +4,8 @@
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
-use super::{ConnId, Refusal, Reply, Server};
-use crate::protocol::jsonrpc::{self, ErrorCode, RequestId};
+use super::{ConnId, Fault, Refusal, Reply, Server};
+use crate::protocol::jsonrpc::{self, RequestId};
 use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
@@ -61,9 +61,9 @@ impl Server {
         // validation rejects it first (400, -32020), still naming the versions.
         if let Some(req) = http {
             if let Err(mut refusal) = check_method_header(req, methods::INITIALIZE) {
-                refusal.error.message = format!(
+                refusal.message = format!(
                     "{}. This server speaks only the modern protocol ({}); it has no initialize handshake.",
-                    refusal.error.message,
+                    refusal.message,
                     supported.join(", ")
                 );
                 refusal
@@ -74,13 +74,11 @@ impl Server {
                 return self.refuse(Some(&id), refusal, ProtocolVersion::modern());
             }
         }
-        let refusal = Refusal::new(
-            ErrorCode::METHOD_NOT_FOUND,
+        let refusal = Refusal::new(Fault::UnknownMethod,
             format!(
                 "Method not found: initialize. This server speaks only the modern protocol ({}); it has no initialize handshake.",
                 supported.join(", ")
             ),
-            404,
             &[rules::M_UNKNOWN_METHOD, rules::M_INIT_ON_MODERN, rules::E_MATRIX, rules::H_STATUS],
             "A modern-only server has no initialize, and names the versions it supports: a legacy client has no other diagnostic to show.",
         )
@@ -192,10 +190,8 @@ impl Server {
         // Only versions a modern request can name: listing legacy ones would
         // invite a retry that is refused again.
         let supported = self.config.modern_versions.clone();
-        Refusal::new(
-            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+        Refusal::new(Fault::UnsupportedVersion,
             "Unsupported protocol version",
-            400,
             &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
             format!("{what} {requested}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry."),
         )
@@ -284,9 +280,8 @@ impl Server {
                 let uri = read_uri(params).map_err(invalid_params)?;
                 let Some(resource) = cfg.resources.iter().find(|r| r.uri == uri) else {
                     return Err(Refusal::new(
-                        ErrorCode::INVALID_PARAMS,
+                        Fault::UnknownResource,
                         format!("Resource not found: {uri}"),
-                        200,
                         &[rules::RPC_CODES, rules::H_STATUS],
                         "An unknown resource is -32602 in 2026-07-28 (never the old -32002).",
                     ));
@@ -311,9 +306,8 @@ impl Server {
                     format!("This server has no method \"{other}\": -32601, and 404 on HTTP.")
                 };
                 Err(Refusal::new(
-                    ErrorCode::METHOD_NOT_FOUND,
+                    Fault::UnknownMethod,
                     format!("Method not found: {other}"),
-                    404,
                     &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
                     note,
                 ))
@@ -334,7 +328,7 @@ impl Server {
             .tool(&p.name)
             .map(|t| t.instantiate(&Value::Object(arguments.clone())))
         else {
-            return Err(Refusal::new(ErrorCode::INVALID_PARAMS, format!("Unknown tool: {}", p.name), 200,
+            return Err(Refusal::new(Fault::UnknownTool, format!("Unknown tool: {}", p.name),
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
                 format!("\"{}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
         };
@@ -380,7 +374,7 @@ impl Server {
                     tool.name
                 )
             });
-            return Err(Refusal::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, message, 400, &rules,
+            return Err(Refusal::new(Fault::MissingCapability, message, &rules,
                 format!("{} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool.name))
                 .data(json!({"requiredCapabilities": missing.to_json()})));
         }
@@ -413,9 +407,8 @@ impl Server {
                     }
                     (Some(_), Some(_)) => {
                         return Err(Refusal::new(
-                            ErrorCode::INVALID_PARAMS,
+                            Fault::InvalidParams,
                             "Invalid params: requestState does not belong to this request",
-                            200,
                             &[rules::M_MRTR],
                             "requestState must be echoed unchanged from the input_required result.",
                         ));
@@ -502,15 +495,14 @@ fn tool_json(tool: &super::ToolSpec) -> Value {
 }
 
 fn meta_refusal(what: &str) -> Refusal {
-    Refusal::new(ErrorCode::INVALID_PARAMS, format!("Invalid params: {what}"), 400, &[rules::M_META_REQUIRED, rules::H_STATUS],
+    Refusal::new(Fault::MalformedMeta, format!("Invalid params: {what}"), &[rules::M_META_REQUIRED, rules::H_STATUS],
         format!("A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}."))
 }
 
 fn invalid_params(detail: String) -> Refusal {
     Refusal::new(
-        ErrorCode::INVALID_PARAMS,
+        Fault::InvalidParams,
         format!("Invalid params: {detail}"),
-        200,
         &[rules::H_STATUS],
         format!("The params do not have the shape this method needs ({detail}): -32602."),
     )
@@ -518,9 +510,8 @@ fn invalid_params(detail: String) -> Refusal {
 
 fn header_refusal(message: String, note: &str) -> Refusal {
     Refusal::new(
-        ErrorCode::HEADER_MISMATCH,
+        Fault::HeaderMismatch,
         message,
-        400,
         &[rules::H_HEADERS, rules::H_STATUS],
         note.to_string(),
     )
