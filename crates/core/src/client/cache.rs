@@ -1,0 +1,129 @@
+//! What the client remembers about the server between requests: its era
+//! (E-CACHE) and its discover result, fresh for ttlMs (M-CACHE-FRESH); and
+//! the decision, before each request, whether to probe, discover or
+//! initialize first.
+
+use serde_json::Value;
+
+use super::{Client, Job, Step};
+use crate::protocol::version::EraMode;
+use crate::protocol::Era;
+use crate::rules::{self};
+use crate::sim::{EventKind, SimTime};
+
+/// A cached discover result (M-CACHE-FRESH).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct CachedDiscover {
+    pub(super) supported: Vec<String>,
+    pub(super) received_at: SimTime,
+    pub(super) ttl_ms: u64,
+}
+
+impl CachedDiscover {
+    pub(super) fn fresh(&self, now: SimTime) -> bool {
+        self.ttl_ms > 0 && now < self.received_at.plus_millis(self.ttl_ms)
+    }
+}
+
+impl Client {
+    /// Makes sure the era is known and the connection usable; sends a probe,
+    /// discover or initialize if needed and returns false while waiting.
+    pub(super) fn ensure_ready(&mut self, now: SimTime, job: &Job) -> bool {
+        let is_discover_step = matches!(job.step, Step::Discover { .. });
+        match self.era {
+            None => {
+                self.record(
+                    EventKind::CacheMiss { key: "era".into() },
+                    &[rules::E_CACHE],
+                    "No era is cached for this server yet, so the dual-era client probes.",
+                );
+                self.send_probe(now, self.preferred_modern());
+                false
+            }
+            Some(Era::Legacy) => {
+                if self.session.is_some() {
+                    return true;
+                }
+                if self.config.era == EraMode::ModernOnly {
+                    self.abandon(now, &[rules::E_MATRIX], "A modern-only client cannot talk to a legacy server: it surfaces an actionable error instead.");
+                    return false;
+                }
+                self.send_initialize(now);
+                false
+            }
+            Some(Era::Modern) => {
+                let wants_discover =
+                    self.config.era == EraMode::DualEra || self.config.discover_first;
+                if !wants_discover || is_discover_step {
+                    return true;
+                }
+                match &self.discover {
+                    Some(_) if job.discovered => true,
+                    Some(cached) if cached.fresh(now) => {
+                        let left = cached
+                            .received_at
+                            .plus_millis(cached.ttl_ms)
+                            .millis_since(now);
+                        self.record(EventKind::CacheHit { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
+                            format!("The cached discover result is still fresh ({} s left of ttlMs), so no probe is needed.", left / 1000));
+                        true
+                    }
+                    Some(_) => {
+                        self.discover = None;
+                        self.record(EventKind::CacheExpired { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
+                            "The cached discover result's ttlMs has run out: the client asks again before relying on it.");
+                        if self.config.era == EraMode::DualEra {
+                            self.era = None;
+                            self.send_probe(now, self.preferred_modern());
+                        } else {
+                            self.send_discover(now, self.preferred_modern(), false);
+                        }
+                        false
+                    }
+                    None => {
+                        self.record(
+                            EventKind::CacheMiss {
+                                key: "server/discover".into(),
+                            },
+                            &[rules::M_CACHE_FRESH],
+                            "Nothing cached for this server: discover first.",
+                        );
+                        self.send_discover(now, self.preferred_modern(), false);
+                        false
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn mark_discovered(&mut self) {
+        if let Some(job) = self.job.as_mut() {
+            job.discovered = true;
+        }
+    }
+
+    pub(super) fn cache_discover(&mut self, now: SimTime, result: &Value) {
+        let supported: Vec<String> = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ttl = result
+            .get("ttlMs")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .max(0) as u64;
+        self.discover = Some(CachedDiscover {
+            supported,
+            received_at: now,
+            ttl_ms: ttl,
+        });
+        self.record(EventKind::CacheStored { key: "server/discover".into(), ttl_ms: ttl }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
+            if ttl == 0 { "ttlMs is 0: the result is stale at once and will be fetched again when needed.".to_string() }
+            else { format!("The client caches the discover result (and the era) for ttlMs = {ttl} ms ({} min).", ttl / 60_000) });
+    }
+}

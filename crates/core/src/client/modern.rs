@@ -1,0 +1,389 @@
+//! Modern flows (2026-07-28): the era probe, server/discover, `_meta` on
+//! every request, MRTR round trips, and the version and capability retries.
+
+use serde_json::{json, Map, Value};
+
+use super::{Answer, Client, Job, Purpose, Step, Waiting};
+use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject};
+use crate::protocol::version::{pick_mutual, EraMode};
+use crate::protocol::{meta, methods, ClientCapabilities, Era, ProtocolVersion, ResultType};
+use crate::rules::{self, RuleId};
+use crate::sim::{EventKind, SimTime};
+use crate::transport::TransportKind;
+
+impl Client {
+    pub(super) fn preferred_modern(&self) -> ProtocolVersion {
+        self.config
+            .modern_versions
+            .first()
+            .map_or_else(ProtocolVersion::modern, |v| {
+                ProtocolVersion::new(v.as_str())
+            })
+    }
+
+    /// The version for the next modern request: a mutual one if the server
+    /// told us its list, else our preferred one.
+    pub(super) fn chosen_version(&self) -> ProtocolVersion {
+        if let Some(cached) = &self.discover {
+            if let Some(v) = pick_mutual(&self.config.modern_versions, &cached.supported) {
+                return v;
+            }
+        }
+        self.preferred_modern()
+    }
+
+    pub(super) fn meta(&self, version: &ProtocolVersion, declare: &ClientCapabilities) -> Value {
+        json!({
+            meta::PROTOCOL_VERSION: version,
+            meta::CLIENT_CAPABILITIES: declare.to_json(),
+            meta::CLIENT_INFO: self.config.info.to_json(),
+        })
+    }
+
+    pub(super) fn send_probe(&mut self, now: SimTime, version: ProtocolVersion) {
+        let id = self.fresh_id();
+        let msg = jsonrpc::request(
+            &id,
+            methods::DISCOVER,
+            json!({"_meta": self.meta(&version, &self.config.capabilities.clone())}),
+        );
+        let (rules, note, deadline): (&[RuleId], String, Option<SimTime>) = match self.transport {
+            TransportKind::Stdio => (&[rules::E_PROBE_STDIO], format!(
+                "The dual-era client probes with server/discover naming {version}: a DiscoverResult or a modern error means modern; any other error or {} s of silence means legacy.", self.config.probe_timeout_ms / 1000),
+                Some(now.plus_millis(self.config.probe_timeout_ms))),
+            TransportKind::Http => (&[rules::E_PROBE_HTTP], format!(
+                "The dual-era client tries a modern request (server/discover, {version}); on 400/404/405 it will read the body to decide the era."), self.deadline(now)),
+        };
+        self.emit(
+            msg,
+            Era::Modern,
+            Some(Purpose::Probe { version }),
+            deadline,
+            rules,
+            note,
+        );
+    }
+
+    pub(super) fn send_discover(&mut self, now: SimTime, version: ProtocolVersion, is_step: bool) {
+        let id = self.fresh_id();
+        let declare = self
+            .job
+            .as_ref()
+            .and_then(|j| j.declare.clone())
+            .unwrap_or_else(|| self.config.capabilities.clone());
+        let msg = jsonrpc::request(
+            &id,
+            methods::DISCOVER,
+            json!({"_meta": self.meta(&version, &declare)}),
+        );
+        let note = if is_step {
+            format!("The client asks the server to describe itself: server/discover naming {version}. Calling it is optional for clients.")
+        } else {
+            format!("Discover first: one round trip for versions, capabilities and cache hints ({version}).")
+        };
+        let deadline = self.deadline(now);
+        self.emit(
+            msg,
+            Era::Modern,
+            Some(Purpose::Discover { version, is_step }),
+            deadline,
+            &[rules::M_DISCOVER, rules::M_META_REQUIRED],
+            note,
+        );
+    }
+
+    pub(super) fn on_probe_answer(
+        &mut self,
+        now: SimTime,
+        version: ProtocolVersion,
+        answer: Answer,
+    ) {
+        let probe_rule = if self.transport == TransportKind::Http {
+            rules::E_PROBE_HTTP
+        } else {
+            rules::E_PROBE_STDIO
+        };
+        match answer {
+            Answer::Result(result) => {
+                self.era = Some(Era::Modern);
+                self.decide(&[probe_rule, rules::E_CACHE], "A DiscoverResult: the server is modern. The era is a property of the server, so the client caches it.");
+                self.cache_discover(now, &result);
+                self.mark_discovered();
+                self.advance(now);
+            }
+            Answer::Error(err) if err.code.is_recognized_modern() => {
+                self.era = Some(Era::Modern);
+                if err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION {
+                    let supported = supported_list(&err);
+                    match pick_mutual(&self.config.modern_versions, &supported) {
+                        Some(v) if v != version => {
+                            self.decide(&[probe_rule, rules::M_VERSION_RETRY], format!("-32022 is a modern error, so the server is modern: no fallback. The client retries the probe with {v}, a version both support."));
+                            self.send_probe(now, v);
+                        }
+                        _ => self.abandon(now, &[probe_rule, rules::M_VERSION_RETRY], "The server is modern but shares no version with this client: the client tells the user."),
+                    }
+                } else {
+                    self.decide(
+                        &[probe_rule],
+                        format!(
+                            "{} is a recognized modern error: the server is modern.",
+                            err.code
+                        ),
+                    );
+                    self.advance(now);
+                }
+            }
+            Answer::Error(err) => {
+                self.decide(&[probe_rule, rules::E_CACHE], format!(
+                    "{} {} is not a modern error, so the server is legacy: fall back to initialize (never keyed to one specific code).", err.code, err.message));
+                self.era = Some(Era::Legacy);
+                self.advance(now);
+            }
+        }
+    }
+
+    pub(super) fn on_unreadable_http(&mut self, now: SimTime, w: Waiting, status: u16) {
+        match w.purpose {
+            Purpose::Probe { .. } => {
+                self.decide(&[rules::E_PROBE_HTTP, rules::E_CACHE], format!("HTTP {status} with an empty or unrecognized body: the server is legacy, fall back to initialize."));
+                self.era = Some(Era::Legacy);
+                self.advance(now);
+            }
+            _ => self.abandon(
+                now,
+                &[rules::H_STATUS],
+                format!("HTTP {status} without a JSON-RPC body: the request failed."),
+            ),
+        }
+    }
+
+    pub(super) fn on_discover_answer(
+        &mut self,
+        now: SimTime,
+        version: ProtocolVersion,
+        is_step: bool,
+        answer: Answer,
+    ) {
+        match answer {
+            Answer::Result(result) => {
+                self.worked_modern = true;
+                self.cache_discover(now, &result);
+                if is_step {
+                    self.job = None;
+                } else {
+                    self.mark_discovered();
+                }
+                self.advance(now);
+            }
+            Answer::Error(err) if err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
+                let supported = supported_list(&err);
+                match pick_mutual(&self.config.modern_versions, &supported) {
+                    Some(v) if v != version => {
+                        self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!("-32022 lists {}; the client picks {v}, which it supports too, and retries with a new id.", supported.join(", ")));
+                        if let Some(job) = self.job.as_mut() { job.version = Some(v.clone()); }
+                        self.send_discover(now, v, is_step);
+                    }
+                    _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No version in data.supported is one this client speaks: it tells the user."),
+                }
+            }
+            Answer::Error(err) => {
+                if self.config.era == EraMode::ModernOnly && !err.code.is_recognized_modern() {
+                    self.abandon(now, &[rules::E_MATRIX], format!("{} to server/discover: the server is not modern, and a modern-only client cannot fall back. It fails deterministically and tells the user.", err.code));
+                } else {
+                    self.abandon(
+                        now,
+                        &[rules::M_DISCOVER],
+                        format!("server/discover failed with {}.", err.code),
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_job_answer(&mut self, now: SimTime, era: Era, answer: Answer) {
+        let Some(mut job) = self.job.clone() else {
+            return;
+        };
+        match answer {
+            Answer::Result(result) => {
+                match ResultType::of(&result) {
+                    Some(kind) if kind == ResultType::INPUT_REQUIRED => {
+                        let Some((responses, state)) = self.answer_input_requests(&result) else {
+                            self.abandon(now, &[rules::M_MRTR], "The server asked for input this client cannot give.");
+                            return;
+                        };
+                        job.input = Some((responses, state));
+                        self.job = Some(job);
+                        self.decide(&[rules::M_MRTR], "input_required: the client shows the form to the user and collects the answer.");
+                        self.send_job(now);
+                    }
+                    Some(kind) if kind != ResultType::COMPLETE => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{kind}\" is unknown to this client, so the result is invalid.")),
+                    kind => {
+                        if era == Era::Modern {
+                            self.worked_modern = true;
+                        }
+                        if kind.is_none() && era == Era::Modern {
+                            self.decide(&[rules::M_RESULT_TYPE], "No resultType: treated as complete, as for an older server.");
+                        }
+                        if result.get("isError") == Some(&Value::Bool(true)) {
+                            self.decide(&[rules::L_FALLBACK], "A tool error: the model reads it and can re-call with what it names.");
+                        }
+                        self.job = None;
+                        self.advance(now);
+                    }
+                }
+            }
+            Answer::Error(err) => self.on_job_error(now, era, job, err),
+        }
+    }
+
+    pub(super) fn on_job_error(&mut self, now: SimTime, era: Era, mut job: Job, err: ErrorObject) {
+        let retry = matches!(
+            job.step,
+            Step::Request {
+                retry_on_missing_capability: true,
+                ..
+            }
+        );
+        match err.code {
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
+                let cached_era_failed = self.config.era == EraMode::DualEra
+                    && (self.worked_modern || era == Era::Legacy || self.session.is_some())
+                    && !job.reprobed;
+                if cached_era_failed {
+                    job.reprobed = true;
+                    job.version = None;
+                    self.job = Some(job);
+                    self.era = None;
+                    self.discover = None;
+                    self.session = None;
+                    self.record(EventKind::CacheExpired { key: "era".into() }, &[rules::E_CACHE],
+                        "A call that used to work now returns a version error: the server was upgraded underneath. The cached era is dropped and the client probes again.");
+                    self.send_probe(now, self.preferred_modern());
+                    return;
+                }
+                let supported = supported_list(&err);
+                let current = job.version.clone().unwrap_or_else(|| self.chosen_version());
+                match pick_mutual(&self.config.modern_versions, &supported) {
+                    Some(v) if v != current => {
+                        self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!(
+                            "-32022: the server supports {}; the client picks {v} and retries the same request with a new id.", supported.join(", ")));
+                        job.version = Some(v);
+                        self.job = Some(job);
+                        self.send_job(now);
+                    }
+                    _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No mutually supported version: the client tells the user instead of retrying."),
+                }
+            }
+            ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => {
+                let required: ClientCapabilities = err
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("requiredCapabilities"))
+                    .map(ClientCapabilities::from_json)
+                    .unwrap_or_default();
+                let declared = job
+                    .declare
+                    .clone()
+                    .unwrap_or_else(|| self.config.capabilities.clone());
+                let names = required.names().join(", ");
+                if retry
+                    && self.config.capabilities.covers(&required)
+                    && !declared.covers(&required)
+                {
+                    let mut declare = declared;
+                    merge_caps(&mut declare, &required, &self.config.capabilities);
+                    job.declare = Some(declare);
+                    self.job = Some(job);
+                    self.decide(&[rules::M_CAP_REQUIRED, rules::RPC_ID], format!(
+                        "-32021 names {names}. This client has it, so it retries the call declaring {names} on that request, with a new id."));
+                    self.send_job(now);
+                } else if !self.config.capabilities.covers(&required) {
+                    self.abandon(now, &[rules::M_CAP_REQUIRED], format!("-32021 names {names}, which this client does not have: it tells the user this tool needs a feature the app lacks."));
+                } else {
+                    self.abandon(now, &[rules::M_CAP_REQUIRED, rules::M_STATELESS], format!("-32021 again: {names} was not declared on this request, and the server never remembers an earlier declaration."));
+                }
+            }
+            ErrorCode::HEADER_MISMATCH => self.abandon(
+                now,
+                &[rules::H_HEADERS],
+                "-32020: the headers disagreed with the body; the client must fix its request.",
+            ),
+            code => {
+                let rules: Vec<RuleId> = match code {
+                    ErrorCode::METHOD_NOT_FOUND => vec![rules::M_UNKNOWN_METHOD],
+                    ErrorCode::INVALID_PARAMS if err.message.starts_with("Unknown tool") => {
+                        vec![rules::M_UNKNOWN_TOOL]
+                    }
+                    ErrorCode::INVALID_PARAMS if err.message.contains("_meta") => {
+                        vec![rules::M_META_REQUIRED]
+                    }
+                    _ => vec![rules::RPC_CODES],
+                };
+                self.abandon(
+                    now,
+                    &rules,
+                    format!("The request failed with {code}: {}.", err.message),
+                )
+            }
+        }
+    }
+
+    /// Builds inputResponses for an input_required result, answering as the
+    /// user would (every requested field filled with a sensible value).
+    pub(super) fn answer_input_requests(&mut self, result: &Value) -> Option<(Value, String)> {
+        let requests = result.get("inputRequests").and_then(Value::as_object)?;
+        let state = result
+            .get("requestState")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let mut responses = Map::new();
+        for (key, request) in requests {
+            if request.get("method").and_then(Value::as_str) != Some(methods::ELICITATION_CREATE) {
+                return None;
+            }
+            self.config.capabilities.elicitation.as_ref()?;
+            responses.insert(
+                key.clone(),
+                crate::protocol::elicitation::accept_with_defaults(
+                    request.get("params").and_then(|p| p.get("requestedSchema")),
+                ),
+            );
+        }
+        Some((Value::Object(responses), state))
+    }
+}
+
+pub(super) fn supported_list(err: &ErrorObject) -> Vec<String> {
+    err.data
+        .as_ref()
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Adds to `declare` the parts of `required` the client has.
+pub(super) fn merge_caps(
+    declare: &mut ClientCapabilities,
+    required: &ClientCapabilities,
+    have: &ClientCapabilities,
+) {
+    if required.elicitation.is_some() {
+        declare.elicitation = have.elicitation.clone();
+    }
+    if required.sampling.is_some() {
+        declare.sampling = have.sampling.clone();
+    }
+    if required.roots.is_some() {
+        declare.roots = have.roots.clone();
+    }
+    if required.extensions.is_some() {
+        declare.extensions = have.extensions.clone();
+    }
+}

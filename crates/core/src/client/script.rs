@@ -1,0 +1,333 @@
+//! Scheduling: working through the script one step at a time, sending each
+//! step's request in the current era, and routing what comes back to the
+//! flow that is waiting for it.
+
+use serde_json::{json, Value};
+
+use super::{Client, ClientAction, ClientOutput, Job, Purpose, Step, Waiting};
+use crate::protocol::jsonrpc::{self, Envelope, ErrorObject, RequestId};
+use crate::protocol::{Era, ProtocolVersion};
+use crate::rules::{self, RuleId};
+use crate::sim::{EventKind, Side, SimTime};
+use crate::transport::http::{self, HttpRequest};
+use crate::transport::TransportKind;
+
+impl Client {
+    pub(super) fn record(&mut self, kind: EventKind, rules: &[RuleId], note: impl Into<String>) {
+        self.outbox.push_back(ClientOutput {
+            action: ClientAction::Record(kind),
+            rules: rules.to_vec(),
+            note: note.into(),
+        });
+    }
+
+    pub(super) fn decide(&mut self, rules: &[RuleId], note: impl Into<String>) {
+        self.record(EventKind::Decision { side: Side::Client }, rules, note);
+    }
+
+    pub(super) fn close(&mut self, rules: &[RuleId], note: impl Into<String>) {
+        self.closed = true;
+        self.waiting = None;
+        self.outbox.push_back(ClientOutput {
+            action: ClientAction::Close,
+            rules: rules.to_vec(),
+            note: note.into(),
+        });
+    }
+
+    pub(super) fn fresh_id(&mut self) -> RequestId {
+        let id = RequestId::Number(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    /// Gives up on the current step and moves on.
+    pub(super) fn abandon(&mut self, now: SimTime, rules: &[RuleId], note: impl Into<String>) {
+        self.decide(rules, note);
+        self.job = None;
+        self.advance(now);
+    }
+
+    /// Starts whatever comes next, unless the client is busy.
+    pub(super) fn advance(&mut self, now: SimTime) {
+        if self.closed || self.waiting.is_some() || self.sleeping_until.is_some() {
+            return;
+        }
+        if self.job.is_none() {
+            let Some(step) = self.script.pop_front() else {
+                return;
+            };
+            let (declare, version) = match &step {
+                Step::Request {
+                    declare, version, ..
+                } => (
+                    declare.clone(),
+                    version.as_deref().map(ProtocolVersion::new),
+                ),
+                Step::Discover { version } => (None, version.as_deref().map(ProtocolVersion::new)),
+                _ => (None, None),
+            };
+            self.job = Some(Job {
+                step,
+                declare,
+                version,
+                input: None,
+                reprobed: false,
+                discovered: false,
+            });
+        }
+        let Some(job) = self.job.clone() else { return };
+        match &job.step {
+            Step::Wait { ms } => {
+                self.sleeping_until = Some(now.plus_millis(*ms));
+                self.job = None;
+            }
+            Step::Disconnect => {
+                self.job = None;
+                self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
+            }
+            Step::Raw { .. } => self.send_raw(now, job.step.clone()),
+            Step::Discover { .. } | Step::Request { .. } => {
+                if self.ensure_ready(now, &job) {
+                    self.send_job(now);
+                }
+            }
+        }
+    }
+
+    pub(super) fn deadline(&self, now: SimTime) -> Option<SimTime> {
+        self.config.request_timeout_ms.map(|t| now.plus_millis(t))
+    }
+
+    /// Emits a message and starts waiting if it is a request.
+    pub(super) fn emit(
+        &mut self,
+        message: Value,
+        era: Era,
+        purpose: Option<Purpose>,
+        deadline: Option<SimTime>,
+        rules: &[RuleId],
+        note: String,
+    ) {
+        let revision = match era {
+            Era::Modern => ProtocolVersion::modern(),
+            Era::Legacy => match &self.session {
+                Some(session) => session.version.clone(),
+                None => ProtocolVersion::legacy_default(&self.config.legacy_versions),
+            },
+        };
+        let text = message.to_string();
+        let http = (self.transport == TransportKind::Http).then(|| {
+            let headers = match era {
+                Era::Modern => http::modern_headers(&message),
+                Era::Legacy => http::legacy_headers(
+                    self.session.as_ref().map(|s| s.version.as_str()),
+                    self.session
+                        .as_ref()
+                        .and_then(|s| s.http_session.as_deref()),
+                ),
+            };
+            HttpRequest::post(headers, text.clone())
+        });
+        let id = message.get("id").and_then(RequestId::from_json);
+        if let Some(purpose) = purpose {
+            self.waiting = Some(Waiting {
+                id,
+                purpose,
+                deadline,
+                era,
+            });
+        }
+        self.outbox.push_back(ClientOutput {
+            action: ClientAction::Send {
+                text,
+                http,
+                revision,
+                violation: None,
+            },
+            rules: rules.to_vec(),
+            note,
+        });
+    }
+
+    /// Sends a scenario's hand-written message exactly as written.
+    pub(super) fn send_raw(&mut self, now: SimTime, step: Step) {
+        let Step::Raw {
+            text,
+            headers,
+            violation,
+            note,
+            rules: rule_ids,
+        } = step
+        else {
+            return;
+        };
+        let parsed: Option<Value> = serde_json::from_str(&text).ok();
+        let id = parsed
+            .as_ref()
+            .and_then(|v| v.get("id"))
+            .and_then(RequestId::from_json);
+        let is_request = id.is_some() || parsed.is_none();
+        let http = (self.transport == TransportKind::Http).then(|| {
+            let headers = headers.unwrap_or_else(|| {
+                parsed
+                    .as_ref()
+                    .map(http::modern_headers)
+                    .unwrap_or_default()
+            });
+            HttpRequest::post(headers, text.clone())
+        });
+        if is_request {
+            self.waiting = Some(Waiting {
+                id,
+                purpose: Purpose::Job,
+                deadline: self.deadline(now),
+                era: Era::Modern,
+            });
+        } else {
+            self.job = None;
+        }
+        let rules: Vec<RuleId> = rule_ids
+            .iter()
+            .filter_map(|id| rules::find(id))
+            .map(|r| r.id)
+            .collect();
+        self.outbox.push_back(ClientOutput {
+            action: ClientAction::Send {
+                text,
+                http,
+                revision: ProtocolVersion::modern(),
+                violation,
+            },
+            rules,
+            note,
+        });
+    }
+
+    /// Sends the current job's request in the current era.
+    pub(super) fn send_job(&mut self, now: SimTime) {
+        let Some(job) = self.job.clone() else { return };
+        let era = self.era.unwrap_or(Era::Modern);
+        if let Step::Discover { .. } = job.step {
+            if era == Era::Legacy {
+                self.abandon(now, &[rules::E_TERMS], "server/discover is a modern method; this server speaks the legacy era, so the step is skipped.");
+                return;
+            }
+            let version = job.version.clone().unwrap_or_else(|| self.chosen_version());
+            self.send_discover(now, version, true);
+            return;
+        }
+        let Step::Request { method, params, .. } = &job.step else {
+            return;
+        };
+        let id = self.fresh_id();
+        let mut params = params.clone();
+        if let Some((responses, state)) = &job.input {
+            params["inputResponses"] = responses.clone();
+            params["requestState"] = json!(state);
+        }
+        let deadline = self.deadline(now);
+        match era {
+            Era::Modern => {
+                let version = job.version.clone().unwrap_or_else(|| self.chosen_version());
+                let declare = job
+                    .declare
+                    .clone()
+                    .unwrap_or_else(|| self.config.capabilities.clone());
+                params["_meta"] = self.meta(&version, &declare);
+                let caps = declare.names();
+                let mut rules = vec![rules::M_META_REQUIRED, rules::M_STATELESS];
+                let note = if job.input.is_some() {
+                    rules.push(rules::M_MRTR);
+                    rules.push(rules::RPC_ID);
+                    format!("The client retries {method} with a new id, the user's answer in inputResponses and requestState echoed unchanged.")
+                } else {
+                    format!(
+                        "{method} with _meta: version {version}, capabilities {}.",
+                        if caps.is_empty() {
+                            "{} (only the basics)".to_string()
+                        } else {
+                            caps.join(", ")
+                        }
+                    )
+                };
+                let msg = jsonrpc::request(&id, method, params);
+                self.emit(msg, Era::Modern, Some(Purpose::Job), deadline, &rules, note);
+            }
+            Era::Legacy => {
+                if let Some(obj) = params.as_object_mut() {
+                    obj.remove("_meta");
+                }
+                let params = if params.as_object().is_some_and(|o| o.is_empty()) {
+                    Value::Null
+                } else {
+                    params
+                };
+                let msg = jsonrpc::request(&id, method, params);
+                self.emit(msg, Era::Legacy, Some(Purpose::Job), deadline, &[rules::L_CAP_SESSION],
+                    format!("{method} inside the legacy session: no _meta, the capabilities negotiated at initialize apply."));
+            }
+        }
+    }
+}
+
+/// What came back for a request.
+pub(super) enum Answer {
+    Result(Value),
+    Error(ErrorObject),
+}
+
+impl Client {
+    pub(super) fn handle_envelope(&mut self, now: SimTime, env: Envelope) {
+        match env {
+            Envelope::Request { id, method, params } => {
+                self.on_server_request(now, id, &method, &params)
+            }
+            Envelope::Notification { method, .. } => self.on_server_notification(now, &method),
+            Envelope::Result { id, result } => {
+                self.on_answer(now, Some(id), Answer::Result(result))
+            }
+            Envelope::Error { id, error } => self.on_answer(now, id, Answer::Error(error)),
+        }
+    }
+
+    pub(super) fn on_answer(&mut self, now: SimTime, id: Option<RequestId>, answer: Answer) {
+        if let Some(pos) = id
+            .as_ref()
+            .and_then(|id| self.relists.iter().position(|r| r == id))
+        {
+            self.relists.remove(pos);
+            let note = if self.config.debounce_ms == 0 {
+                "One more full tool list: without a debounce, every notice costs a round trip."
+            } else {
+                "The tool list is refreshed once for the whole burst of notices."
+            };
+            self.decide(&[rules::L_LIST_CHANGED], note);
+            return;
+        }
+        let matches = self
+            .waiting
+            .as_ref()
+            .is_some_and(|w| w.id.is_none() || id.is_none() || w.id == id);
+        if !matches {
+            self.record(
+                EventKind::Dropped {
+                    side: Side::Client,
+                    what: "a response to nothing pending".into(),
+                },
+                &[rules::RPC_ID],
+                "This response matches no request the client is waiting on.",
+            );
+            return;
+        }
+        let Some(w) = self.waiting.take() else { return };
+        match w.purpose.clone() {
+            Purpose::Probe { version } => self.on_probe_answer(now, version, answer),
+            Purpose::Discover { version, is_step } => {
+                self.on_discover_answer(now, version, is_step, answer)
+            }
+            Purpose::Initialize => self.on_initialize_answer(now, answer),
+            Purpose::Job => self.on_job_answer(now, w.era, answer),
+        }
+    }
+}
