@@ -5,10 +5,10 @@
 
 use serde_json::Value;
 
-use super::{Client, Job, Step};
+use super::{Client, Job, Session, Step};
 use crate::protocol::version::EraMode;
 use crate::protocol::Era;
-use crate::rules::{self};
+use crate::rules;
 use crate::sim::{EventKind, SimTime};
 
 /// A cached discover result (M-CACHE-FRESH).
@@ -25,12 +25,47 @@ impl CachedDiscover {
     }
 }
 
+/// What the client knows about the server, kept between requests.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Known {
+    /// The server's era, once known (E-CACHE): fixed for a single-era
+    /// client, probed for a dual-era one.
+    pub(super) era: Option<Era>,
+    /// The last discover result, fresh for its ttlMs (M-CACHE-FRESH).
+    pub(super) discover: Option<CachedDiscover>,
+    /// The legacy session, after a successful initialize.
+    pub(super) session: Option<Session>,
+    /// An `Mcp-Session-Id` that arrived with the initialize response, kept
+    /// until the handshake completes.
+    pub(super) pending_http_session: Option<String>,
+    /// A modern request has worked on this server: a version error now
+    /// means it was upgraded underneath (E-CACHE).
+    pub(super) worked_modern: bool,
+}
+
+impl Known {
+    /// What a client of `mode` knows before its first message.
+    pub(super) fn new(mode: EraMode) -> Known {
+        Known {
+            era: match mode {
+                EraMode::ModernOnly => Some(Era::Modern),
+                EraMode::LegacyOnly => Some(Era::Legacy),
+                EraMode::DualEra => None,
+            },
+            discover: None,
+            session: None,
+            pending_http_session: None,
+            worked_modern: false,
+        }
+    }
+}
+
 impl Client {
     /// Makes sure the era is known and the connection usable; sends a probe,
     /// discover or initialize if needed and returns false while waiting.
     pub(super) fn ensure_ready(&mut self, now: SimTime, job: &Job) -> bool {
         let is_discover_step = matches!(job.step, Step::Discover { .. });
-        match self.era {
+        match self.known.era {
             None => {
                 self.record(
                     EventKind::CacheMiss { key: "era".into() },
@@ -41,7 +76,7 @@ impl Client {
                 false
             }
             Some(Era::Legacy) => {
-                if self.session.is_some() {
+                if self.known.session.is_some() {
                     return true;
                 }
                 if self.config.era == EraMode::ModernOnly {
@@ -57,7 +92,7 @@ impl Client {
                 if !wants_discover || is_discover_step {
                     return true;
                 }
-                match &self.discover {
+                match &self.known.discover {
                     Some(_) if job.discovered => true,
                     Some(cached) if cached.fresh(now) => {
                         let left = cached
@@ -69,11 +104,11 @@ impl Client {
                         true
                     }
                     Some(_) => {
-                        self.discover = None;
+                        self.known.discover = None;
                         self.record(EventKind::CacheExpired { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
                             "The cached discover result's ttlMs has run out: the client asks again before relying on it.");
                         if self.config.era == EraMode::DualEra {
-                            self.era = None;
+                            self.known.era = None;
                             self.send_probe(now, self.preferred_modern());
                         } else {
                             self.send_discover(now, self.preferred_modern(), false);
@@ -97,7 +132,7 @@ impl Client {
     }
 
     pub(super) fn mark_discovered(&mut self) {
-        if let Some(job) = self.job.as_mut() {
+        if let Some(job) = self.work.job.as_mut() {
             job.discovered = true;
         }
     }
@@ -117,7 +152,7 @@ impl Client {
             .and_then(Value::as_i64)
             .unwrap_or(0)
             .max(0) as u64;
-        self.discover = Some(CachedDiscover {
+        self.known.discover = Some(CachedDiscover {
             supported,
             received_at: now,
             ttl_ms: ttl,

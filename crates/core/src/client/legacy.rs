@@ -4,10 +4,11 @@
 
 use serde_json::{json, Value};
 
+use super::timers::Timer;
 use super::{Answer, Client, Purpose, UndeclaredPolicy};
 use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject, RequestId};
 use crate::protocol::{methods, Era, ProtocolVersion};
-use crate::rules::{self};
+use crate::rules;
 use crate::sim::{EventKind, Side, SimTime};
 
 /// An established legacy session.
@@ -57,13 +58,13 @@ impl Client {
                         "The server answered {version}, which this client cannot speak ({}): it disconnects instead of carrying on.", self.config.legacy_versions.join(", ")));
                     return;
                 }
-                let http_session = self.pending_http_session.take();
+                let http_session = self.known.pending_http_session.take();
                 let version = ProtocolVersion::new(version);
-                self.session = Some(Session {
+                self.known.session = Some(Session {
                     version: version.clone(),
                     http_session,
                 });
-                self.era = Some(Era::Legacy);
+                self.known.era = Some(Era::Legacy);
                 let msg = jsonrpc::notification(methods::INITIALIZED, Value::Null);
                 self.emit(msg, Era::Legacy, None, None, &[rules::L_INIT, rules::RPC_NOTIFY],
                     format!("The client can speak {version}, so it confirms with notifications/initialized (a notification: no reply)."));
@@ -92,8 +93,8 @@ impl Client {
                 {
                     rules.push(rules::M_INIT_ON_MODERN);
                 }
-                self.job = None;
-                self.script.clear();
+                self.work.job = None;
+                self.work.script.clear();
                 self.decide(&rules, format!("initialize refused ({}): a legacy client has no fall-forward, so all it can do is show the user this message: {}", err.code, err.message));
             }
         }
@@ -101,7 +102,7 @@ impl Client {
 
     pub(super) fn send_relist(&mut self, _now: SimTime) {
         let id = self.fresh_id();
-        let (msg, era) = match self.era {
+        let (msg, era) = match self.known.era {
             Some(Era::Legacy) => (
                 jsonrpc::request(&id, methods::TOOLS_LIST, Value::Null),
                 Era::Legacy,
@@ -168,7 +169,7 @@ impl Client {
                 self.send_relist(now);
             } else {
                 let at = now.plus_millis(self.config.debounce_ms);
-                self.relist_at = Some(at);
+                self.timers.set(Timer::Relist, Some(at));
                 self.decide(&[rules::L_LIST_CHANGED], format!(
                     "list_changed is a hint, not a new list: the client waits {} ms for the burst to end before re-listing once.", self.config.debounce_ms));
             }

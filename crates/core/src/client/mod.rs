@@ -20,7 +20,6 @@ use std::collections::VecDeque;
 use serde_json::Value;
 
 use crate::protocol::jsonrpc::{Envelope, RequestId};
-use crate::protocol::version::EraMode;
 use crate::protocol::{ClientCapabilities, Era, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::sim::{EventKind, Side, SimTime};
@@ -29,9 +28,10 @@ use crate::transport::TransportKind;
 
 pub use config::{ClientConfig, Step, UndeclaredPolicy};
 
-use cache::CachedDiscover;
+use cache::Known;
 use legacy::Session;
 use script::Answer;
+use timers::{Timer, TimerTable};
 
 /// What the client does, as the engine records it.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,11 +80,11 @@ enum Purpose {
     Job,
 }
 
+/// The reply the client is waiting for (its deadline is [`Timer::Response`]).
 #[derive(Debug, Clone, PartialEq)]
 struct Waiting {
     id: Option<RequestId>,
     purpose: Purpose,
-    deadline: Option<SimTime>,
     era: Era,
 }
 
@@ -101,24 +101,42 @@ struct Job {
     discovered: bool,
 }
 
+/// What is left to do and what is in progress (scheduled in `script.rs`).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Work {
+    /// Steps not started yet.
+    script: VecDeque<Step>,
+    /// The step in progress.
+    job: Option<Job>,
+    /// The reply the client waits for.
+    waiting: Option<Waiting>,
+}
+
+/// Whether the client still takes input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lifecycle {
+    /// Connected and working.
+    Open,
+    /// It disconnected, or its host killed it: inputs are ignored.
+    Closed,
+}
+
 /// The simulated client.
 #[derive(Debug, Clone)]
 pub struct Client {
     config: ClientConfig,
     transport: TransportKind,
-    script: VecDeque<Step>,
-    job: Option<Job>,
-    waiting: Option<Waiting>,
-    sleeping_until: Option<SimTime>,
-    next_id: i64,
-    era: Option<Era>,
-    discover: Option<CachedDiscover>,
-    session: Option<Session>,
-    relist_at: Option<SimTime>,
+    lifecycle: Lifecycle,
+    /// The script and the step in progress (`script.rs`).
+    work: Work,
+    /// What it knows about the server: era, discover result, legacy
+    /// session (`cache.rs`).
+    known: Known,
+    /// Re-lists after list_changed not yet answered (`legacy.rs`).
     relists: Vec<RequestId>,
-    worked_modern: bool,
-    pending_http_session: Option<String>,
-    closed: bool,
+    /// Every deadline (`timers.rs`).
+    timers: TimerTable,
+    next_id: i64,
     outbox: VecDeque<ClientOutput>,
 }
 
@@ -126,27 +144,24 @@ impl Client {
     /// A client that will work through `script` over `transport`.
     pub fn new(config: ClientConfig, script: Vec<Step>, transport: TransportKind) -> Self {
         let next_id = config.first_id;
-        let era = match config.era {
-            EraMode::ModernOnly => Some(Era::Modern),
-            EraMode::LegacyOnly => Some(Era::Legacy),
-            EraMode::DualEra => None,
-        };
+        let known = Known::new(config.era);
+        let mut timers = TimerTable::default();
+        timers.set(
+            Timer::HostKill,
+            config.host_kill_ms.map(SimTime::from_millis),
+        );
         Self {
             config,
             transport,
-            script: script.into(),
-            job: None,
-            waiting: None,
-            sleeping_until: None,
-            next_id,
-            era,
-            discover: None,
-            session: None,
-            relist_at: None,
+            lifecycle: Lifecycle::Open,
+            work: Work {
+                script: script.into(),
+                ..Work::default()
+            },
+            known,
             relists: Vec::new(),
-            worked_modern: false,
-            pending_http_session: None,
-            closed: false,
+            timers,
+            next_id,
             outbox: VecDeque::new(),
         }
     }
@@ -158,7 +173,7 @@ impl Client {
 
     /// Whether the client has closed its connection or been killed.
     pub fn is_closed(&self) -> bool {
-        self.closed
+        self.lifecycle == Lifecycle::Closed
     }
 
     /// Begins work at time `now`.
@@ -171,65 +186,43 @@ impl Client {
         self.outbox.pop_front()
     }
 
-    /// The earliest time at which [`Client::handle_timeout`] must be called.
+    /// The earliest time at which [`Client::handle_timeout`] must be called:
+    /// the earliest armed timer (`timers.rs`).
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        if self.closed {
-            return None;
-        }
-        let busy = self.waiting.is_some()
-            || self.sleeping_until.is_some()
-            || self.job.is_some()
-            || !self.script.is_empty();
-        [
-            self.waiting.as_ref().and_then(|w| w.deadline),
-            self.sleeping_until,
-            // A re-list waits for the outstanding request; it is re-checked
-            // when that request is answered.
-            self.relist_at,
-            if busy {
-                self.config.host_kill_ms.map(SimTime::from_millis)
-            } else {
-                None
-            },
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        self.timers.next()
     }
 
     /// Time has reached a deadline the client asked for.
     pub fn handle_timeout(&mut self, now: SimTime) {
-        if self.closed {
-            return;
-        }
-        if let Some(kill) = self.config.host_kill_ms {
-            if now >= SimTime::from_millis(kill) && (self.waiting.is_some() || self.job.is_some()) {
-                self.closed = true;
-                self.waiting = None;
-                self.record(EventKind::HostKill, &[rules::L_UNDECLARED, rules::L_TIMEOUT],
-                    format!("The host framework kills the run at {} s. Killing a run sends nothing to the server, which keeps waiting and keeps whatever it holds.", kill / 1000));
-                return;
-            }
-        }
-        let expired = |w: &mut Waiting| w.deadline.is_some_and(|d| now >= d);
-        if let Some(w) = self.waiting.take_if(expired) {
-            self.on_timeout(now, w);
-        }
-        if self.sleeping_until.is_some_and(|t| now >= t) {
-            self.sleeping_until = None;
-        }
-        if self.relist_at.is_some_and(|t| now >= t) {
-            self.relist_at = None;
-            self.send_relist(now);
-        }
-        self.advance(now);
+        self.when_open(|client| client.on_timers(now));
     }
 
     /// A message arrived on stdio (or any text channel).
     pub fn handle_text(&mut self, now: SimTime, text: &str) {
-        if self.closed {
-            return;
+        self.when_open(|client| client.on_text(now, text));
+    }
+
+    /// An HTTP response arrived for the client's last POST.
+    pub fn handle_http(&mut self, now: SimTime, response: &HttpResponse) {
+        self.when_open(|client| client.on_http(now, response));
+    }
+
+    /// Runs an input unless the client has closed: the one place where a
+    /// closed client ignores what arrives.
+    fn when_open(&mut self, input: impl FnOnce(&mut Self)) {
+        if self.lifecycle == Lifecycle::Open {
+            input(self);
         }
+    }
+
+    /// Closes for good: no more input, no timers, nothing left to do.
+    fn shut_down(&mut self) {
+        self.lifecycle = Lifecycle::Closed;
+        self.work = Work::default();
+        self.timers.clear();
+    }
+
+    fn on_text(&mut self, now: SimTime, text: &str) {
         match serde_json::from_str::<Value>(text)
             .ok()
             .and_then(|v| Envelope::classify(&v).ok())
@@ -246,15 +239,11 @@ impl Client {
         }
     }
 
-    /// An HTTP response arrived for the client's last POST.
-    pub fn handle_http(&mut self, now: SimTime, response: &HttpResponse) {
-        if self.closed {
-            return;
-        }
+    fn on_http(&mut self, now: SimTime, response: &HttpResponse) {
         if let Some(session) = response.header(http::SESSION_HEADER) {
-            if let Some(w) = &self.waiting {
+            if let Some(w) = &self.work.waiting {
                 if w.purpose == Purpose::Initialize {
-                    self.pending_http_session = Some(session.to_string());
+                    self.known.pending_http_session = Some(session.to_string());
                 }
             }
         }
@@ -266,7 +255,7 @@ impl Client {
             None if response.status == 202 => {}
             None => {
                 // An empty or unreadable body: only the status is known.
-                if let Some(w) = self.waiting.take() {
+                if let Some(w) = self.stop_waiting() {
                     self.on_unreadable_http(now, w, response.status);
                 }
             }

@@ -24,7 +24,7 @@ impl Client {
     /// The version for the next modern request: a mutual one if the server
     /// told us its list, else our preferred one.
     pub(super) fn chosen_version(&self) -> ProtocolVersion {
-        if let Some(cached) = &self.discover {
+        if let Some(cached) = &self.known.discover {
             if let Some(v) = pick_mutual(&self.config.modern_versions, &cached.supported) {
                 return v;
             }
@@ -67,6 +67,7 @@ impl Client {
     pub(super) fn send_discover(&mut self, now: SimTime, version: ProtocolVersion, is_step: bool) {
         let id = self.fresh_id();
         let declare = self
+            .work
             .job
             .as_ref()
             .and_then(|j| j.declare.clone())
@@ -105,14 +106,14 @@ impl Client {
         };
         match answer {
             Answer::Result(result) => {
-                self.era = Some(Era::Modern);
+                self.known.era = Some(Era::Modern);
                 self.decide(&[probe_rule, rules::E_CACHE], "A DiscoverResult: the server is modern. The era is a property of the server, so the client caches it.");
                 self.cache_discover(now, &result);
                 self.mark_discovered();
                 self.advance(now);
             }
             Answer::Error(err) if err.code.is_recognized_modern() => {
-                self.era = Some(Era::Modern);
+                self.known.era = Some(Era::Modern);
                 if err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION {
                     let supported = supported_list(&err);
                     match pick_mutual(&self.config.modern_versions, &supported) {
@@ -136,7 +137,7 @@ impl Client {
             Answer::Error(err) => {
                 self.decide(&[probe_rule, rules::E_CACHE], format!(
                     "{} {} is not a modern error, so the server is legacy: fall back to initialize (never keyed to one specific code).", err.code, err.message));
-                self.era = Some(Era::Legacy);
+                self.known.era = Some(Era::Legacy);
                 self.advance(now);
             }
         }
@@ -146,7 +147,7 @@ impl Client {
         match w.purpose {
             Purpose::Probe { .. } => {
                 self.decide(&[rules::E_PROBE_HTTP, rules::E_CACHE], format!("HTTP {status} with an empty or unrecognized body: the server is legacy, fall back to initialize."));
-                self.era = Some(Era::Legacy);
+                self.known.era = Some(Era::Legacy);
                 self.advance(now);
             }
             _ => self.abandon(
@@ -166,10 +167,10 @@ impl Client {
     ) {
         match answer {
             Answer::Result(result) => {
-                self.worked_modern = true;
+                self.known.worked_modern = true;
                 self.cache_discover(now, &result);
                 if is_step {
-                    self.job = None;
+                    self.work.job = None;
                 } else {
                     self.mark_discovered();
                 }
@@ -180,7 +181,7 @@ impl Client {
                 match pick_mutual(&self.config.modern_versions, &supported) {
                     Some(v) if v != version => {
                         self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!("-32022 lists {}; the client picks {v}, which it supports too, and retries with a new id.", supported.join(", ")));
-                        if let Some(job) = self.job.as_mut() { job.version = Some(v.clone()); }
+                        if let Some(job) = self.work.job.as_mut() { job.version = Some(v.clone()); }
                         self.send_discover(now, v, is_step);
                     }
                     _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No version in data.supported is one this client speaks: it tells the user."),
@@ -201,7 +202,7 @@ impl Client {
     }
 
     pub(super) fn on_job_answer(&mut self, now: SimTime, era: Era, answer: Answer) {
-        let Some(mut job) = self.job.clone() else {
+        let Some(mut job) = self.work.job.clone() else {
             return;
         };
         match answer {
@@ -213,14 +214,14 @@ impl Client {
                             return;
                         };
                         job.input = Some((responses, state));
-                        self.job = Some(job);
+                        self.work.job = Some(job);
                         self.decide(&[rules::M_MRTR], "input_required: the client shows the form to the user and collects the answer.");
                         self.send_job(now);
                     }
                     Some(kind) if kind != ResultType::COMPLETE => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{kind}\" is unknown to this client, so the result is invalid.")),
                     kind => {
                         if era == Era::Modern {
-                            self.worked_modern = true;
+                            self.known.worked_modern = true;
                         }
                         if kind.is_none() && era == Era::Modern {
                             self.decide(&[rules::M_RESULT_TYPE], "No resultType: treated as complete, as for an older server.");
@@ -228,7 +229,7 @@ impl Client {
                         if result.get("isError") == Some(&Value::Bool(true)) {
                             self.decide(&[rules::L_FALLBACK], "A tool error: the model reads it and can re-call with what it names.");
                         }
-                        self.job = None;
+                        self.work.job = None;
                         self.advance(now);
                     }
                 }
@@ -248,15 +249,17 @@ impl Client {
         match err.code {
             ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
                 let cached_era_failed = self.config.era == EraMode::DualEra
-                    && (self.worked_modern || era == Era::Legacy || self.session.is_some())
+                    && (self.known.worked_modern
+                        || era == Era::Legacy
+                        || self.known.session.is_some())
                     && !job.reprobed;
                 if cached_era_failed {
                     job.reprobed = true;
                     job.version = None;
-                    self.job = Some(job);
-                    self.era = None;
-                    self.discover = None;
-                    self.session = None;
+                    self.work.job = Some(job);
+                    self.known.era = None;
+                    self.known.discover = None;
+                    self.known.session = None;
                     self.record(EventKind::CacheExpired { key: "era".into() }, &[rules::E_CACHE],
                         "A call that used to work now returns a version error: the server was upgraded underneath. The cached era is dropped and the client probes again.");
                     self.send_probe(now, self.preferred_modern());
@@ -269,7 +272,7 @@ impl Client {
                         self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!(
                             "-32022: the server supports {}; the client picks {v} and retries the same request with a new id.", supported.join(", ")));
                         job.version = Some(v);
-                        self.job = Some(job);
+                        self.work.job = Some(job);
                         self.send_job(now);
                     }
                     _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No mutually supported version: the client tells the user instead of retrying."),
@@ -294,7 +297,7 @@ impl Client {
                     let mut declare = declared;
                     merge_caps(&mut declare, &required, &self.config.capabilities);
                     job.declare = Some(declare);
-                    self.job = Some(job);
+                    self.work.job = Some(job);
                     self.decide(&[rules::M_CAP_REQUIRED, rules::RPC_ID], format!(
                         "-32021 names {names}. This client has it, so it retries the call declaring {names} on that request, with a new id."));
                     self.send_job(now);

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::timers::Timer;
 use super::{Client, ClientAction, ClientOutput, Job, Purpose, Step, Waiting};
 use crate::protocol::jsonrpc::{self, Envelope, ErrorObject, RequestId};
 use crate::protocol::{Era, ProtocolVersion};
@@ -26,8 +27,7 @@ impl Client {
     }
 
     pub(super) fn close(&mut self, rules: &[RuleId], note: impl Into<String>) {
-        self.closed = true;
-        self.waiting = None;
+        self.shut_down();
         self.outbox.push_back(ClientOutput {
             action: ClientAction::Close,
             rules: rules.to_vec(),
@@ -44,17 +44,19 @@ impl Client {
     /// Gives up on the current step and moves on.
     pub(super) fn abandon(&mut self, now: SimTime, rules: &[RuleId], note: impl Into<String>) {
         self.decide(rules, note);
-        self.job = None;
+        self.work.job = None;
         self.advance(now);
     }
 
     /// Starts whatever comes next, unless the client is busy.
     pub(super) fn advance(&mut self, now: SimTime) {
-        if self.closed || self.waiting.is_some() || self.sleeping_until.is_some() {
+        if self.work.waiting.is_some() || self.timers.is_armed(Timer::Sleep) {
             return;
         }
-        if self.job.is_none() {
-            let Some(step) = self.script.pop_front() else {
+        if self.work.job.is_none() {
+            let Some(step) = self.work.script.pop_front() else {
+                // All done: there is no run left for the host to kill.
+                self.timers.stop(Timer::HostKill);
                 return;
             };
             let (declare, version) = match &step {
@@ -67,7 +69,7 @@ impl Client {
                 Step::Discover { version } => (None, version.as_deref().map(ProtocolVersion::new)),
                 _ => (None, None),
             };
-            self.job = Some(Job {
+            self.work.job = Some(Job {
                 step,
                 declare,
                 version,
@@ -76,14 +78,16 @@ impl Client {
                 discovered: false,
             });
         }
-        let Some(job) = self.job.clone() else { return };
+        let Some(job) = self.work.job.clone() else {
+            return;
+        };
         match &job.step {
             Step::Wait { ms } => {
-                self.sleeping_until = Some(now.plus_millis(*ms));
-                self.job = None;
+                self.timers.set(Timer::Sleep, Some(now.plus_millis(*ms)));
+                self.work.job = None;
             }
             Step::Disconnect => {
-                self.job = None;
+                self.work.job = None;
                 self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
             }
             Step::Raw { .. } => self.send_raw(now, job.step.clone()),
@@ -95,6 +99,19 @@ impl Client {
         }
     }
 
+    /// Waits for a reply, until `deadline` if there is one ([`Timer::Response`]).
+    pub(super) fn await_reply(&mut self, waiting: Waiting, deadline: Option<SimTime>) {
+        self.timers.set(Timer::Response, deadline);
+        self.work.waiting = Some(waiting);
+    }
+
+    /// Stops waiting for a reply, and its deadline with it.
+    pub(super) fn stop_waiting(&mut self) -> Option<Waiting> {
+        self.timers.stop(Timer::Response);
+        self.work.waiting.take()
+    }
+
+    /// The deadline of a request sent at `now`, if requests time out.
     pub(super) fn deadline(&self, now: SimTime) -> Option<SimTime> {
         self.config.request_timeout_ms.map(|t| now.plus_millis(t))
     }
@@ -111,7 +128,7 @@ impl Client {
     ) {
         let revision = match era {
             Era::Modern => ProtocolVersion::modern(),
-            Era::Legacy => match &self.session {
+            Era::Legacy => match &self.known.session {
                 Some(session) => session.version.clone(),
                 None => ProtocolVersion::legacy_default(&self.config.legacy_versions),
             },
@@ -121,8 +138,9 @@ impl Client {
             let headers = match era {
                 Era::Modern => http::modern_headers(&message),
                 Era::Legacy => http::legacy_headers(
-                    self.session.as_ref().map(|s| s.version.as_str()),
-                    self.session
+                    self.known.session.as_ref().map(|s| s.version.as_str()),
+                    self.known
+                        .session
                         .as_ref()
                         .and_then(|s| s.http_session.as_deref()),
                 ),
@@ -131,12 +149,7 @@ impl Client {
         });
         let id = message.get("id").and_then(RequestId::from_json);
         if let Some(purpose) = purpose {
-            self.waiting = Some(Waiting {
-                id,
-                purpose,
-                deadline,
-                era,
-            });
+            self.await_reply(Waiting { id, purpose, era }, deadline);
         }
         self.outbox.push_back(ClientOutput {
             action: ClientAction::Send {
@@ -178,14 +191,14 @@ impl Client {
             HttpRequest::post(headers, text.clone())
         });
         if is_request {
-            self.waiting = Some(Waiting {
+            let waiting = Waiting {
                 id,
                 purpose: Purpose::Job,
-                deadline: self.deadline(now),
                 era: Era::Modern,
-            });
+            };
+            self.await_reply(waiting, self.deadline(now));
         } else {
-            self.job = None;
+            self.work.job = None;
         }
         let rules: Vec<RuleId> = rule_ids
             .iter()
@@ -206,8 +219,10 @@ impl Client {
 
     /// Sends the current job's request in the current era.
     pub(super) fn send_job(&mut self, now: SimTime) {
-        let Some(job) = self.job.clone() else { return };
-        let era = self.era.unwrap_or(Era::Modern);
+        let Some(job) = self.work.job.clone() else {
+            return;
+        };
+        let era = self.known.era.unwrap_or(Era::Modern);
         if let Step::Discover { .. } = job.step {
             if era == Era::Legacy {
                 self.abandon(now, &[rules::E_TERMS], "server/discover is a modern method; this server speaks the legacy era, so the step is skipped.");
@@ -306,6 +321,7 @@ impl Client {
             return;
         }
         let matches = self
+            .work
             .waiting
             .as_ref()
             .is_some_and(|w| w.id.is_none() || id.is_none() || w.id == id);
@@ -320,7 +336,7 @@ impl Client {
             );
             return;
         }
-        let Some(w) = self.waiting.take() else { return };
+        let Some(w) = self.stop_waiting() else { return };
         match w.purpose.clone() {
             Purpose::Probe { version } => self.on_probe_answer(now, version, answer),
             Purpose::Discover { version, is_step } => {
