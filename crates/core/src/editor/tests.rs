@@ -1,5 +1,11 @@
 use super::*;
+use crate::protocol::{meta, methods, ProtocolVersion};
+use crate::rules;
 use crate::server::presets;
+use crate::settings::Capability;
+use crate::sim::Event;
+use crate::transport::TransportKind;
+use serde_json::json;
 
 fn template(method: &str) -> String {
     templates(ProtocolVersion::MODERN)

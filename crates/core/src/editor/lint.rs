@@ -1,0 +1,362 @@
+//! Checking a request before it is sent: path-aware, typed warnings for the
+//! revision it speaks (no JSON Schema engine in the browser), and what follows
+//! from the target server's era.
+
+use serde_json::Value;
+
+use super::edits::{declared_in, version_in};
+use super::{MAX_DEPTH, MAX_REQUEST_BYTES};
+use crate::protocol::jsonrpc::Envelope;
+use crate::protocol::shape;
+use crate::protocol::{meta, methods, ProtocolVersion};
+use crate::rules::{self, RuleId};
+use crate::settings::Capability;
+
+/// Where the JSON text stops parsing (1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseProblem {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What the parser says.
+    pub message: String,
+}
+
+/// One schema warning: where, and what the revision expects there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// JSON path, e.g. `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    pub path: String,
+    /// What is expected there.
+    pub message: String,
+    /// The rule the expectation comes from, if one applies.
+    pub rule: Option<RuleId>,
+}
+
+/// Result of checking a request before sending it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Lint {
+    /// The text is too large to send (bytes).
+    pub too_large: Option<usize>,
+    /// The text nests arrays and objects deeper than [`MAX_DEPTH`] (its depth).
+    pub too_deep: Option<usize>,
+    /// The text is not JSON.
+    pub parse: Option<ParseProblem>,
+    /// Schema warnings for the revision the request speaks.
+    pub warnings: Vec<Warning>,
+    /// The revision the request speaks, when it can be told.
+    pub revision: Option<String>,
+    /// The method, when there is one.
+    pub method: Option<String>,
+    /// The protocol version the request names (`_meta` on a modern request,
+    /// `params.protocolVersion` on initialize).
+    pub version: Option<String>,
+    /// The capabilities the request declares (see [`declared`]).
+    pub declared: Vec<Capability>,
+}
+
+impl Lint {
+    /// Nothing to warn about.
+    pub fn is_clean(&self) -> bool {
+        self.too_large.is_none()
+            && self.too_deep.is_none()
+            && self.parse.is_none()
+            && self.warnings.is_empty()
+    }
+
+    /// Why the editor does not send this text at all, in a sentence: too
+    /// large, or nested too deep. `None` when it can be sent; text that is
+    /// not JSON or breaks the schema is sent, since the server's answer is
+    /// the lesson.
+    pub fn refusal(&self) -> Option<String> {
+        if let Some(bytes) = self.too_large {
+            return Some(format!(
+                "Not sent: the request is {bytes} bytes and the editor sends at most {MAX_REQUEST_BYTES} bytes (1 MiB). Shorten it."
+            ));
+        }
+        self.too_deep.map(|depth| {
+            format!(
+                "Not sent: the request nests arrays and objects {depth} levels deep; a JSON parser reads at most {MAX_DEPTH}."
+            )
+        })
+    }
+}
+
+/// How deeply arrays and objects nest in `text` (brackets inside strings do
+/// not count). One pass over the bytes, no parsing.
+pub(super) fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+pub(super) fn warn(path: &str, message: impl Into<String>, rule: Option<RuleId>) -> Warning {
+    Warning {
+        path: path.to_string(),
+        message: message.into(),
+        rule,
+    }
+}
+
+/// Checks a request the way the official schema of its revision would, with
+/// the JSON path of every problem.
+pub fn lint(text: &str) -> Lint {
+    lint_request(text).0
+}
+
+/// [`lint`], and whether the text is a request (it has an id).
+pub(super) fn lint_request(text: &str) -> (Lint, bool) {
+    let mut out = Lint::default();
+    let is_request = lint_into(text, &mut out);
+    (out, is_request)
+}
+
+pub(super) fn lint_into(text: &str, out: &mut Lint) -> bool {
+    if text.len() > MAX_REQUEST_BYTES {
+        out.too_large = Some(text.len());
+        return false;
+    }
+    let depth = nesting_depth(text);
+    if depth > MAX_DEPTH {
+        out.too_deep = Some(depth);
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(err) => {
+            let message = err.to_string();
+            let message = message
+                .split(" at line")
+                .next()
+                .unwrap_or(&message)
+                .to_string();
+            out.parse = Some(ParseProblem {
+                line: err.line().max(1),
+                column: err.column().max(1),
+                message,
+            });
+            return false;
+        }
+    };
+    out.version = version_in(&value);
+    out.declared = declared_in(&value);
+    let envelope = match Envelope::classify(&value) {
+        Ok(e) => e,
+        Err(invalid) => {
+            out.warnings.push(warn(
+                "$",
+                format!("not a JSON-RPC request: {}", invalid.reason),
+                Some(rules::RPC_INVALID),
+            ));
+            return false;
+        }
+    };
+    let (method, params, is_request) = match &envelope {
+        Envelope::Request { method, params, .. } => (method.clone(), params.clone(), true),
+        Envelope::Notification { method, params } => (method.clone(), params.clone(), false),
+        _ => {
+            out.warnings.push(warn("$", "this is a response; the editor sends it to the server as a reply to a server request", None));
+            return false;
+        }
+    };
+    out.method = Some(method.clone());
+    let modern = method != methods::INITIALIZE
+        && params
+            .get("_meta")
+            .is_some_and(|m| m.get(meta::PROTOCOL_VERSION).is_some());
+    let legacy_shaped = method == methods::INITIALIZE || params.get("_meta").is_none();
+    if modern || (!legacy_shaped && method != methods::INITIALIZE) {
+        out.revision = Some(ProtocolVersion::MODERN.into());
+        lint_modern(&method, &params, is_request, out);
+    } else {
+        let version = params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or(ProtocolVersion::NEWEST_LEGACY)
+            .to_string();
+        out.revision = Some(if ProtocolVersion::LEGACY.contains(&version.as_str()) {
+            version
+        } else {
+            ProtocolVersion::NEWEST_LEGACY.into()
+        });
+        lint_legacy(&method, &params, out);
+    }
+    is_request
+}
+
+/// [`lint`], plus what follows from the target server's era: a
+/// legacy-shaped request to a modern-only server lacks `_meta`, and a modern
+/// request to a legacy-only server is one it does not understand.
+pub fn lint_for(text: &str, server_era: crate::protocol::version::EraMode) -> Lint {
+    use crate::protocol::version::EraMode;
+    let (mut out, is_request) = lint_request(text);
+    let Some(method) = out.method.clone() else {
+        return out;
+    };
+    let modern = out.revision.as_deref() == Some(ProtocolVersion::MODERN);
+    match server_era {
+        EraMode::ModernOnly if !modern && is_request && method != methods::INITIALIZE => out.warnings.push(warn(
+            "params._meta",
+            "missing: this server speaks only 2026-07-28, where every request carries _meta with protocolVersion and clientCapabilities",
+            Some(rules::M_META_REQUIRED),
+        )),
+        EraMode::ModernOnly if method == methods::INITIALIZE => out.warnings.push(warn(
+            "method",
+            "this server is modern-only: initialize does not exist there (it answers naming its versions)",
+            Some(rules::M_INIT_ON_MODERN),
+        )),
+        EraMode::LegacyOnly if modern => out.warnings.push(warn(
+            "params._meta",
+            "this server is legacy-only: it ignores _meta and expects initialize first",
+            Some(rules::E_MATRIX),
+        )),
+        _ => {}
+    }
+    out
+}
+
+/// Client-to-server methods of 2026-07-28.
+pub const MODERN_METHODS: &[&str] = &[
+    methods::DISCOVER,
+    methods::TOOLS_LIST,
+    methods::TOOLS_CALL,
+    methods::PROMPTS_LIST,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::RESOURCES_READ,
+    "completion/complete",
+    "subscriptions/listen",
+    methods::CANCELLED,
+];
+
+/// Client-to-server methods of the legacy revisions (2025-11-25 and earlier).
+pub const LEGACY_METHODS: &[&str] = &[
+    methods::INITIALIZE,
+    methods::INITIALIZED,
+    methods::PING,
+    methods::TOOLS_LIST,
+    methods::TOOLS_CALL,
+    methods::PROMPTS_LIST,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::RESOURCES_READ,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
+    methods::LOGGING_SET_LEVEL,
+    "completion/complete",
+    methods::CANCELLED,
+    "notifications/roots/list_changed",
+];
+
+/// Checks `value` against a schema shape; on failure, a warning at the
+/// failing path naming the schema type.
+pub(super) fn typed(
+    value: &Value,
+    base: &str,
+    kind: shape::Kind,
+    what: &str,
+    rule: Option<RuleId>,
+) -> Option<Warning> {
+    shape::check(value, base, kind)
+        .err()
+        .map(|e| warn(&e.path, format!("{what}: {}", e.message), rule))
+}
+
+pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
+    if !MODERN_METHODS.contains(&method) {
+        let rule = if methods::REMOVED_IN_MODERN.contains(&method) {
+            "was removed in 2026-07-28"
+        } else {
+            "is not a client method of 2026-07-28"
+        };
+        out.warnings.push(warn(
+            "method",
+            format!("\"{method}\" {rule}; a server answers -32601"),
+            Some(rules::M_UNKNOWN_METHOD),
+        ));
+    }
+    if params.is_null() && (is_request || method == methods::CANCELLED) {
+        out.warnings.push(warn(
+            "params",
+            "params is required (it carries _meta)",
+            Some(rules::M_META_REQUIRED),
+        ));
+        return;
+    }
+    if is_request {
+        match params.get("_meta") {
+            None => out.warnings.push(warn("params._meta", "missing: every modern request carries _meta with protocolVersion and clientCapabilities", Some(rules::M_META_REQUIRED))),
+            Some(m) => out.warnings.extend(typed(m, "params._meta", shape::REQUEST_META, "RequestMetaObject", Some(rules::M_META_REQUIRED))),
+        }
+        if let Some(pv) = params
+            .get("_meta")
+            .and_then(|m| m.get(meta::PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+        {
+            if pv != ProtocolVersion::MODERN {
+                out.warnings.push(warn(&format!("params._meta[\"{}\"]", meta::PROTOCOL_VERSION),
+                    format!("{pv} is not a modern revision: a modern-only server answers -32022 (still a modern request, E-TERMS)"), Some(rules::M_VERSION)));
+            }
+        }
+    }
+    out.warnings.extend(params_warning(method, params, false));
+}
+
+pub(super) fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
+    if !LEGACY_METHODS.contains(&method) {
+        let hint = if method == methods::DISCOVER {
+            " (server/discover is modern: add params._meta)"
+        } else {
+            ""
+        };
+        out.warnings.push(warn(
+            "method",
+            format!("\"{method}\" is not a client method of the legacy revisions{hint}"),
+            Some(rules::M_UNKNOWN_METHOD),
+        ));
+    }
+    out.warnings.extend(params_warning(method, params, true));
+}
+
+/// The schema type of a method's params (one table for both eras) and the
+/// first problem of `params` against it.
+pub(super) fn params_warning(method: &str, params: &Value, legacy: bool) -> Option<Warning> {
+    let (kind, what, rule) = match method {
+        methods::INITIALIZE if legacy => (
+            shape::INITIALIZE_PARAMS,
+            "InitializeRequestParams",
+            Some(rules::L_INIT),
+        ),
+        methods::TOOLS_CALL | methods::PROMPTS_GET => {
+            (shape::NAMED_PARAMS, "CallToolRequestParams", None)
+        }
+        methods::RESOURCES_READ => (shape::URI_PARAMS, "ReadResourceRequestParams", None),
+        methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE if legacy => {
+            (shape::URI_PARAMS, "ResourceRequestParams", None)
+        }
+        methods::CANCELLED => (shape::CANCELLED_PARAMS, "CancelledNotificationParams", None),
+        _ => return None,
+    };
+    typed(params, "params", kind, what, rule)
+}

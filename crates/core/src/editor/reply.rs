@@ -1,0 +1,212 @@
+//! Describing what came back: the [`Exchange`] the reply pane shows, its
+//! badge, and a check of the reply's shape against its schema type.
+
+use serde_json::{json, Value};
+
+use super::pretty;
+use crate::protocol::jsonrpc::{ErrorCode, RequestId};
+use crate::protocol::ResultType;
+use crate::rules::RuleId;
+use crate::sim::EventKind;
+
+/// How a reply is summed up in one badge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Badge {
+    /// A complete result.
+    Result,
+    /// An MRTR `input_required` result.
+    InputRequired,
+    /// A tool result with `isError`.
+    ToolError,
+    /// A JSON-RPC error with this code.
+    Error(i64),
+    /// No reply (a notification, or a silent server).
+    NoReply,
+    /// An HTTP response without a JSON-RPC body.
+    HttpOnly(u16),
+}
+
+impl Badge {
+    /// Short text for the badge.
+    pub fn label(&self) -> String {
+        match self {
+            Badge::Result => "result".into(),
+            Badge::InputRequired => "input_required".into(),
+            Badge::ToolError => "tool error (isError)".into(),
+            Badge::Error(code) => format!("error {code}"),
+            Badge::NoReply => "no reply".into(),
+            Badge::HttpOnly(status) => format!("HTTP {status}, no body"),
+        }
+    }
+}
+
+/// A message the server sent on its own while handling the request (e.g. a
+/// legacy elicitation/create).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerMessage {
+    /// Pretty JSON (or a description of a lock or drop).
+    pub text: String,
+    /// The message, when the server sent one.
+    pub message: Option<Value>,
+    /// The timeline event, when it is a lock or a drop.
+    pub event: Option<EventKind>,
+    /// Rules behind it.
+    pub rules: Vec<RuleId>,
+    /// Why.
+    pub note: String,
+}
+
+/// Everything the editor shows about one sent request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// The text as sent on the wire.
+    pub sent: String,
+    /// HTTP request headers, on HTTP.
+    pub request_headers: Vec<(String, String)>,
+    /// The reply, pretty-printed (empty when there is none).
+    pub reply: String,
+    /// The reply as JSON.
+    pub reply_json: Option<Value>,
+    /// HTTP status, on HTTP.
+    pub status: Option<u16>,
+    /// HTTP response headers, on HTTP.
+    pub response_headers: Vec<(String, String)>,
+    /// One-word summary.
+    pub badge: Badge,
+    /// The rules that produced the reply.
+    pub rules: Vec<RuleId>,
+    /// One sentence on why.
+    pub note: String,
+    /// Messages the server sent on its own, and locks it took or released.
+    pub side_effects: Vec<ServerMessage>,
+    /// Problems of the reply's shape (empty = it matches its schema type).
+    pub reply_problems: Vec<String>,
+    /// The revision the reply speaks.
+    pub revision: String,
+}
+
+/// One request sent and what came back, before [`describe`] sums it up.
+pub(super) struct Exchanged {
+    /// The text as sent on the wire.
+    pub sent: String,
+    /// HTTP request headers, on HTTP.
+    pub request_headers: Vec<(String, String)>,
+    /// The reply, when there is one and it is JSON.
+    pub reply: Option<Value>,
+    /// HTTP status, on HTTP.
+    pub status: Option<u16>,
+    /// HTTP response headers, on HTTP.
+    pub response_headers: Vec<(String, String)>,
+    /// The rules behind the reply.
+    pub rules: Vec<RuleId>,
+    /// One sentence on why.
+    pub note: String,
+    /// What the server did on its own meanwhile.
+    pub side_effects: Vec<ServerMessage>,
+    /// The revision the reply speaks (empty when there is no reply).
+    pub revision: String,
+}
+
+/// Sums up an exchange for the reply pane: badge, pretty reply, shape check.
+pub(super) fn describe(exchanged: Exchanged) -> Exchange {
+    let Exchanged {
+        sent,
+        request_headers,
+        reply,
+        status,
+        response_headers,
+        rules,
+        note,
+        side_effects,
+        revision,
+    } = exchanged;
+    let badge = match (&reply, status) {
+        (Some(r), _) if r.get("error").is_some() => {
+            Badge::Error(r["error"]["code"].as_i64().unwrap_or(0))
+        }
+        (Some(r), _) if ResultType::INPUT_REQUIRED.is_of(&r["result"]) => Badge::InputRequired,
+        (Some(r), _) if r["result"]["isError"] == true => Badge::ToolError,
+        (Some(_), _) => Badge::Result,
+        (None, Some(status)) if status != 202 => Badge::HttpOnly(status),
+        (None, _) => Badge::NoReply,
+    };
+    let reply_problems = reply.as_ref().map(check_reply).unwrap_or_default();
+    Exchange {
+        sent,
+        request_headers,
+        reply: reply.as_ref().map(pretty).unwrap_or_default(),
+        reply_json: reply,
+        status,
+        response_headers,
+        badge,
+        rules,
+        note,
+        side_effects,
+        reply_problems,
+        revision,
+    }
+}
+
+/// Checks a reply's shape against what its schema type requires (the typed
+/// counterpart of schema validation, usable in the browser).
+pub fn check_reply(reply: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if reply.get("jsonrpc") != Some(&json!("2.0")) {
+        problems.push("jsonrpc must be \"2.0\"".into());
+    }
+    match (reply.get("result"), reply.get("error")) {
+        (Some(_), Some(_)) | (None, None) => {
+            problems.push("exactly one of result and error".into())
+        }
+        (Some(result), None) => {
+            if reply.get("id").and_then(RequestId::from_json).is_none() {
+                problems.push("a result needs a string or integer id".into());
+            }
+            if !result.is_object() {
+                problems.push("result must be an object".into());
+            }
+        }
+        (None, Some(error)) => {
+            if !error.get("code").is_some_and(Value::is_i64) {
+                problems.push("error.code must be an integer".into());
+            }
+            if !error.get("message").is_some_and(Value::is_string) {
+                problems.push("error.message must be a string".into());
+            }
+            if let Some(id) = reply.get("id") {
+                if RequestId::from_json(id).is_none() {
+                    problems.push("id, when present, must be a string or integer".into());
+                }
+            }
+            match error.get("code").and_then(Value::as_i64).map(ErrorCode) {
+                Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION) => {
+                    let d = error.get("data");
+                    if !d.and_then(|d| d.get("supported")).is_some_and(|s| {
+                        s.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+                    }) {
+                        problems.push("error.data.supported must be an array of strings".into());
+                    }
+                    if !d
+                        .and_then(|d| d.get("requested"))
+                        .is_some_and(Value::is_string)
+                    {
+                        problems.push("error.data.requested must be a string".into());
+                    }
+                }
+                Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY)
+                    if !error
+                        .get("data")
+                        .and_then(|d| d.get("requiredCapabilities"))
+                        .is_some_and(Value::is_object) =>
+                {
+                    problems.push(
+                        "error.data.requiredCapabilities must be a ClientCapabilities object"
+                            .into(),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    problems
+}

@@ -1,0 +1,97 @@
+//! Starting points: a template for every client method of a revision, with
+//! `_meta` prefilled for the modern one.
+
+use serde_json::{Map, Value};
+
+use super::lint::{LEGACY_METHODS, MODERN_METHODS};
+use super::{parse, pretty};
+use crate::protocol::{meta, methods, ProtocolVersion};
+
+/// A starting point for a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    /// The method.
+    pub method: &'static str,
+    /// Pretty-printed JSON text.
+    pub text: String,
+}
+
+/// The editor's clientInfo, as JSON text.
+pub(super) const EDITOR_INFO: &str = r#"{"name":"mcp-lanes-editor","version":"1.0.0"}"#;
+
+pub(super) fn modern_meta() -> Value {
+    parse(&format!(
+        r#"{{"{}":"{}","{}":{{}},"{}":{EDITOR_INFO}}}"#,
+        meta::PROTOCOL_VERSION,
+        ProtocolVersion::MODERN,
+        meta::CLIENT_CAPABILITIES,
+        meta::CLIENT_INFO
+    ))
+}
+
+/// Templates for every client method of a revision, `_meta` prefilled for
+/// the modern one.
+pub fn templates(revision: &str) -> Vec<Template> {
+    let modern = ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern;
+    methods(revision)
+        .iter()
+        .map(|&method| Template {
+            method,
+            text: pretty(&template_value(method, modern, revision)),
+        })
+        .collect()
+}
+
+/// The client methods of a revision ([`MODERN_METHODS`] or
+/// [`LEGACY_METHODS`]), in the order [`templates`] gives them.
+pub fn methods(revision: &str) -> &'static [&'static str] {
+    if ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern {
+        MODERN_METHODS
+    } else {
+        LEGACY_METHODS
+    }
+}
+
+/// The template of one method of a revision, if it has one.
+pub fn template_for(revision: &str, method: &str) -> Option<String> {
+    let modern = ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern;
+    methods(revision)
+        .contains(&method)
+        .then(|| pretty(&template_value(method, modern, revision)))
+}
+
+pub(super) fn template_value(method: &str, modern: bool, revision: &str) -> Value {
+    let mut params = parse(match method {
+        methods::TOOLS_CALL => r#"{"name":"list_incidents","arguments":{}}"#,
+        methods::PROMPTS_GET => r#"{"name":"summarize_notes","arguments":{}}"#,
+        methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
+            r#"{"uri":"note://standup"}"#
+        }
+        methods::INITIALIZE => r#"{"protocolVersion":"","capabilities":{}}"#,
+        methods::LOGGING_SET_LEVEL => r#"{"level":"info"}"#,
+        "completion/complete" => {
+            r#"{"ref":{"type":"ref/prompt","name":"summarize_notes"},"argument":{"name":"topic","value":"st"}}"#
+        }
+        "subscriptions/listen" => r#"{"notifications":{"toolsListChanged":true}}"#,
+        methods::CANCELLED => r#"{"requestId":1,"reason":"no longer needed"}"#,
+        _ => "{}",
+    });
+    if method == methods::INITIALIZE {
+        params["protocolVersion"] = Value::from(revision);
+        params["clientInfo"] = parse(EDITOR_INFO);
+    }
+    let notification = method.starts_with("notifications/");
+    if modern && method != methods::CANCELLED {
+        params["_meta"] = modern_meta();
+    }
+    let mut obj = Map::new();
+    obj.insert("jsonrpc".into(), Value::from("2.0"));
+    if !notification {
+        obj.insert("id".into(), Value::from(1));
+    }
+    obj.insert("method".into(), Value::from(method));
+    if params.as_object().is_some_and(|p| !p.is_empty()) {
+        obj.insert("params".into(), params);
+    }
+    Value::Object(obj)
+}
