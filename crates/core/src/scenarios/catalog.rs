@@ -1,7 +1,10 @@
-//! The set-ups of each scenario, reproducing the lessons.
+//! The catalog: one `const` per scenario holding its number, id, title,
+//! summary and the set-ups that reproduce the lesson, listed in order in
+//! [`CATALOG`]. To add a scenario, add a `const` and list it there.
 
 use serde_json::json;
 
+use super::ScenarioInfo;
 use crate::client::presets as clients;
 use crate::client::{ClientConfig, Step, UndeclaredPolicy};
 use crate::protocol::version::EraMode;
@@ -60,42 +63,89 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
+/// The sixteen scenarios, in catalog order: each one's id, title, summary
+/// and set-ups are defined together below.
+pub const CATALOG: &[ScenarioInfo] = &[
+    DISCOVER,
+    CAPABILITY_PER_REQUEST,
+    PLAIN_VS_RICH,
+    UNKNOWN_TOOL_VS_UNKNOWN_METHOD,
+    VERSION_RETRY,
+    MISSING_META,
+    ERA_PROBE_STDIO,
+    ERA_PROBE_HTTP,
+    ERA_CACHE_AND_UPGRADE,
+    COMPATIBILITY_MATRIX,
+    LEGACY_HANDSHAKE,
+    LIST_CHANGED_DEBOUNCE,
+    ELICITATION_UNCHECKED,
+    ELICITATION_CHECKED,
+    LEGACY_CLIENT_VS_MODERN_SERVER,
+    HTTP_HEADER_MISMATCH,
+];
+
 /// The set-ups of scenario `id`, or `None` for an unknown id.
 pub fn setups(id: &str) -> Option<Vec<Setup>> {
-    Some(match id {
-        "discover" => vec![setup(
+    CATALOG.iter().find(|s| s.id == id).map(|s| (s.setups)())
+}
+
+const DISCOVER: ScenarioInfo = ScenarioInfo {
+    number: 1,
+    id: "discover",
+    title: "Discover",
+    summary: "One server/discover; read every field of the result.",
+    setups: || {
+        vec![setup(
             "plain client discovers deploy-console",
             clients::plain(),
             servers::deploy_console(),
             STDIO,
             vec![Step::Discover { version: None }],
-        )],
-        "capability-per-request" => {
-            let mut client = clients::rich();
-            client.preset = "rich".into();
-            vec![setup(
-                "declare per request",
-                client,
-                servers::deploy_console(),
-                STDIO,
-                vec![
-                    call(
-                        "notify_oncall",
-                        json!({"incident": "INC-4211"}),
-                        Some(ClientCapabilities::none()),
-                        true,
-                    ),
-                    Step::Wait { ms: 1_000 },
-                    call(
-                        "notify_oncall",
-                        json!({"incident": "INC-4211"}),
-                        Some(ClientCapabilities::none()),
-                        false,
-                    ),
-                ],
-            )]
-        }
-        "plain-vs-rich" => vec![
+        )]
+    },
+};
+
+const CAPABILITY_PER_REQUEST: ScenarioInfo = ScenarioInfo {
+    number: 2,
+    id: "capability-per-request",
+    title: "Capability per request",
+    summary: "notify_oncall with {} gets -32021 naming elicitation; the retry \
+        declaring it completes; dropping it later is refused again.",
+    setups: || {
+        let mut client = clients::rich();
+        client.preset = "rich".into();
+        vec![setup(
+            "declare per request",
+            client,
+            servers::deploy_console(),
+            STDIO,
+            vec![
+                call(
+                    "notify_oncall",
+                    json!({"incident": "INC-4211"}),
+                    Some(ClientCapabilities::none()),
+                    true,
+                ),
+                Step::Wait { ms: 1_000 },
+                call(
+                    "notify_oncall",
+                    json!({"incident": "INC-4211"}),
+                    Some(ClientCapabilities::none()),
+                    false,
+                ),
+            ],
+        )]
+    },
+};
+
+const PLAIN_VS_RICH: ScenarioInfo = ScenarioInfo {
+    number: 3,
+    id: "plain-vs-rich",
+    title: "Plain vs rich client",
+    summary: "confirm_order: -32021 for the plain client, an input_required \
+        elicitation round trip with a new id for the rich one.",
+    setups: || {
+        vec![
             setup(
                 "plain client",
                 clients::plain(),
@@ -120,8 +170,17 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                     true,
                 )],
             ),
-        ],
-        "unknown-tool-vs-unknown-method" => vec![
+        ]
+    },
+};
+
+const UNKNOWN_TOOL_VS_UNKNOWN_METHOD: ScenarioInfo = ScenarioInfo {
+    number: 4,
+    id: "unknown-tool-vs-unknown-method",
+    title: "Unknown tool vs unknown method",
+    summary: "An unknown tool is -32602; an unknown method is -32601.",
+    setups: || {
+        vec![
             setup(
                 "unknown tool",
                 clients::plain(),
@@ -136,8 +195,19 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                 STDIO,
                 vec![Step::request("incidents/close")],
             ),
-        ],
-        "version-retry" => vec![setup(
+        ]
+    },
+};
+
+const VERSION_RETRY: ScenarioInfo = ScenarioInfo {
+    number: 5,
+    id: "version-retry",
+    title: "Version retry",
+    summary: "A modern request naming 2025-11-25 gets -32022 with \
+        data.supported/requested; the client retries with a supported version \
+        and a new id.",
+    setups: || {
+        vec![setup(
             "discover naming 2025-11-25",
             clients::plain(),
             servers::deploy_console(),
@@ -145,219 +215,292 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
             vec![Step::Discover {
                 version: Some("2025-11-25".into()),
             }],
-        )],
-        "missing-meta" => {
-            let broken = |label: &str, params: serde_json::Value, why: &str| {
-                let text =
-                    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
-                        .to_string();
-                setup(
-                    label,
-                    clients::plain(),
-                    servers::deploy_console(),
-                    STDIO,
-                    vec![Step::Raw {
-                        text,
-                        headers: None,
-                        violation: Some(why.into()),
-                        note: format!("A tools/list request with {why}."),
-                        rules: vec!["M-META-REQUIRED".into()],
-                    }],
-                )
-            };
-            vec![
-                broken("no _meta", json!({}), "no params._meta at all"),
-                broken("no protocolVersion", json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}), "_meta without io.modelcontextprotocol/protocolVersion"),
-                broken("no clientCapabilities", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": ProtocolVersion::MODERN}}), "_meta without io.modelcontextprotocol/clientCapabilities"),
-                setup("no clientInfo (fine)", clients::plain(), servers::deploy_console(), STDIO, vec![Step::Raw {
-                    text: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta()}}).to_string(),
-                    headers: None, violation: None,
-                    note: "The same request with both required keys and no clientInfo: clientInfo is optional and a server must not require it.".into(),
-                    rules: vec!["M-META-REQUIRED".into()],
-                }]),
-            ]
-        }
-        "era-probe-stdio" => probe_setups(STDIO),
-        "era-probe-http" => probe_setups(HTTP),
-        "era-cache-and-upgrade" => {
-            let mut client = clients::dual_era();
-            client.request_timeout_ms = Some(30_000);
-            let list = || call("list_incidents", json!({}), None, true);
-            let ttl = setup(
-                "ttlMs expiry",
-                client.clone(),
+        )]
+    },
+};
+
+const MISSING_META: ScenarioInfo = ScenarioInfo {
+    number: 6,
+    id: "missing-meta",
+    title: "Missing _meta",
+    summary: "A request without _meta, or missing either required key, is rejected \
+        with -32602; clientInfo is optional.",
+    setups: || {
+        let broken = |label: &str, params: serde_json::Value, why: &str| {
+            let text = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
+                .to_string();
+            setup(
+                label,
+                clients::plain(),
                 servers::deploy_console(),
                 STDIO,
-                vec![
-                    list(),
-                    Step::Wait { ms: 600_000 },
-                    list(),
-                    Step::Wait { ms: 3_000_000 },
-                    list(),
-                ],
-            );
-            // The same notes server, upgraded in place to modern-only (subscribe
-            // is a legacy-only promise, so it goes).
-            let mut upgraded = servers::notes();
-            upgraded.era = EraMode::ModernOnly;
-            upgraded.modern_versions = vec![ProtocolVersion::MODERN.into()];
-            upgraded.legacy_versions = Vec::new();
-            upgraded.info.version = "1.0".into();
-            if let Some(resources) = upgraded.capabilities.resources.as_mut() {
-                resources.subscribe = None;
-            }
-            let list_tools = || Step::request(methods::TOOLS_LIST);
-            let mut upgrade = setup(
-                "server upgraded underneath",
-                client,
+                vec![Step::Raw {
+                    text,
+                    headers: None,
+                    violation: Some(why.into()),
+                    note: format!("A tools/list request with {why}."),
+                    rules: vec!["M-META-REQUIRED".into()],
+                }],
+            )
+        };
+        vec![
+            broken("no _meta", json!({}), "no params._meta at all"),
+            broken("no protocolVersion", json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}), "_meta without io.modelcontextprotocol/protocolVersion"),
+            broken("no clientCapabilities", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": ProtocolVersion::MODERN}}), "_meta without io.modelcontextprotocol/clientCapabilities"),
+            setup("no clientInfo (fine)", clients::plain(), servers::deploy_console(), STDIO, vec![Step::Raw {
+                text: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta()}}).to_string(),
+                headers: None, violation: None,
+                note: "The same request with both required keys and no clientInfo: clientInfo is optional and a server must not require it.".into(),
+                rules: vec!["M-META-REQUIRED".into()],
+            }]),
+        ]
+    },
+};
+
+const ERA_PROBE_STDIO: ScenarioInfo = ScenarioInfo {
+    number: 7,
+    id: "era-probe-stdio",
+    title: "Era probe on stdio",
+    summary: "A dual-era client probes modern, legacy-answering, legacy-silent and \
+        dual-era servers side by side.",
+    setups: || probe_setups(STDIO),
+};
+
+const ERA_PROBE_HTTP: ScenarioInfo = ScenarioInfo {
+    number: 8,
+    id: "era-probe-http",
+    title: "Era probe on HTTP",
+    summary: "The same probe on Streamable HTTP, deciding from the status and the body.",
+    setups: || probe_setups(HTTP),
+};
+
+const ERA_CACHE_AND_UPGRADE: ScenarioInfo = ScenarioInfo {
+    number: 9,
+    id: "era-cache-and-upgrade",
+    title: "Era cache and upgrade",
+    summary: "The era and discover result are cached, reused while fresh, re-probed \
+        when ttlMs expires and when an upgraded server returns a version \
+        error.",
+    setups: || {
+        let mut client = clients::dual_era();
+        client.request_timeout_ms = Some(30_000);
+        let list = || call("list_incidents", json!({}), None, true);
+        let ttl = setup(
+            "ttlMs expiry",
+            client.clone(),
+            servers::deploy_console(),
+            STDIO,
+            vec![
+                list(),
+                Step::Wait { ms: 600_000 },
+                list(),
+                Step::Wait { ms: 3_000_000 },
+                list(),
+            ],
+        );
+        // The same notes server, upgraded in place to modern-only (subscribe
+        // is a legacy-only promise, so it goes).
+        let mut upgraded = servers::notes();
+        upgraded.era = EraMode::ModernOnly;
+        upgraded.modern_versions = vec![ProtocolVersion::MODERN.into()];
+        upgraded.legacy_versions = Vec::new();
+        upgraded.info.version = "1.0".into();
+        if let Some(resources) = upgraded.capabilities.resources.as_mut() {
+            resources.subscribe = None;
+        }
+        let list_tools = || Step::request(methods::TOOLS_LIST);
+        let mut upgrade = setup(
+            "server upgraded underneath",
+            client,
+            servers::notes(),
+            HTTP,
+            vec![list_tools(), Step::Wait { ms: 60_000 }, list_tools()],
+        );
+        upgrade.server_events = vec![(
+            SimTime::from_millis(30_000),
+            ServerEvent::Upgrade {
+                config: Box::new(upgraded),
+            },
+        )];
+        vec![ttl, upgrade]
+    },
+};
+
+const COMPATIBILITY_MATRIX: ScenarioInfo = ScenarioInfo {
+    number: 10,
+    id: "compatibility-matrix",
+    title: "Compatibility matrix",
+    summary: "The seven client/server era pairs and how each ends.",
+    setups: || {
+        let mut modern_client = clients::plain();
+        modern_client.discover_first = true;
+        let list = || vec![Step::request(methods::TOOLS_LIST)];
+        vec![
+            setup(
+                "modern client, modern server",
+                modern_client.clone(),
+                servers::deploy_console(),
+                STDIO,
+                list(),
+            ),
+            setup(
+                "modern client, legacy server",
+                modern_client,
                 servers::notes(),
-                HTTP,
-                vec![list_tools(), Step::Wait { ms: 60_000 }, list_tools()],
-            );
-            upgrade.server_events = vec![(
-                SimTime::from_millis(30_000),
-                ServerEvent::Upgrade {
-                    config: Box::new(upgraded),
-                },
-            )];
-            vec![ttl, upgrade]
-        }
-        "compatibility-matrix" => {
-            let mut modern_client = clients::plain();
-            modern_client.discover_first = true;
-            let list = || vec![Step::request(methods::TOOLS_LIST)];
-            vec![
-                setup(
-                    "modern client, modern server",
-                    modern_client.clone(),
-                    servers::deploy_console(),
-                    STDIO,
-                    list(),
-                ),
-                setup(
-                    "modern client, legacy server",
-                    modern_client,
-                    servers::notes(),
-                    STDIO,
-                    list(),
-                ),
-                setup(
-                    "dual-era client, modern server",
-                    clients::dual_era(),
-                    servers::deploy_console(),
-                    STDIO,
-                    list(),
-                ),
-                setup(
-                    "dual-era client, legacy server",
-                    clients::dual_era(),
-                    servers::notes(),
-                    STDIO,
-                    list(),
-                ),
-                setup(
-                    "legacy client, modern server",
-                    clients::legacy_host(),
-                    servers::deploy_console(),
-                    STDIO,
-                    list(),
-                ),
-                setup(
-                    "legacy client, dual-era server",
-                    clients::legacy_host(),
-                    servers::dual_era(),
-                    STDIO,
-                    list(),
-                ),
-                setup(
-                    "legacy client, legacy server",
-                    clients::legacy_host(),
-                    servers::notes(),
-                    STDIO,
-                    list(),
-                ),
-            ]
-        }
-        "legacy-handshake" => {
-            let mut wants_newer = clients::legacy_host();
-            wants_newer.legacy_versions = vec!["2025-11-25".into(), "2025-06-18".into()];
-            let mut only_newer = clients::legacy_host();
-            only_newer.legacy_versions = vec!["2025-11-25".into()];
-            let script = || vec![Step::request(methods::TOOLS_LIST)];
-            vec![
-                setup(
-                    "version echoed",
-                    clients::legacy_host(),
-                    servers::notes(),
-                    STDIO,
-                    script(),
-                ),
-                setup(
-                    "counter-offer accepted",
-                    wants_newer,
-                    servers::notes(),
-                    STDIO,
-                    script(),
-                ),
-                setup(
-                    "counter-offer refused",
-                    only_newer,
-                    servers::notes(),
-                    STDIO,
-                    script(),
-                ),
-            ]
-        }
-        "list-changed-debounce" => {
-            let mut naive = clients::legacy_host();
-            naive.debounce_ms = 0;
-            let burst = || {
-                vec![
-                    (SimTime::from_millis(1_000), ServerEvent::ToolsChanged),
-                    (SimTime::from_millis(1_010), ServerEvent::ToolsChanged),
-                    (SimTime::from_millis(1_020), ServerEvent::ToolsChanged),
-                ]
-            };
-            let mut debounced = setup(
-                "debounced (200 ms)",
+                STDIO,
+                list(),
+            ),
+            setup(
+                "dual-era client, modern server",
+                clients::dual_era(),
+                servers::deploy_console(),
+                STDIO,
+                list(),
+            ),
+            setup(
+                "dual-era client, legacy server",
+                clients::dual_era(),
+                servers::notes(),
+                STDIO,
+                list(),
+            ),
+            setup(
+                "legacy client, modern server",
+                clients::legacy_host(),
+                servers::deploy_console(),
+                STDIO,
+                list(),
+            ),
+            setup(
+                "legacy client, dual-era server",
+                clients::legacy_host(),
+                servers::dual_era(),
+                STDIO,
+                list(),
+            ),
+            setup(
+                "legacy client, legacy server",
                 clients::legacy_host(),
                 servers::notes(),
                 STDIO,
-                vec![Step::request(methods::TOOLS_LIST)],
-            );
-            debounced.server_events = burst();
-            let mut eager = setup(
-                "re-list on every notice",
-                naive,
+                list(),
+            ),
+        ]
+    },
+};
+
+const LEGACY_HANDSHAKE: ScenarioInfo = ScenarioInfo {
+    number: 11,
+    id: "legacy-handshake",
+    title: "Legacy handshake",
+    summary: "initialize: version echo, counter-offer, and a client that cannot \
+        speak the answer disconnects; initialized; instructions.",
+    setups: || {
+        let mut wants_newer = clients::legacy_host();
+        wants_newer.legacy_versions = vec!["2025-11-25".into(), "2025-06-18".into()];
+        let mut only_newer = clients::legacy_host();
+        only_newer.legacy_versions = vec!["2025-11-25".into()];
+        let script = || vec![Step::request(methods::TOOLS_LIST)];
+        vec![
+            setup(
+                "version echoed",
+                clients::legacy_host(),
                 servers::notes(),
                 STDIO,
-                vec![Step::request(methods::TOOLS_LIST)],
-            );
-            eager.server_events = burst();
-            vec![debounced, eager]
-        }
-        "elicitation-unchecked" => {
-            let mut server = servers::search_index();
-            server.checks_capability_before_work = false;
-            UndeclaredPolicy::ALL
-                .into_iter()
-                .map(|policy| {
-                    setup(
-                        &format!("client {}", policy.label()),
-                        clients::orchestrator_runtime(policy),
-                        server.clone(),
-                        STDIO,
-                        vec![call(
-                            "purge_index",
-                            json!({"index": "prod-catalog"}),
-                            None,
-                            true,
-                        )],
-                    )
-                })
-                .collect()
-        }
-        "elicitation-checked" => UndeclaredPolicy::ALL
+                script(),
+            ),
+            setup(
+                "counter-offer accepted",
+                wants_newer,
+                servers::notes(),
+                STDIO,
+                script(),
+            ),
+            setup(
+                "counter-offer refused",
+                only_newer,
+                servers::notes(),
+                STDIO,
+                script(),
+            ),
+        ]
+    },
+};
+
+const LIST_CHANGED_DEBOUNCE: ScenarioInfo = ScenarioInfo {
+    number: 12,
+    id: "list-changed-debounce",
+    title: "list_changed debounce",
+    summary: "A burst of list_changed notices becomes one re-list (compared with \
+        re-listing on every notice).",
+    setups: || {
+        let mut naive = clients::legacy_host();
+        naive.debounce_ms = 0;
+        let burst = || {
+            vec![
+                (SimTime::from_millis(1_000), ServerEvent::ToolsChanged),
+                (SimTime::from_millis(1_010), ServerEvent::ToolsChanged),
+                (SimTime::from_millis(1_020), ServerEvent::ToolsChanged),
+            ]
+        };
+        let mut debounced = setup(
+            "debounced (200 ms)",
+            clients::legacy_host(),
+            servers::notes(),
+            STDIO,
+            vec![Step::request(methods::TOOLS_LIST)],
+        );
+        debounced.server_events = burst();
+        let mut eager = setup(
+            "re-list on every notice",
+            naive,
+            servers::notes(),
+            STDIO,
+            vec![Step::request(methods::TOOLS_LIST)],
+        );
+        eager.server_events = burst();
+        vec![debounced, eager]
+    },
+};
+
+const ELICITATION_UNCHECKED: ScenarioInfo = ScenarioInfo {
+    number: 13,
+    id: "elicitation-unchecked",
+    title: "Elicitation unchecked",
+    summary: "A server takes a lock and then elicits from a client that never \
+        declared it: -32601, silent drop (lock leaked, host kill at 600 s) and \
+        disconnect.",
+    setups: || {
+        let mut server = servers::search_index();
+        server.checks_capability_before_work = false;
+        UndeclaredPolicy::ALL
+            .into_iter()
+            .map(|policy| {
+                setup(
+                    &format!("client {}", policy.label()),
+                    clients::orchestrator_runtime(policy),
+                    server.clone(),
+                    STDIO,
+                    vec![call(
+                        "purge_index",
+                        json!({"index": "prod-catalog"}),
+                        None,
+                        true,
+                    )],
+                )
+            })
+            .collect()
+    },
+};
+
+const ELICITATION_CHECKED: ScenarioInfo = ScenarioInfo {
+    number: 14,
+    id: "elicitation-checked",
+    title: "Elicitation checked",
+    summary: "The capability check runs before the lock: a precise tool error naming \
+        retention_days, the re-call completes, nothing leaks.",
+    setups: || {
+        UndeclaredPolicy::ALL
             .into_iter()
             .map(|policy| {
                 setup(
@@ -376,8 +519,17 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                     ],
                 )
             })
-            .collect(),
-        "legacy-client-vs-modern-server" => vec![
+            .collect()
+    },
+};
+
+const LEGACY_CLIENT_VS_MODERN_SERVER: ScenarioInfo = ScenarioInfo {
+    number: 15,
+    id: "legacy-client-vs-modern-server",
+    title: "Legacy client, modern server",
+    summary: "initialize is refused with the supported versions named, on stdio and on HTTP.",
+    setups: || {
+        vec![
             setup(
                 "stdio",
                 clients::legacy_host(),
@@ -392,42 +544,49 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
                 HTTP,
                 vec![Step::request(methods::TOOLS_LIST)],
             ),
-        ],
-        "http-header-mismatch" => {
-            let body = |id: u32| {
-                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        ]
+    },
+};
+
+const HTTP_HEADER_MISMATCH: ScenarioInfo = ScenarioInfo {
+    number: 16,
+    id: "http-header-mismatch",
+    title: "HTTP header mismatch",
+    summary: "MCP-Protocol-Version header differs from _meta: 400 with -32020 (and \
+        the matching request for comparison).",
+    setups: || {
+        let body = |id: u32| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
                 "name": "list_incidents", "arguments": {}, "_meta": modern_meta()}})
-                .to_string()
-            };
-            let headers = |version: &str| {
-                vec![
-                    ("Content-Type".to_string(), "application/json".to_string()),
-                    (
-                        "Accept".to_string(),
-                        "application/json, text/event-stream".to_string(),
-                    ),
-                    ("MCP-Protocol-Version".to_string(), version.to_string()),
-                    ("Mcp-Method".to_string(), "tools/call".to_string()),
-                    ("Mcp-Name".to_string(), "list_incidents".to_string()),
-                ]
-            };
+            .to_string()
+        };
+        let headers = |version: &str| {
             vec![
-                setup("header says 2025-11-25", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
-                    text: body(1), headers: Some(headers("2025-11-25")),
-                    violation: Some("MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)".into()),
-                    note: "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25.".into(),
-                    rules: vec!["H-HEADERS".into()],
-                }]),
-                setup("headers match", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
-                    text: body(1), headers: Some(headers(ProtocolVersion::MODERN)), violation: None,
-                    note: "The same request with headers that mirror the body.".into(),
-                    rules: vec!["H-HEADERS".into()],
-                }]),
+                ("Content-Type".to_string(), "application/json".to_string()),
+                (
+                    "Accept".to_string(),
+                    "application/json, text/event-stream".to_string(),
+                ),
+                ("MCP-Protocol-Version".to_string(), version.to_string()),
+                ("Mcp-Method".to_string(), "tools/call".to_string()),
+                ("Mcp-Name".to_string(), "list_incidents".to_string()),
             ]
-        }
-        _ => return None,
-    })
-}
+        };
+        vec![
+            setup("header says 2025-11-25", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
+                text: body(1), headers: Some(headers("2025-11-25")),
+                violation: Some("MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)".into()),
+                note: "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25.".into(),
+                rules: vec!["H-HEADERS".into()],
+            }]),
+            setup("headers match", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
+                text: body(1), headers: Some(headers(ProtocolVersion::MODERN)), violation: None,
+                note: "The same request with headers that mirror the body.".into(),
+                rules: vec!["H-HEADERS".into()],
+            }]),
+        ]
+    },
+};
 
 fn probe_setups(kind: TransportKind) -> Vec<Setup> {
     let script = || vec![Step::request(methods::TOOLS_LIST)];
