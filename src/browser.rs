@@ -1,8 +1,47 @@
-//! Browser services the exports and the permalink use: the clipboard
-//! (which may be missing or refuse) and file downloads.
+//! Browser services: the page's URL as a [`Config`], the base URL
+//! `embed.js` left, JS values as JSON, the clipboard (which may be missing
+//! or refuse) and file downloads.
 
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use web_sys::UrlSearchParams;
 use yew::Callback;
+
+use crate::config::Config;
+
+/// The global `embed.js` sets before it loads a bundle: the bundle's base
+/// URL. While it is set, `start` leaves the page alone.
+const EMBED_GLOBAL: &str = "mcpLanesEmbed";
+
+/// The bundle's base URL when `embed.js` loaded the module.
+pub fn script_base() -> Option<String> {
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &EMBED_GLOBAL.into())
+        .ok()?
+        .as_string()
+}
+
+/// The page's configuration from its URL (query and fragment).
+pub fn page_config() -> Config {
+    let location = web_sys::window().map(|w| w.location());
+    let search = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let params = UrlSearchParams::new_with_str(&search).ok();
+    let hash = location.and_then(|l| l.hash().ok()).unwrap_or_default();
+    Config::from_url(|key| params.as_ref().and_then(|p| p.get(key)), &hash)
+}
+
+/// A JS value as JSON (`Null` for `undefined`); `None` when it cannot be
+/// written as JSON (cycles, BigInt).
+pub fn to_json(value: &JsValue) -> Option<Value> {
+    if value.is_undefined() {
+        return Some(Value::Null);
+    }
+    let text = js_sys::JSON::stringify(value).ok()?.as_string()?;
+    serde_json::from_str(&text).ok()
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -31,8 +70,7 @@ pub fn copy_text(text: &str, done: Callback<bool>) {
     promise.then(&ok, &err);
 }
 
-/// Offers `text` as a file download named `name` (the exports; full bundle).
-#[cfg(feature = "engine")]
+/// Offers `text` as a file download named `name` (the exports).
 pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let document = web_sys::window()?.document()?;
     let parts = js_sys::Array::of1(&text.into());

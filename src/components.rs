@@ -1,13 +1,12 @@
-//! One component per file.
+//! One component per file (view functions where a component would cost
+//! more than it gives). The editor's (`editor`, `code_editor`, `reply_pane`,
+//! `exchange_history`, `header_table`) are linked in the full bundle only:
+//! only its `bundle::panels` names them.
 
 pub mod app;
-#[cfg(feature = "engine")]
 pub mod code_editor;
-#[cfg(feature = "engine")]
 pub mod editor;
-#[cfg(feature = "engine")]
 pub mod exchange_history;
-#[cfg(feature = "engine")]
 pub mod header_table;
 pub mod help_dialog;
 pub mod inspector;
@@ -15,7 +14,6 @@ pub mod lane;
 pub mod lane_diagram;
 pub mod narration;
 pub mod player;
-#[cfg(feature = "engine")]
 pub mod reply_pane;
 pub mod scenario_picker;
 pub mod settings_panel;

@@ -5,16 +5,16 @@
 //! `serde_json::Value` (the query string and the JS options object both
 //! become one): the derive-based readers cost 6 to 13 KB gzip of
 //! WebAssembly for this one small struct.
-
-use std::cell::RefCell;
+//!
+//! Also the hand-over message between the bundles ([`Handoff`]): the lite
+//! page writes it, the full bundle's start reads it into its `Config`.
+//!
+//! Data layer: plain Rust over the core, no browser (boot reads the URL and
+//! passes its parts in).
 
 use mcp_lanes_core::scenarios;
 use mcp_lanes_core::share::{self, ShareError, ShareState};
 use serde_json::Value;
-use web_sys::{Element, UrlSearchParams};
-use yew::UseReducerDispatcher;
-
-use crate::state::State;
 
 /// Where the app runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,9 @@ pub enum Mode {
 pub const SPEED_VALUES: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 
 /// What to show and how (see README, "Embedding in a course page").
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
+    /// Page, iframe figure or mounted figure.
     pub mode: Mode,
     /// Scenario id (`None`: the first, or the permalink's).
     pub scenario: Option<String>,
@@ -39,7 +41,7 @@ pub struct Config {
     pub setups: Option<Vec<usize>>,
     /// Start playing at once.
     pub autoplay: bool,
-    /// Index into `state::SPEEDS`.
+    /// Index into [`SPEED_VALUES`] (the speeds of `state::SPEEDS`).
     pub speed: Option<usize>,
     /// Start at this playback step.
     pub step: usize,
@@ -53,12 +55,55 @@ pub struct Config {
     pub problem: Option<String>,
     /// The permalink in the URL fragment (page only).
     pub link: Option<Result<ShareState, ShareError>>,
-    /// The host element of a mounted figure (events are dispatched on it).
-    pub host: Option<Element>,
     /// What a hand-over from the lite bundle restores (full bundle).
-    pub arrival: Option<crate::upgrade::Arrival>,
-    /// Filled by the app: lets `Handle::control` reach its state.
-    pub dispatcher: RefCell<Option<UseReducerDispatcher<State>>>,
+    pub arrival: Option<Arrival>,
+}
+
+/// What a hand-over restores beyond the permalink.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Arrival {
+    /// The inspected event (lane, event).
+    pub selected: Option<(usize, usize)>,
+    /// Show the request editor.
+    pub editor: bool,
+    /// `data-testid` of the control that had focus.
+    pub focus: Option<String>,
+    /// `data-testid`s of the open `<details>` panels.
+    pub open: Vec<String>,
+}
+
+/// The browser global the hand-over travels in.
+pub const HANDOFF_GLOBAL: &str = "mcpLanesHandoff";
+
+/// What the lite page hands to the full bundle when a person asks for
+/// something only the simulator can show: the permalink of the state after
+/// the change, plus what a link does not record (selection, editor,
+/// playback speed, the focused control and the open panels). Travels as
+/// JSON in [`HANDOFF_GLOBAL`]; [`Config::receive`] reads it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Handoff {
+    /// The state to open (`None`: what the URL says).
+    pub link: Option<ShareState>,
+    /// The speed index of the lite page.
+    pub speed: Option<usize>,
+    /// What the full page restores beyond the link.
+    pub arrival: Arrival,
+}
+
+impl Handoff {
+    /// The JSON the full bundle's [`Config::receive`] reads.
+    pub fn to_json(&self) -> String {
+        let a = &self.arrival;
+        serde_json::json!({
+            "link": self.link.as_ref().map(share::to_fragment),
+            "selected": a.selected.map(|(lane, event)| [lane, event]),
+            "editor": a.editor,
+            "speed": self.speed,
+            "focus": a.focus,
+            "open": a.open,
+        })
+        .to_string()
+    }
 }
 
 const KEYS: [&str; 8] = [
@@ -164,22 +209,14 @@ impl Config {
                 .collect(),
             problem,
             link: None,
-            host: None,
             arrival: None,
-            dispatcher: RefCell::new(None),
         }
     }
 
-    /// The page's configuration from its URL: `?scenario=ID` and a
-    /// permalink fragment, or with `?embed=1` a figure's options.
-    pub fn from_url() -> Config {
-        let location = web_sys::window().map(|w| w.location());
-        let search = location
-            .as_ref()
-            .and_then(|l| l.search().ok())
-            .unwrap_or_default();
-        let params = UrlSearchParams::new_with_str(&search).ok();
-        let param = |key: &str| params.as_ref().and_then(|p| p.get(key));
+    /// The page's configuration from its URL: `param` gives a query
+    /// parameter's decoded value, `hash` is the fragment. `?scenario=ID` and
+    /// a permalink, or with `?embed=1` a figure's options.
+    pub fn from_url(param: impl Fn(&str) -> Option<String>, hash: &str) -> Config {
         if param("embed").as_deref() == Some("1") {
             // The query as a JSON object, each value typed as its option
             // wants it: lists are comma-separated, flags 1 or true; numbers
@@ -220,8 +257,41 @@ impl Config {
         }
         let mut config = Config::from_options(Mode::Page, &Value::Null);
         config.scenario = param("scenario");
-        let hash = location.and_then(|l| l.hash().ok()).unwrap_or_default();
-        config.link = (hash.len() > 1).then(|| share::from_fragment(&hash));
+        config.link = (hash.len() > 1).then(|| share::from_fragment(hash));
         config
     }
+
+    /// Full bundle: makes this configuration open what a hand-over
+    /// ([`Handoff::to_json`]) describes; text that is not one changes
+    /// nothing.
+    pub fn receive(&mut self, handoff: &str) {
+        let Ok(v) = serde_json::from_str::<Value>(handoff) else {
+            return;
+        };
+        if let Some(link) = v["link"].as_str() {
+            self.link = Some(share::from_fragment(link));
+            self.step = 0;
+        }
+        if let Some(speed) = v["speed"].as_u64().map(|s| s as usize) {
+            self.speed = (speed < SPEED_VALUES.len()).then_some(speed);
+        }
+        // The lite page stopped playback to hand over; a figure's `autoplay`
+        // must not start it again.
+        self.autoplay = false;
+        let pair = |v: &Value| Some((v[0].as_u64()? as usize, v[1].as_u64()? as usize));
+        self.arrival = Some(Arrival {
+            selected: pair(&v["selected"]),
+            editor: v["editor"].as_bool().unwrap_or(false),
+            focus: v["focus"].as_str().map(str::to_string),
+            open: v["open"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect(),
+        });
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,8 +2,11 @@
 //! transport, the text being written with what the core says about it
 //! (lint, named version, declared capabilities, the headers a conforming
 //! client would send), the exchanges sent so far and the lane they make.
-//! Every change is an [`EditorAction`] applied by `reduce`; all protocol
-//! decisions are the core's (`mcp_lanes_core::editor`).
+//! Every change is an [`EditorAction`] applied by [`EditorState::update`];
+//! all protocol decisions are the core's (`mcp_lanes_core::editor`).
+//!
+//! State layer: plain Rust, built and tested natively; `hooks` makes it
+//! yew's reducer.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -15,7 +18,6 @@ use mcp_lanes_core::settings::{self, Capability};
 use mcp_lanes_core::share;
 use mcp_lanes_core::sim::{EventKind, Timeline};
 use mcp_lanes_core::transport::TransportKind;
-use yew::prelude::*;
 
 use crate::model::{Layout, Shared};
 
@@ -47,8 +49,8 @@ pub struct EditorState {
     /// The simulated server and its connection state. Changed in place by
     /// `Send` and `NewConnection` (cloning it would copy every exchange).
     session: Rc<RefCell<EditorSession>>,
-    /// The text being written.
-    pub text: AttrValue,
+    /// The text being written (shared with the view, which never copies it).
+    pub text: Rc<str>,
     /// What the core says about it.
     pub lint: Shared<Lint>,
     /// HTTP request headers (prefilled from the body).
@@ -144,7 +146,7 @@ impl EditorState {
             target,
             transport: TransportKind::Stdio,
             session,
-            text: AttrValue::default(),
+            text: Rc::from(""),
             lint: Shared::new(Lint::default()),
             headers: Shared::new(Vec::new()),
             headers_edited: false,
@@ -342,11 +344,11 @@ impl EditorState {
     }
 }
 
-impl Reducible for EditorState {
-    type Action = EditorAction;
-
-    fn reduce(self: Rc<Self>, action: EditorAction) -> Rc<Self> {
-        let mut next = (*self).clone();
+impl EditorState {
+    /// Applies an action (yew's `Reducible` for `EditorState`, in `hooks`,
+    /// calls this on a copy).
+    pub fn update(&mut self, action: EditorAction) {
+        let next = self;
         match action {
             EditorAction::Target(target, config) => {
                 next.target = target;
@@ -461,6 +463,5 @@ impl Reducible for EditorState {
             EditorAction::Dismiss => next.notice = None,
             EditorAction::Lane => next.extend_lane(),
         }
-        Rc::new(next)
     }
 }

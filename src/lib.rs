@@ -1,79 +1,86 @@
 //! mcp-lanes web app: a Yew view over the simulation core's timelines.
-//! The page is only built for wasm32; natively the crate is a stub so that
-//! `cargo build --workspace` stays green.
 //!
 //! Two bundles come from this crate (see README, "Two bundles"):
 //! - **lite** (`mcp-lanes-lite`, built without the `engine` feature): what
 //!   a first visit loads. It shows the runs the core recorded at build time
 //!   (`www/timelines/`, kept current by `tests/page_timelines.rs`) and has
 //!   no simulator. When a person changes a setting or opens the editor it
-//!   hands the state to the full bundle ([`upgrade`]).
-//! - **full** (`mcp-lanes-web`, with `engine`): the simulator, the editor
-//!   and `McpLanes.mount` for `embed.js`.
+//!   hands the state to the full bundle.
+//! - **full** (`mcp-lanes-web`, with `engine`): the simulator, the editor,
+//!   the exporters and `McpLanes.mount` for `embed.js`.
 //!
-//! Layout (after yew's own examples): `state.rs` holds the state, its
-//! `Action`s and the reducer; `model.rs` turns timelines into what the lanes
-//! draw; `components/` has one component per file; `hooks/` the side
-//! effects (playback timer, keyboard, URL, theme).
+//! # Layers
+//!
+//! After yew's own examples (function_todomvc, contexts), each layer uses
+//! only the layers above it in this list; `tests/layers.rs` fails on an
+//! import against this order or on an import cycle between modules.
+//!
+//! 1. **data**: [`model`] (what the lanes draw), [`editor_model`] (the
+//!    editor's text), [`config`] (page and figure options, the hand-over
+//!    message), [`runs`] (the simulator or the recorded runs).
+//! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
+//!    [`editor_state`] (the request editor's).
+//! 3. **hooks**: [`browser`] and [`permalink`] (browser services),
+//!    [`hooks`] (side effects; yew's `Reducible` for the two states).
+//! 4. **components**: [`components`], one per file, and [`el`].
+//! 5. **boot**: [`boot`], which renders, mounts and takes down `App`; the
+//!    only module that names it.
+//!
+//! Data and state are plain Rust and build natively, where their tests
+//! run (`cargo test -p mcp-lanes-web`); the other layers are browser code
+//! and build for wasm32 only.
+//!
+//! # The seam between the bundles
+//!
+//! [`bundle`] is `bundle/full/` or `bundle/lite/`, chosen here once by the
+//! `engine` feature. Both have the same items, one submodule per layer:
+//! `SIMULATOR` (data), `hand_over` (hooks: how an action is carried out,
+//! and the bundle's side of the hand-over), `panels` (components: the
+//! editor and the exporters, or what stands for them) and `entry` (boot:
+//! `start`, and the full bundle's `McpLanes.mount`). Nothing else in the
+//! crate depends on the feature.
 //!
 //! **Invariant:** the UI never decides protocol behaviour. It shows what the
 //! core recorded and hands user changes back to the core
-//! (`settings::apply`, `sim::run`).
+//! (`settings::apply`, `sim::run`, `editor::EditorSession`).
+//!
+//! The modules are public so that the bundle that does not use a module
+//! (the lite one: the editor) does not report it as dead code; only the two
+//! binaries use this library.
 
+// Data layer.
+pub mod config;
+pub mod editor_model;
+pub mod model;
+pub mod runs;
+
+// State layer.
+pub mod editor_state;
+pub mod state;
+
+// Hooks layer.
 #[cfg(target_arch = "wasm32")]
-mod browser;
+pub mod browser;
 #[cfg(target_arch = "wasm32")]
-mod components;
+pub mod hooks;
 #[cfg(target_arch = "wasm32")]
-mod config;
-#[cfg(any(all(target_arch = "wasm32", feature = "engine"), test))]
-mod editor_model;
-#[cfg(all(target_arch = "wasm32", feature = "engine"))]
-mod editor_state;
-#[cfg(all(target_arch = "wasm32", feature = "engine"))]
-mod el;
+pub mod permalink;
+
+// Components layer.
 #[cfg(target_arch = "wasm32")]
-mod embed;
+pub mod components;
 #[cfg(target_arch = "wasm32")]
-mod hooks;
+pub mod el;
+
+// Boot layer.
 #[cfg(target_arch = "wasm32")]
-mod model;
-#[cfg(target_arch = "wasm32")]
-mod permalink;
-#[cfg(all(target_arch = "wasm32", not(feature = "engine")))]
-mod recorded;
-#[cfg(target_arch = "wasm32")]
-mod state;
-#[cfg(target_arch = "wasm32")]
-mod upgrade;
+pub mod boot;
+
+/// The seam between the bundles (see the crate docs).
+#[cfg_attr(feature = "engine", path = "bundle/full/mod.rs")]
+#[cfg_attr(not(feature = "engine"), path = "bundle/lite/mod.rs")]
+pub mod bundle;
 
 /// Starts the page (or, under `embed.js`, waits for `McpLanes.mount`).
 #[cfg(target_arch = "wasm32")]
-pub fn start() {
-    // Loaded by www/embed.js: figures are mounted with `embed::mount`.
-    if embed::script_base().is_some() {
-        return;
-    }
-    let mut config = config::Config::from_url();
-    upgrade::take_handoff(&mut config);
-    if let Some(problem) = &config.problem {
-        gloo::console::error!(format!("mcp-lanes: {problem}"));
-    }
-    #[cfg(feature = "engine")]
-    render(config);
-    #[cfg(not(feature = "engine"))]
-    recorded::start(config);
-}
-
-/// Renders the app for `config` into a new root element of the body.
-#[cfg(target_arch = "wasm32")]
-fn render(config: config::Config) {
-    let Some(root) = upgrade::new_root() else {
-        return;
-    };
-    let config = model::Shared::new(config);
-    let props = components::app::AppProps { config };
-    let handle =
-        yew::Renderer::<components::app::App>::with_root_and_props(root.clone(), props).render();
-    upgrade::keep(handle, root);
-}
+pub use bundle::entry::start;

@@ -1,9 +1,7 @@
 //! The permalink: while playback is stopped, the page's URL fragment holds
-//! the whole state (`#v3.…`, compressed, `share::to_fragment`), so reloading or
-//! sharing the address restores it; a scenario's untouched start has no
+//! the whole state ([`State::fragment`]: `#v3.…`, compressed), so reloading
+//! or sharing the address restores it; a scenario's untouched start has no
 //! fragment.
-
-use mcp_lanes_core::share;
 
 use crate::state::State;
 
@@ -17,29 +15,12 @@ pub fn page_url(fragment: &str) -> Option<String> {
     Some(url)
 }
 
-/// The fragment of a state (empty for a scenario's untouched start).
-fn fragment(state: &State) -> String {
-    let link = state.share();
-    let untouched = link.step == 0
-        && link.editor.is_none()
-        && link
-            .lanes
-            .iter()
-            .enumerate()
-            .all(|(i, l)| l.base == i && !l.is_changed());
-    if untouched {
-        String::new()
-    } else {
-        share::to_fragment(&link)
-    }
-}
-
 /// Puts the state's fragment in the URL (replacing the history entry).
 pub fn write(state: &State) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let fragment = fragment(state);
+    let fragment = state.fragment();
     let current = window.location().hash().unwrap_or_default();
     if current.trim_start_matches('#') != fragment {
         if let (Some(url), Ok(history)) = (page_url(&fragment), window.history()) {

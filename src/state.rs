@@ -1,32 +1,32 @@
 //! The page state: which scenario, its lanes (set-up plus the timeline the
 //! core recorded for it), the shared layout, the playhead and the selection.
-//! Every change is an [`Action`] applied by [`State::reduce`]; side effects
-//! (timers, the URL, focus) live in hooks and components, not here.
+//! Every change is an [`Action`] applied by [`State::update`]; side effects
+//! (timers, the URL, focus, the hand-over between the bundles) live in
+//! hooks and components, not here.
+//!
+//! State layer: plain Rust over the core and the data layer, built and
+//! tested natively (`state/tests.rs`); `hooks` makes it yew's reducer.
+//! Without a [`Simulator`] (the lite bundle) the state shows recorded runs
+//! and turns every change that needs one into an [`Upgrade`]
+//! (`state/hand_over.rs`).
 
 use std::rc::Rc;
 
-use gloo::timers::callback::Interval;
 use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
-#[cfg(feature = "engine")]
-use mcp_lanes_core::settings;
 use mcp_lanes_core::settings::Setting;
-use mcp_lanes_core::share::{LaneState, ShareState};
+use mcp_lanes_core::share::{EditorState, LaneState, ShareState};
 use mcp_lanes_core::sim::{Setup, Timeline};
-use yew::prelude::*;
 
 use crate::model::{describe, Layout, Shared};
+use crate::runs::{self, Simulator};
 
+mod control;
+mod hand_over;
 mod link;
-#[cfg(not(feature = "engine"))]
-mod lite;
-#[cfg(not(feature = "engine"))]
-pub use lite::{act, needs_engine};
+#[cfg(test)]
+mod tests;
 
-/// Carries out a person's action (the full bundle simply dispatches it).
-#[cfg(feature = "engine")]
-pub fn act(state: &UseReducerHandle<State>, action: Action) {
-    state.dispatch(action);
-}
+pub use hand_over::needs_simulator;
 
 /// Playback speeds offered (multiples of the base step), in quarters.
 pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
@@ -77,10 +77,21 @@ impl PartialEq for Lane {
 impl Lane {
     /// The scenario's set-up `base` with the lane's settings applied; a
     /// compared (`added`) lane resets to all of them, another to none.
-    fn new(key: u32, scenario: &str, base: &Setup, share: LaneState, added: bool) -> Lane {
+    fn new(
+        key: u32,
+        scenario: &str,
+        base: &Setup,
+        share: LaneState,
+        added: bool,
+        simulator: Option<Simulator>,
+    ) -> Lane {
         let build = |n: usize| {
             let mut setup = base.clone();
-            apply_settings(&mut setup, &share.settings[..n.min(share.settings.len())]);
+            if let Some(sim) = simulator {
+                for setting in &share.settings[..n.min(share.settings.len())] {
+                    (sim.apply)(&mut setup, setting);
+                }
+            }
             if let Some(label) = &share.label {
                 setup.label = label.clone();
             }
@@ -92,7 +103,7 @@ impl Lane {
             key,
             version: 0,
             original: build(keep),
-            timeline: run(scenario, share.base, &setup),
+            timeline: run(simulator, scenario, share.base, &setup),
             setup,
             added,
             changed: keep < share.settings.len(),
@@ -119,39 +130,23 @@ impl Lane {
     }
 }
 
-/// Applies settings to a set-up (full bundle).
-#[cfg(feature = "engine")]
-fn apply_settings(setup: &mut Setup, changes: &[Setting]) {
-    for s in changes {
-        settings::apply(setup, s);
+/// The run of a lane's set-up: the simulator's, or without one the run the
+/// core recorded for the scenario's set-up `base` (the state never makes a
+/// changed lane without a simulator: it hands over first).
+fn run(simulator: Option<Simulator>, scenario: &str, base: usize, setup: &Setup) -> Rc<Timeline> {
+    match simulator {
+        Some(sim) => Rc::new((sim.run)(setup)),
+        None => runs::recorded(scenario, base).unwrap_or_else(|| {
+            Rc::new(Timeline {
+                label: setup.label.clone(),
+                transport: setup.channel.kind,
+                client_label: String::new(),
+                server_label: String::new(),
+                events: Vec::new(),
+                summary: Default::default(),
+            })
+        }),
     }
-}
-
-/// The lite bundle shows only lanes as the scenario defines them (a
-/// changed lane is the full bundle's), so there is nothing to apply.
-#[cfg(not(feature = "engine"))]
-fn apply_settings(_setup: &mut Setup, _changes: &[Setting]) {}
-
-/// The run of a set-up: the simulator's, in the full bundle.
-#[cfg(feature = "engine")]
-fn run(_scenario: &str, _base: usize, setup: &Setup) -> Rc<Timeline> {
-    Rc::new(mcp_lanes_core::sim::run(setup))
-}
-
-/// The run of a scenario's set-up as the core recorded it at build time
-/// (the lite bundle never runs a changed set-up: it hands over first).
-#[cfg(not(feature = "engine"))]
-fn run(scenario: &str, base: usize, setup: &Setup) -> Rc<Timeline> {
-    crate::recorded::timeline(scenario, base).unwrap_or_else(|| {
-        Rc::new(Timeline {
-            label: setup.label.clone(),
-            transport: setup.channel.kind,
-            client_label: String::new(),
-            server_label: String::new(),
-            events: Vec::new(),
-            summary: Default::default(),
-        })
-    })
 }
 
 /// What the lite bundle hands to the full one: the state after the change
@@ -198,19 +193,18 @@ pub struct State {
     pub editor: bool,
     /// The editor's content as a permalink records it (`None` until the
     /// person changes something in the editor).
-    pub editor_link: Option<mcp_lanes_core::share::EditorState>,
+    pub editor_link: Option<EditorState>,
     /// The editor content a permalink restored (handed to the editor once).
-    pub editor_restored: Option<mcp_lanes_core::share::EditorState>,
-    /// The running playback timer; dropping it stops it.
-    pub timer: Option<Rc<Interval>>,
-    /// Lite bundle: the full bundle is needed for this (set by the
-    /// reducer, carried out by `hooks::use_upgrade`).
-    #[cfg_attr(feature = "engine", allow(dead_code))]
+    pub editor_restored: Option<EditorState>,
+    /// Without a simulator: the full bundle is needed for this (set here,
+    /// carried out by the lite bundle's `use_hand_over`).
     pub upgrade: Option<Rc<Upgrade>>,
-    /// Lite bundle: a scenario whose recorded runs are being fetched, and
-    /// the step to open it at.
-    #[cfg_attr(feature = "engine", allow(dead_code))]
+    /// Without a simulator: a scenario whose recorded runs are being
+    /// fetched, and the step to open it at.
     pub fetching: Option<(String, usize)>,
+    /// What changes set-ups and runs them (`None`: the lite bundle, which
+    /// shows recorded runs).
+    simulator: Option<Simulator>,
     /// The scenario's set-ups as defined (lanes start from one of them).
     bases: Rc<Vec<Setup>>,
     next_key: u32,
@@ -221,19 +215,15 @@ pub enum Action {
     /// Open a scenario by id (from the picker or the URL).
     Load(String),
     /// Open what a permalink describes.
-    Restore(Box<mcp_lanes_core::share::ShareState>),
+    Restore(Box<ShareState>),
     /// Lite bundle: the recorded runs of a scenario arrived (id, step).
-    #[cfg_attr(feature = "engine", allow(dead_code))]
     Recorded(String, usize),
     /// Lite bundle: hand the state over to the full bundle as it is.
-    #[cfg_attr(feature = "engine", allow(dead_code))]
     HandOver,
     /// Lite bundle: the full bundle could not be loaded.
-    #[cfg_attr(feature = "engine", allow(dead_code))]
     HandOverFailed,
     /// The editor's content changed (for the permalink).
-    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
-    EditorLink(Box<mcp_lanes_core::share::EditorState>),
+    EditorLink(Box<EditorState>),
     /// Start playback (from the start if at the end).
     Play,
     /// Stop playback.
@@ -258,8 +248,6 @@ pub enum Action {
     Faster,
     /// One speed down.
     Slower,
-    /// Keep (or drop) the playback timer.
-    SetTimer(Option<Interval>),
     /// Show an event in the inspector (or close it).
     Inspect(Option<Selection>),
     /// Change a lane's set-up and re-run it.
@@ -291,7 +279,7 @@ pub enum Action {
 impl State {
     /// The state for a scenario id; an unknown id opens the first scenario
     /// with a notice saying so.
-    pub fn load(id: Option<&str>) -> State {
+    pub fn load(id: Option<&str>, simulator: Option<Simulator>) -> State {
         let mut state = State {
             scenario: None,
             notice: None,
@@ -305,9 +293,9 @@ impl State {
             editor: false,
             editor_link: None,
             editor_restored: None,
-            timer: None,
             upgrade: None,
             fetching: None,
+            simulator,
             bases: Rc::default(),
             next_key: 0,
         };
@@ -362,6 +350,7 @@ impl State {
                     bases.get(share.base)?,
                     share,
                     added,
+                    self.simulator,
                 ))
             })
             .collect();
@@ -407,7 +396,6 @@ impl State {
 
     fn stop(&mut self) {
         self.playing = false;
-        self.timer = None;
     }
 
     fn seek(&mut self, pos: usize) {
@@ -415,16 +403,18 @@ impl State {
     }
 }
 
-impl Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
-        #[cfg(not(feature = "engine"))]
-        let action = match next.lite(action) {
-            Some(action) => action,
-            None => return Rc::new(next),
+impl State {
+    /// Applies an action (yew's `Reducible` for `State`, in `hooks`, calls
+    /// this on a copy).
+    pub fn update(&mut self, action: Action) {
+        let action = match self.simulator {
+            Some(_) => action,
+            None => match self.without_simulator(action) {
+                Some(action) => action,
+                None => return,
+            },
         };
+        let next = self;
         match action {
             Action::Load(id) => next.open(Some(&id)),
             Action::Restore(link) => next.restore(&link),
@@ -437,13 +427,11 @@ impl Reducible for State {
                 next.playing = !next.layout.is_empty();
             }
             Action::Pause => next.stop(),
-            Action::TogglePlay => {
-                return if self.playing {
-                    self.reduce(Action::Pause)
-                } else {
-                    self.reduce(Action::Play)
-                };
-            }
+            Action::TogglePlay => next.update(if next.playing {
+                Action::Pause
+            } else {
+                Action::Play
+            }),
             Action::Tick => {
                 if next.playing {
                     next.seek(next.pos + 1);
@@ -475,23 +463,17 @@ impl Reducible for State {
             Action::SetSpeed(speed) => next.speed = speed.min(SPEEDS.len() - 1),
             Action::Faster => next.speed = (next.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => next.speed = next.speed.saturating_sub(1),
-            Action::SetTimer(timer) => {
-                // A timer that arrives after playback stopped is dropped here,
-                // which cancels it.
-                next.timer = if next.playing {
-                    timer.map(Rc::new)
-                } else {
-                    None
-                };
-            }
             Action::Inspect(selection) => next.selected = selection,
             Action::Apply { lane, setting } => {
+                let scenario = next.scenario.map_or("", |s| s.id);
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
                 if let Some(l) = lanes.get_mut(lane) {
                     let mut setup = (*l.setup).clone();
-                    apply_settings(&mut setup, std::slice::from_ref(&setting));
+                    if let Some(sim) = next.simulator {
+                        (sim.apply)(&mut setup, &setting);
+                    }
                     l.share.settings.push(setting);
-                    l.timeline = run("", l.share.base, &setup);
+                    l.timeline = run(next.simulator, scenario, l.share.base, &setup);
                     l.setup = Rc::new(setup);
                     l.version += 1;
                     l.changed = true;
@@ -508,7 +490,7 @@ impl Reducible for State {
                     let key = next.next_key;
                     next.next_key += 1;
                     let scenario = next.scenario.map_or("", |s| s.id);
-                    let added = Lane::new(key, scenario, base, share, true);
+                    let added = Lane::new(key, scenario, base, share, true, next.simulator);
                     lanes.insert(lane + 1, added);
                     if let Some(sel) = next.selected.as_mut() {
                         if sel.lane > lane {
@@ -534,11 +516,12 @@ impl Reducible for State {
                 }
             }
             Action::ResetLane(lane) => {
+                let scenario = next.scenario.map_or("", |s| s.id);
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
                 if let Some(l) = lanes.get_mut(lane) {
                     l.share.settings.truncate(l.keep);
                     l.setup = Rc::clone(&l.original);
-                    l.timeline = run("", l.share.base, &l.setup);
+                    l.timeline = run(next.simulator, scenario, l.share.base, &l.setup);
                     l.version += 1;
                     l.changed = false;
                     next.set_lanes(lanes, true);
@@ -548,6 +531,5 @@ impl Reducible for State {
             Action::ShowEditor(on) => next.editor = on,
             Action::ToggleEditor => next.editor = !next.editor,
         }
-        Rc::new(next)
     }
 }

@@ -1,29 +1,31 @@
 //! The page: header, scenario picker, playback controls, narration, the
-//! lanes side by side and the inspector, plus the keyboard help.
+//! lanes side by side and the inspector, plus the keyboard help. What only
+//! one bundle has (the editor, the exporters, its side of the hand-over)
+//! comes from the seam, `bundle`.
 
 use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
-#[cfg(feature = "engine")]
-use crate::components::editor::Editor;
+use crate::bundle::hand_over::{act, use_hand_over};
+use crate::bundle::panels::{editor_panel, exports};
+use crate::bundle::SIMULATOR;
 use crate::components::help_dialog::HelpDialog;
 use crate::components::inspector::Inspector;
 use crate::components::lane::Lane;
 use crate::components::narration::Narration;
 use crate::components::player::Player;
 use crate::components::scenario_picker::ScenarioPicker;
-use crate::components::share_export::{export_menu, share_link, Status};
+use crate::components::share_export::{share_link, Status};
 use crate::components::theme_toggle::ThemeToggle;
 use crate::components::view_tabs::view_tabs;
 use crate::config::{Config, Mode};
-use crate::hooks::use_bridge::use_bridge;
+use crate::hooks::use_bridge::{use_bridge, Host};
 use crate::hooks::use_follow_playhead::use_follow_playhead;
 use crate::hooks::use_history::{push_scenario, use_history};
 use crate::hooks::use_playback_timer::use_playback_timer;
 use crate::hooks::use_shortcuts::use_shortcuts;
 use crate::hooks::use_theme::use_theme;
-use crate::hooks::use_upgrade::use_upgrade;
 use crate::model::Shared;
 use crate::permalink::page_url;
 use crate::state::{step_ms, Action, Selection, State};
@@ -54,18 +56,23 @@ fn narration(state: &State) -> Vec<String> {
     lines
 }
 
+/// What the app shows and where.
 #[derive(PartialEq, Properties)]
 pub struct AppProps {
     /// The page, an iframe figure or a mounted figure, and its options.
     pub config: Shared<Config>,
+    /// A mounted figure's host element and remote control.
+    #[prop_or_default]
+    pub host: Host,
 }
 
+/// The page, or one figure.
 #[component]
 pub fn App(props: &AppProps) -> Html {
     let config = &props.config;
     let page = config.mode == Mode::Page;
     let root = use_node_ref();
-    let state = use_reducer(|| State::start(config));
+    let state = use_reducer(|| State::start(config, SIMULATOR));
     use_playback_timer(&state);
     use_follow_playhead(state.pos, state.playing && page);
     use_shortcuts(
@@ -73,22 +80,14 @@ pub fn App(props: &AppProps) -> Html {
         (config.mode == Mode::Mount).then(|| root.clone()),
     );
     use_history(state.dispatcher(), page);
-    use_bridge(&state, config, &root);
+    use_bridge(&state, config, &props.host, &root);
     let theme = use_theme(page);
-    use_upgrade(&state, config, &root);
+    use_hand_over(&state, config, &root);
     // The picker starts unfolded when no scenario was asked for.
     let picker_open = config.scenario.is_none() && config.link.is_none();
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
-    // Stable between renders, so playback does not re-render the editor.
-    #[cfg(feature = "engine")]
-    let oneditorlink = {
-        let d = state.dispatcher();
-        use_callback((), move |link: share::EditorState, _| {
-            d.dispatch(Action::EditorLink(Box::new(link)))
-        })
-    };
     let editor = state.editor && with_editor;
     // What the last "Copy" said; the lane "Export" is about.
     let copied = use_state(Status::default);
@@ -150,13 +149,13 @@ pub fn App(props: &AppProps) -> Html {
     let onapply = {
         let state = state.clone();
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            crate::state::act(&state, Action::Apply { lane, setting })
+            act(&state, Action::Apply { lane, setting })
         })
     };
     let oncompare = {
         let state = state.clone();
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            crate::state::act(&state, Action::Compare { lane, setting })
+            act(&state, Action::Compare { lane, setting })
         })
     };
     let onremove = {
@@ -180,31 +179,11 @@ pub fn App(props: &AppProps) -> Html {
             .map(|lane| (sel.lane, lane.clone(), sel.event))
     });
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
-    // The editor's "viewed set-up": the inspected lane, else the first.
-    #[cfg(feature = "engine")]
-    let viewed = state
-        .lanes
-        .get(state.selected.map_or(0, |s| s.lane))
-        .cloned();
     let onshow_editor = {
         let state = state.clone();
-        Callback::from(move |on: bool| crate::state::act(&state, Action::ShowEditor(on)))
+        Callback::from(move |on: bool| act(&state, Action::ShowEditor(on)))
     };
     let lane_count = state.lanes.len();
-    #[cfg(feature = "engine")]
-    let exports = export_menu(current_id, &state.lanes, &export_lane, &copied);
-    #[cfg(not(feature = "engine"))]
-    let exports = {
-        let _ = export_lane;
-        export_menu(dispatch(|| Action::HandOver))
-    };
-    // The editor (full bundle; the lite one hands over before showing it).
-    #[cfg(feature = "engine")]
-    let editor_panel = html! {
-        <Editor {viewed} initial={state.editor_restored.clone()} onlink={oneditorlink} />
-    };
-    #[cfg(not(feature = "engine"))]
-    let editor_panel = html! {};
 
     html! {
         <div class={if embed { "app embed" } else { "app" }} ref={root}>
@@ -266,14 +245,14 @@ pub fn App(props: &AppProps) -> Html {
                             </div>
                         </div>
                         if page {
-                            { exports }
+                            { exports(&state, &export_lane, &copied) }
                         }
                     </section>
                     <Inspector {selection} onclose={oninspector_close} />
                 </div>
                 if with_editor {
                     <div id="panel-editor" hidden={!editor}>
-                        { editor_panel }
+                        { editor_panel(&state) }
                     </div>
                 }
             </main>

@@ -404,7 +404,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             ],
         ),
         el("fieldset", &["class"], &["row toggles"], toggles),
-        html! { <CodeEditor text={state.text.clone()} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} /> },
+        html! { <CodeEditor text={AttrValue::from(state.text.clone())} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} /> },
         el("p", &["class", "id"], &["hint", "editor-keys"], vec![text(
             "Enter keeps the indentation; Tab inserts two spaces (Esc then Tab, or Shift+Tab, leaves the text); Ctrl+Enter sends. Over 1 MiB or 128 levels deep is not sent.",
         )]),

@@ -4,27 +4,19 @@
 //! for Streamable HTTP lanes curl commands that replay it against
 //! `mcp-lanes serve`), each copied or downloaded. View functions over the
 //! page's state rather than components: a component costs about 4 KB of
-//! WebAssembly.
+//! WebAssembly. The exporters are the full bundle's (`bundle::panels`);
+//! the lite bundle shows a panel that hands over when opened.
 
-#[cfg(feature = "engine")]
 use mcp_lanes_core::transport::TransportKind;
-#[cfg(feature = "engine")]
 use mcp_lanes_core::{export, transcript};
-#[cfg(feature = "engine")]
 use wasm_bindgen::JsCast;
-#[cfg(feature = "engine")]
 use web_sys::{Element, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::browser::copy_text;
-#[cfg(feature = "engine")]
-use crate::browser::download;
-#[cfg(feature = "engine")]
+use crate::browser::{copy_text, download};
 use crate::model::Shared;
-#[cfg(feature = "engine")]
 use crate::state::Lane;
 
-#[cfg(feature = "engine")]
 /// Port the curl export and its `serve` command use.
 const PORT: &str = "8931";
 
@@ -39,7 +31,6 @@ pub struct Status {
     pub manual: Option<String>,
 }
 
-#[cfg(feature = "engine")]
 /// Export formats: test id, label, file extension, MIME type.
 const FORMATS: [(&str, &str, &str, &str); 3] = [
     ("json", "Transcript (JSON)", "json", "application/json"),
@@ -47,12 +38,10 @@ const FORMATS: [(&str, &str, &str, &str); 3] = [
     ("curl", "curl commands", "sh", "text/x-shellscript"),
 ];
 
-#[cfg(feature = "engine")]
 fn serve_command(preset: &str) -> String {
     format!("mcp-lanes serve --transport http --port {PORT} --preset {preset}")
 }
 
-#[cfg(feature = "engine")]
 /// The text of an export of one lane (`None`: curl for a stdio lane).
 fn export_text(format: usize, scenario: &str, lane: &Lane) -> Option<String> {
     let timeline = &*lane.timeline;
@@ -127,7 +116,6 @@ pub fn share_link(link: &Callback<(), String>, status: &UseStateHandle<Status>) 
     }
 }
 
-#[cfg(feature = "engine")]
 /// "Export a run" for the lane `picked`. The buttons say what they do in
 /// `data-export` (format, then c for copy or d for download); one handler
 /// serves them all.
@@ -223,24 +211,6 @@ pub fn export_menu(
                 </p>
                 { manual(status, false) }
             </div>
-        </details>
-    }
-}
-
-/// Lite bundle: "Export a run" as a panel whose opening hands the page
-/// over to the full bundle, which has the exporters and opens the panel.
-#[cfg(not(feature = "engine"))]
-pub fn export_menu(onopen: Callback<()>) -> Html {
-    let ontoggle = Callback::from(move |e: Event| {
-        let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
-        if details.open() {
-            onopen.emit(());
-        }
-    });
-    html! {
-        <details class="exports" data-testid="exports" {ontoggle}>
-            <summary data-testid="exports-toggle">{ "Export a run" }</summary>
-            <div class="export-body"><p class="export-note">{ "Loading the exporters\u{2026}" }</p></div>
         </details>
     }
 }

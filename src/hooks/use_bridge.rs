@@ -1,34 +1,115 @@
 //! What the app tells the world around it. On the playground page: the
 //! permalink in the URL. In a figure (iframe or script mount): step, reply
 //! and completion events, control messages from allowed origins, the
-//! iframe's height, and the theme the embedding page asked for.
+//! iframe's height, and the theme the embedding page asked for. README,
+//! "Embedding in a course page", documents every shape.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::events::EventListener;
 use mcp_lanes_core::sim::{EventKind, MessageKind, Side};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, ResizeObserver};
+use web_sys::{CustomEvent, CustomEventInit, Element, MessageEvent, ResizeObserver};
 use yew::prelude::*;
 
+use crate::browser::to_json;
 use crate::config::{Config, Mode};
-use crate::embed::{control_action, emit, post_to_parent, to_json};
 use crate::model::{kind_name, Shared};
 use crate::permalink;
-use crate::state::State;
+use crate::state::{Action, State};
+
+/// How `McpLanes.mount`'s handle reaches a figure's state: the app leaves
+/// its dispatcher here once it runs.
+#[derive(Clone, Default)]
+pub struct Remote(Rc<RefCell<Option<UseReducerDispatcher<State>>>>);
+
+impl PartialEq for Remote {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Remote {
+    /// Hands `action` to the figure; false before the figure runs.
+    pub fn dispatch(&self, action: Action) -> bool {
+        match self.0.borrow().as_ref() {
+            Some(dispatcher) => {
+                dispatcher.dispatch(action);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A mounted figure's place in the page around it (`McpLanes.mount`).
+#[derive(Clone, Default, PartialEq)]
+pub struct Host {
+    /// The element the figure is mounted on: its events are dispatched
+    /// there and its theme set there.
+    pub element: Option<Element>,
+    /// Reaches the figure's state from the page.
+    pub remote: Remote,
+}
+
+/// Tells the page around the figure: a `CustomEvent` named `name` with
+/// `detail` on the host element (script), or `detail` plus `type: name`
+/// posted to the parent window (iframe; the payloads are public, so any
+/// parent may read them).
+fn emit(config: &Config, host: &Host, name: &str, detail: &[(&str, JsValue)]) {
+    let object = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| {
+        let _ = js_sys::Reflect::set(&object, &k.into(), v);
+    };
+    for (k, v) in detail {
+        set(k, v);
+    }
+    match (config.mode, &host.element) {
+        (Mode::Mount, Some(host)) => {
+            let init = CustomEventInit::new();
+            init.set_detail(&object);
+            init.set_bubbles(true);
+            if let Ok(event) = CustomEvent::new_with_event_init_dict(name, &init) {
+                let _ = host.dispatch_event(&event);
+            }
+        }
+        (Mode::Frame, _) => {
+            set("type", &name.into());
+            post_to_parent(&object);
+        }
+        _ => {}
+    }
+}
+
+/// Posts to the parent window, if there is one.
+fn post_to_parent(message: &JsValue) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Ok(Some(parent)) = window.parent() {
+        if !js_sys::Object::is(&parent, &window) {
+            let _ = parent.post_message(message, "*");
+        }
+    }
+}
 
 /// Wires the app to the page's URL, or a figure to the page around it.
 #[hook]
-pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root: &NodeRef) {
+pub fn use_bridge(
+    state: &UseReducerHandle<State>,
+    config: &Shared<Config>,
+    host: &Host,
+    root: &NodeRef,
+) {
     // The last (position, length) reported.
     let last = use_mut_ref(|| (0usize, usize::MAX));
 
     // The permalink while stopped; in a figure, every move of the playhead,
     // and the replies and the end when playback gets there.
     {
-        let config = config.clone();
+        let (config, host) = (config.clone(), host.clone());
         let state = state.clone();
         use_effect_with(
             (
@@ -53,6 +134,7 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
                 let at = state.time().unwrap_or(0) as f64;
                 emit(
                     &config,
+                    &host,
                     "mcp-lanes:step",
                     &[
                         ("scenario", scenario.clone()),
@@ -75,6 +157,7 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
                                 {
                                     emit(
                                         &config,
+                                        &host,
                                         "mcp-lanes:reply",
                                         &[
                                             ("lane", (n as u32).into()),
@@ -88,7 +171,12 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
                     }
                 }
                 if pos > before && pos >= total && total > 0 {
-                    emit(&config, "mcp-lanes:complete", &[("scenario", scenario)]);
+                    emit(
+                        &config,
+                        &host,
+                        "mcp-lanes:complete",
+                        &[("scenario", scenario)],
+                    );
                 }
             },
         );
@@ -97,10 +185,10 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
     // Control messages, the theme, the height; and the dispatcher for
     // `Handle::control`.
     let dispatcher = state.dispatcher();
-    let config = config.clone();
+    let (config, host) = (config.clone(), host.clone());
     let root = root.clone();
     use_effect_with((), move |_| {
-        *config.dispatcher.borrow_mut() = Some(dispatcher.clone());
+        *host.remote.0.borrow_mut() = Some(dispatcher.clone());
         let window = web_sys::window();
         let mut listener = None;
         let mut observer = None;
@@ -121,7 +209,7 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
                 };
                 let action = allowed
                     .contains(&event.origin())
-                    .then(|| control_action(&data))
+                    .then(|| Action::from_control(&data))
                     .flatten();
                 match action {
                     Some(action) => dispatcher.dispatch(action),
@@ -132,7 +220,7 @@ pub fn use_bridge(state: &UseReducerHandle<State>, config: &Shared<Config>, root
                 }
             }));
             let theme_root = match config.mode {
-                Mode::Mount => config.host.clone(),
+                Mode::Mount => host.element.clone(),
                 _ => window.document().and_then(|d| d.document_element()),
             };
             if let (Some(el), Some(theme)) = (theme_root, config.theme) {

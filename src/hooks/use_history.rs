@@ -6,7 +6,7 @@ use gloo::events::EventListener;
 use web_sys::UrlSearchParams;
 use yew::prelude::*;
 
-use crate::config::Config;
+use crate::browser::page_config;
 use crate::state::{Action, State};
 
 /// Records `?scenario=ID` as a new history entry (keeping other parameters).
@@ -35,7 +35,7 @@ pub fn use_history(dispatcher: UseReducerDispatcher<State>, enabled: bool) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().filter(|_| enabled).map(|window| {
             EventListener::new(&window, "popstate", move |_| {
-                let config = Config::from_url();
+                let config = page_config();
                 dispatcher.dispatch(match config.link {
                     Some(Ok(link)) => Action::Restore(Box::new(link)),
                     _ => Action::Load(config.scenario.unwrap_or_default()),

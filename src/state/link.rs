@@ -2,16 +2,17 @@
 //! (figure options or a permalink), and the permalink of a state.
 
 use mcp_lanes_core::scenarios;
-use mcp_lanes_core::share::ShareState;
+use mcp_lanes_core::share::{self, ShareState};
 
 use super::State;
 use crate::config::Config;
+use crate::runs::Simulator;
 
 impl State {
     /// The first state: the scenario asked for, or the permalink's state;
     /// a bad link or bad options show the defaults with a notice.
-    pub fn start(config: &Config) -> State {
-        let mut state = State::load(config.scenario.as_deref());
+    pub fn start(config: &Config, simulator: Option<Simulator>) -> State {
+        let mut state = State::load(config.scenario.as_deref(), simulator);
         match &config.link {
             Some(Ok(link)) => state.restore(link),
             Some(Err(why)) => {
@@ -74,6 +75,24 @@ impl State {
             lanes: self.lanes.iter().map(|l| l.share.clone()).collect(),
             step: self.pos,
             editor: self.editor_link.clone(),
+        }
+    }
+
+    /// The permalink fragment of this state (`#v3.…`, `share::to_fragment`),
+    /// empty for a scenario's untouched start.
+    pub fn fragment(&self) -> String {
+        let link = self.share();
+        let untouched = link.step == 0
+            && link.editor.is_none()
+            && link
+                .lanes
+                .iter()
+                .enumerate()
+                .all(|(i, l)| l.base == i && !l.is_changed());
+        if untouched {
+            String::new()
+        } else {
+            share::to_fragment(&link)
         }
     }
 }

@@ -1,28 +1,27 @@
-//! The lite bundle's half of the reducer: it opens scenarios from the
-//! recorded runs (fetching them first when needed) and turns every change
-//! that needs the simulator or the editor into an [`Upgrade`] for the full
-//! bundle, which opens the same state with the change made.
+//! The state without a simulator (the lite bundle): it opens scenarios
+//! from the recorded runs (asking for them first when they are not here)
+//! and turns every change that needs the simulator or the editor into an
+//! [`Upgrade`] for the full bundle, which opens the same state with the
+//! change made. The bundle carries the upgrade out (`bundle::hand_over`).
 
 use std::rc::Rc;
 
 use mcp_lanes_core::scenarios;
 use mcp_lanes_core::share::{LaneState, ShareState};
 
-use yew::UseReducerHandle;
-
 use super::{Action, State, Upgrade};
-use crate::recorded;
+use crate::runs;
 
 impl State {
-    /// Handles `action` the lite way; returns it when the common reducer
-    /// should apply it as it is.
-    pub(super) fn lite(&mut self, action: Action) -> Option<Action> {
+    /// Handles `action` without a simulator; returns it when
+    /// [`State::update`] should apply it as it is.
+    pub(super) fn without_simulator(&mut self, action: Action) -> Option<Action> {
         match action {
             Action::Load(id) => {
                 if id == "stress" || scenarios::find(&id).is_none() {
                     // Synthetic or unknown: the full bundle reads the URL.
                     self.hand_over(None, false);
-                } else if recorded::has(&id) {
+                } else if runs::has(&id) {
                     return Some(Action::Load(id));
                 } else {
                     self.fetching = Some((id, 0));
@@ -30,9 +29,9 @@ impl State {
                 None
             }
             Action::Restore(link) => {
-                if needs_engine(&link) {
+                if needs_simulator(&link) {
                     self.hand_over(Some(*link), false);
-                } else if recorded::has(&link.scenario) {
+                } else if runs::has(&link.scenario) {
                     return Some(Action::Restore(link));
                 } else {
                     self.fetching = Some((link.scenario.clone(), link.step));
@@ -82,8 +81,11 @@ impl State {
     }
 
     /// What the full bundle must open for a change only it can make
-    /// (`None` for an action the lite page handles itself).
+    /// (`None` for an action the state makes itself: any, with a simulator).
     pub fn upgrade_for(&self, action: &Action) -> Option<Upgrade> {
+        if self.simulator.is_some() {
+            return None;
+        }
         let mut link = self.share();
         let mut editor = false;
         match action {
@@ -115,7 +117,7 @@ impl State {
 
 /// Whether a permalink needs the simulator (a changed or compared lane) or
 /// the editor.
-pub fn needs_engine(link: &ShareState) -> bool {
+pub fn needs_simulator(link: &ShareState) -> bool {
     link.editor.is_some() || link.lanes.iter().any(LaneState::is_changed)
 }
 
@@ -128,32 +130,4 @@ fn pristine(id: &str, step: usize) -> Option<ShareState> {
         step,
         editor: None,
     })
-}
-
-/// Carries out a person's action: one that needs the full bundle goes
-/// there at once, without re-rendering the lite page first (which would
-/// undo the control the person just changed until the full page is up).
-pub fn act(state: &UseReducerHandle<State>, action: Action) {
-    let compare_lane = match &action {
-        Action::Compare { lane, .. } => Some(*lane),
-        _ => None,
-    };
-    match state.upgrade_for(&action) {
-        Some(upgrade) => {
-            // A compared lane goes in after its original: the selection
-            // to the right of it moves one lane on.
-            let mut shown = (**state).clone();
-            if let (Some(lane), Some(sel)) = (compare_lane, shown.selected.as_mut()) {
-                if sel.lane > lane {
-                    sel.lane += 1;
-                }
-            }
-            let failed = {
-                let d = state.dispatcher();
-                yew::Callback::from(move |()| d.dispatch(Action::HandOverFailed))
-            };
-            crate::upgrade::to_full(Some(&shown), upgrade, Some(failed))
-        }
-        None => state.dispatch(action),
-    }
 }

@@ -1,0 +1,16 @@
+//! The full bundle's side of the seam (`mcp-lanes-web`, feature `engine`):
+//! the simulator, the editor and the exporters; it receives the lite page's
+//! hand-over and mounts figures for `embed.js`. `bundle/lite/` has the same
+//! items.
+
+use crate::runs::Simulator;
+
+/// This bundle changes and runs set-ups itself.
+pub const SIMULATOR: Option<Simulator> = Some(Simulator::CORE);
+
+#[cfg(target_arch = "wasm32")]
+pub mod entry;
+#[cfg(target_arch = "wasm32")]
+pub mod hand_over;
+#[cfg(target_arch = "wasm32")]
+pub mod panels;

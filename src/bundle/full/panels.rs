@@ -1,0 +1,53 @@
+//! The full bundle's panels: the request editor and "Export a run".
+
+use mcp_lanes_core::share;
+use yew::prelude::*;
+
+use crate::components::editor::Editor;
+use crate::components::share_export::{export_menu, Status};
+use crate::state::{Action, Lane, State};
+
+/// The request editor, talking to the inspected lane's server (else the
+/// first lane's) until the person picks another.
+pub fn editor_panel(state: &UseReducerHandle<State>) -> Html {
+    let viewed = state
+        .lanes
+        .get(state.selected.map_or(0, |s| s.lane))
+        .cloned();
+    html! {
+        <EditorPanel {viewed} initial={state.editor_restored.clone()} dispatcher={state.dispatcher()} />
+    }
+}
+
+/// "Export a run" for the lane `picked`.
+pub fn exports(
+    state: &UseReducerHandle<State>,
+    picked: &UseStateHandle<u32>,
+    status: &UseStateHandle<Status>,
+) -> Html {
+    let scenario = state.scenario.map(|s| s.id).unwrap_or_default();
+    export_menu(scenario, &state.lanes, picked, status)
+}
+
+#[derive(PartialEq, Properties)]
+struct EditorPanelProps {
+    viewed: Option<Lane>,
+    initial: Option<share::EditorState>,
+    dispatcher: UseReducerDispatcher<State>,
+}
+
+/// The editor with its content reported to the page state (for the
+/// permalink) by a callback that stays the same between renders, so
+/// playback does not re-render the editor.
+#[component]
+fn EditorPanel(props: &EditorPanelProps) -> Html {
+    let onlink = {
+        let d = props.dispatcher.clone();
+        use_callback((), move |link: share::EditorState, _| {
+            d.dispatch(Action::EditorLink(Box::new(link)))
+        })
+    };
+    html! {
+        <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink} />
+    }
+}

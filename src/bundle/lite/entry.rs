@@ -1,0 +1,64 @@
+//! How the lite bundle starts: it fetches the recorded runs of the scenario
+//! the URL opens, then renders; a state only the simulator can show (a
+//! changed lane, the editor, the benchmark load) or a failed fetch goes to
+//! the full bundle at once.
+
+use mcp_lanes_core::scenarios;
+
+use super::hand_over;
+use super::recorded;
+use crate::boot;
+use crate::browser::{page_config, script_base};
+use crate::state::{needs_simulator, Upgrade};
+
+/// Starts the page (under `embed.js`, which loads the full bundle, does
+/// nothing).
+pub fn start() {
+    if script_base().is_some() {
+        return;
+    }
+    let config = page_config();
+    if let Some(problem) = &config.problem {
+        gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    let link = match &config.link {
+        Some(Ok(link)) => Some(link),
+        _ => None,
+    };
+    if let Some(link) = link.filter(|l| needs_simulator(l)) {
+        start_full(Some(link.clone()));
+        return;
+    }
+    let id = link.map_or_else(
+        || config.scenario.clone().unwrap_or_default(),
+        |l| l.scenario.clone(),
+    );
+    if id == "stress" {
+        start_full(None);
+        return;
+    }
+    // An unknown id opens the first scenario (with a notice).
+    let id = match scenarios::find(&id) {
+        Some(_) => id,
+        None => scenarios::CATALOG.first().map_or("", |s| s.id).to_string(),
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        if !recorded::fetch(&id).await {
+            start_full(None);
+        } else if let Some(running) = boot::render(config) {
+            // Kept so that the hand-over can take the lite page down.
+            let root = running.root().clone();
+            hand_over::keep(root, Box::new(move || running.destroy()));
+        }
+    });
+}
+
+/// Starts the full bundle instead of the lite page: on `link`, or on what
+/// the URL says.
+fn start_full(link: Option<mcp_lanes_core::share::ShareState>) {
+    let upgrade = Upgrade {
+        link,
+        editor: false,
+    };
+    hand_over::to_full(None, upgrade, None);
+}

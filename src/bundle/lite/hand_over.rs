@@ -1,0 +1,200 @@
+//! The lite bundle's side of the hand-over to the full one (the full side,
+//! in `bundle/full/hand_over.rs`, reads it).
+//!
+//! The lite bundle (first visit) has no simulator. When a person asks for
+//! something that needs it, the state asks for an `Upgrade`; here the lite
+//! page writes a [`Handoff`] into the global `mcpLanesHandoff`, imports the
+//! full bundle, whose start reads and clears it and renders into a new
+//! root, and then takes itself down. Both bundles render the same page, so
+//! the person sees the change made, with focus where it was.
+
+use std::cell::{Cell, RefCell};
+
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+use yew::prelude::*;
+
+use super::recorded;
+use crate::config::{Arrival, Config, Handoff, HANDOFF_GLOBAL};
+use crate::model::Shared;
+use crate::state::{Action, State, Upgrade};
+
+/// The full bundle's module, next to the page.
+const FULL: &str = "mcp-lanes-web.js";
+
+/// Takes the lite page down.
+type TakeDown = Box<dyn FnOnce()>;
+
+thread_local! {
+    /// The lite page's root element and what takes it down once the full
+    /// page is up.
+    static RUNNING: RefCell<Option<(Element, TakeDown)>> = const { RefCell::new(None) };
+    /// Set once the hand-over started: later changes wait for the full page.
+    static HANDING_OVER: Cell<bool> = const { Cell::new(false) };
+}
+
+#[wasm_bindgen(
+    inline_js = "export function load_module(url) { return import(url).then(m => m.default()); }"
+)]
+extern "C" {
+    /// `import(url)` and run its wasm-bindgen init (the bundle's `main`).
+    fn load_module(url: &str) -> js_sys::Promise;
+}
+
+/// Keeps the lite page's root and what takes it down (boot renders it).
+pub fn keep(root: Element, take_down: TakeDown) {
+    RUNNING.with(|r| *r.borrow_mut() = Some((root, take_down)));
+}
+
+/// Carries out a person's action: one that needs the full bundle goes
+/// there at once, without re-rendering the lite page first (which would
+/// undo the control the person just changed until the full page is up).
+pub fn act(state: &UseReducerHandle<State>, action: Action) {
+    let compare_lane = match &action {
+        Action::Compare { lane, .. } => Some(*lane),
+        _ => None,
+    };
+    match state.upgrade_for(&action) {
+        Some(upgrade) => {
+            // A compared lane goes in after its original: the selection
+            // to the right of it moves one lane on.
+            let mut shown = (**state).clone();
+            if let (Some(lane), Some(sel)) = (compare_lane, shown.selected.as_mut()) {
+                if sel.lane > lane {
+                    sel.lane += 1;
+                }
+            }
+            to_full(Some(&shown), upgrade, Some(failed(state)))
+        }
+        None => state.dispatch(action),
+    }
+}
+
+/// Tells the state that the full bundle could not be loaded.
+fn failed(state: &UseReducerHandle<State>) -> Callback<()> {
+    let d = state.dispatcher();
+    Callback::from(move |()| d.dispatch(Action::HandOverFailed))
+}
+
+/// Carries out what the state asks for: fetches the recorded runs a
+/// scenario switch waits for, and hands over to the full bundle (`config`
+/// is the full side's concern).
+#[hook]
+pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, _root: &NodeRef) {
+    let fetching = state.fetching.clone();
+    {
+        let state = state.clone();
+        use_effect_with(fetching, move |fetching| {
+            if fetching.is_some() {
+                recorded::fetch_for(&state, state.dispatcher());
+            }
+        });
+    }
+    let upgrade = state.upgrade.clone();
+    let state = state.clone();
+    use_effect_with(upgrade, move |upgrade| {
+        if let Some(upgrade) = upgrade {
+            to_full(Some(&state), (**upgrade).clone(), Some(failed(&state)));
+        }
+    });
+}
+
+/// Hands `upgrade` to the full bundle and, once it runs, takes the lite
+/// page down. `state` is the lite page's (for what a link does not
+/// record); `None` when the lite page never rendered. If the full bundle
+/// cannot be loaded, `failed` hears it (the lite page stays as it was, with
+/// a notice); without a lite page the body says so.
+pub fn to_full(state: Option<&State>, upgrade: Upgrade, failed: Option<Callback<()>>) {
+    if HANDING_OVER.with(|h| h.replace(true)) {
+        return;
+    }
+    let root = RUNNING.with(|r| r.borrow().as_ref().map(|(root, _)| root.clone()));
+    let document = web_sys::window().and_then(|w| w.document());
+    let handoff = Handoff {
+        link: upgrade.link,
+        speed: state.map(|s| s.speed),
+        arrival: Arrival {
+            selected: state.and_then(|s| s.selected).map(|s| (s.lane, s.event)),
+            editor: upgrade.editor,
+            focus: document
+                .as_ref()
+                .and_then(|d| d.active_element())
+                .filter(|el| root.as_ref().is_some_and(|r| r.contains(Some(el))))
+                .and_then(|el| el.get_attribute("data-testid")),
+            open: root.as_ref().map(open_panels).unwrap_or_default(),
+        },
+    };
+    if let Some(window) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&window, &HANDOFF_GLOBAL.into(), &handoff.to_json().into());
+    }
+    let base = document
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    let url = web_sys::Url::new_with_base(FULL, &base)
+        .map(|u| u.href())
+        .unwrap_or_else(|_| FULL.to_string());
+    // "Loading the simulator…" while the full bundle comes (style.css).
+    if let Some(root) = &root {
+        let _ = root.set_attribute("aria-busy", "true");
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let scroll = web_sys::window().and_then(|w| w.scroll_y().ok());
+        if wasm_bindgen_futures::JsFuture::from(load_module(&url))
+            .await
+            .is_err()
+        {
+            gloo::console::error!(
+                "mcp-lanes: the full bundle could not be loaded; reload the page to try again"
+            );
+            HANDING_OVER.with(|h| h.set(false));
+            if let Some(window) = web_sys::window() {
+                let _ = js_sys::Reflect::delete_property(&window, &HANDOFF_GLOBAL.into());
+            }
+            match (root, failed) {
+                (Some(root), Some(failed)) => {
+                    let _ = root.remove_attribute("aria-busy");
+                    failed.emit(());
+                }
+                _ => show_failure(),
+            }
+            return;
+        }
+        // The full page is up in its own root: take the lite one down.
+        if let Some((root, take_down)) = RUNNING.with(|r| r.borrow_mut().take()) {
+            take_down();
+            root.remove();
+        }
+        if let (Some(window), Some(y)) = (web_sys::window(), scroll) {
+            window.scroll_to_with_x_and_y(0.0, y);
+        }
+    });
+}
+
+/// `data-testid`s of the open `<details>` panels inside `root`.
+fn open_panels(root: &Element) -> Vec<String> {
+    root.query_selector_all("details[open][data-testid]")
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<Element>(n).ok())
+                .filter_map(|el| el.get_attribute("data-testid"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Nothing rendered yet and no full bundle: says so in the page (as text)
+/// instead of leaving it blank.
+fn show_failure() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let (Ok(p), Some(body)) = (document.create_element("p"), document.body()) {
+        p.set_class_name("load-failure");
+        p.set_attribute("role", "alert").ok();
+        p.set_text_content(Some(
+            "mcp-lanes could not load its simulator. Check the connection and reload the page.",
+        ));
+        let _ = body.append_child(&p);
+    }
+}

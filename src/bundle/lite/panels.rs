@@ -1,0 +1,35 @@
+//! The lite bundle's panels: no editor (the state hands over before it
+//! shows), and an "Export a run" panel whose opening hands the page over to
+//! the full bundle, which has the exporters and opens the panel.
+
+use yew::prelude::*;
+
+use crate::components::share_export::Status;
+use crate::state::{Action, State};
+
+/// Nothing: the lite page hands over before the editor shows.
+pub fn editor_panel(_state: &UseReducerHandle<State>) -> Html {
+    html! {}
+}
+
+/// "Export a run", handing over when opened (the lane picked and the copy
+/// status are the full bundle's).
+pub fn exports(
+    state: &UseReducerHandle<State>,
+    _picked: &UseStateHandle<u32>,
+    _status: &UseStateHandle<Status>,
+) -> Html {
+    let d = state.dispatcher();
+    let ontoggle = Callback::from(move |e: Event| {
+        let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
+        if details.open() {
+            d.dispatch(Action::HandOver);
+        }
+    });
+    html! {
+        <details class="exports" data-testid="exports" {ontoggle}>
+            <summary data-testid="exports-toggle">{ "Export a run" }</summary>
+            <div class="export-body"><p class="export-note">{ "Loading the exporters\u{2026}" }</p></div>
+        </details>
+    }
+}

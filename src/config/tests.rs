@@ -1,0 +1,96 @@
+//! Page and figure options, and the hand-over message, natively.
+
+use mcp_lanes_core::share::{LaneState, ShareState};
+use serde_json::json;
+
+use super::*;
+
+fn query<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+    move |key| {
+        pairs
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.to_string())
+    }
+}
+
+#[test]
+fn wrong_figure_options_are_named_and_replaced_by_defaults() {
+    let options = json!({"scenario": "nope", "speed": 3, "autoplay": "yes", "colour": 1});
+    let config = Config::from_options(Mode::Mount, &options);
+    let problem = config.problem.expect("a problem");
+    for named in ["scenario", "speed", "autoplay", "colour"] {
+        assert!(problem.contains(named), "{named}: {problem}");
+    }
+    assert_eq!(
+        (config.scenario, config.speed, config.autoplay),
+        (None, None, false)
+    );
+}
+
+#[test]
+fn an_iframe_query_is_read_as_figure_options() {
+    let config = Config::from_url(
+        query(&[
+            ("embed", "1"),
+            ("scenario", "plain-vs-rich"),
+            ("setups", "1"),
+            ("autoplay", "1"),
+            ("speed", "0.5"),
+            ("origins", "https://a.example,https://b.example"),
+        ]),
+        "",
+    );
+    assert_eq!(config.problem, None);
+    assert_eq!(config.mode, Mode::Frame);
+    assert_eq!(config.scenario.as_deref(), Some("plain-vs-rich"));
+    assert_eq!(config.setups, Some(vec![1]));
+    assert_eq!((config.autoplay, config.speed), (true, Some(1)));
+    assert_eq!(config.origins.len(), 2);
+}
+
+#[test]
+fn the_page_reads_its_scenario_and_permalink() {
+    let link = ShareState {
+        scenario: "discover".into(),
+        lanes: vec![LaneState::untouched(0)],
+        step: 1,
+        editor: None,
+    };
+    let hash = format!("#{}", share::to_fragment(&link));
+    let config = Config::from_url(query(&[("scenario", "discover")]), &hash);
+    assert_eq!(config.mode, Mode::Page);
+    assert_eq!(config.link, Some(Ok(link)));
+    assert!(Config::from_url(query(&[]), "#").link.is_none());
+}
+
+#[test]
+fn a_handoff_arrives_as_it_was_sent() {
+    let sent = Handoff {
+        link: Some(ShareState {
+            scenario: "discover".into(),
+            lanes: vec![LaneState::untouched(0)],
+            step: 2,
+            editor: None,
+        }),
+        speed: Some(3),
+        arrival: Arrival {
+            selected: Some((0, 1)),
+            editor: true,
+            focus: Some("play".into()),
+            open: vec!["exports".into()],
+        },
+    };
+    let mut config = Config::from_options(Mode::Frame, &json!({"autoplay": true, "step": 5}));
+    config.receive(&sent.to_json());
+    assert_eq!(config.link, sent.link.map(Ok));
+    assert_eq!(
+        (config.step, config.speed, config.autoplay),
+        (0, Some(3), false)
+    );
+    assert_eq!(config.arrival, Some(sent.arrival));
+
+    let mut untouched = Config::from_options(Mode::Page, &Value::Null);
+    untouched.receive("not json");
+    assert_eq!(untouched, Config::from_options(Mode::Page, &Value::Null));
+}

@@ -1,0 +1,72 @@
+//! Where a lane's run comes from: the [`Simulator`] (the full bundle), or
+//! the runs the core recorded at build time (`www/timelines/<scenario>.json`,
+//! checked against the core by `tests/page_timelines.rs`), which the lite
+//! bundle fetches once per scenario and keeps here.
+//!
+//! The state holds an `Option<Simulator>`: the bundle seam (`bundle`) says
+//! which. The lite bundle never names the simulator, so it is not linked in.
+//!
+//! Data layer: plain Rust over the core.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::settings::{self, Setting};
+use mcp_lanes_core::sim::{self, Setup, Timeline};
+
+/// What the full bundle can do that the lite one cannot: change a set-up
+/// and run it.
+#[derive(Debug, Clone, Copy)]
+pub struct Simulator {
+    /// Applies one setting to a set-up (`settings::apply`).
+    pub apply: fn(&mut Setup, &Setting),
+    /// Runs a set-up (`sim::run`).
+    pub run: fn(&Setup) -> Timeline,
+}
+
+impl Simulator {
+    /// The core's simulator.
+    pub const CORE: Simulator = Simulator {
+        apply: settings::apply,
+        run: sim::run,
+    };
+}
+
+thread_local! {
+    /// Recorded scenarios and their set-ups' runs, in catalog order.
+    static RECORDED: RefCell<Vec<(String, Vec<Rc<Timeline>>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether a scenario's recorded runs are here.
+pub fn has(id: &str) -> bool {
+    RECORDED.with(|c| c.borrow().iter().any(|(k, _)| k == id))
+}
+
+/// The recorded run of set-up `base` of a scenario, if it is here.
+pub fn recorded(id: &str, base: usize) -> Option<Rc<Timeline>> {
+    RECORDED.with(|c| {
+        let cache = c.borrow();
+        let (_, runs) = cache.iter().find(|(k, _)| k == id)?;
+        runs.get(base).cloned()
+    })
+}
+
+/// Keeps a scenario's recorded runs from the text of its
+/// `timelines/<id>.json`; false (nothing kept) when the text is not the
+/// runs of that scenario's set-ups.
+pub fn keep(id: &str, text: &str) -> bool {
+    if has(id) {
+        return true;
+    }
+    let Some(runs) = Timeline::from_json(text) else {
+        return false;
+    };
+    // A file that does not match the scenario's set-ups is not used.
+    if scenarios::setups(id).map(|s| s.len()) != Some(runs.len()) {
+        return false;
+    }
+    let runs = runs.into_iter().map(Rc::new).collect();
+    RECORDED.with(|c| c.borrow_mut().push((id.to_string(), runs)));
+    true
+}

@@ -1,0 +1,327 @@
+//! The page reducer, natively: playback, lanes and their settings, the
+//! permalink, and the state without a simulator (the lite bundle), which
+//! hands every change it cannot make over to the full bundle.
+
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::settings::Setting;
+use mcp_lanes_core::share::{self, LaneState};
+use mcp_lanes_core::transport::TransportKind;
+use serde_json::json;
+
+use super::*;
+use crate::config::{Config, Mode};
+
+/// The full bundle's state for a scenario.
+fn full(id: &str) -> State {
+    State::load(Some(id), Some(Simulator::CORE))
+}
+
+/// The lite bundle's state for a scenario whose recorded runs are here.
+fn lite(id: &str) -> State {
+    record(id);
+    State::load(Some(id), None)
+}
+
+/// Puts a scenario's recorded runs in the cache, as the lite bundle's
+/// fetch of `timelines/<id>.json` does.
+fn record(id: &str) {
+    let runs = scenarios::run(id).expect("a catalog scenario");
+    let text = serde_json::to_string(&runs).expect("timelines serialise");
+    assert!(runs::keep(id, &text));
+}
+
+fn after(mut state: State, actions: impl IntoIterator<Item = Action>) -> State {
+    for action in actions {
+        state.update(action);
+    }
+    state
+}
+
+#[test]
+fn a_known_scenario_opens_at_the_start_with_one_lane_per_setup() {
+    let state = full("era-probe-stdio");
+    assert_eq!(state.scenario.map(|s| s.id), Some("era-probe-stdio"));
+    let setups = scenarios::setups("era-probe-stdio").expect("set-ups");
+    assert_eq!(state.lanes.len(), setups.len());
+    assert!(state.lanes.iter().all(|l| !l.added && !l.modified()));
+    assert_eq!(
+        (state.pos, state.playing, state.notice.as_deref()),
+        (0, false, None)
+    );
+    assert!(!state.layout.is_empty());
+}
+
+#[test]
+fn an_unknown_scenario_opens_the_first_with_a_notice() {
+    let state = full("no-such-thing");
+    assert_eq!(state.scenario.map(|s| s.id), Some(CATALOG[0].id));
+    let notice = state.notice.expect("a notice");
+    assert!(notice.contains("no-such-thing"), "{notice}");
+}
+
+#[test]
+fn playback_ticks_to_the_end_and_stops_there() {
+    let mut state = after(full("discover"), [Action::Play]);
+    assert!(state.playing);
+    let len = state.layout.len();
+    for _ in 0..len {
+        state.update(Action::Tick);
+    }
+    assert_eq!(state.pos, len);
+    assert!(!state.playing, "the end stops playback");
+    state.update(Action::Tick);
+    assert_eq!(state.pos, len, "a late tick does nothing");
+    // Play at the end starts again from the beginning.
+    state.update(Action::TogglePlay);
+    assert_eq!((state.pos, state.playing), (0, true));
+    state.update(Action::TogglePlay);
+    assert!(!state.playing);
+}
+
+#[test]
+fn stepping_and_seeking_pause_and_stay_in_range() {
+    let len = full("discover").layout.len();
+    let state = after(
+        full("discover"),
+        [Action::Play, Action::StepForward, Action::StepForward],
+    );
+    assert_eq!((state.pos, state.playing), (2, false));
+    let state = after(
+        state,
+        [Action::StepBack, Action::StepBack, Action::StepBack],
+    );
+    assert_eq!(state.pos, 0);
+    let state = after(state, [Action::Seek(len + 10)]);
+    assert!(state.at_end());
+    let state = after(state, [Action::Restart]);
+    assert_eq!(state.pos, 0);
+    let state = after(state, [Action::JumpToEnd]);
+    assert_eq!(state.pos, len);
+}
+
+#[test]
+fn speeds_stay_among_those_offered() {
+    let state = after(full("discover"), [Action::SetSpeed(99)]);
+    assert_eq!(state.speed, SPEEDS.len() - 1);
+    let state = after(state, [Action::Faster]);
+    assert_eq!(state.speed, SPEEDS.len() - 1);
+    let state = after(state, (0..9).map(|_| Action::Slower));
+    assert_eq!(state.speed, 0);
+    assert!(step_ms(0) > step_ms(DEFAULT_SPEED));
+    assert_eq!(step_ms(DEFAULT_SPEED), STEP_MS);
+}
+
+#[test]
+fn a_setting_reruns_its_lane_and_the_playhead_keeps_its_time() {
+    let mut state = full("plain-vs-rich");
+    state.update(Action::JumpToEnd);
+    let before = state.lanes[0].timeline.clone();
+    state.update(Action::Apply {
+        lane: 0,
+        setting: Setting::Transport(TransportKind::Http),
+    });
+    let lane = &state.lanes[0];
+    assert!(lane.modified());
+    assert_eq!(lane.setup.channel.kind, TransportKind::Http);
+    assert_eq!(lane.timeline.transport, TransportKind::Http);
+    assert_ne!(*lane.timeline, *before);
+    assert_eq!(lane.share.settings.len(), 1);
+    assert!(state.at_end(), "the end stays the end");
+    // Reset puts the scenario's set-up and its run back.
+    state.update(Action::ResetLane(0));
+    let lane = &state.lanes[0];
+    assert!(!lane.modified());
+    assert_eq!(*lane.timeline, *before);
+    assert!(lane.share.settings.is_empty());
+}
+
+#[test]
+fn compare_adds_a_labelled_lane_after_its_original_and_remove_takes_it_away() {
+    let mut state = full("plain-vs-rich");
+    let count = state.lanes.len();
+    state.update(Action::Inspect(Some(Selection { lane: 1, event: 0 })));
+    state.update(Action::Compare {
+        lane: 0,
+        setting: Setting::ChecksBeforeWork(false),
+    });
+    assert_eq!(state.lanes.len(), count + 1);
+    let added = &state.lanes[1];
+    assert!(added.added);
+    assert!(added.setup.label.contains("no capability check first"));
+    assert_eq!(
+        state.selected,
+        Some(Selection { lane: 2, event: 0 }),
+        "the selection moves with its lane"
+    );
+    // Only an added lane can be removed.
+    state.update(Action::RemoveLane(0));
+    assert_eq!(state.lanes.len(), count + 1);
+    state.update(Action::RemoveLane(1));
+    assert_eq!(state.lanes.len(), count);
+    assert_eq!(state.selected, Some(Selection { lane: 1, event: 0 }));
+}
+
+#[test]
+fn a_permalink_restores_lanes_settings_and_step() {
+    let mut state = full("plain-vs-rich");
+    state.update(Action::Compare {
+        lane: 0,
+        setting: Setting::Transport(TransportKind::Http),
+    });
+    state.update(Action::Seek(3));
+    let link = state.share();
+    let fragment = state.fragment();
+    assert!(!fragment.is_empty());
+    assert_eq!(share::from_fragment(&fragment), Ok(link.clone()));
+
+    let restored = after(full("discover"), [Action::Restore(Box::new(link.clone()))]);
+    assert_eq!(restored.share(), link);
+    assert_eq!(restored.pos, 3);
+    assert!(restored.lanes[1].added);
+
+    let config = Config {
+        link: Some(Ok(link.clone())),
+        ..Config::from_options(Mode::Page, &serde_json::Value::Null)
+    };
+    assert_eq!(State::start(&config, Some(Simulator::CORE)).share(), link);
+}
+
+#[test]
+fn an_untouched_start_has_no_fragment() {
+    assert_eq!(full("discover").fragment(), "");
+    assert_ne!(
+        after(full("discover"), [Action::StepForward]).fragment(),
+        ""
+    );
+}
+
+#[test]
+fn figure_options_pick_setups_speed_and_step() {
+    let options = json!({"scenario": "era-probe-stdio", "setups": [1, 2], "speed": 2, "step": 3, "autoplay": true});
+    let config = Config::from_options(Mode::Frame, &options);
+    assert_eq!(config.problem, None);
+    let state = State::start(&config, Some(Simulator::CORE));
+    let bases: Vec<usize> = state.lanes.iter().map(|l| l.share.base).collect();
+    assert_eq!(bases, [1, 2]);
+    assert_eq!((state.speed, state.pos, state.playing), (3, 3, true));
+}
+
+#[test]
+fn control_messages_of_the_documented_shapes_become_actions() {
+    let control = |v: serde_json::Value| Action::from_control(&v);
+    let play = control(json!({"type": "mcp-lanes:control", "action": "play"}));
+    assert!(matches!(play, Some(Action::Play)));
+    let seek = control(json!({"type": "mcp-lanes:control", "action": "seek", "step": 4}));
+    assert!(matches!(seek, Some(Action::Seek(4))));
+    for bad in [
+        json!({"type": "mcp-lanes:control", "action": "seek"}),
+        json!({"type": "mcp-lanes:control", "action": "play", "extra": 1}),
+        json!({"type": "other", "action": "play"}),
+        json!("play"),
+    ] {
+        assert!(control(bad.clone()).is_none(), "{bad}");
+    }
+}
+
+#[test]
+fn without_a_simulator_a_setting_becomes_an_upgrade_with_the_change_made() {
+    let mut state = lite("plain-vs-rich");
+    assert!(!state.lanes.is_empty());
+    assert_eq!(
+        *state.lanes[0].timeline,
+        scenarios::run("plain-vs-rich").expect("runs")[0],
+        "lanes show the recorded runs"
+    );
+    state.update(Action::Play);
+    let setting = Setting::Transport(TransportKind::Http);
+    let action = Action::Apply {
+        lane: 0,
+        setting: setting.clone(),
+    };
+    let upgrade = state.upgrade_for(&action).expect("an upgrade");
+    state.update(action);
+    assert!(!state.playing, "playback stops for the hand-over");
+    assert!(
+        !state.lanes[0].modified(),
+        "the lite page never changes a lane"
+    );
+    let asked = state.upgrade.as_deref().expect("asked for the full bundle");
+    assert_eq!(*asked, upgrade);
+    let link = asked.link.as_ref().expect("a link");
+    assert_eq!(link.lanes[0].settings, [setting]);
+    assert!(!asked.editor);
+    // With a simulator the same action is made at once.
+    assert!(full("plain-vs-rich")
+        .upgrade_for(&Action::ShowEditor(true))
+        .is_none());
+}
+
+#[test]
+fn without_a_simulator_the_editor_and_compare_hand_over() {
+    let state = after(lite("discover"), [Action::ToggleEditor]);
+    let upgrade = state.upgrade.as_deref().expect("an upgrade");
+    assert!(upgrade.editor);
+    assert!(!state.editor);
+
+    let state = after(
+        lite("discover"),
+        [Action::Compare {
+            lane: 0,
+            setting: Setting::ChecksBeforeWork(false),
+        }],
+    );
+    let link = state.upgrade.as_deref().and_then(|u| u.link.clone());
+    let lanes = link.expect("a link").lanes;
+    assert_eq!(lanes.len(), 2);
+    assert!(lanes[1].label.is_some());
+}
+
+#[test]
+fn without_a_simulator_a_scenario_not_here_is_fetched_then_opened() {
+    let id = "legacy-handshake";
+    let mut state = lite("discover");
+    state.update(Action::Load(id.into()));
+    assert_eq!(state.fetching, Some((id.to_string(), 0)));
+    assert_eq!(
+        state.scenario.map(|s| s.id),
+        Some("discover"),
+        "still shown"
+    );
+    record(id);
+    state.update(Action::Recorded(id.into(), 2));
+    assert_eq!(state.fetching, None);
+    assert_eq!(state.scenario.map(|s| s.id), Some(id));
+    assert_eq!(state.pos, 2);
+}
+
+#[test]
+fn without_a_simulator_what_only_the_full_bundle_shows_is_handed_over() {
+    // The benchmark load and changed lanes in a link.
+    let state = after(lite("discover"), [Action::Load("stress".into())]);
+    assert_eq!(state.upgrade.as_deref().map(|u| u.link.clone()), Some(None));
+
+    let mut link = full("discover").share();
+    link.lanes[0] = LaneState {
+        settings: vec![Setting::ChecksBeforeWork(false)],
+        ..link.lanes[0].clone()
+    };
+    assert!(needs_simulator(&link));
+    let state = after(lite("discover"), [Action::Restore(Box::new(link.clone()))]);
+    assert_eq!(
+        state.upgrade.as_deref().and_then(|u| u.link.clone()),
+        Some(link)
+    );
+}
+
+#[test]
+fn without_a_simulator_a_failed_hand_over_leaves_a_notice() {
+    let state = after(
+        lite("discover"),
+        [Action::ToggleEditor, Action::HandOverFailed],
+    );
+    assert!(state.upgrade.is_none());
+    assert!(state
+        .notice
+        .expect("a notice")
+        .contains("could not be loaded"));
+}
