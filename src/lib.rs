@@ -22,7 +22,7 @@
 //!    [`editor_state`] (the request editor's).
 //! 3. **hooks**: [`browser`] and [`permalink`] (browser services),
 //!    [`hooks`] (side effects; yew's `Reducible` for the two states).
-//! 4. **components**: [`components`], one per file, and [`el`].
+//! 4. **components**: [`components`], one per file.
 //! 5. **boot**: [`boot`], which renders, mounts and takes down `App`; the
 //!    only module that names it.
 //!
@@ -69,8 +69,6 @@ pub mod permalink;
 // Components layer.
 #[cfg(target_arch = "wasm32")]
 pub mod components;
-#[cfg(target_arch = "wasm32")]
-pub mod el;
 
 // Boot layer.
 #[cfg(target_arch = "wasm32")]

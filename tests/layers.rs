@@ -30,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "bundle::recorded",
         ],
     ),
-    ("components", &["el", "components", "bundle::panels"]),
+    ("components", &["components", "bundle::panels"]),
     ("boot", &["boot", "bundle::entry"]),
 ];
 

@@ -13,7 +13,6 @@ use yew::prelude::*;
 use crate::editor_model::{
     bracket_pair, byte_of_utf16, newline_at, offset_of, tokens, utf16_len, Tok,
 };
-use crate::el::{el, text};
 
 #[derive(PartialEq, Properties)]
 pub struct CodeEditorProps {
@@ -64,26 +63,16 @@ fn highlight(text_: &str, marks: &[(usize, &'static str)]) -> Vec<Html> {
                 .next()
                 .filter(|c| *c != '\n')
                 .map_or(0, char::len_utf8);
-            let testid = if class == "err" { "parse-marker" } else { "" };
+            let testid = (class == "err").then_some("parse-marker");
             let content = if len == 0 { " " } else { &text_[at..at + len] };
-            out.push(el(
-                "mark",
-                &["class", "data-testid"],
-                &[class, testid],
-                vec![text(content.to_string())],
-            ));
+            out.push(html! { <mark {class} data-testid={testid}>{ content.to_string() }</mark> });
             pos = at + len;
             m += 1;
         }
         piece(&mut out, kind, &text_[pos..e]);
     }
     for &(_, class) in &marks[m..] {
-        out.push(el(
-            "mark",
-            &["class", "data-testid"],
-            &[class, "parse-marker"],
-            vec![text(" ")],
-        ));
+        out.push(html! { <mark {class} data-testid="parse-marker">{ " " }</mark> });
     }
     out
 }
@@ -91,8 +80,8 @@ fn highlight(text_: &str, marks: &[(usize, &'static str)]) -> Vec<Html> {
 fn piece(out: &mut Vec<Html>, kind: Tok, s: &str) {
     if !s.is_empty() {
         out.push(match kind.class() {
-            Some(class) => el("span", &["class"], &[class], vec![text(s.to_string())]),
-            None => text(s.to_string()),
+            Some(class) => html! { <span {class}>{ s.to_string() }</span> },
+            None => html! { { s.to_string() } },
         });
     }
 }
@@ -174,14 +163,14 @@ pub fn CodeEditor(props: &CodeEditorProps) -> Html {
     let lines = t.bytes().filter(|b| *b == b'\n').count() + 1;
     let numbers: Vec<String> = (1..=lines).map(|n| n.to_string()).collect();
     let mut view = highlight(t, &marks);
-    view.push(text("\n"));
+    view.push(html! { { "\n" } });
 
     html! {
         <div class="code">
             <div class="code-grid">
-                { el("pre", &["class", "aria-hidden"], &["gutter", "true"], vec![text(numbers.join("\n"))]) }
+                <pre class="gutter" aria-hidden="true">{ numbers.join("\n") }</pre>
                 <div class="code-area">
-                    { el("pre", &["class", "aria-hidden"], &["code-view", "true"], vec![el("code", &[], &[], view)]) }
+                    <pre class="code-view" aria-hidden="true"><code>{ for view }</code></pre>
                     <textarea class="code-input" data-testid="editor-text" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         aria-label="JSON-RPC request" aria-describedby="editor-keys"

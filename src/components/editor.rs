@@ -4,32 +4,37 @@
 //! it, and read the exact reply with the rules that produced it. Sent pairs
 //! become a lane and a history; any two replies can be diffed.
 //!
-//! Its buttons, selects and fields carry `data-act` (and `data-arg`); one
-//! handler per event type turns them into [`EditorAction`]s. That keeps the
-//! bundle small: a closure per control would cost more than the editor.
+//! Each control dispatches its [`EditorAction`] with the values it
+//! carries (a typed callback per control; the editor ships in the full
+//! bundle only, whose size has no budget of its own).
 
 use gloo::timers::callback::Timeout;
 use mcp_lanes_core::editor;
 use mcp_lanes_core::server::presets::{self, PRESETS};
-use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::settings::{self, Capability};
 use mcp_lanes_core::share;
 use mcp_lanes_core::transport::TransportKind;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlInputElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::components::code_editor::CodeEditor;
-use crate::components::exchange_history::history;
-use crate::components::header_table::header_table;
 use crate::components::lane_diagram::LaneDiagram;
-use crate::components::reply_pane::reply_pane;
 use crate::editor_state::{EditorAction, EditorState, Target};
-use crate::el::{button, el, text};
 use crate::state::{Lane, STEP_MS};
+
+mod exchange_history;
+mod header_table;
+mod reply_pane;
+
+use exchange_history::history;
+use header_table::header_table;
+use reply_pane::reply_pane;
 
 /// Lane number of the editor's lane (test ids `message-90-…`).
 pub const EDITOR_LANE: usize = 90;
+
+/// Sends the editor its actions.
+pub type Dispatch = UseReducerDispatcher<EditorState>;
 
 #[derive(PartialEq, Properties)]
 pub struct EditorProps {
@@ -43,163 +48,91 @@ pub struct EditorProps {
     pub onlink: Callback<share::EditorState>,
 }
 
-/// The action a control asks for: `kind` is the event type, `act` and
-/// `arg` the control's `data-act` and `data-arg`.
-fn action(
-    kind: &str,
-    act: &str,
-    arg: usize,
-    el: &HtmlInputElement,
-    viewed: Option<&ServerConfig>,
-) -> Option<EditorAction> {
-    Some(match (kind, act) {
-        ("click", "send") => EditorAction::Send,
-        ("click", "new") => EditorAction::NewConnection,
-        ("click", "format") => EditorAction::Format,
-        ("click", "insert") => EditorAction::Template,
-        ("click", "dismiss") => EditorAction::Dismiss,
-        ("click", "retry") => EditorAction::AnswerAndRetry(arg),
-        ("click", "answer") => EditorAction::Answer(arg / 1000, arg % 1000),
-        ("click", "show") => EditorAction::Show(arg),
-        ("click", "hadd") => EditorAction::AddHeader,
-        ("click", "hdel") => EditorAction::RemoveHeader(arg),
-        ("click", "hbody") => EditorAction::HeadersFromBody,
-        ("change", "cap") => EditorAction::Capability(*Capability::ALL.get(arg)?, el.checked()),
-        ("change", "version") => EditorAction::Version(el.value()),
-        ("change", "revision") => EditorAction::Revision(el.value()),
-        ("change", "method") => EditorAction::Method(el.value()),
-        ("change", "diff") => {
-            EditorAction::Diff(arg == 0, el.value().parse::<usize>().ok()?.checked_sub(1)?)
+/// A click that dispatches `action()`.
+pub fn on_click(d: &Dispatch, action: impl Fn() -> EditorAction + 'static) -> Callback<MouseEvent> {
+    let d = d.clone();
+    Callback::from(move |_| d.dispatch(action()))
+}
+
+/// A `<select>` whose new value becomes `action(value)` (`None`: nothing).
+fn on_select(
+    d: &Dispatch,
+    action: impl Fn(String) -> Option<EditorAction> + 'static,
+) -> Callback<Event> {
+    let d = d.clone();
+    Callback::from(move |e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        if let Some(a) = action(select.value()) {
+            d.dispatch(a);
         }
-        ("change", "transport") => EditorAction::Transport(if el.value() == "http" {
-            TransportKind::Http
-        } else {
-            TransportKind::Stdio
-        }),
-        ("change", "target") => {
-            let v = el.value();
-            let (target, config) = match PRESETS.iter().find(|(id, _)| *id == v) {
-                Some((id, _)) => (Target::Preset(id), presets::server(id)?),
-                None => (Target::Viewed, viewed?.clone()),
-            };
-            EditorAction::Target(target, Box::new(config))
-        }
-        ("input", "hname" | "hvalue") => {
-            let row = el
-                .closest("tr")
-                .ok()
-                .flatten()
-                .map(|tr| tr.query_selector_all("input"))?
-                .ok()?;
-            let field = |i: u32| {
-                row.get(i)
-                    .map(|n| n.unchecked_into::<HtmlInputElement>().value())
-                    .unwrap_or_default()
-            };
-            EditorAction::Header(arg, field(0), field(1))
-        }
-        _ => return None,
     })
 }
 
 /// `<option>`s of plain strings (value = text), `current` selected.
-fn options<'a>(values: impl IntoIterator<Item = &'a str>, current: &str) -> Vec<Html> {
+fn options<'a>(values: impl IntoIterator<Item = &'a str>, current: &str) -> Html {
     values
         .into_iter()
-        .map(|v| {
-            el(
-                "option",
-                &["value", "selected"],
-                &[v, if v == current { "selected" } else { "" }],
-                vec![text(v.to_string())],
-            )
-        })
+        .map(|v| html! { <option value={v.to_string()} selected={v == current}>{ v }</option> })
         .collect()
 }
 
-/// A labelled `<select>` whose changes are the action `act`.
+/// A labelled `<select>`.
 fn select(
     label: &'static str,
-    act: &'static str,
     testid: &'static str,
-    options: Vec<Html>,
+    onchange: Callback<Event>,
+    options: Html,
 ) -> Html {
-    el(
-        "label",
-        &["class"],
-        &["field"],
-        vec![
-            text(label),
-            el(
-                "select",
-                &["data-act", "data-testid"],
-                &[act, testid],
-                options,
-            ),
-        ],
-    )
+    html! {
+        <label class="field">
+            { label }
+            <select data-testid={testid} {onchange}>{ options }</select>
+        </label>
+    }
 }
 
 /// The schema warnings, parse problem or refusal for the text.
 fn lint_view(lint: &editor::Lint) -> Html {
-    let mut out = Vec::new();
-    if let Some(refusal) = lint.refusal() {
-        out.push(el(
-            "p",
-            &["class", "data-testid", "role"],
-            &["refusal", "editor-refusal", "alert"],
-            vec![text(refusal)],
-        ));
+    let head = if let Some(refusal) = lint.refusal() {
+        html! { <p class="refusal" data-testid="editor-refusal" role="alert">{ refusal }</p> }
     } else if let Some(p) = &lint.parse {
-        out.push(el(
-            "p",
-            &["class", "data-testid", "data-line"],
-            &["refusal", "parse-problem", &p.line.to_string()],
-            vec![text(format!(
-                "Not JSON at line {}, column {}: {}. Sending it shows what a server does with that.",
-                p.line, p.column, p.message
-            ))],
-        ));
-    } else if lint.warnings.is_empty() {
-        if let (Some(m), Some(r)) = (&lint.method, &lint.revision) {
-            out.push(el(
-                "p",
-                &["class", "data-testid"],
-                &["validity", "editor-clean"],
-                vec![text(format!("\u{2713} a valid {m} request of {r}"))],
-            ));
+        html! {
+            <p class="refusal" data-testid="parse-problem" data-line={p.line.to_string()}>
+                { format!(
+                    "Not JSON at line {}, column {}: {}. Sending it shows what a server does with that.",
+                    p.line, p.column, p.message
+                ) }
+            </p>
         }
-    }
-    let mut items = Vec::new();
-    for w in &lint.warnings {
-        let mut item = vec![
-            el("code", &[], &[], vec![text(w.path.clone())]),
-            text(format!(" {} ", w.message)),
-        ];
-        if let Some(id) = w.rule {
-            let href = mcp_lanes_core::rules::find(id).map_or("", |r| r.spec_url);
-            item.push(el(
-                "a",
-                &["class", "href", "target", "rel"],
-                &["rule-id", href, "_blank", "noopener"],
-                vec![text(id)],
-            ));
+    } else if let (true, Some(m), Some(r)) =
+        (lint.warnings.is_empty(), &lint.method, &lint.revision)
+    {
+        html! {
+            <p class="validity" data-testid="editor-clean">{ format!("\u{2713} a valid {m} request of {r}") }</p>
         }
-        items.push(el("li", &[], &[], item));
+    } else {
+        html! {}
+    };
+    let warnings = (!lint.warnings.is_empty()).then(|| html! {
+        <ul class="warnings" data-testid="editor-warnings" aria-label="Schema warnings (you can still send)">
+            { for lint.warnings.iter().map(|w| html! {
+                <li>
+                    <code>{ w.path.clone() }</code>
+                    { format!(" {} ", w.message) }
+                    if let Some(id) = w.rule {
+                        <a class="rule-id" href={mcp_lanes_core::rules::find(id).map_or("", |r| r.spec_url)}
+                            target="_blank" rel="noopener">{ id }</a>
+                    }
+                </li>
+            }) }
+        </ul>
+    });
+    html! {
+        <div data-testid="editor-lint">
+            { head }
+            { for warnings }
+        </div>
     }
-    if !items.is_empty() {
-        out.push(el(
-            "ul",
-            &["class", "data-testid", "aria-label"],
-            &[
-                "warnings",
-                "editor-warnings",
-                "Schema warnings (you can still send)",
-            ],
-            items,
-        ));
-    }
-    el("div", &["data-testid"], &["editor-lint"], out)
 }
 
 #[component]
@@ -267,38 +200,9 @@ pub fn Editor(props: &EditorProps) -> Html {
         state.layout.position_of((sent - 1) as u64 * 1000)
     };
 
-    let delegate = {
-        let (d, viewed) = (state.dispatcher(), viewed);
-        move |e: &Event| {
-            let Some(el) = e
-                .target()
-                .and_then(|t| t.dyn_into::<Element>().ok())
-                .and_then(|t| t.closest("[data-act]").ok().flatten())
-            else {
-                return;
-            };
-            let act = el.get_attribute("data-act").unwrap_or_default();
-            let arg = el
-                .get_attribute("data-arg")
-                .and_then(|a| a.parse().ok())
-                .unwrap_or(0);
-            let config = viewed.as_ref().map(|l| &l.setup.server);
-            if let Some(a) = action(&e.type_(), &act, arg, el.unchecked_ref(), config) {
-                d.dispatch(a);
-            }
-        }
-    };
-    let onclick = {
-        let delegate = delegate.clone();
-        Callback::from(move |e: MouseEvent| delegate(&e))
-    };
-    let onchange = {
-        let delegate = delegate.clone();
-        Callback::from(move |e: Event| delegate(&e))
-    };
-    let oninput = Callback::from(move |e: InputEvent| delegate(&e));
+    let d = state.dispatcher();
     let onkeydown = {
-        let d = state.dispatcher();
+        let d = d.clone();
         Callback::from(move |e: KeyboardEvent| {
             if (e.ctrl_key() || e.meta_key()) && e.key() == "Enter" {
                 e.prevent_default();
@@ -328,146 +232,126 @@ pub fn Editor(props: &EditorProps) -> Html {
     };
 
     let lint = &state.lint;
-    let mut toggles = vec![el("legend", &[], &[], vec![text("Declares")])];
-    for (i, cap) in Capability::ALL.iter().enumerate() {
-        toggles.push(el(
-            "label",
-            &["class"],
-            &["check"],
-            vec![
-                el(
-                    "input",
-                    &["type", "data-act", "data-arg", "data-testid", "checked"],
-                    &[
-                        "checkbox",
-                        "cap",
-                        &i.to_string(),
-                        &format!("editor-cap-{}", cap.label()),
-                        if lint.declared.contains(cap) {
-                            "true"
-                        } else {
-                            ""
-                        },
-                    ],
-                    Vec::new(),
-                ),
-                text(cap.label()),
-            ],
-        ));
-    }
+    let toggles = Capability::ALL.iter().map(|&cap| {
+        let onchange = {
+            let d = d.clone();
+            Callback::from(move |e: Event| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                d.dispatch(EditorAction::Capability(cap, input.checked()));
+            })
+        };
+        html! {
+            <label class="check">
+                <input type="checkbox" data-testid={format!("editor-cap-{}", cap.label())}
+                    checked={lint.declared.contains(&cap)} {onchange} />
+                { cap.label() }
+            </label>
+        }
+    });
     let version = lint.version.as_deref().unwrap_or("");
-    let mut versions = options(settings::known_versions(), version);
-    if version.is_empty() {
-        versions.insert(0, options(["\u{2014}"], "\u{2014}").remove(0));
-    }
-    toggles.push(select("Version", "version", "editor-version", versions));
+    let versions = html! {
+        <>
+            if version.is_empty() {
+                { options(["\u{2014}"], "\u{2014}") }
+            }
+            { options(settings::known_versions(), version) }
+        </>
+    };
     let target = match state.target {
         Target::Viewed => "viewed",
         Target::Preset(id) => id,
     };
-    let mut targets = options(PRESETS.iter().map(|(id, _)| *id), target);
-    if let Some(lane) = &props.viewed {
-        targets.insert(
-            0,
-            el(
-                "option",
-                &["value", "selected"],
-                &["viewed", if target == "viewed" { "selected" } else { "" }],
-                vec![text(format!(
-                    "viewed set-up ({})",
-                    lane.timeline.server_label
-                ))],
-            ),
-        );
-    }
+    let targets = html! {
+        <>
+            if let Some(lane) = &props.viewed {
+                <option value="viewed" selected={target == "viewed"}>
+                    { format!("viewed set-up ({})", lane.timeline.server_label) }
+                </option>
+            }
+            { options(PRESETS.iter().map(|(id, _)| *id), target) }
+        </>
+    };
+    let ontarget = {
+        let viewed = props.viewed.clone();
+        on_select(&d, move |v| {
+            let (target, config) = match PRESETS.iter().find(|(id, _)| *id == v) {
+                Some((id, _)) => (Target::Preset(id), presets::server(id)?),
+                None => (Target::Viewed, viewed.as_ref()?.setup.server.clone()),
+            };
+            Some(EditorAction::Target(target, Box::new(config)))
+        })
+    };
+    let ontransport = on_select(&d, |v| {
+        Some(EditorAction::Transport(if v == "http" {
+            TransportKind::Http
+        } else {
+            TransportKind::Stdio
+        }))
+    });
     let transport = state.transport.name();
-    let mut write = vec![
-        el(
-            "div",
-            &["class"],
-            &["row"],
-            vec![
-                select("Server", "target", "editor-target", targets),
-                select("Transport", "transport", "editor-transport", options(["stdio", "http"], transport)),
-                button("", "new", "", "new-connection", "New connection"),
-            ],
-        ),
-        el(
-            "div",
-            &["class"],
-            &["row"],
-            vec![
-                select("Revision", "revision", "editor-revision", options(settings::known_versions(), state.revision)),
-                select("Template", "method", "editor-method", options(editor::methods(state.revision).iter().copied(), state.method)),
-                button("", "insert", "", "insert-template", "Insert"),
-                button("", "format", "", "format", "Format"),
-            ],
-        ),
-        el("fieldset", &["class"], &["row toggles"], toggles),
-        html! { <CodeEditor text={AttrValue::from(state.text.clone())} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} /> },
-        el("p", &["class", "id"], &["hint", "editor-keys"], vec![text(
-            "Enter keeps the indentation; Tab inserts two spaces (Esc then Tab, or Shift+Tab, leaves the text); Ctrl+Enter sends. Over 1 MiB or 128 levels deep is not sent.",
-        )]),
-        lint_view(lint),
-    ];
-    if state.transport == TransportKind::Http {
-        write.push(header_table(
-            &state.headers,
-            state.headers_edited,
-            state.http_session(),
-        ));
-    }
-    write.push(el(
-        "div",
-        &["class"],
-        &["row"],
-        vec![
-            button("primary", "send", "", "send", "Send"),
-            el(
-                "span",
-                &["class"],
-                &["hint"],
-                vec![text(format!(
-                    "Ctrl+Enter \u{b7} to {} over {transport}",
-                    state.server_label()
-                ))],
-            ),
-        ],
-    ));
-    if let Some((words, error)) = &state.notice {
-        write.push(el(
-            "div",
-            &["class", "data-testid", "role"],
-            &[
-                if *error { "notice" } else { "notice info" },
-                "editor-notice",
-                if *error { "alert" } else { "status" },
-            ],
-            vec![
-                text(words.clone()),
-                button("small", "dismiss", "", "", "Dismiss"),
-            ],
-        ));
-    }
     let lane = &state.lane;
     let shown = state
         .shown
         .and_then(|i| state.history.get(i).map(|s| (i, &**s)));
 
     html! {
-        <section class="editor" data-testid="editor" aria-label="Request editor"
-            {onclick} {onchange} {oninput} {onkeydown}>
-            { el("div", &["class"], &["editor-grid"], vec![
-                el("div", &["class"], &["editor-write"], write),
-                reply_pane(shown),
-            ]) }
+        <section class="editor" data-testid="editor" aria-label="Request editor" {onkeydown}>
+            <div class="editor-grid">
+                <div class="editor-write">
+                    <div class="row">
+                        { select("Server", "editor-target", ontarget, targets) }
+                        { select("Transport", "editor-transport", ontransport, options(["stdio", "http"], transport)) }
+                        <button type="button" data-testid="new-connection"
+                            onclick={on_click(&d, || EditorAction::NewConnection)}>{ "New connection" }</button>
+                    </div>
+                    <div class="row">
+                        { select("Revision", "editor-revision", on_select(&d, |v| Some(EditorAction::Revision(v))),
+                            options(settings::known_versions(), state.revision)) }
+                        { select("Template", "editor-method", on_select(&d, |v| Some(EditorAction::Method(v))),
+                            options(editor::methods(state.revision).iter().copied(), state.method)) }
+                        <button type="button" data-testid="insert-template"
+                            onclick={on_click(&d, || EditorAction::Template)}>{ "Insert" }</button>
+                        <button type="button" data-testid="format"
+                            onclick={on_click(&d, || EditorAction::Format)}>{ "Format" }</button>
+                    </div>
+                    <fieldset class="row toggles">
+                        <legend>{ "Declares" }</legend>
+                        { for toggles }
+                        { select("Version", "editor-version", on_select(&d, |v| Some(EditorAction::Version(v))), versions) }
+                    </fieldset>
+                    <CodeEditor text={AttrValue::from(state.text.clone())} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} />
+                    <p class="hint" id="editor-keys">
+                        { "Enter keeps the indentation; Tab inserts two spaces (Esc then Tab, or Shift+Tab, leaves the text); Ctrl+Enter sends. Over 1 MiB or 128 levels deep is not sent." }
+                    </p>
+                    { lint_view(lint) }
+                    if state.transport == TransportKind::Http {
+                        { header_table(&d, &state.headers, state.headers_edited, state.http_session()) }
+                    }
+                    <div class="row">
+                        <button type="button" class="primary" data-testid="send"
+                            onclick={on_click(&d, || EditorAction::Send)}>{ "Send" }</button>
+                        <span class="hint">
+                            { format!("Ctrl+Enter \u{b7} to {} over {transport}", state.server_label()) }
+                        </span>
+                    </div>
+                    if let Some((words, error)) = &state.notice {
+                        <div class={if *error { "notice" } else { "notice info" }} data-testid="editor-notice"
+                            role={if *error { "alert" } else { "status" }}>
+                            { words.clone() }
+                            <button type="button" class="small"
+                                onclick={on_click(&d, || EditorAction::Dismiss)}>{ "Dismiss" }</button>
+                        </div>
+                    }
+                </div>
+                { reply_pane(&d, shown) }
+            </div>
             <div class="editor-grid">
                 <section class="editor-lane" aria-label="The exchanges as a lane">
-                    { el("p", &["class"], &["peers"], vec![text(format!("{} \u{2192} {} over {transport}", lane.client_label, lane.server_label))]) }
+                    <p class="peers">{ format!("{} \u{2192} {} over {transport}", lane.client_label, lane.server_label) }</p>
                     <LaneDiagram index={EDITOR_LANE} timeline={lane.clone()} layout={state.layout.clone()}
                         {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
                 </section>
-                { history(&state.history, state.shown, state.diff_pair()) }
+                { history(&d, &state.history, state.shown, state.diff_pair()) }
             </div>
         </section>
     }

@@ -1,0 +1,105 @@
+//! The reply to one sent request, as the core described it: a badge, the
+//! HTTP status and headers, the reply pretty-printed (as text), whether it
+//! matches its schema type, the note and the rules that produced it with
+//! spec links, messages the server sent on its own (each answerable), and
+//! "Answer and retry" for an input_required reply. A view function of the
+//! editor.
+
+use mcp_lanes_core::editor::{self, Badge};
+use yew::prelude::*;
+
+use super::{on_click, Dispatch};
+use crate::components::inspector::{headers_table, rule_list};
+use crate::editor_state::{EditorAction, Sent};
+
+/// A reply badge, coloured by kind.
+pub fn badge(b: &Badge) -> Html {
+    let class = match b {
+        Badge::Result => "reply-badge result",
+        Badge::InputRequired => "reply-badge input",
+        Badge::NoReply => "reply-badge",
+        _ => "reply-badge error",
+    };
+    html! { <span {class}>{ b.label() }</span> }
+}
+
+/// The reply pane for exchange `n` (or how to get one).
+pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
+    let Some((n, sent)) = sent else {
+        return html! {
+            <section class="reply" data-testid="reply">
+                <h2>{ "Reply" }</h2>
+                <p class="hint">{ "Send the request (Ctrl+Enter) to see what the server answers, and why." }</p>
+            </section>
+        };
+    };
+    let ex = &sent.exchange;
+    let valid = ex.reply_problems.is_empty();
+    let reply = if ex.reply.is_empty() {
+        "(no reply)".to_string()
+    } else {
+        ex.reply.clone()
+    };
+    let validity = ex.reply_json.is_some().then(|| {
+        let (class, words) = if valid {
+            ("validity", "\u{2713} matches its schema type".to_string())
+        } else {
+            (
+                "validity bad",
+                format!("\u{2717} {}", ex.reply_problems.join("; ")),
+            )
+        };
+        html! {
+            <p {class} data-testid="reply-valid" data-valid={if valid { "true" } else { "false" }}>{ words }</p>
+        }
+    });
+    let side_effects = ex.side_effects.iter().enumerate().map(|(i, m)| {
+        let answerable = m
+            .message
+            .as_ref()
+            .and_then(editor::answer_server_request)
+            .is_some();
+        html! {
+            <li>
+                <p class="note">{ m.note.clone() }</p>
+                <pre class="wire">{ m.text.clone() }</pre>
+                if answerable {
+                    <button type="button" class="small" data-testid="answer-server"
+                        onclick={on_click(d, move || EditorAction::Answer(n, i))}>
+                        { "Answer it in the editor" }
+                    </button>
+                }
+            </li>
+        }
+    });
+    html! {
+        <section class="reply" data-testid="reply" data-index={n.to_string()}>
+            <h2>{ "Reply" }</h2>
+            <p class="reply-head" data-testid="reply-badge" aria-live="polite">
+                { badge(&ex.badge) }
+                if let Some(status) = ex.status {
+                    <span class="mono" data-testid="reply-status">{ format!("HTTP {status}") }</span>
+                }
+                <span class="hint">{ format!("#{} {} \u{b7} {}", n + 1, sent.method, ex.revision) }</span>
+            </p>
+            <p class="note" data-testid="reply-note">{ ex.note.clone() }</p>
+            if ex.badge == Badge::InputRequired {
+                <button type="button" class="primary" data-testid="answer-retry"
+                    onclick={on_click(d, move || EditorAction::AnswerAndRetry(n))}>{ "Answer and retry" }</button>
+            }
+            <pre class="wire" data-testid="reply-json" tabindex="0">{ reply }</pre>
+            { for validity }
+            if !ex.response_headers.is_empty() {
+                <details>
+                    <summary>{ "Response headers" }</summary>
+                    { headers_table(&ex.response_headers) }
+                </details>
+            }
+            if !ex.side_effects.is_empty() {
+                <h3>{ "Sent by the server on its own" }</h3>
+                <ul class="server-messages" data-testid="server-messages">{ for side_effects }</ul>
+            }
+            { rule_list(&ex.rules, "reply-rules") }
+        </section>
+    }
+}
