@@ -131,6 +131,13 @@ pub enum Step {
     },
     /// Close the connection.
     Disconnect,
+    /// Narration for the reader (a scenario file's `say`): sends nothing;
+    /// the next event the client records carries it
+    /// ([`crate::sim::Event::narration`]).
+    Narrate {
+        /// What the reader is told.
+        text: String,
+    },
 }
 
 impl Step {

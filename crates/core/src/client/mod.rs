@@ -62,6 +62,9 @@ pub struct ClientOutput {
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
     pub note: String,
+    /// The author's narration of the step that led here, if a scenario
+    /// gave one ([`Step::Narrate`]).
+    pub narration: Option<String>,
 }
 
 /// Why the client is waiting for a reply.
@@ -110,6 +113,9 @@ struct Work {
     job: Option<Job>,
     /// The reply the client waits for.
     waiting: Option<Waiting>,
+    /// Narration read from the script and not yet shown: the next output
+    /// carries it.
+    narration: Option<String>,
 }
 
 /// Whether the client still takes input.

@@ -14,12 +14,19 @@ use crate::transport::http::{self, HttpRequest};
 use crate::transport::TransportKind;
 
 impl Client {
-    pub(super) fn record(&mut self, kind: EventKind, rules: &[RuleId], note: impl Into<String>) {
+    /// Queues an output; it carries the pending narration, if any.
+    pub(super) fn output(&mut self, action: ClientAction, rules: &[RuleId], note: String) {
+        let narration = self.work.narration.take();
         self.outbox.push_back(ClientOutput {
-            action: ClientAction::Record(kind),
+            action,
             rules: rules.to_vec(),
-            note: note.into(),
+            note,
+            narration,
         });
+    }
+
+    pub(super) fn record(&mut self, kind: EventKind, rules: &[RuleId], note: impl Into<String>) {
+        self.output(ClientAction::Record(kind), rules, note.into());
     }
 
     pub(super) fn decide(&mut self, rules: &[RuleId], note: impl Into<String>) {
@@ -27,12 +34,10 @@ impl Client {
     }
 
     pub(super) fn close(&mut self, rules: &[RuleId], note: impl Into<String>) {
+        let narration = self.work.narration.take();
         self.shut_down();
-        self.outbox.push_back(ClientOutput {
-            action: ClientAction::Close,
-            rules: rules.to_vec(),
-            note: note.into(),
-        });
+        self.work.narration = narration;
+        self.output(ClientAction::Close, rules, note.into());
     }
 
     pub(super) fn fresh_id(&mut self) -> RequestId {
@@ -54,9 +59,21 @@ impl Client {
             return;
         }
         if self.work.job.is_none() {
+            // Narration is read at once: it waits for the next event.
+            while let Some(Step::Narrate { text }) = self.work.script.front() {
+                let text = text.clone();
+                self.work.script.pop_front();
+                self.work.narration = Some(match self.work.narration.take() {
+                    Some(earlier) => format!("{earlier} {text}"),
+                    None => text,
+                });
+            }
             let Some(step) = self.work.script.pop_front() else {
                 // All done: there is no run left for the host to kill.
                 self.timers.stop(Timer::HostKill);
+                if self.work.narration.is_some() {
+                    self.decide(&[], "The client has done every step of its script.");
+                }
                 return;
             };
             let (declare, version) = match &step {
@@ -91,6 +108,8 @@ impl Client {
                 self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
             }
             Step::Raw { .. } => self.send_raw(now, job.step.clone()),
+            // Read before the job was made; never a job.
+            Step::Narrate { .. } => self.work.job = None,
             Step::Discover { .. } | Step::Request { .. } => {
                 if self.ensure_ready(now, &job) {
                     self.send_job(now);
@@ -151,16 +170,16 @@ impl Client {
         if let Some(purpose) = purpose {
             self.await_reply(Waiting { id, purpose, era }, deadline);
         }
-        self.outbox.push_back(ClientOutput {
-            action: ClientAction::Send {
+        self.output(
+            ClientAction::Send {
                 text,
                 http,
                 revision,
                 violation: None,
             },
-            rules: rules.to_vec(),
+            rules,
             note,
-        });
+        );
     }
 
     /// Sends a scenario's hand-written message exactly as written.
@@ -205,16 +224,16 @@ impl Client {
             .filter_map(|id| rules::find(id))
             .map(|r| r.id)
             .collect();
-        self.outbox.push_back(ClientOutput {
-            action: ClientAction::Send {
+        self.output(
+            ClientAction::Send {
                 text,
                 http,
                 revision: ProtocolVersion::modern(),
                 violation,
             },
-            rules,
+            &rules,
             note,
-        });
+        );
     }
 
     /// Sends the current job's request in the current era.

@@ -110,6 +110,7 @@ impl EditorSession {
                 kind,
                 rules,
                 note,
+                narration: None,
             });
         };
         for (i, ex) in self.history.iter().enumerate().skip(first) {

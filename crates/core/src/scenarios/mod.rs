@@ -4,6 +4,7 @@
 //! timeline; the UI shows them side by side on the shared virtual clock.
 
 mod catalog;
+pub mod file;
 
 use crate::sim::{self, Setup, Timeline};
 

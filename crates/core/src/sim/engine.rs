@@ -214,6 +214,7 @@ impl Engine {
             kind,
             rules,
             note,
+            narration: None,
         });
         index
     }
@@ -241,7 +242,16 @@ impl Engine {
             action,
             rules,
             note,
+            narration,
         } = out;
+        let first = self.events.len();
+        self.client_action(action, rules, note);
+        if let Some(event) = self.events.get_mut(first) {
+            event.narration = narration;
+        }
+    }
+
+    fn client_action(&mut self, action: ClientAction, rules: Vec<RuleId>, note: String) {
         match action {
             ClientAction::Send {
                 text,

@@ -176,6 +176,10 @@ pub struct Event {
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
     pub note: String,
+    /// What a scenario's author tells the reader at this point (a file's
+    /// `say`), when it did; absent from the serialized form otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub narration: Option<String>,
 }
 
 impl Event {
@@ -350,6 +354,7 @@ mod read {
                 .map(|id| crate::rules::find(id.as_str()?).map(|rule| rule.id))
                 .collect::<Option<_>>()?,
             note: text(v, "note")?,
+            narration: optional(v, "narration", |x| x.as_str().map(str::to_string))?,
         })
     }
 

@@ -1,0 +1,509 @@
+//! Conversion of a read file into the core's [`Setup`]s: presets and
+//! defaults fill in what the author left out, references between set-ups,
+//! servers and clients are resolved (a dangling one is an error with its
+//! path), and `declare`/`drop` steps become each request's declaration.
+//! `write.rs` is the inverse; both use the defaults defined here.
+
+use serde_json::{json, Map, Value};
+
+use super::read::{child, Errors, LISTS};
+use super::types::*;
+use super::ScenarioFile;
+use crate::client::{presets as clients, ClientConfig, Step, UndeclaredPolicy};
+use crate::protocol::capabilities::ListCapability;
+use crate::protocol::version::EraMode;
+use crate::protocol::{
+    methods, ClientCapabilities, Implementation, ProtocolVersion, ServerCapabilities,
+};
+use crate::server::{
+    presets as servers, CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec,
+    UnknownMethodPolicy,
+};
+use crate::sim::engine::ServerEvent;
+use crate::sim::{Setup, SimTime};
+use crate::transport::ChannelConfig;
+
+/// The version lists of a peer of `era` that names none (modern, legacy).
+pub(super) fn era_versions(era: EraMode, server: bool) -> (Vec<String>, Vec<String>) {
+    let modern = || vec![ProtocolVersion::MODERN.to_string()];
+    let legacy = vec![ProtocolVersion::LEGACY_FALLBACK.to_string()];
+    match era {
+        EraMode::ModernOnly => (modern(), Vec::new()),
+        EraMode::LegacyOnly => (Vec::new(), legacy),
+        EraMode::DualEra if server => (
+            modern(),
+            vec![
+                ProtocolVersion::NEWEST_LEGACY.to_string(),
+                ProtocolVersion::LEGACY_FALLBACK.to_string(),
+            ],
+        ),
+        EraMode::DualEra => (modern(), legacy),
+    }
+}
+
+/// The server a definition without `preset` starts from.
+pub(super) fn blank_server(id: &str) -> ServerConfig {
+    ServerConfig {
+        preset: id.into(),
+        info: Implementation::new(id, "1.0.0"),
+        era: EraMode::ModernOnly,
+        modern_versions: vec![ProtocolVersion::MODERN.into()],
+        legacy_versions: Vec::new(),
+        capabilities: ServerCapabilities::default(),
+        instructions: None,
+        ttl_ms: 3_600_000,
+        cache_scope: CacheScope::Public,
+        tools: Vec::new(),
+        prompts: Vec::new(),
+        resources: Vec::new(),
+        checks_capability_before_work: true,
+        unknown_method: UnknownMethodPolicy::Answer,
+        first_request_id: 1,
+    }
+}
+
+/// The client a definition without `preset` starts from.
+pub(super) fn blank_client(id: &str) -> ClientConfig {
+    ClientConfig {
+        preset: id.into(),
+        info: Implementation::new(id, "1.0.0"),
+        era: EraMode::ModernOnly,
+        modern_versions: vec![ProtocolVersion::MODERN.into()],
+        legacy_versions: Vec::new(),
+        capabilities: ClientCapabilities::none(),
+        discover_first: false,
+        undeclared: UndeclaredPolicy::MethodNotFound,
+        request_timeout_ms: Some(30_000),
+        probe_timeout_ms: 3_000,
+        host_kill_ms: None,
+        debounce_ms: 200,
+        first_id: 1,
+    }
+}
+
+/// `base`'s capabilities plus `{}` for each of tools, resources and prompts
+/// the server has but does not announce: what a server whose author wrote
+/// no `capabilities` announces.
+pub(super) fn derived_capabilities(
+    base: &ServerCapabilities,
+    cfg: &ServerConfig,
+) -> ServerCapabilities {
+    let mut caps = base.clone();
+    let fill = |slot: &mut Option<ListCapability>, has: bool| {
+        if has && slot.is_none() {
+            *slot = Some(ListCapability::default());
+        }
+    };
+    fill(&mut caps.tools, !cfg.tools.is_empty());
+    fill(&mut caps.resources, !cfg.resources.is_empty());
+    fill(&mut caps.prompts, !cfg.prompts.is_empty());
+    caps
+}
+
+/// The versions a peer based on `base` has once its era is `era`: the
+/// base's when the era is unchanged, else the era's defaults.
+pub(super) fn versions_for(
+    base_era: EraMode,
+    base: (&[String], &[String]),
+    era: EraMode,
+    server: bool,
+) -> (Vec<String>, Vec<String>) {
+    if era == base_era {
+        (base.0.to_vec(), base.1.to_vec())
+    } else {
+        era_versions(era, server)
+    }
+}
+
+/// The default text of a tool's result.
+pub(super) const DEFAULT_RESULT: &str = "Done.";
+
+/// The default input schema of a tool.
+pub(super) fn default_input_schema() -> Value {
+    json!({"type": "object", "properties": {}})
+}
+
+/// The server base of a definition: its preset, or a blank server.
+pub(super) fn server_base(def_preset: Option<&str>, id: &str) -> ServerConfig {
+    def_preset
+        .and_then(servers::server)
+        .unwrap_or_else(|| blank_server(id))
+}
+
+/// The client base of a definition: its preset, or a blank client.
+pub(super) fn client_base(def_preset: Option<&str>, id: &str) -> ClientConfig {
+    def_preset
+        .and_then(clients::client)
+        .unwrap_or_else(|| blank_client(id))
+}
+
+fn server_config(def: &ServerDef) -> ServerConfig {
+    let base = server_base(def.preset.as_deref(), &def.id);
+    let mut cfg = base.clone();
+    cfg.preset = def.preset.clone().unwrap_or_else(|| def.id.clone());
+    if let Some(name) = &def.name {
+        cfg.info.name = name.clone();
+    }
+    if let Some(version) = &def.version {
+        cfg.info.version = version.clone();
+    }
+    if let Some(era) = def.era {
+        cfg.era = era;
+        (cfg.modern_versions, cfg.legacy_versions) = versions_for(
+            base.era,
+            (&base.modern_versions, &base.legacy_versions),
+            era,
+            true,
+        );
+    }
+    if let Some(v) = &def.modern_versions {
+        cfg.modern_versions = v.clone();
+    }
+    if let Some(v) = &def.legacy_versions {
+        cfg.legacy_versions = v.clone();
+    }
+    if let Some(instructions) = &def.instructions {
+        cfg.instructions = instructions.clone();
+    }
+    if let Some(ttl) = def.ttl_ms {
+        cfg.ttl_ms = ttl;
+    }
+    if let Some(scope) = def.cache_scope {
+        cfg.cache_scope = scope;
+    }
+    if let Some(tools) = &def.tools {
+        cfg.tools = tools.iter().map(tool_spec).collect();
+    }
+    if let Some(resources) = &def.resources {
+        cfg.resources = resources
+            .iter()
+            .map(|r| ResourceSpec {
+                uri: r.uri.clone(),
+                name: r.name.clone().unwrap_or_else(|| r.uri.clone()),
+                text: r.text.clone().unwrap_or_default(),
+            })
+            .collect();
+    }
+    if let Some(prompts) = &def.prompts {
+        cfg.prompts = prompts
+            .iter()
+            .map(|p| PromptSpec {
+                name: p.name.clone(),
+                description: p.description.clone().unwrap_or_default(),
+            })
+            .collect();
+    }
+    cfg.capabilities = match &def.capabilities {
+        Some(caps) => caps.clone(),
+        None => derived_capabilities(&base.capabilities, &cfg),
+    };
+    if let Some(check) = def.checks_capability_before_work {
+        cfg.checks_capability_before_work = check;
+    }
+    if let Some(policy) = def.unknown_methods {
+        cfg.unknown_method = policy;
+    }
+    if let Some(id) = def.first_request_id {
+        cfg.first_request_id = id;
+    }
+    cfg
+}
+
+fn tool_spec(def: &ToolDef) -> ToolSpec {
+    ToolSpec {
+        name: def.name.clone(),
+        description: def.description.clone().unwrap_or_default(),
+        input_schema: def
+            .input_schema
+            .clone()
+            .unwrap_or_else(default_input_schema),
+        requires: def.requires.clone().unwrap_or_default(),
+        asks: def.asks.as_ref().map(|q| Question {
+            argument: q.argument.clone(),
+            message: q.message.clone(),
+            requested_schema: q.requested_schema.clone(),
+            fallback_error: q.fallback_error.clone(),
+        }),
+        refusal_message: def.refusal_message.clone(),
+        side_effect: def.side_effect.clone(),
+        result_text: def.result.clone().unwrap_or_else(|| DEFAULT_RESULT.into()),
+    }
+}
+
+fn client_config(def: &ClientDef) -> ClientConfig {
+    let base = client_base(def.preset.as_deref(), &def.id);
+    let mut cfg = base.clone();
+    cfg.preset = def.preset.clone().unwrap_or_else(|| def.id.clone());
+    if let Some(name) = &def.name {
+        cfg.info.name = name.clone();
+    }
+    if let Some(version) = &def.version {
+        cfg.info.version = version.clone();
+    }
+    if let Some(era) = def.era {
+        cfg.era = era;
+        (cfg.modern_versions, cfg.legacy_versions) = versions_for(
+            base.era,
+            (&base.modern_versions, &base.legacy_versions),
+            era,
+            false,
+        );
+    }
+    if let Some(v) = &def.modern_versions {
+        cfg.modern_versions = v.clone();
+    }
+    if let Some(v) = &def.legacy_versions {
+        cfg.legacy_versions = v.clone();
+    }
+    if let Some(caps) = &def.capabilities {
+        cfg.capabilities = caps.clone();
+    }
+    if let Some(v) = def.discover_first {
+        cfg.discover_first = v;
+    }
+    if let Some(v) = def.undeclared_requests {
+        cfg.undeclared = v;
+    }
+    if let Some(v) = def.request_timeout_ms {
+        cfg.request_timeout_ms = v;
+    }
+    if let Some(v) = def.probe_timeout_ms {
+        cfg.probe_timeout_ms = v;
+    }
+    if let Some(v) = def.host_kill_ms {
+        cfg.host_kill_ms = v;
+    }
+    if let Some(v) = def.debounce_ms {
+        cfg.debounce_ms = v;
+    }
+    if let Some(v) = def.first_id {
+        cfg.first_id = v;
+    }
+    cfg
+}
+
+fn preset_ids(list: &[(&str, &str)]) -> String {
+    list.iter()
+        .map(|(id, _)| *id)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Resolves references and builds every set-up; every dangling reference
+/// is reported.
+pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
+    let server_defs: Vec<(String, ServerConfig)> = file
+        .servers
+        .iter()
+        .map(|d| (d.id.clone(), server_config(d)))
+        .collect();
+    let client_defs: Vec<(String, ClientConfig)> = file
+        .clients
+        .iter()
+        .map(|d| (d.id.clone(), client_config(d)))
+        .collect();
+    let find_server = |id: &str| {
+        server_defs
+            .iter()
+            .find(|(d, _)| d == id)
+            .map(|(_, c)| c.clone())
+            .or_else(|| servers::server(id))
+    };
+    let find_client = |id: &str| {
+        client_defs
+            .iter()
+            .find(|(d, _)| d == id)
+            .map(|(_, c)| c.clone())
+            .or_else(|| clients::client(id))
+    };
+    let no_server = |id: &str| {
+        format!(
+            "no server \"{id}\": define it under \"servers\" or name a server preset ({})",
+            preset_ids(servers::PRESETS)
+        )
+    };
+    // Every server the file names, by id, in order (for `serve --file`
+    // and the editor's targets).
+    let mut named: Vec<(String, ServerConfig)> = server_defs.clone();
+    let mut name_server = |id: &str, cfg: &ServerConfig| {
+        if !named.iter().any(|(n, _)| n == id) {
+            named.push((id.to_string(), cfg.clone()));
+        }
+    };
+    let mut setups = Vec::new();
+    for (i, def) in file.setups.iter().enumerate() {
+        let path = format!("setups[{i}]");
+        let client = find_client(&def.client);
+        if client.is_none() {
+            e.at(
+                &child(&path, "client"),
+                format!(
+                    "no client \"{}\": define it under \"clients\" or name a client preset ({})",
+                    def.client,
+                    preset_ids(clients::PRESETS)
+                ),
+            );
+        }
+        let server = find_server(&def.server);
+        match &server {
+            Some(cfg) => name_server(&def.server, cfg),
+            None => e.at(&child(&path, "server"), no_server(&def.server)),
+        }
+        let mut events = Vec::new();
+        for (j, ev) in def.server_events.iter().enumerate() {
+            match ev {
+                ServerEventDef::ToolsChanged { at_ms } => {
+                    events.push((SimTime::from_millis(*at_ms), ServerEvent::ToolsChanged))
+                }
+                ServerEventDef::Upgrade { at_ms, to } => match find_server(to) {
+                    Some(cfg) => {
+                        name_server(to, &cfg);
+                        events.push((
+                            SimTime::from_millis(*at_ms),
+                            ServerEvent::Upgrade {
+                                config: Box::new(cfg),
+                            },
+                        ))
+                    }
+                    None => e.at(&format!("{path}.serverEvents[{j}].to"), no_server(to)),
+                },
+            }
+        }
+        let (Some(client), Some(server)) = (client, server) else {
+            continue;
+        };
+        let mut channel = ChannelConfig::new(def.transport.kind);
+        if let Some(latency) = def.transport.latency_ms {
+            channel.latency_ms = latency;
+        }
+        channel.lose_from_client = def.transport.lose_from_client.clone();
+        channel.lose_from_server = def.transport.lose_from_server.clone();
+        let script = script(&def.steps, &client.capabilities);
+        setups.push(Setup {
+            label: def.label.clone(),
+            client,
+            server,
+            channel,
+            script,
+            server_events: events,
+        });
+    }
+    e.0.is_empty().then(|| ScenarioFile {
+        id: file.id.clone(),
+        title: file.title.clone(),
+        summary: file.summary.clone(),
+        setups,
+        servers: named,
+    })
+}
+
+/// Removes one top-level capability.
+fn without(mut caps: ClientCapabilities, name: &str) -> ClientCapabilities {
+    match name {
+        "elicitation" => caps.elicitation = None,
+        "sampling" => caps.sampling = None,
+        "roots" => caps.roots = None,
+        "extensions" => caps.extensions = None,
+        _ => caps.experimental = None,
+    }
+    caps
+}
+
+fn request(
+    method: &str,
+    params: Value,
+    options: &RequestOptions,
+    current: &Option<ClientCapabilities>,
+) -> Step {
+    Step::Request {
+        method: method.into(),
+        params,
+        declare: options.declare.clone().or_else(|| current.clone()),
+        version: options.version.clone(),
+        retry_on_missing_capability: options.retry_on_missing_capability.unwrap_or(true),
+    }
+}
+
+fn script(steps: &[StepDef], has: &ClientCapabilities) -> Vec<Step> {
+    let mut out = Vec::new();
+    // What requests declare from now on (`None`: everything the client has).
+    let mut current: Option<ClientCapabilities> = None;
+    for step in steps {
+        if let Some(text) = &step.say {
+            out.push(Step::Narrate { text: text.clone() });
+        }
+        match &step.action {
+            ActionDef::Discover { version } => out.push(Step::Discover {
+                version: version.clone(),
+            }),
+            ActionDef::List { what, options } => {
+                let method = LISTS
+                    .iter()
+                    .find(|(n, _)| n == what)
+                    .map(|(_, m)| *m)
+                    .unwrap_or(methods::TOOLS_LIST);
+                out.push(request(method, json!({}), options, &current));
+            }
+            ActionDef::Call {
+                tool,
+                arguments,
+                options,
+            } => out.push(request(
+                methods::TOOLS_CALL,
+                json!({"name": tool, "arguments": arguments}),
+                options,
+                &current,
+            )),
+            ActionDef::Read { uri, options } => out.push(request(
+                methods::RESOURCES_READ,
+                json!({"uri": uri}),
+                options,
+                &current,
+            )),
+            ActionDef::GetPrompt {
+                name,
+                arguments,
+                options,
+            } => {
+                let mut params = Map::new();
+                params.insert("name".into(), Value::from(name.as_str()));
+                if let Some(arguments) = arguments {
+                    params.insert("arguments".into(), arguments.clone());
+                }
+                out.push(request(
+                    methods::PROMPTS_GET,
+                    Value::Object(params),
+                    options,
+                    &current,
+                ));
+            }
+            ActionDef::Request {
+                method,
+                params,
+                options,
+            } => out.push(request(method, params.clone(), options, &current)),
+            ActionDef::Send {
+                text,
+                headers,
+                violation,
+                note,
+                rules,
+            } => out.push(Step::Raw {
+                text: text.clone(),
+                headers: headers.clone(),
+                violation: violation.clone(),
+                note: note.clone().unwrap_or_default(),
+                rules: rules.clone(),
+            }),
+            ActionDef::Declare { capabilities } => current = capabilities.clone(),
+            ActionDef::Drop { capability } => {
+                let from = current.take().unwrap_or_else(|| has.clone());
+                current = Some(without(from, capability));
+            }
+            ActionDef::Wait { ms } => out.push(Step::Wait { ms: *ms }),
+            ActionDef::Disconnect => out.push(Step::Disconnect),
+            ActionDef::Say => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,141 @@
+//! Scenario files: the JSON format course authors write (documented in
+//! README.md, described by `schemas/scenario.schema.json`), read into the
+//! core's [`Setup`]s, and written from them.
+//!
+//! A layer of its own, in the author's words rather than the core's:
+//! servers and clients are presets with overrides (or written from
+//! scratch), set-ups refer to them by id, and a script is a list of steps
+//! such as `{"do": "call", "tool": "forecast", "arguments": {...}}`, each
+//! with the narration (`say`) the reader sees when it begins.
+//!
+//! - `types.rs`: the file's model;
+//! - `read.rs`: the validator (every problem with its JSON path);
+//! - `limits.rs`: size, count and depth limits;
+//! - `build.rs`: presets and defaults, references, conversion to set-ups;
+//! - `write.rs`: export of set-ups (every catalog scenario round-trips).
+//!
+//! **Invariant:** loading never panics and never returns part of a
+//! scenario: either every set-up is built, or every problem is reported.
+
+mod build;
+mod limits;
+mod read;
+mod types;
+mod write;
+
+use serde_json::Value;
+
+pub use limits::*;
+pub use read::FORMAT;
+
+use super::ScenarioInfo;
+use crate::server::ServerConfig;
+use crate::sim::Setup;
+
+/// One problem of a file: where (a JSON path such as
+/// `servers[0].tools[1].requires`; empty for the file as a whole) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    /// JSON path of the offending value (empty: the whole file).
+    pub path: String,
+    /// One sentence: what was expected, what was found, or which limit.
+    pub message: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "(file): {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// A loaded scenario file: everything the page and the CLI need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioFile {
+    /// Its id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Its summary.
+    pub summary: String,
+    /// The set-ups, side by side, ready for [`crate::sim::run`].
+    pub setups: Vec<Setup>,
+    /// Every server the file defines or uses, by the id the file knows it
+    /// by (its own servers first, then the presets its set-ups name).
+    pub servers: Vec<(String, ServerConfig)>,
+}
+
+impl ScenarioFile {
+    /// The server the file knows as `id`.
+    pub fn server(&self, id: &str) -> Option<&ServerConfig> {
+        self.servers.iter().find(|(n, _)| n == id).map(|(_, c)| c)
+    }
+}
+
+/// Loads a scenario file from its text: size, nesting depth and JSON are
+/// checked before the content, and every problem of the content is
+/// reported.
+pub fn load(text: &str) -> Result<ScenarioFile, Vec<FileError>> {
+    let whole = |message: String| {
+        vec![FileError {
+            path: String::new(),
+            message,
+        }]
+    };
+    if text.len() > MAX_FILE_BYTES {
+        return Err(whole(format!(
+            "{} bytes, more than the limit of {MAX_FILE_BYTES} bytes for a scenario file",
+            text.len()
+        )));
+    }
+    if let Some((line, column)) = limits::too_deep(text) {
+        return Err(whole(format!(
+            "nested more than {MAX_DEPTH} levels deep (the limit) at line {line} column {column}"
+        )));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => load_value(&value),
+        Err(err) => Err(whole(format!("not valid JSON: {err}"))),
+    }
+}
+
+/// Loads a scenario file already parsed (e.g. an object handed over by a
+/// web page): the same checks as [`load`] besides the text's size.
+pub fn load_value(value: &Value) -> Result<ScenarioFile, Vec<FileError>> {
+    if let Some(path) = limits::deep_path(value) {
+        return Err(vec![FileError {
+            path,
+            message: format!("nested more than {MAX_DEPTH} levels deep (the limit)"),
+        }]);
+    }
+    let mut errors = read::Errors::default();
+    let file = read::file(&mut errors, value);
+    let loaded = match file {
+        Some(file) if errors.0.is_empty() => build::scenario(&mut errors, &file),
+        _ => None,
+    };
+    match loaded {
+        Some(loaded) if errors.0.is_empty() => Ok(loaded),
+        _ if errors.0.is_empty() => Err(vec![FileError {
+            path: String::new(),
+            message: "the file could not be read".into(),
+        }]),
+        _ => Err(errors.0),
+    }
+}
+
+/// Writes set-ups as a scenario file (the smallest the defaults allow).
+pub fn export(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Value {
+    write::to_value(&write::file(id, title, summary, setups))
+}
+
+/// Writes a catalog scenario as a scenario file.
+pub fn export_scenario(info: &ScenarioInfo) -> Value {
+    export(info.id, info.title, info.summary, &(info.setups)())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,229 @@
+use serde_json::{json, Value};
+
+use super::*;
+use crate::scenarios::CATALOG;
+
+fn errors(value: Value) -> Vec<String> {
+    match load_value(&value) {
+        Ok(_) => Vec::new(),
+        Err(list) => list.iter().map(ToString::to_string).collect(),
+    }
+}
+
+fn minimal() -> Value {
+    json!({
+        "format": FORMAT,
+        "id": "t",
+        "setups": [{"client": "plain", "server": "deploy-console", "steps": [{"do": "discover"}]}]
+    })
+}
+
+#[test]
+fn every_catalog_scenario_round_trips_to_the_same_setups_and_timelines() {
+    for info in CATALOG {
+        let setups = (info.setups)();
+        let text = serde_json::to_string_pretty(&export_scenario(info)).unwrap_or_default();
+        let loaded = match load(&text) {
+            Ok(loaded) => loaded,
+            Err(errors) => panic!("{}: {errors:?}\n{text}", info.id),
+        };
+        assert_eq!(loaded.id, info.id);
+        assert_eq!(loaded.title, info.title);
+        assert_eq!(loaded.setups, setups, "{}", info.id);
+        let before =
+            serde_json::to_string(&crate::scenarios::run_setups(&setups)).unwrap_or_default();
+        let after = serde_json::to_string(&crate::scenarios::run_setups(&loaded.setups))
+            .unwrap_or_default();
+        assert_eq!(before, after, "{}", info.id);
+    }
+}
+
+#[test]
+fn a_minimal_file_loads() {
+    let loaded = load_value(&minimal()).map_err(|e| format!("{e:?}"));
+    assert_eq!(loaded.map(|l| l.setups.len()), Ok(1));
+}
+
+#[test]
+fn requires_as_a_list_names_the_path_and_the_expected_shape() {
+    let mut file = minimal();
+    file["servers"] = json!([{"id": "weather", "tools": [
+        {"name": "today"},
+        {"name": "forecast", "requires": ["elicitation"]}
+    ]}]);
+    assert_eq!(
+        errors(file),
+        ["servers[0].tools[1].requires: expected an object of capabilities such as {\"elicitation\": {}}, got [\"elicitation\"]"]
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let file = json!({
+        "format": FORMAT,
+        "id": "Bad Id",
+        "servers": [{"id": "w", "era": "future", "tools": [{"name": "<script>"}]}],
+        "clients": [{"id": "c", "undeclaredRequests": "ignore"}],
+        "setups": [{"client": "c", "server": "w", "transport": "carrier-pigeon",
+            "steps": [{"do": "fly"}, {"do": "wait"}, {"do": "call", "tool": "x", "argumnts": {}}]}]
+    });
+    let found = errors(file);
+    for expected in [
+        "id: expected an id",
+        "servers[0].era: expected \"modern\", \"legacy\" or \"dual\", got \"future\"",
+        "servers[0].tools[0].name: expected a tool name",
+        "clients[0].undeclaredRequests: expected \"method-not-found\", \"drop\" or \"close\", got \"ignore\"",
+        "setups[0].transport: expected \"stdio\", \"http\"",
+        "setups[0].steps[0].do: expected \"discover\"",
+        "setups[0].steps[1].ms: required",
+        "setups[0].steps[2].argumnts: unknown key in a \"call\" step",
+    ] {
+        assert!(
+            found.iter().any(|f| f.starts_with(expected) || f.contains(expected)),
+            "missing {expected:?} in {found:#?}"
+        );
+    }
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("did you mean \"arguments\"")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn dangling_references_are_errors_with_paths() {
+    let mut file = minimal();
+    file["setups"][0]["server"] = json!("nowhere");
+    file["setups"][0]["serverEvents"] = json!([{"atMs": 5, "event": "upgrade", "to": "elsewhere"}]);
+    let found = errors(file);
+    assert!(
+        found[0].starts_with("setups[0].server: no server \"nowhere\""),
+        "{found:?}"
+    );
+    assert!(
+        found[1].starts_with("setups[0].serverEvents[0].to: no server \"elsewhere\""),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn limits_are_named_in_the_errors() {
+    let mut file = minimal();
+    file["setups"][0]["steps"] = Value::from(vec![json!({"do": "discover"}); 10_000]);
+    assert_eq!(
+        errors(file),
+        [format!(
+            "setups[0].steps: 10000 steps, more than the limit of {MAX_STEPS}"
+        )]
+    );
+
+    let mut deep = String::new();
+    for _ in 0..10_000 {
+        deep.push('[');
+    }
+    let found = load(&deep).err().unwrap_or_default();
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0]
+            .message
+            .contains("more than 32 levels deep (the limit) at line 1 column 33"),
+        "{found:?}"
+    );
+
+    let huge = format!(
+        "{{\"format\": \"{FORMAT}\", \"id\": \"{}\"}}",
+        "a".repeat(MAX_FILE_BYTES)
+    );
+    let found = load(&huge).err().unwrap_or_default();
+    assert!(
+        found[0]
+            .message
+            .contains("more than the limit of 1048576 bytes"),
+        "{found:?}"
+    );
+
+    let mut file = minimal();
+    file["setups"][0]["label"] = Value::from("x".repeat(MAX_NAME + 1));
+    assert_eq!(
+        errors(file),
+        ["setups[0].label: 201 characters, more than the limit of 200 for a name"]
+    );
+}
+
+#[test]
+fn a_deep_value_names_its_path() {
+    let mut value = json!({});
+    for _ in 0..40 {
+        value = json!({"a": value});
+    }
+    let mut file = minimal();
+    file["setups"][0]["steps"][0] = json!({"do": "call", "tool": "t", "arguments": value});
+    let found = errors(file);
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].starts_with("setups[0].steps[0].arguments.a.a"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn declare_and_drop_set_what_later_requests_declare() {
+    let mut file = minimal();
+    file["setups"][0]["client"] = json!("rich");
+    file["setups"][0]["steps"] = json!([
+        {"do": "drop", "capability": "elicitation"},
+        {"do": "list", "what": "tools"},
+        {"do": "declare", "capabilities": {"elicitation": {}}},
+        {"do": "call", "tool": "notify_oncall", "arguments": {"incident": "INC-1"}},
+        {"do": "declare", "capabilities": "all"},
+        {"do": "list", "what": "tools", "declare": {}}
+    ]);
+    let setups = load_value(&file).map(|l| l.setups).unwrap_or_default();
+    let declared: Vec<Option<Value>> = setups[0]
+        .script
+        .iter()
+        .map(|s| match s {
+            crate::client::Step::Request { declare, .. } => declare.as_ref().map(|d| d.to_json()),
+            _ => None,
+        })
+        .collect();
+    let mut rich_without = crate::client::presets::rich_capabilities().to_json();
+    if let Some(map) = rich_without.as_object_mut() {
+        map.remove("elicitation");
+    }
+    assert_eq!(
+        declared,
+        [
+            Some(rich_without),
+            Some(json!({"elicitation": {}})),
+            Some(json!({}))
+        ]
+    );
+}
+
+#[test]
+fn narration_shows_with_the_next_event_and_never_alone_in_a_catalog_run() {
+    let mut file = minimal();
+    file["setups"][0]["steps"] = json!([
+        {"say": "First the client asks what the server is.", "do": "discover"},
+        {"do": "wait", "ms": 10, "say": "Then it waits."},
+        {"do": "list", "what": "tools"},
+        {"do": "say", "text": "That is all."}
+    ]);
+    let setups = load_value(&file).map(|l| l.setups).unwrap_or_default();
+    let t = crate::sim::run(&setups[0]);
+    let narrated: Vec<(&str, usize)> = t
+        .events
+        .iter()
+        .filter_map(|e| e.narration.as_deref().map(|n| (n, e.index)))
+        .collect();
+    assert_eq!(narrated.len(), 3, "{narrated:?}");
+    assert_eq!(
+        narrated[0],
+        ("First the client asks what the server is.", 0)
+    );
+    assert_eq!(narrated[1].0, "Then it waits.");
+    assert_eq!(narrated[2].0, "That is all.");
+    assert_eq!(narrated[2].1, t.events.len() - 1);
+}
