@@ -15,8 +15,11 @@ mcp-lanes: a simulator of MCP (Model Context Protocol) clients and servers
 Usage:
   mcp-lanes list
   mcp-lanes run --scenario ID [--format text|json]
+  mcp-lanes run --file PATH [--format text|json]
   mcp-lanes serve [--transport stdio] --preset ID
   mcp-lanes serve --transport http --port N --preset ID
+  mcp-lanes serve [--transport stdio | --transport http --port N] --file PATH --server ID
+  mcp-lanes export --scenario ID
   mcp-lanes --help | --version
 
 Commands:
@@ -25,14 +28,21 @@ Commands:
   run     Run a scenario on the virtual clock and print its transcript:
           text (default) is a sequence listing per set-up; json prints
           {\"scenario\": ID, \"setups\": [{\"label\": ..., \"transcript\": [...]}]}.
-  serve   Serve a simulated server preset for a real client.
+          --file runs a scenario file (README: Scenario files); an invalid
+          file gets every problem on stderr and exit status 2.
+  serve   Serve a simulated server preset, or a server of a scenario file,
+          for a real client.
           stdio: one JSON-RPC message per line on stdin, replies on stdout,
                  a log of rules and notes on stderr; exits when stdin closes.
           http:  Streamable HTTP on http://127.0.0.1:N/mcp (loopback only);
                  --port 0 picks a free port and prints it on stderr.
+  export  Print a built-in scenario as a scenario file, to start one from.
 
 Options:
-  --scenario ID     scenario id (or catalog number) for run
+  --scenario ID     scenario id (or catalog number) for run and export
+  --file PATH       a scenario file (JSON) for run or serve
+  --server ID       the file's server to serve (an id of its servers, or a
+                    preset its set-ups use)
   --format FORMAT   text or json (run; default text)
   --transport T     stdio or http (serve; default stdio)
   --port N          TCP port for --transport http (0 = any free port)
@@ -64,6 +74,29 @@ pub enum Transport {
     },
 }
 
+/// Where `run` finds its scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scenario {
+    /// A catalog id (or number) as typed (checked when run).
+    Builtin(String),
+    /// A scenario file.
+    File(String),
+}
+
+/// Which server `serve` runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerSource {
+    /// A server preset id as typed (checked when served).
+    Preset(String),
+    /// A server of a scenario file.
+    File {
+        /// The file.
+        path: String,
+        /// The server's id in it.
+        server: String,
+    },
+}
+
 /// A parsed command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -73,19 +106,24 @@ pub enum Command {
     Version,
     /// `list`.
     List,
-    /// `run --scenario ID [--format F]`.
+    /// `run (--scenario ID | --file PATH) [--format F]`.
     Run {
-        /// The scenario id as typed (checked when run).
-        scenario: String,
+        /// The scenario.
+        scenario: Scenario,
         /// Output format.
         format: Format,
     },
-    /// `serve --transport T --preset ID`.
+    /// `serve --transport T (--preset ID | --file PATH --server ID)`.
     Serve {
         /// Where to serve.
         transport: Transport,
-        /// The server preset id as typed (checked when served).
-        preset: String,
+        /// What to serve.
+        server: ServerSource,
+    },
+    /// `export --scenario ID`.
+    Export {
+        /// The scenario id as typed (checked when exported).
+        scenario: String,
     },
 }
 
@@ -133,6 +171,8 @@ where
     let mut transport = None;
     let mut port = None;
     let mut preset = None;
+    let mut file = None;
+    let mut server = None;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => return Ok(Command::Help),
@@ -142,6 +182,8 @@ where
             Long("transport") => set_once(&mut transport, "transport", parser.value()?.string()?)?,
             Long("port") => set_once(&mut port, "port", parser.value()?.string()?)?,
             Long("preset") => set_once(&mut preset, "preset", parser.value()?.string()?)?,
+            Long("file") => set_once(&mut file, "file", parser.value()?.string()?)?,
+            Long("server") => set_once(&mut server, "server", parser.value()?.string()?)?,
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => {
                 return Err(usage(format!(
@@ -153,7 +195,9 @@ where
         }
     }
     let Some(command) = command else {
-        return Err(usage("no command given (expected list, run or serve)"));
+        return Err(usage(
+            "no command given (expected list, run, serve or export)",
+        ));
     };
     // Options that belong to another command are errors, not silently ignored.
     let refuse = |name: &str, given: bool| -> Result<(), UsageError> {
@@ -170,13 +214,33 @@ where
             refuse("transport", transport.is_some())?;
             refuse("port", port.is_some())?;
             refuse("preset", preset.is_some())?;
+            refuse("file", file.is_some())?;
+            refuse("server", server.is_some())?;
             Ok(Command::List)
+        }
+        "export" => {
+            refuse("format", format.is_some())?;
+            refuse("transport", transport.is_some())?;
+            refuse("port", port.is_some())?;
+            refuse("preset", preset.is_some())?;
+            refuse("file", file.is_some())?;
+            refuse("server", server.is_some())?;
+            let scenario = scenario.ok_or_else(|| usage("export needs --scenario ID"))?;
+            Ok(Command::Export { scenario })
         }
         "run" => {
             refuse("transport", transport.is_some())?;
             refuse("port", port.is_some())?;
             refuse("preset", preset.is_some())?;
-            let scenario = scenario.ok_or_else(|| usage("run needs --scenario ID"))?;
+            refuse("server", server.is_some())?;
+            let scenario = match (scenario, file) {
+                (Some(id), None) => Scenario::Builtin(id),
+                (None, Some(path)) => Scenario::File(path),
+                (Some(_), Some(_)) => {
+                    return Err(usage("run takes --scenario ID or --file PATH, not both"))
+                }
+                (None, None) => return Err(usage("run needs --scenario ID or --file PATH")),
+            };
             let format = match format.as_deref() {
                 None | Some("text") => Format::Text,
                 Some("json") => Format::Json,
@@ -191,7 +255,27 @@ where
         "serve" => {
             refuse("scenario", scenario.is_some())?;
             refuse("format", format.is_some())?;
-            let preset = preset.ok_or_else(|| usage("serve needs --preset ID"))?;
+            let server =
+                match (preset, file, server) {
+                    (Some(id), None, None) => ServerSource::Preset(id),
+                    (None, Some(path), Some(server)) => ServerSource::File { path, server },
+                    (None, Some(_), None) => return Err(usage(
+                        "serve --file PATH needs --server ID (the id of one of the file's servers)",
+                    )),
+                    (None, None, Some(_)) => {
+                        return Err(usage(
+                            "--server ID needs --file PATH (for a preset, use --preset ID)",
+                        ))
+                    }
+                    (Some(_), _, _) => {
+                        return Err(usage(
+                            "serve takes --preset ID or --file PATH --server ID, not both",
+                        ))
+                    }
+                    (None, None, None) => {
+                        return Err(usage("serve needs --preset ID, or --file PATH --server ID"))
+                    }
+                };
             let transport = match transport.as_deref() {
                 None | Some("stdio") => {
                     if port.is_some() {
@@ -212,10 +296,10 @@ where
                     )))
                 }
             };
-            Ok(Command::Serve { transport, preset })
+            Ok(Command::Serve { transport, server })
         }
         other => Err(usage(format!(
-            "unknown command {other:?} (expected list, run or serve)"
+            "unknown command {other:?} (expected list, run, serve or export)"
         ))),
     }
 }
@@ -234,14 +318,14 @@ mod tests {
         assert_eq!(
             p(&["run", "--scenario", "discover"]),
             Ok(Command::Run {
-                scenario: "discover".into(),
+                scenario: Scenario::Builtin("discover".into()),
                 format: Format::Text
             })
         );
         assert_eq!(
             p(&["run", "--format=json", "--scenario", "5"]),
             Ok(Command::Run {
-                scenario: "5".into(),
+                scenario: Scenario::Builtin("5".into()),
                 format: Format::Json
             })
         );
@@ -249,14 +333,14 @@ mod tests {
             p(&["serve", "--transport", "stdio", "--preset", "notes"]),
             Ok(Command::Serve {
                 transport: Transport::Stdio,
-                preset: "notes".into()
+                server: ServerSource::Preset("notes".into())
             })
         );
         assert_eq!(
             p(&["serve", "--preset", "notes"]),
             Ok(Command::Serve {
                 transport: Transport::Stdio,
-                preset: "notes".into()
+                server: ServerSource::Preset("notes".into())
             })
         );
         assert_eq!(
@@ -271,7 +355,30 @@ mod tests {
             ]),
             Ok(Command::Serve {
                 transport: Transport::Http { port: 0 },
-                preset: "x".into()
+                server: ServerSource::Preset("x".into())
+            })
+        );
+        assert_eq!(
+            p(&["run", "--file", "lesson.json", "--format", "json"]),
+            Ok(Command::Run {
+                scenario: Scenario::File("lesson.json".into()),
+                format: Format::Json
+            })
+        );
+        assert_eq!(
+            p(&["serve", "--file", "lesson.json", "--server", "weather"]),
+            Ok(Command::Serve {
+                transport: Transport::Stdio,
+                server: ServerSource::File {
+                    path: "lesson.json".into(),
+                    server: "weather".into()
+                }
+            })
+        );
+        assert_eq!(
+            p(&["export", "--scenario", "discover"]),
+            Ok(Command::Export {
+                scenario: "discover".into()
             })
         );
         assert_eq!(p(&["--help"]), Ok(Command::Help));
@@ -328,6 +435,16 @@ mod tests {
             &["serve", "--transport", "stdio"],
             &["list", "--bogus"],
             &["list", "-x"],
+            &["run", "--scenario", "a", "--file", "b.json"],
+            &["run", "--file", "b.json", "--server", "s"],
+            &["serve", "--file", "b.json"],
+            &["serve", "--server", "s"],
+            &[
+                "serve", "--preset", "notes", "--file", "b.json", "--server", "s",
+            ],
+            &["export"],
+            &["export", "--scenario", "a", "--format", "json"],
+            &["list", "--file", "b.json"],
         ] {
             assert!(p(bad).is_err(), "{bad:?} should be a usage error");
         }

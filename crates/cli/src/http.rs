@@ -18,12 +18,12 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_lanes_core::server::{presets, HttpReply, OutputKind, Server, MAX_MESSAGE_BYTES};
+use mcp_lanes_core::server::{HttpReply, OutputKind, Server, ServerConfig, MAX_MESSAGE_BYTES};
 use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self as core_http, HttpRequest, HttpResponse};
 use serde_json::Value;
 
-use crate::{edge, list, log, Failure};
+use crate::{edge, log, Failure};
 
 /// The MCP endpoint path; every other path gets 404.
 pub const ENDPOINT: &str = "/mcp";
@@ -40,15 +40,9 @@ const MAX_CONNECTIONS: usize = 64;
 /// How long a read or write may stall (also the keep-alive idle time).
 const IO_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Serves preset `preset` on `127.0.0.1:port` (0 = any free port) until the
+/// Serves `config` on `127.0.0.1:port` (0 = any free port) until the
 /// process is stopped.
-pub fn serve(preset: &str, port: u16) -> Result<(), Failure> {
-    let config = presets::server(preset).ok_or_else(|| {
-        Failure::Usage(format!(
-            "unknown server preset {preset:?}; valid server presets: {}",
-            list::server_ids()
-        ))
-    })?;
+pub fn serve(config: ServerConfig, port: u16) -> Result<(), Failure> {
     // Loopback only, never 0.0.0.0: a simulator is no public server.
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))
         .map_err(|err| Failure::Io(format!("cannot listen on 127.0.0.1:{port}: {err}")))?;

@@ -3,7 +3,10 @@
 //! - `list` prints the scenario catalog and the presets;
 //! - `run` plays a scenario on the virtual clock and prints its transcript;
 //! - `serve` puts the very same simulated server the page shows on real
-//!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`.
+//!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`;
+//! - `export` prints a catalog scenario as a scenario file.
+//!
+//! `run` and `serve` also take a scenario file (`--file`), read by the core.
 //!
 //! All protocol behaviour lives in `mcp-lanes-core`; this crate only moves
 //! bytes between real file descriptors or sockets and the sans-IO
@@ -18,6 +21,7 @@ mod http;
 mod list;
 mod log;
 mod run;
+mod source;
 mod stdio;
 
 use std::io::{self, Write};
@@ -60,14 +64,13 @@ fn main() -> ExitCode {
         Command::Version => print(&format!("mcp-lanes {}\n", env!("CARGO_PKG_VERSION"))),
         Command::List => print(&list::render()),
         Command::Run { scenario, format } => run::run(&scenario, format).and_then(|s| print(&s)),
-        Command::Serve {
-            transport: Transport::Stdio,
-            preset,
-        } => stdio::serve(&preset),
-        Command::Serve {
-            transport: Transport::Http { port },
-            preset,
-        } => http::serve(&preset, port),
+        Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
+        Command::Serve { transport, server } => {
+            source::server(&server).and_then(|config| match transport {
+                Transport::Stdio => stdio::serve(config),
+                Transport::Http { port } => http::serve(config, port),
+            })
+        }
     };
     match outcome {
         Ok(()) | Err(Failure::StdoutClosed) => ExitCode::SUCCESS,

@@ -1,33 +1,78 @@
-//! `mcp-lanes run`: play a scenario on the virtual clock and print it.
+//! `mcp-lanes run`: play a scenario on the virtual clock and print it;
+//! `mcp-lanes export`: print a catalog scenario as a scenario file.
 
-use mcp_lanes_core::scenarios::{self, ScenarioInfo};
+use mcp_lanes_core::scenarios::{self, file};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 use mcp_lanes_core::transcript;
 
-use crate::args::Format;
-use crate::list;
-use crate::Failure;
+use crate::args::{Format, Scenario};
+use crate::{list, source, Failure};
 
-/// Runs scenario `id` (an id or its catalog number) and renders it.
-pub fn run(id: &str, format: Format) -> Result<String, Failure> {
-    let unknown = || {
-        Failure::Usage(format!(
-            "unknown scenario {id:?}; valid scenario ids: {}",
-            list::scenario_ids()
-        ))
+/// What the text listing's first lines say about the scenario.
+pub struct Heading {
+    /// Its id.
+    pub id: String,
+    /// `scenario N` for a catalog scenario, the file's path for a file.
+    pub origin: String,
+    /// Its title.
+    pub title: String,
+    /// Its summary.
+    pub summary: String,
+}
+
+fn unknown(id: &str) -> Failure {
+    Failure::Usage(format!(
+        "unknown scenario {id:?}; valid scenario ids: {}",
+        list::scenario_ids()
+    ))
+}
+
+/// Runs a catalog scenario (an id or its catalog number) or a scenario
+/// file and renders it.
+pub fn run(scenario: &Scenario, format: Format) -> Result<String, Failure> {
+    let (heading, timelines) = match scenario {
+        Scenario::Builtin(id) => {
+            let info = scenarios::find(id).ok_or_else(|| unknown(id))?;
+            let timelines = scenarios::run(info.id).ok_or_else(|| unknown(id))?;
+            let heading = Heading {
+                id: info.id.into(),
+                origin: format!("scenario {}", info.number),
+                title: info.title.into(),
+                summary: info.summary.into(),
+            };
+            (heading, timelines)
+        }
+        Scenario::File(path) => {
+            let loaded = source::load(path)?;
+            let timelines = scenarios::run_setups(&loaded.setups);
+            let heading = Heading {
+                id: loaded.id,
+                origin: format!("file {path}"),
+                title: loaded.title,
+                summary: loaded.summary,
+            };
+            (heading, timelines)
+        }
     };
-    let info = scenarios::find(id).ok_or_else(unknown)?;
-    let timelines = scenarios::run(info.id).ok_or_else(unknown)?;
     match format {
         Format::Json => {
-            let doc = transcript::scenario_document(info.id, &timelines);
+            let doc = transcript::scenario_document(&heading.id, &timelines);
             let mut text = serde_json::to_string_pretty(&doc)
                 .map_err(|err| Failure::Io(format!("cannot encode the transcript: {err}")))?;
             text.push('\n');
             Ok(text)
         }
-        Format::Text => Ok(render_text(info, &timelines)),
+        Format::Text => Ok(render_text(&heading, &timelines)),
     }
+}
+
+/// A catalog scenario as a scenario file (pretty JSON).
+pub fn export(id: &str) -> Result<String, Failure> {
+    let info = scenarios::find(id).ok_or_else(|| unknown(id))?;
+    let mut text = serde_json::to_string_pretty(&file::export_scenario(info))
+        .map_err(|err| Failure::Io(format!("cannot encode the file: {err}")))?;
+    text.push('\n');
+    Ok(text)
 }
 
 /// Column where labels start: `{time:>9} ms  {arrow:11}  `.
@@ -36,18 +81,28 @@ const LABEL_COLUMN: usize = 9 + 3 + 2 + 11 + 2;
 /// The readable listing: per set-up, one entry per event with its virtual
 /// time, a direction arrow between the client (C) and server (S) columns,
 /// a label, the rule IDs and the note; then the set-up's summary.
-pub fn render_text(info: &ScenarioInfo, timelines: &[Timeline]) -> String {
+pub fn render_text(heading: &Heading, timelines: &[Timeline]) -> String {
     let mut out = format!(
-        "{} (scenario {}): {}\n{}\n",
-        info.id, info.number, info.title, info.summary
+        "{} ({}): {}\n{}\n",
+        heading.id,
+        heading.origin,
+        one_line(&heading.title),
+        one_line(&heading.summary)
     );
     let count = timelines.len();
     for (n, t) in timelines.iter().enumerate() {
-        out.push_str(&format!("\n== set-up {}/{count}: {} ==\n", n + 1, t.label));
+        out.push_str(&format!(
+            "\n== set-up {}/{count}: {} ==\n",
+            n + 1,
+            one_line(&t.label)
+        ));
         out.push_str(&format!("client:    {}\n", t.client_label));
         out.push_str(&format!("server:    {}\n", t.server_label));
         out.push_str(&format!("transport: {}\n\n", t.transport.name()));
         for event in &t.events {
+            if let Some(say) = &event.narration {
+                out.push_str(&format!("{:LABEL_COLUMN$}say: {}\n", "", one_line(say)));
+            }
             let (arrow, label) = describe(event);
             out.push_str(&format!("{:>9} ms  {arrow}  {label}", event.at_ms));
             if !event.rules.is_empty() {
@@ -141,10 +196,11 @@ mod tests {
     #[test]
     fn every_scenario_renders_as_text_and_json() {
         for info in scenarios::CATALOG {
-            let text = run(info.id, Format::Text).ok().unwrap_or_default();
+            let scenario = Scenario::Builtin(info.id.into());
+            let text = run(&scenario, Format::Text).ok().unwrap_or_default();
             assert!(text.starts_with(info.id), "{}", info.id);
             assert!(text.contains("summary: "), "{}", info.id);
-            let json = run(info.id, Format::Json).ok().unwrap_or_default();
+            let json = run(&scenario, Format::Json).ok().unwrap_or_default();
             let doc: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
             assert_eq!(doc["scenario"], info.id);
         }
@@ -152,10 +208,11 @@ mod tests {
 
     #[test]
     fn catalog_numbers_are_accepted_and_unknown_ids_are_usage_errors() {
-        let by_number = run("1", Format::Json).ok().unwrap_or_default();
+        let builtin = |id: &str| Scenario::Builtin(id.into());
+        let by_number = run(&builtin("1"), Format::Json).ok().unwrap_or_default();
         assert!(by_number.contains("\"scenario\": \"discover\""));
         assert!(
-            matches!(run("nope", Format::Text), Err(Failure::Usage(msg)) if msg.contains("discover"))
+            matches!(run(&builtin("nope"), Format::Text), Err(Failure::Usage(msg)) if msg.contains("discover"))
         );
     }
 

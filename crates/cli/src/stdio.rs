@@ -6,20 +6,14 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
 
-use mcp_lanes_core::server::{presets, ConnId, OutputKind, Server, MAX_MESSAGE_BYTES};
+use mcp_lanes_core::server::{ConnId, OutputKind, Server, ServerConfig, MAX_MESSAGE_BYTES};
 use mcp_lanes_core::sim::SimTime;
 use serde_json::Value;
 
-use crate::{edge, list, log, Failure};
+use crate::{edge, log, Failure};
 
-/// Serves preset `preset` on stdin/stdout until stdin closes.
-pub fn serve(preset: &str) -> Result<(), Failure> {
-    let config = presets::server(preset).ok_or_else(|| {
-        Failure::Usage(format!(
-            "unknown server preset {preset:?}; valid server presets: {}",
-            list::server_ids()
-        ))
-    })?;
+/// Serves `config` on stdin/stdout until stdin closes.
+pub fn serve(config: ServerConfig) -> Result<(), Failure> {
     let start = Instant::now();
     log::line(
         0,
@@ -242,7 +236,7 @@ mod tests {
     }
 
     fn serve_text(preset: &str, input: &[u8]) -> Vec<Value> {
-        let mut server = match presets::server(preset) {
+        let mut server = match mcp_lanes_core::server::presets::server(preset) {
             Some(config) => Server::new(config),
             None => return Vec::new(),
         };
