@@ -12,7 +12,10 @@
 //! Data layer: plain Rust over the core, no browser (boot reads the URL and
 //! passes its parts in).
 
+use std::rc::Rc;
+
 use mcp_lanes_core::scenarios;
+use mcp_lanes_core::scenarios::file::ScenarioFile;
 use mcp_lanes_core::share::{self, ShareError, ShareState};
 use serde_json::Value;
 
@@ -57,6 +60,33 @@ pub struct Config {
     pub link: Option<Result<ShareState, ShareError>>,
     /// What a hand-over from the lite bundle restores (full bundle).
     pub arrival: Option<Arrival>,
+    /// A scenario file to show instead of a catalog scenario
+    /// (`?scenario-url=`, or the `scenarioUrl` / `scenario: {...}` options).
+    pub file: Option<FileRequest>,
+    /// The file once the full bundle fetched and checked it: its scenario,
+    /// or every problem (shown instead of the lanes).
+    pub loaded: Option<Result<Rc<ScenarioFile>, Vec<String>>>,
+    /// With a file, the URL fragment (checked against the file once loaded).
+    pub fragment: Option<String>,
+}
+
+/// Where a scenario file comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileRequest {
+    /// Fetched from this URL (relative to the page).
+    Url(String),
+    /// Handed over as a JavaScript object (`McpLanes.mount`).
+    Inline(Value),
+}
+
+impl FileRequest {
+    /// The URL, for a fetched file.
+    pub fn url(&self) -> Option<&str> {
+        match self {
+            FileRequest::Url(url) => Some(url),
+            FileRequest::Inline(_) => None,
+        }
+    }
 }
 
 /// What a hand-over restores beyond the permalink.
@@ -106,9 +136,29 @@ impl Handoff {
     }
 }
 
-const KEYS: [&str; 8] = [
-    "scenario", "setups", "autoplay", "speed", "step", "editor", "theme", "origins",
+const KEYS: [&str; 9] = [
+    "scenario",
+    "scenarioUrl",
+    "setups",
+    "autoplay",
+    "speed",
+    "step",
+    "editor",
+    "theme",
+    "origins",
 ];
+
+/// The query parameter of an option (`?embed=1&…`).
+fn query_name(key: &str) -> &str {
+    if key == "scenarioUrl" {
+        "scenario-url"
+    } else {
+        key
+    }
+}
+
+/// Longest scenario file URL accepted.
+const MAX_URL: usize = 2048;
 
 impl Config {
     /// A figure's options from a JSON object: wrong values are listed in
@@ -137,9 +187,18 @@ impl Config {
         let flag = "true or false";
         let scenario = take(
             "scenario",
-            "a scenario id such as \"discover\" (README lists them)",
-            |v| v.as_str().is_some_and(|id| scenarios::find(id).is_some()),
+            "a scenario id such as \"discover\" (README lists them) or a scenario file's object",
+            |v| v.is_object() || v.as_str().is_some_and(|id| scenarios::find(id).is_some()),
         );
+        let scenario_url = take("scenarioUrl", "the URL of a scenario file", |v| {
+            v.as_str()
+                .is_some_and(|u| !u.trim().is_empty() && u.len() <= MAX_URL)
+        });
+        let file = match (scenario_url.and_then(Value::as_str), scenario) {
+            (Some(url), _) => Some(FileRequest::Url(url.trim().to_string())),
+            (None, Some(v)) if v.is_object() => Some(FileRequest::Inline(v.clone())),
+            _ => None,
+        };
         let setups = take(
             "setups",
             "a list of set-up numbers of the scenario (0, 1, \u{2026})",
@@ -172,9 +231,11 @@ impl Config {
         });
         let first = scenarios::CATALOG.first().map_or("", |s| s.id);
         let count = scenarios::setups(scenario.as_deref().unwrap_or(first)).map_or(0, |s| s.len());
-        if setups
-            .as_ref()
-            .is_some_and(|s| s.iter().any(|&i| i >= count))
+        // A file's set-ups are counted once it is loaded.
+        if file.is_none()
+            && setups
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|&i| i >= count))
         {
             problems.push(format!(
                 "\u{201c}setups\u{201d} must be numbers from 0 to {}",
@@ -210,6 +271,9 @@ impl Config {
             problem,
             link: None,
             arrival: None,
+            file,
+            loaded: None,
+            fragment: None,
         }
     }
 
@@ -224,7 +288,9 @@ impl Config {
             // wrong value is reported like a wrong option of `mount`).
             let mut json = String::from("{");
             for key in KEYS {
-                let Some(text) = param(key) else { continue };
+                let Some(text) = param(query_name(key)) else {
+                    continue;
+                };
                 let typed = |t: &str| {
                     let bare = match (key, t) {
                         ("autoplay" | "editor", "1") => "true",
@@ -257,7 +323,14 @@ impl Config {
         }
         let mut config = Config::from_options(Mode::Page, &Value::Null);
         config.scenario = param("scenario");
-        config.link = (hash.len() > 1).then(|| share::from_fragment(hash));
+        match param("scenario-url").filter(|u| !u.trim().is_empty() && u.len() <= MAX_URL) {
+            // The fragment is checked against the file once it is loaded.
+            Some(url) => {
+                config.file = Some(FileRequest::Url(url.trim().to_string()));
+                config.fragment = (hash.len() > 1).then(|| hash.to_string());
+            }
+            None => config.link = (hash.len() > 1).then(|| share::from_fragment(hash)),
+        }
         config
     }
 

@@ -32,6 +32,9 @@ pub enum Target {
     Viewed,
     /// A server preset by id.
     Preset(&'static str),
+    /// A server of the open scenario file, by its position in the file's
+    /// servers (`ScenarioFile::servers`).
+    File(usize),
 }
 
 /// One sent request as the core described it, with its method (for the
@@ -167,15 +170,28 @@ impl EditorState {
     /// An editor restored from a permalink: target, transport, text and
     /// any edited headers (an unknown preset falls back to the viewed
     /// set-up's server, or deploy-console).
-    pub fn from_link(link: &share::EditorState, viewed: Option<&ServerConfig>) -> EditorState {
+    pub fn from_link(
+        link: &share::EditorState,
+        viewed: Option<&ServerConfig>,
+        files: &[(String, ServerConfig)],
+    ) -> EditorState {
         let preset = presets::PRESETS
             .iter()
             .map(|(id, _)| *id)
             .find(|id| *id == link.target);
+        let file = link
+            .target
+            .strip_prefix("file:")
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| Some((i, files.get(i)?.1.clone())));
         let (target, config) = match (
             preset.and_then(|id| presets::server(id).map(|c| (id, c))),
             viewed,
         ) {
+            _ if file.is_some() => match file {
+                Some((i, config)) => (Target::File(i), config),
+                None => (Target::Preset("deploy-console"), presets::deploy_console()),
+            },
             (Some((id, config)), _) => (Target::Preset(id), config),
             (None, Some(config)) => (Target::Viewed, config.clone()),
             (None, None) => (Target::Preset("deploy-console"), presets::deploy_console()),
@@ -198,6 +214,7 @@ impl EditorState {
             target: match self.target {
                 Target::Viewed => "setup".into(),
                 Target::Preset(id) => id.into(),
+                Target::File(i) => format!("file:{i}"),
             },
             transport: self.transport,
             text: self.text.to_string(),

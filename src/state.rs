@@ -12,6 +12,7 @@
 
 use std::rc::Rc;
 
+use mcp_lanes_core::scenarios::file::ScenarioFile;
 use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
 use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share::{EditorState, LaneState, ShareState};
@@ -171,8 +172,16 @@ pub struct Selection {
 /// Everything the page shows.
 #[derive(Clone)]
 pub struct State {
-    /// The open scenario (`None` only if the catalog were empty).
+    /// The open scenario (`None` only if the catalog were empty, or a
+    /// scenario file is open).
     pub scenario: Option<&'static ScenarioInfo>,
+    /// The open scenario file, if one is (its set-ups are the lanes').
+    pub file: Option<Rc<ScenarioFile>>,
+    /// The open file's servers (the editor's targets include them).
+    pub file_servers: Shared<Vec<(String, mcp_lanes_core::server::ServerConfig)>>,
+    /// The problems of a scenario file that could not be shown (the page
+    /// lists them instead of lanes).
+    pub problems: Option<Rc<Vec<String>>>,
     /// A notice for the reader (e.g. an unknown `?scenario=`).
     pub notice: Option<String>,
     /// The lanes, left to right.
@@ -282,6 +291,9 @@ impl State {
     pub fn load(id: Option<&str>, simulator: Option<Simulator>) -> State {
         let mut state = State {
             scenario: None,
+            file: None,
+            file_servers: Shared::default(),
+            problems: None,
             notice: None,
             lanes: Shared::new(Vec::new()),
             layout: Shared::new(Layout::new(std::iter::empty())),
@@ -304,6 +316,9 @@ impl State {
     }
 
     fn open(&mut self, id: Option<&str>) {
+        self.file = None;
+        self.file_servers = Shared::default();
+        self.problems = None;
         // `?scenario=stress`: the playback benchmark's load (not a lesson).
         if id == Some("stress") {
             let bases = scenarios::stress(3, 200);
@@ -337,7 +352,8 @@ impl State {
     fn open_lanes(&mut self, bases: Vec<Setup>, shares: Vec<LaneState>) {
         self.bases = Rc::new(bases);
         let bases = Rc::clone(&self.bases);
-        let scenario = self.scenario.map_or("", |s| s.id);
+        let scenario = self.scenario_id().to_string();
+        let scenario = scenario.as_str();
         let lanes: Vec<Lane> = shares
             .into_iter()
             .filter_map(|share| {
@@ -358,6 +374,36 @@ impl State {
         self.pos = 0;
         self.selected = None;
         self.stop();
+    }
+
+    /// Opens a scenario file's set-ups as the lanes.
+    pub fn open_file(&mut self, file: Rc<ScenarioFile>) {
+        self.scenario = None;
+        self.problems = None;
+        self.notice = None;
+        let shares = (0..file.setups.len()).map(LaneState::untouched).collect();
+        let bases = file.setups.clone();
+        self.file_servers = Shared::new(file.servers.clone());
+        self.file = Some(file);
+        self.open_lanes(bases, shares);
+    }
+
+    /// Shows a scenario file's problems instead of lanes.
+    pub fn file_problems(&mut self, problems: Vec<String>) {
+        self.scenario = None;
+        self.file = None;
+        self.notice = None;
+        self.problems = Some(Rc::new(problems));
+        self.open_lanes(Vec::new(), Vec::new());
+    }
+
+    /// The id of what is open: a catalog scenario's or a file's.
+    pub fn scenario_id(&self) -> &str {
+        match (&self.file, self.scenario) {
+            (Some(file), _) => &file.id,
+            (None, Some(info)) => info.id,
+            (None, None) => "",
+        }
     }
 
     /// The virtual time at the playhead (`None` before the first event).
@@ -465,7 +511,8 @@ impl State {
             Action::Slower => next.speed = next.speed.saturating_sub(1),
             Action::Inspect(selection) => next.selected = selection,
             Action::Apply { lane, setting } => {
-                let scenario = next.scenario.map_or("", |s| s.id);
+                let scenario = next.scenario_id().to_string();
+                let scenario = scenario.as_str();
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
                 if let Some(l) = lanes.get_mut(lane) {
                     let mut setup = (*l.setup).clone();
@@ -489,7 +536,8 @@ impl State {
                     let share = l.compared(setting);
                     let key = next.next_key;
                     next.next_key += 1;
-                    let scenario = next.scenario.map_or("", |s| s.id);
+                    let scenario = next.scenario_id().to_string();
+                    let scenario = scenario.as_str();
                     let added = Lane::new(key, scenario, base, share, true, next.simulator);
                     lanes.insert(lane + 1, added);
                     if let Some(sel) = next.selected.as_mut() {
@@ -516,7 +564,8 @@ impl State {
                 }
             }
             Action::ResetLane(lane) => {
-                let scenario = next.scenario.map_or("", |s| s.id);
+                let scenario = next.scenario_id().to_string();
+                let scenario = scenario.as_str();
                 let mut lanes: Vec<Lane> = next.lanes.to_vec();
                 if let Some(l) = lanes.get_mut(lane) {
                     l.share.settings.truncate(l.keep);

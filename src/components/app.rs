@@ -45,7 +45,13 @@ fn narration(state: &State) -> Vec<String> {
                 .events
                 .iter()
                 .filter(|e| e.at_ms == t)
-                .map(|e| e.note.as_str())
+                // A scenario author's narration first, then the core's note.
+                .flat_map(|e| {
+                    e.narration
+                        .iter()
+                        .map(String::as_str)
+                        .chain([e.note.as_str()])
+                })
                 .collect();
             (!notes.is_empty()).then(|| format!("{}: {}", lane.timeline.label, notes.join(" ")))
         })
@@ -179,6 +185,7 @@ pub fn App(props: &AppProps) -> Html {
             .map(|lane| (sel.lane, lane.clone(), sel.event))
     });
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
+    let problems = state.problems.clone();
     let onshow_editor = {
         let state = state.clone();
         Callback::from(move |on: bool| act(&state, Action::ShowEditor(on)))
@@ -211,6 +218,21 @@ pub fn App(props: &AppProps) -> Html {
                         </h2>
                         <p class="summary">{ s.summary }</p>
                     }
+                    if let Some(file) = &state.file {
+                        <h2 id="scenario-title" data-testid="scenario-title" data-scenario={file.id.clone()} data-file="1">
+                            { file.title.clone() }
+                        </h2>
+                        <p class="summary">{ file.summary.clone() }</p>
+                    }
+                    if let Some(problems) = &problems {
+                        <h2 id="scenario-title" data-testid="scenario-title">{ "This scenario file cannot be shown" }</h2>
+                        <div class="notice file-problems" role="alert" data-testid="file-problems">
+                            <p>{ format!("{} problem{} in the scenario file:", problems.len(), if problems.len() == 1 { "" } else { "s" }) }</p>
+                            <ul>
+                                { for problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
+                            </ul>
+                        </div>
+                    }
                     if let Some(notice) = &state.notice {
                         <p class="notice" role="alert" data-testid="notice">{ notice }</p>
                     }
@@ -218,13 +240,13 @@ pub fn App(props: &AppProps) -> Html {
                 if with_editor {
                     { view_tabs(editor, &onshow_editor) }
                 }
-                <div class="controls" hidden={editor}>
+                <div class="controls" hidden={editor || problems.is_some()}>
                     <Player pos={state.pos} len={state.layout.len()} time={state.time()}
                         playing={state.playing} speed={state.speed}
                         {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
                     <Narration lines={narration(&state)} />
                 </div>
-                <div class="workspace" id="panel-lanes" hidden={editor}>
+                <div class="workspace" id="panel-lanes" hidden={editor || problems.is_some()}>
                     <section class="lanes-area" aria-label="Lanes">
                         if lane_count > 1 {
                             <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>

@@ -11,6 +11,7 @@
 use gloo::timers::callback::Timeout;
 use mcp_lanes_core::editor;
 use mcp_lanes_core::server::presets::{self, PRESETS};
+use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::settings::{self, Capability};
 use mcp_lanes_core::share;
 use mcp_lanes_core::transport::TransportKind;
@@ -20,6 +21,7 @@ use yew::prelude::*;
 use crate::components::code_editor::CodeEditor;
 use crate::components::lane_diagram::LaneDiagram;
 use crate::editor_state::{EditorAction, EditorState, Target};
+use crate::model::Shared;
 use crate::state::{Lane, STEP_MS};
 
 mod exchange_history;
@@ -46,6 +48,9 @@ pub struct EditorProps {
     /// The content changed (debounced): for the permalink.
     #[prop_or_default]
     pub onlink: Callback<share::EditorState>,
+    /// The servers of the open scenario file (also targets), by id.
+    #[prop_or_default]
+    pub files: Shared<Vec<(String, ServerConfig)>>,
 }
 
 /// A click that dispatches `action()`.
@@ -142,9 +147,10 @@ pub fn Editor(props: &EditorProps) -> Html {
     let state = {
         let viewed = viewed.clone();
         let initial = props.initial.clone();
+        let files = props.files.clone();
         use_reducer(move || match (initial, viewed) {
             (Some(link), lane) => {
-                EditorState::from_link(&link, lane.as_ref().map(|l| &l.setup.server))
+                EditorState::from_link(&link, lane.as_ref().map(|l| &l.setup.server), &files)
             }
             (None, Some(lane)) => EditorState::new(Target::Viewed, lane.setup.server.clone()),
             (None, None) => {
@@ -257,9 +263,14 @@ pub fn Editor(props: &EditorProps) -> Html {
             { options(settings::known_versions(), version) }
         </>
     };
+    let file_target = match state.target {
+        Target::File(i) => format!("file:{i}"),
+        _ => String::new(),
+    };
     let target = match state.target {
         Target::Viewed => "viewed",
         Target::Preset(id) => id,
+        Target::File(_) => file_target.as_str(),
     };
     let targets = html! {
         <>
@@ -268,15 +279,27 @@ pub fn Editor(props: &EditorProps) -> Html {
                     { format!("viewed set-up ({})", lane.timeline.server_label) }
                 </option>
             }
+            { for props.files.iter().enumerate().map(|(i, (id, _))| {
+                let value = format!("file:{i}");
+                let selected = value == target;
+                html! {
+                    <option {selected} {value}>{ format!("{id} (scenario file)") }</option>
+                }
+            }) }
             { options(PRESETS.iter().map(|(id, _)| *id), target) }
         </>
     };
     let ontarget = {
         let viewed = props.viewed.clone();
+        let files = props.files.clone();
         on_select(&d, move |v| {
-            let (target, config) = match PRESETS.iter().find(|(id, _)| *id == v) {
-                Some((id, _)) => (Target::Preset(id), presets::server(id)?),
-                None => (Target::Viewed, viewed.as_ref()?.setup.server.clone()),
+            let file = v
+                .strip_prefix("file:")
+                .and_then(|i| i.parse::<usize>().ok());
+            let (target, config) = match (file, PRESETS.iter().find(|(id, _)| *id == v)) {
+                (Some(i), _) => (Target::File(i), files.get(i)?.1.clone()),
+                (None, Some((id, _))) => (Target::Preset(id), presets::server(id)?),
+                (None, None) => (Target::Viewed, viewed.as_ref()?.setup.server.clone()),
             };
             Some(EditorAction::Target(target, Box::new(config)))
         })

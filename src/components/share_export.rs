@@ -120,7 +120,7 @@ pub fn share_link(link: &Callback<(), String>, status: &UseStateHandle<Status>) 
 /// `data-export` (format, then c for copy or d for download); one handler
 /// serves them all.
 pub fn export_menu(
-    scenario: &'static str,
+    scenario: &str,
     lanes: &Shared<Vec<Lane>>,
     picked: &UseStateHandle<u32>,
     status: &UseStateHandle<Status>,
@@ -139,6 +139,7 @@ pub fn export_menu(
     };
     let onclick = {
         let (status, lane) = (status.clone(), lane.clone());
+        let scenario = scenario.to_string();
         Callback::from(move |e: MouseEvent| {
             let what = e
                 .target()
@@ -152,7 +153,7 @@ pub fn export_menu(
                 Some(b'c') => 2,
                 _ => return,
             };
-            let Some(text) = export_text(format, scenario, &lane) else {
+            let Some(text) = export_text(format, &scenario, &lane) else {
                 return;
             };
             if what.ends_with("copy") {

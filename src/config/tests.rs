@@ -94,3 +94,27 @@ fn a_handoff_arrives_as_it_was_sent() {
     untouched.receive("not json");
     assert_eq!(untouched, Config::from_options(Mode::Page, &Value::Null));
 }
+
+#[test]
+fn a_scenario_file_is_asked_for_by_url_or_as_an_object() {
+    let page = Config::from_url(query(&[("scenario-url", "scenarios/w.json")]), "#v3.abc");
+    assert_eq!(page.file, Some(FileRequest::Url("scenarios/w.json".into())));
+    assert_eq!(page.fragment.as_deref(), Some("#v3.abc"));
+    assert_eq!(page.link, None, "checked once the file is loaded");
+
+    let frame = Config::from_url(query(&[("embed", "1"), ("scenario-url", "/x.json")]), "");
+    assert_eq!(frame.mode, Mode::Frame);
+    assert_eq!(frame.file, Some(FileRequest::Url("/x.json".into())));
+
+    let object = json!({"format": "mcp-lanes-scenario/1", "id": "x", "setups": []});
+    let mount = Config::from_options(Mode::Mount, &json!({"scenario": object, "setups": [5]}));
+    assert_eq!(mount.file, Some(FileRequest::Inline(object)));
+    assert_eq!(
+        mount.problem, None,
+        "set-ups are counted once the file is loaded"
+    );
+
+    let wrong = Config::from_options(Mode::Mount, &json!({"scenarioUrl": 7}));
+    assert!(wrong.problem.is_some_and(|p| p.contains("scenarioUrl")));
+    assert_eq!(wrong.file, None);
+}

@@ -130,7 +130,7 @@ pub fn use_bridge(
                 if (before, was) == (pos, total) {
                     return;
                 }
-                let scenario = JsValue::from(state.scenario.map(|s| s.id).unwrap_or_default());
+                let scenario = JsValue::from(state.scenario_id());
                 let at = state.time().unwrap_or(0) as f64;
                 emit(
                     &config,

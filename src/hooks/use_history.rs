@@ -22,6 +22,8 @@ pub fn push_scenario(id: &str) {
         return;
     }
     params.set("scenario", id);
+    // A catalog scenario replaces a scenario file.
+    params.delete("scenario-url");
     let url = format!("?{}", String::from(params.to_string()));
     if let Ok(history) = window.history() {
         let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
@@ -36,6 +38,13 @@ pub fn use_history(dispatcher: UseReducerDispatcher<State>, enabled: bool) {
         let listener = web_sys::window().filter(|_| enabled).map(|window| {
             EventListener::new(&window, "popstate", move |_| {
                 let config = page_config();
+                // A scenario file is fetched and checked at start: load it again.
+                if config.file.is_some() {
+                    if let Some(window) = web_sys::window() {
+                        let _ = window.location().reload();
+                    }
+                    return;
+                }
                 dispatcher.dispatch(match config.link {
                     Some(Ok(link)) => Action::Restore(Box::new(link)),
                     _ => Action::Load(config.scenario.unwrap_or_default()),

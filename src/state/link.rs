@@ -13,6 +13,23 @@ impl State {
     /// a bad link or bad options show the defaults with a notice.
     pub fn start(config: &Config, simulator: Option<Simulator>) -> State {
         let mut state = State::load(config.scenario.as_deref(), simulator);
+        match &config.loaded {
+            Some(Ok(file)) => {
+                state.open_file(file.clone());
+                if let Some(fragment) = &config.fragment {
+                    match share::from_fragment_for(fragment, &file.id, file.setups.len()) {
+                        Ok(link) => state.restore(&link),
+                        Err(why) => {
+                            state.notice = Some(format!(
+                                "This link could not be restored: {why}. Showing the file's start instead."
+                            ))
+                        }
+                    }
+                }
+            }
+            Some(Err(problems)) => state.file_problems(problems.clone()),
+            None => {}
+        }
         match &config.link {
             Some(Ok(link)) => state.restore(link),
             Some(Err(why)) => {
@@ -56,6 +73,14 @@ impl State {
 
     /// Opens what a permalink describes (already checked by the core).
     pub(super) fn restore(&mut self, link: &ShareState) {
+        if let Some(file) = self.file.clone().filter(|f| f.id == link.scenario) {
+            self.notice = None;
+            self.open_lanes(file.setups.clone(), link.lanes.clone());
+            self.seek(link.step);
+            self.editor_link = link.editor.clone();
+            self.editor_restored = link.editor.clone();
+            return;
+        }
         let found = scenarios::find(&link.scenario);
         let bases = scenarios::setups(&link.scenario);
         if let (Some(info), Some(bases)) = (found, bases) {
@@ -71,7 +96,7 @@ impl State {
     /// What a permalink of this state records.
     pub fn share(&self) -> ShareState {
         ShareState {
-            scenario: self.scenario.map(|s| s.id).unwrap_or_default().into(),
+            scenario: self.scenario_id().into(),
             lanes: self.lanes.iter().map(|l| l.share.clone()).collect(),
             step: self.pos,
             editor: self.editor_link.clone(),

@@ -325,3 +325,41 @@ fn without_a_simulator_a_failed_hand_over_leaves_a_notice() {
         .expect("a notice")
         .contains("could not be loaded"));
 }
+
+fn weather() -> std::rc::Rc<mcp_lanes_core::scenarios::file::ScenarioFile> {
+    let text = include_str!("../../www/scenarios/weather-forecast.json");
+    std::rc::Rc::new(mcp_lanes_core::scenarios::file::load(text).expect("the author's file loads"))
+}
+
+#[test]
+fn a_scenario_file_opens_as_lanes_and_its_permalink_names_it() {
+    let mut config = Config::from_options(Mode::Page, &serde_json::Value::Null);
+    config.loaded = Some(Ok(weather()));
+    let mut state = State::start(&config, Some(Simulator::CORE));
+    assert_eq!(state.scenario_id(), "weather-forecast");
+    assert_eq!(state.lanes.len(), 2);
+    assert_eq!(state.file_servers.len(), 1);
+    state.update(Action::Seek(3));
+    let fragment = state.fragment();
+    let link = share::from_fragment_for(&fragment, "weather-forecast", 2).expect("its own link");
+    assert_eq!(link.step, 3);
+    assert!(
+        share::from_fragment(&fragment).is_err(),
+        "not a catalog scenario"
+    );
+
+    config.fragment = Some(format!("#{fragment}"));
+    let again = State::start(&config, Some(Simulator::CORE));
+    assert_eq!(again.pos, 3);
+    assert_eq!(again.notice, None);
+}
+
+#[test]
+fn an_invalid_file_shows_its_problems_and_no_lanes() {
+    let mut config = Config::from_options(Mode::Page, &serde_json::Value::Null);
+    config.loaded = Some(Err(vec!["id: expected an id".into()]));
+    let state = State::start(&config, Some(Simulator::CORE));
+    assert_eq!(state.problems.as_deref().map(Vec::len), Some(1));
+    assert!(state.lanes.is_empty());
+    assert_eq!(state.scenario_id(), "");
+}

@@ -128,7 +128,10 @@ pub fn decode(fragment: &str) -> Result<ShareState, ShareError> {
         Ok(s) => s,
         Err(_) => return fail("the link's state does not have the expected shape"),
     };
-    validate(state)
+    let Some(setups) = crate::scenarios::setups(&state.scenario) else {
+        return fail("the link names a scenario that does not exist");
+    };
+    validate(state, setups.len())
 }
 
 /// Prefix of a version-2 fragment ([`to_fragment`], [`from_fragment`]).
@@ -333,6 +336,34 @@ fn state_from(doc: &Value) -> Option<ShareState> {
 /// as defensively as [`decode`]: length, base64url, JSON, shape and the
 /// scenario catalog are checked; nothing in it is ever executed.
 pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
+    let state = unpack(fragment)?;
+    let Some(setups) = crate::scenarios::setups(&state.scenario) else {
+        return Err(ShareError(
+            "the link names a scenario that does not exist".into(),
+        ));
+    };
+    validate(state, setups.len())
+}
+
+/// Decodes a [`to_fragment`] fragment of a page that shows a scenario
+/// file (`?scenario-url=`): checked like [`from_fragment`], against the
+/// file's id and its number of set-ups instead of the catalog.
+pub fn from_fragment_for(
+    fragment: &str,
+    scenario: &str,
+    setups: usize,
+) -> Result<ShareState, ShareError> {
+    let state = unpack(fragment)?;
+    if state.scenario != scenario {
+        return Err(ShareError(
+            "the link is for another scenario than this file's".into(),
+        ));
+    }
+    validate(state, setups)
+}
+
+/// Length, base64url, LZ4 and shape checks of a `v2.`/`v3.` fragment.
+fn unpack(fragment: &str) -> Result<ShareState, ShareError> {
     let fail = |why: &str| Err(ShareError(why.to_string()));
     let fragment = fragment.trim_start_matches('#');
     if fragment.len() > MAX_FRAGMENT {
@@ -375,22 +406,17 @@ pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
         .as_ref()
         .and_then(state_from)
     {
-        Some(state) => validate(state),
+        Some(state) => Ok(state),
         None => fail("the link's state is damaged or does not have the expected shape"),
     }
 }
 
-fn validate(state: ShareState) -> Result<ShareState, ShareError> {
-    let Some(setups) = crate::scenarios::setups(&state.scenario) else {
-        return Err(ShareError(
-            "the link names a scenario that does not exist".into(),
-        ));
-    };
+fn validate(state: ShareState, setups: usize) -> Result<ShareState, ShareError> {
     if state.lanes.is_empty() || state.lanes.len() > MAX_SETUPS {
         return Err(ShareError("the link has no lanes, or too many".into()));
     }
     for lane in &state.lanes {
-        if lane.base >= setups.len() || lane.settings.len() > MAX_SETTINGS {
+        if lane.base >= setups || lane.settings.len() > MAX_SETTINGS {
             return Err(ShareError(
                 "the link's lanes do not match this scenario".into(),
             ));

@@ -3,15 +3,118 @@
 //! with `McpLanes.mount(host, options)`. The exported items have plain
 //! comments: wasm-bindgen would copy doc comments into the JS glue.
 
+use mcp_lanes_core::scenarios::file::{self, MAX_DEPTH, MAX_FILE_BYTES};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 
 use super::hand_over;
 use crate::boot::{self, Running};
 use crate::browser::{page_config, script_base, to_json};
-use crate::config::{Config, Mode};
+use crate::config::{Config, FileRequest, Mode};
 use crate::hooks::use_bridge::{Host, Remote};
+
+#[wasm_bindgen(inline_js = "export function fetch_file(url, max) {
+  return fetch(url).then((r) => {
+    if (!r.ok) throw new Error('HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : ''));
+    if (+r.headers.get('content-length') > max) throw new Error('larger than ' + max + ' bytes, the limit');
+    return r.text();
+  });
+}")]
+extern "C" {
+    // fetch(url) as text (same-origin credentials, CORS for another
+    // origin: the browser decides); rejects on a non-2xx status, a body
+    // declared larger than `max`, or a failed fetch.
+    fn fetch_file(url: &str, max: f64) -> js_sys::Promise;
+}
+
+/// Whether `url` (relative to the page) is on another origin.
+fn cross_origin(url: &str) -> bool {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return false;
+    };
+    let base = location.href().unwrap_or_default();
+    let origin = location.origin().unwrap_or_default();
+    web_sys::Url::new_with_base(url, &base).is_ok_and(|u| u.origin() != origin)
+}
+
+/// Fetches (or reads) the scenario file a configuration asks for and
+/// checks it; the configuration then carries its scenario or its problems.
+async fn with_file(mut config: Config) -> Config {
+    let loaded = match config.file.clone() {
+        None => return config,
+        Some(FileRequest::Inline(value)) => file::load_value(&value),
+        Some(FileRequest::Url(url)) => {
+            match JsFuture::from(fetch_file(&url, MAX_FILE_BYTES as f64)).await {
+                Ok(text) => file::load(&text.as_string().unwrap_or_default()),
+                Err(err) => {
+                    let why = js_sys::Error::from(err)
+                        .message()
+                        .as_string()
+                        .unwrap_or_default();
+                    let cors = if cross_origin(&url) {
+                        " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin)."
+                    } else {
+                        ""
+                    };
+                    Err(vec![file::FileError {
+                        path: String::new(),
+                        message: format!(
+                            "the scenario file {url} could not be loaded ({why}).{cors}"
+                        ),
+                    }])
+                }
+            }
+        }
+    };
+    let loaded = loaded
+        .map(std::rc::Rc::new)
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+    if let Err(problems) = &loaded {
+        gloo::console::error!(format!(
+            "mcp-lanes: the scenario file cannot be shown:\n  {}",
+            problems.join("\n  ")
+        ));
+    }
+    config.loaded = Some(loaded);
+    config
+}
+
+/// Whether a JS value nests deeper than a scenario file may (or refers to
+/// itself): checked before it is read, as a cycle or a very deep object
+/// would make the reader recurse without end.
+fn too_deep(value: &JsValue, depth: usize) -> bool {
+    if depth > MAX_DEPTH + 2 {
+        return true;
+    }
+    if js_sys::Array::is_array(value) {
+        return js_sys::Array::from(value)
+            .iter()
+            .any(|item| too_deep(&item, depth + 1));
+    }
+    if value.is_object() && !value.is_function() {
+        let object: &js_sys::Object = value.unchecked_ref();
+        return js_sys::Object::keys(object).iter().any(|key| {
+            js_sys::Reflect::get(value, &key).is_ok_and(|item| too_deep(&item, depth + 1))
+        });
+    }
+    false
+}
+
+/// Mount options as JSON, read with serde-wasm-bindgen.
+fn read_options(options: &JsValue) -> Result<Value, String> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Value::Null);
+    }
+    if too_deep(options, 0) {
+        return Err(format!(
+            "options: nested more than {MAX_DEPTH} levels deep (the limit), or an object that contains itself"
+        ));
+    }
+    serde_wasm_bindgen::from_value::<Value>(options.clone())
+        .map_err(|err| format!("options: cannot be read ({err})"))
+}
 
 /// Starts the page with what the URL and a hand-over say (under
 /// `embed.js`, waits for `McpLanes.mount` instead).
@@ -27,7 +130,13 @@ pub fn start() {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
     // The page runs until it is closed: its handle is not needed.
-    let _ = boot::render(config);
+    if config.file.is_some() {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = boot::render(with_file(config).await);
+        });
+    } else {
+        let _ = boot::render(config);
+    }
 }
 
 // One mounted figure (returned to JS by `McpLanes.mount`).
@@ -61,8 +170,10 @@ impl Handle {
 // the page's stay outside; the page's CSS variables still theme it).
 // Bad options give one console error, a notice in the figure and the
 // defaults.
+// A scenario file (`scenarioUrl`, or `scenario` as an object) is fetched
+// and checked first; an invalid one shows its problems instead of lanes.
 #[wasm_bindgen]
-pub fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
+pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     let fail = |why: &str| {
         let why = format!("mcp-lanes: {why}");
         gloo::console::error!(why.clone());
@@ -71,11 +182,20 @@ pub fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     if !host.is_instance_of::<Element>() {
         return fail("McpLanes.mount needs an element to show the figure in");
     }
-    let options = to_json(&options).unwrap_or(Value::Bool(false));
-    let config = Config::from_options(Mode::Mount, &options);
+    let mut config = match read_options(&options) {
+        Ok(options) => Config::from_options(Mode::Mount, &options),
+        Err(why) => {
+            let mut config = Config::from_options(Mode::Mount, &Value::Null);
+            config.problem = Some(format!(
+                "Invalid figure options: {why}. Showing the defaults."
+            ));
+            config
+        }
+    };
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
+    config = with_file(config).await;
     let shadow = match host.shadow_root() {
         Some(shadow) => shadow,
         None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {

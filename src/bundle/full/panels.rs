@@ -1,10 +1,12 @@
 //! The full bundle's panels: the request editor and "Export a run".
 
+use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
 use crate::components::editor::Editor;
 use crate::components::share_export::{export_menu, Status};
+use crate::model::Shared;
 use crate::state::{Action, Lane, State};
 
 /// The request editor, talking to the inspected lane's server (else the
@@ -15,7 +17,8 @@ pub fn editor_panel(state: &UseReducerHandle<State>) -> Html {
         .get(state.selected.map_or(0, |s| s.lane))
         .cloned();
     html! {
-        <EditorPanel {viewed} initial={state.editor_restored.clone()} dispatcher={state.dispatcher()} />
+        <EditorPanel {viewed} initial={state.editor_restored.clone()} dispatcher={state.dispatcher()}
+            files={state.file_servers.clone()} />
     }
 }
 
@@ -25,7 +28,7 @@ pub fn exports(
     picked: &UseStateHandle<u32>,
     status: &UseStateHandle<Status>,
 ) -> Html {
-    let scenario = state.scenario.map(|s| s.id).unwrap_or_default();
+    let scenario = state.scenario_id();
     export_menu(scenario, &state.lanes, picked, status)
 }
 
@@ -34,6 +37,7 @@ struct EditorPanelProps {
     viewed: Option<Lane>,
     initial: Option<share::EditorState>,
     dispatcher: UseReducerDispatcher<State>,
+    files: Shared<Vec<(String, ServerConfig)>>,
 }
 
 /// The editor with its content reported to the page state (for the
@@ -48,6 +52,7 @@ fn EditorPanel(props: &EditorPanelProps) -> Html {
         })
     };
     html! {
-        <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink} />
+        <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink}
+            files={props.files.clone()} />
     }
 }

@@ -1,7 +1,7 @@
 //! How the lite bundle starts: it fetches the recorded runs of the scenario
 //! the URL opens, then renders; a state only the simulator can show (a
-//! changed lane, the editor, the benchmark load) or a failed fetch goes to
-//! the full bundle at once.
+//! changed lane, the editor, the benchmark load, a scenario file) or a
+//! failed fetch goes to the full bundle at once.
 
 use mcp_lanes_core::scenarios;
 
@@ -20,6 +20,12 @@ pub fn start() {
     let config = page_config();
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    // A scenario file runs in the simulator: straight to the full bundle,
+    // which fetches and checks it.
+    if config.file.is_some() {
+        start_full(None);
+        return;
     }
     let link = match &config.link {
         Some(Ok(link)) => Some(link),

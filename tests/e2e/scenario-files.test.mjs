@@ -1,0 +1,153 @@
+// Scenario files in the browser: a course page mounting one from a URL,
+// the page's ?scenario-url= with a valid and an invalid file (problems
+// shown as text instead of lanes), a file on another origin without CORS,
+// a file passed to McpLanes.mount as an object, the editor's targets and
+// the permalink of a file's page.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { REPO_ROOT, startApp, startStaticServer } from './harness.mjs';
+
+const T = { timeout: 90_000 };
+const sel = (id) => `[data-testid="${id}"]`;
+let app;
+// Files and pages served on the app's origin under /__files/NAME.
+const files = new Map();
+let weather;
+
+before(async () => {
+  app = await startApp();
+  weather = JSON.parse(await readFile(path.join(REPO_ROOT, 'www/scenarios/weather-forecast.json'), 'utf8'));
+  await app.context.route('**/__files/*', (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop();
+    const body = files.get(name);
+    if (body === undefined) return route.fulfill({ status: 404, body: 'no such file' });
+    const contentType = name.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/json';
+    return route.fulfill({ status: 200, contentType, body });
+  });
+});
+after(async () => {
+  await app?.close();
+});
+
+function serve(name, body) {
+  files.set(name, typeof body === 'string' ? body : JSON.stringify(body));
+  return `/__files/${name}`;
+}
+
+test('a course page mounts a scenario file from a URL', T, async () => {
+  const view = await app.open('/course-demo.html');
+  const { page } = view;
+  await page.locator(`#fig-weather ${sel('player')}`).waitFor({ timeout: 30_000 });
+  const title = page.locator(`#fig-weather ${sel('scenario-title')}`);
+  assert.equal(await title.getAttribute('data-scenario'), 'weather-forecast');
+  assert.equal(await title.innerText(), 'A forecast needs sampling');
+  assert.equal(await page.locator(`#fig-weather ${sel('lane-1')}`).count(), 1, 'both set-ups');
+  // The author's narration shows with the first event of its step.
+  await page.locator(`#fig-weather ${sel('step-forward')}`).click();
+  const narration = page.locator(`#fig-weather ${sel('narration')}`);
+  await narration.getByText('forecast is there, and needs sampling', { exact: false }).waitFor();
+  await page.locator(`#fig-weather ${sel('jump-end')}`).click();
+  await page.locator(`#fig-weather ${sel('player')}[data-state="end"]`).waitFor();
+  assert.ok(
+    (await page.locator(`#fig-weather [data-testid^="message-0-"]`).allInnerTexts()).some((t) => t.includes('-32021')),
+    'the dashboard is refused',
+  );
+  await view.screenshot('scenario-file-course-figure');
+  await page.waitForTimeout(300);
+  assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+});
+
+describe('?scenario-url=', () => {
+  test('opens a valid file, offers its servers to the editor, and its permalink reopens it by URL', T, async () => {
+    const hostile = structuredClone(weather);
+    hostile.setups[0].label = '<img src=x onerror="window.pwned=1">dashboard';
+    const url = serve('weather.json', hostile);
+    const view = await app.open(`/?scenario-url=${encodeURIComponent(url)}`);
+    const { page } = view;
+    const title = page.locator(sel('scenario-title'));
+    await title.waitFor({ timeout: 30_000 });
+    assert.equal(await title.getAttribute('data-scenario'), 'weather-forecast');
+    assert.equal(await page.locator(sel('lane-1')).count(), 1);
+    assert.equal(await page.locator('img[src="x"]').count(), 0, 'a label is text');
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+    // Changing something writes the permalink: the file's URL stays in the query.
+    await page.locator(sel('step-forward')).click();
+    await page.locator(sel('step-forward')).click();
+    await page.waitForFunction(() => location.hash.startsWith('#v3.'));
+    const link = await page.evaluate(() => location.href);
+    assert.ok(link.includes('scenario-url='), link);
+    assert.ok(!link.includes('forecast%22') && link.length < 600, `no inlined file: ${link}`);
+    const again = await app.open(new URL(link).pathname + new URL(link).search + new URL(link).hash);
+    await again.page.locator(sel('scenario-title')).waitFor({ timeout: 30_000 });
+    assert.equal(await again.page.locator(sel('step-count')).innerText(), await page.locator(sel('step-count')).innerText());
+    // The editor can talk to the file's server.
+    await page.locator(sel('tab-editor')).click();
+    const options = await page.locator(`${sel('editor-target')} option`).allInnerTexts();
+    assert.ok(options.includes('weather (scenario file)'), options.join(', '));
+    await page.waitForTimeout(300);
+    assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+    assert.deepEqual(again.problems(), [], again.problems().join('\n'));
+  });
+
+  test('shows every problem of an invalid file, as text, instead of lanes', T, async () => {
+    const bad = structuredClone(weather);
+    bad.id = '<script>window.pwned=1</script>';
+    bad.servers[0].tools[1].requires = ['sampling'];
+    bad.setups[1].steps = Array.from({ length: 10_000 }, () => ({ do: 'discover' }));
+    const view = await app.open(`/?scenario-url=${encodeURIComponent(serve('bad.json', bad))}`);
+    const { page } = view;
+    const list = page.locator(sel('file-problems'));
+    await list.waitFor({ timeout: 30_000 });
+    const text = await list.innerText();
+    assert.match(text, /3 problems/);
+    assert.ok(text.includes('servers[0].tools[1].requires: expected an object of capabilities such as {"elicitation": {}}, got ["sampling"]'), text);
+    assert.ok(text.includes('setups[1].steps: 10000 steps, more than the limit of 500'), text);
+    assert.ok(text.includes('id: expected an id'), text);
+    assert.equal(await page.locator(`${sel('lanes')}`).isVisible(), false, 'no lanes');
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+    await view.screenshot('scenario-file-invalid');
+    await page.waitForTimeout(300);
+    const problems = view.problems();
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0], /^error: mcp-lanes: the scenario file cannot be shown/);
+  });
+
+  test('a file on another origin that does not allow CORS: the error says so', T, async () => {
+    const other = await startStaticServer(path.join(REPO_ROOT, 'www'));
+    try {
+      const url = `${other.url}/scenarios/weather-forecast.json`;
+      const view = await app.open(`/?embed=1&scenario-url=${encodeURIComponent(url)}`);
+      const list = view.page.locator(sel('file-problems'));
+      await list.waitFor({ timeout: 30_000 });
+      assert.match(await list.innerText(), /another origin.*CORS/s);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('McpLanes.mount with a scenario object', () => {
+  test('runs a valid object and lists the problems of an invalid one', T, async () => {
+    const broken = { format: 'mcp-lanes-scenario/1', id: 'broken', setups: [{ client: 'plain', server: 'nowhere', steps: [{ do: 'wait' }] }] };
+    const page = serve(
+      'mount.html',
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mount</title><link rel="icon" href="data:,"></head><body>' +
+        '<div id="good"></div><div id="bad"></div><script src="/embed.js"></script><script>' +
+        `McpLanes.mount(document.getElementById('good'), {scenario: ${JSON.stringify(weather)}, step: 2});` +
+        `McpLanes.mount(document.getElementById('bad'), {scenario: ${JSON.stringify(broken)}});` +
+        '</script></body></html>',
+    );
+    const view = await app.open(page);
+    const good = view.page.locator(`#good ${sel('scenario-title')}`);
+    await good.waitFor({ timeout: 30_000 });
+    assert.equal(await good.getAttribute('data-scenario'), 'weather-forecast');
+    assert.equal(await view.page.locator(`#good ${sel('step-count')}`).innerText(), '2/' + (await view.page.locator(`#good ${sel('step-count')}`).innerText()).split('/')[1]);
+    const bad = view.page.locator(`#bad ${sel('file-problems')}`);
+    await bad.waitFor({ timeout: 30_000 });
+    assert.ok((await bad.innerText()).includes('setups[0].steps[0].ms: required'), await bad.innerText());
+    await view.page.waitForTimeout(300);
+    assert.equal(view.problems().length, 1, view.problems().join('\n'));
+  });
+});
