@@ -51,7 +51,7 @@ test('a course page mounts a scenario file from a URL', T, async () => {
   await page.locator(`#fig-weather ${sel('jump-end')}`).click();
   await page.locator(`#fig-weather ${sel('player')}[data-state="end"]`).waitFor();
   assert.ok(
-    (await page.locator(`#fig-weather [data-testid^="message-0-"]`).allInnerTexts()).some((t) => t.includes('-32021')),
+    (await page.locator(`#fig-weather [data-testid^="message-0-"]`).evaluateAll((els) => els.map((e) => e.textContent))).some((t) => t.includes('-32021')),
     'the dashboard is refused',
   );
   await view.screenshot('scenario-file-course-figure');
@@ -115,7 +115,7 @@ describe('?scenario-url=', () => {
   });
 
   test('a file on another origin that does not allow CORS: the error says so', T, async () => {
-    const other = await startStaticServer(path.join(REPO_ROOT, 'www'));
+    const other = await startStaticServer();
     try {
       const url = `${other.url}/scenarios/weather-forecast.json`;
       const view = await app.open(`/?embed=1&scenario-url=${encodeURIComponent(url)}`);

@@ -15,18 +15,42 @@ use crate::browser::{page_config, script_base, to_json};
 use crate::config::{Config, FileRequest, Mode};
 use crate::hooks::use_bridge::{Host, Remote};
 
-#[wasm_bindgen(inline_js = "export function fetch_file(url, max) {
-  return fetch(url).then((r) => {
-    if (!r.ok) throw new Error('HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : ''));
-    if (+r.headers.get('content-length') > max) throw new Error('larger than ' + max + ' bytes, the limit');
-    return r.text();
-  });
-}")]
-extern "C" {
-    // fetch(url) as text (same-origin credentials, CORS for another
-    // origin: the browser decides); rejects on a non-2xx status, a body
-    // declared larger than `max`, or a failed fetch.
-    fn fetch_file(url: &str, max: f64) -> js_sys::Promise;
+/// `fetch(url)` as text (same-origin credentials; CORS for another origin:
+/// the browser decides). An error for a non-2xx status, a body declared
+/// larger than the file limit, or a failed fetch. (Not an `inline_js`
+/// snippet: both bundles write theirs to one folder, by position.)
+async fn fetch_file(url: &str) -> Result<String, String> {
+    let message = |err: JsValue| {
+        err.dyn_ref::<js_sys::Error>()
+            .and_then(|e| e.message().as_string())
+            .unwrap_or_else(|| "the fetch failed".into())
+    };
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(message)?
+        .dyn_into()
+        .map_err(|_| "no response".to_string())?;
+    if !response.ok() {
+        return Err(format!(
+            "HTTP {} {}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let declared = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|n| n.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_FILE_BYTES) {
+        return Err(format!("larger than {MAX_FILE_BYTES} bytes, the limit"));
+    }
+    let text = JsFuture::from(response.text().map_err(message)?)
+        .await
+        .map_err(message)?;
+    Ok(text.as_string().unwrap_or_default())
 }
 
 /// Whether `url` (relative to the page) is on another origin.
@@ -45,28 +69,20 @@ async fn with_file(mut config: Config) -> Config {
     let loaded = match config.file.clone() {
         None => return config,
         Some(FileRequest::Inline(value)) => file::load_value(&value),
-        Some(FileRequest::Url(url)) => {
-            match JsFuture::from(fetch_file(&url, MAX_FILE_BYTES as f64)).await {
-                Ok(text) => file::load(&text.as_string().unwrap_or_default()),
-                Err(err) => {
-                    let why = js_sys::Error::from(err)
-                        .message()
-                        .as_string()
-                        .unwrap_or_default();
-                    let cors = if cross_origin(&url) {
-                        " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin)."
-                    } else {
-                        ""
-                    };
-                    Err(vec![file::FileError {
-                        path: String::new(),
-                        message: format!(
-                            "the scenario file {url} could not be loaded ({why}).{cors}"
-                        ),
-                    }])
-                }
+        Some(FileRequest::Url(url)) => match fetch_file(&url).await {
+            Ok(text) => file::load(&text),
+            Err(why) => {
+                let cors = if cross_origin(&url) {
+                    " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin)."
+                } else {
+                    ""
+                };
+                Err(vec![file::FileError {
+                    path: String::new(),
+                    message: format!("the scenario file {url} could not be loaded ({why}).{cors}"),
+                }])
             }
-        }
+        },
     };
     let loaded = loaded
         .map(std::rc::Rc::new)
