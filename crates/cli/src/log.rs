@@ -71,6 +71,7 @@ pub fn output(now: u64, out: &ServerOutput, sent: &str) {
         OutputKind::LockReleased(name) => format!("server releases {name}"),
         OutputKind::Dropped(what) => format!("server drops {what}"),
         OutputKind::Decision => "server decides".into(),
+        OutputKind::Broadcast(change) => format!("server announces {change:?} to every instance"),
     };
     line(now, &format!("{what}{}: {}", rules(&out.rules), out.note));
 }

@@ -23,12 +23,13 @@ const SCENARIOS: [&str; 16] = [
     "legacy-client-vs-modern-server",
     "http-header-mismatch",
 ];
-const SERVERS: [&str; 5] = [
+const SERVERS: [&str; 6] = [
     "deploy-console",
     "order-desk",
     "notes",
     "search-index",
     "dual-era",
+    "reference",
 ];
 const CLIENTS: [&str; 5] = [
     "plain",

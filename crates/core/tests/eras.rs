@@ -239,6 +239,7 @@ fn e_probe_http_empty_or_unrecognized_bodies_mean_legacy() {
                     status: 400,
                     headers: vec![("Content-Type".into(), "text/plain".into())],
                     body: "Bad Request".into(),
+                    stream: None,
                 },
             ),
             (

@@ -299,7 +299,7 @@ impl EditorSession {
                         what,
                     }),
                 ),
-                OutputKind::Decision => continue,
+                OutputKind::Decision | OutputKind::Broadcast(_) => continue,
             };
             out.push(ServerMessage {
                 text,

@@ -10,3 +10,11 @@ pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// Extension identifier of the tasks extension, declared by the `rich` client.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+/// `_meta` key of a modern request asking for log messages at this level
+/// or above; without it the server sends none for the request.
+pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// `_meta` key tagging every notification of a `subscriptions/listen`
+/// stream with the id of the listen request.
+pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+/// `_meta` key of a request asking for progress notifications.
+pub const PROGRESS_TOKEN: &str = "progressToken";

@@ -72,3 +72,22 @@ pub fn is_cacheable(method: &str) -> bool {
             | RESOURCES_READ
     )
 }
+
+/// Argument autocompletion.
+pub const COMPLETION_COMPLETE: &str = "completion/complete";
+/// Open a long-lived notification stream (2026-07-28).
+pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+/// Acknowledges a `subscriptions/listen` stream (its first message).
+pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+/// Ask the client's model for a completion (legacy request; an input request kind under MRTR).
+pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
+/// Ask the client for its roots (legacy request; an input request kind under MRTR).
+pub const ROOTS_LIST: &str = "roots/list";
+/// A log message from the server.
+pub const LOGGING_MESSAGE: &str = "notifications/message";
+/// Progress of a request that asked for it with a progress token.
+pub const PROGRESS: &str = "notifications/progress";
+/// Prompt list changed notification.
+pub const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+/// Resource list changed notification.
+pub const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";

@@ -51,7 +51,7 @@ pub struct Question {
 }
 
 /// A tool the server offers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ToolSpec {
     /// Tool name.
     pub name: String,
@@ -69,25 +69,156 @@ pub struct ToolSpec {
     pub side_effect: Option<String>,
     /// Text of the successful result.
     pub result_text: String,
+    /// What the tool does besides answering `result_text` (the reference
+    /// preset's fixtures); `None`: nothing more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behaviour: Option<Behaviour>,
 }
 
-/// A prompt the server offers (listed only).
+/// What a tool does besides answering its `result_text`
+/// (`server/tools.rs` runs it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Behaviour {
+    /// Answers these content blocks instead of one text block.
+    Content {
+        /// The blocks (text, image, audio, resource ...).
+        content: Vec<Value>,
+    },
+    /// Answers `result_text` as a tool error (`isError: true`), not as a
+    /// JSON-RPC error.
+    ToolError,
+    /// Sends `steps` progress notifications before the result when the
+    /// request carries a progress token.
+    Progress {
+        /// How many.
+        steps: u32,
+    },
+    /// Logs these messages (level info) before the result: in a modern
+    /// request only when its `_meta` sets a log level, in a legacy session
+    /// at the level the session set.
+    Logs {
+        /// The messages, in order.
+        messages: Vec<String>,
+    },
+    /// Asks the client's model: `sampling/createMessage` with the
+    /// argument `prompt_argument` (a server request in a legacy session,
+    /// an input request under MRTR).
+    Sample {
+        /// The argument holding the prompt.
+        prompt_argument: String,
+    },
+    /// Asks for input through multi round-trip requests (MRTR).
+    Mrtr(MrtrSpec),
+    /// Changes one of the server's lists: its listeners that asked for it
+    /// get the list_changed notification.
+    Announce {
+        /// What changed.
+        change: super::ServerTrigger,
+    },
+}
+
+/// A multi round-trip request flow (M-MRTR): rounds of input requests, the
+/// result once the last round is answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MrtrSpec {
+    /// The rounds, in order.
+    pub rounds: Vec<InputRound>,
+    /// Issues a `requestState` the server signs and verifies (needed to
+    /// carry answers from one round to the next).
+    pub signed_state: bool,
+    /// Text of the result; `{KEY.FIELD}` is filled from the answers
+    /// (`{KEY.text}` for a sampling answer, `{KEY.roots}` for roots).
+    pub result_text: String,
+}
+
+/// One round of input requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputRound {
+    /// The requests, keyed.
+    pub asks: Vec<InputAsk>,
+    /// Sends only the requests whose capability the request declared (at
+    /// least one must be); otherwise every request's capability is needed.
+    #[serde(default)]
+    pub only_declared: bool,
+}
+
+/// One input request of a round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputAsk {
+    /// Its key in `inputRequests` / `inputResponses`.
+    pub key: String,
+    /// `elicitation/create`, `sampling/createMessage` or `roots/list`.
+    pub method: String,
+    /// Its params.
+    pub params: Value,
+}
+
+/// A prompt the server offers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct PromptSpec {
     /// Prompt name.
     pub name: String,
     /// Description.
     pub description: String,
+    /// Its arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<PromptArgument>,
+    /// The messages `prompts/get` returns (PromptMessage objects);
+    /// `{ARGUMENT}` in a string is filled from the request's arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<Value>,
+    /// Input asked for before the messages (MRTR), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mrtr: Option<MrtrSpec>,
+}
+
+/// An argument of a prompt.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PromptArgument {
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    pub description: String,
+    /// Whether `prompts/get` needs it.
+    pub required: bool,
+    /// Values `completion/complete` suggests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 /// A resource the server offers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ResourceSpec {
     /// Resource URI.
     pub uri: String,
     /// Display name.
     pub name: String,
     /// Text contents.
+    pub text: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// MIME type (`text/plain` when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Binary contents (base64), served instead of `text`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+}
+
+/// A resource template (RFC 6570 level 1: `{name}` placeholders).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TemplateSpec {
+    /// The URI template, e.g. `test://template/{id}/data`.
+    pub uri_template: String,
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// MIME type of every resource it matches.
+    pub mime_type: String,
+    /// Text of a matched resource; `{name}` is filled from the URI.
     pub text: String,
 }
 
@@ -118,6 +249,9 @@ pub struct ServerConfig {
     pub prompts: Vec<PromptSpec>,
     /// Resources.
     pub resources: Vec<ResourceSpec>,
+    /// Resource templates.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_templates: Vec<TemplateSpec>,
     /// Runs the capability check before any side effect (M-CAP-BEFORE-WORK,
     /// L-CAP-SESSION). Only scenario 13 turns this off, on purpose.
     pub checks_capability_before_work: bool,
@@ -125,6 +259,10 @@ pub struct ServerConfig {
     pub unknown_method: UnknownMethodPolicy,
     /// The id of the first request the server itself sends (legacy).
     pub first_request_id: i64,
+    /// Refuses a `Host` header that is not a loopback name with 403
+    /// (H-HOST). The lesson presets check only `Origin`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub checks_host: bool,
 }
 
 impl ToolSpec {

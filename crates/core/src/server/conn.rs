@@ -14,6 +14,9 @@ pub enum ConnId {
     Http,
     /// A legacy Streamable HTTP session, by its `Mcp-Session-Id`.
     HttpSession(String),
+    /// An SSE response that stays open (a `subscriptions/listen` stream),
+    /// by the key of its [`HttpResponse::stream`](crate::transport::http::HttpResponse::stream).
+    HttpStream(String),
 }
 
 impl ConnId {
@@ -38,6 +41,11 @@ impl ConnId {
         ConnId::HttpSession(session_id.into())
     }
 
+    /// The open SSE response stream `key`.
+    pub fn http_stream(key: &str) -> ConnId {
+        ConnId::HttpStream(key.into())
+    }
+
     /// The connection an HTTP request belongs to: its session, if it names one.
     pub fn for_http(session_id: Option<&str>) -> ConnId {
         session_id.map_or(ConnId::Http, ConnId::http_session)
@@ -59,6 +67,7 @@ impl fmt::Display for ConnId {
             ConnId::Stdio(name) => f.write_str(name),
             ConnId::Http => f.write_str("http"),
             ConnId::HttpSession(id) => write!(f, "http:{id}"),
+            ConnId::HttpStream(key) => write!(f, "http-stream:{key}"),
         }
     }
 }

@@ -19,6 +19,8 @@ pub enum Fault {
     BodyTooLarge,
     /// An `Origin` other than loopback: the DNS-rebinding guard (403).
     ForbiddenOrigin,
+    /// A `Host` other than a loopback name: the DNS-rebinding guard (403).
+    ForbiddenHost,
     /// Not JSON (RPC-PARSE).
     ParseError,
     /// JSON, but not a valid JSON-RPC message (RPC-INVALID).
@@ -62,7 +64,7 @@ impl Fault {
         match (self, era) {
             (MessageTooLarge | InvalidRequest, _) => (ErrorCode::INVALID_REQUEST, 400),
             (BodyTooLarge, _) => (ErrorCode::INVALID_REQUEST, 413),
-            (ForbiddenOrigin, _) => (ErrorCode::INVALID_REQUEST, 403),
+            (ForbiddenOrigin | ForbiddenHost, _) => (ErrorCode::INVALID_REQUEST, 403),
             (ParseError, _) => (ErrorCode::PARSE_ERROR, 400),
             (MalformedMeta, _) => (ErrorCode::INVALID_PARAMS, 400),
             (HeaderMismatch, _) => (ErrorCode::HEADER_MISMATCH, 400),

@@ -22,6 +22,10 @@ const LEGACY_METHODS: &[&str] = &[
     methods::RESOURCES_READ,
     methods::RESOURCES_SUBSCRIBE,
     methods::RESOURCES_UNSUBSCRIBE,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::COMPLETION_COMPLETE,
+    methods::LOGGING_SET_LEVEL,
 ];
 
 impl Server {
@@ -84,6 +88,8 @@ impl Server {
                 version: version.clone(),
                 client_caps,
                 client_name: client_name.to_string(),
+                log_level: None,
+                subscribed: Vec::new(),
             },
         );
         Reply {
@@ -111,6 +117,16 @@ impl Server {
             methods::TOOLS_LIST | methods::TOOLS_CALL => caps.tools.is_some(),
             methods::PROMPTS_LIST => caps.prompts.is_some(),
             methods::RESOURCES_LIST | methods::RESOURCES_READ => caps.resources.is_some(),
+            // What the lesson presets never had stays unknown to them: only a
+            // server with prompt messages or templates serves these.
+            methods::PROMPTS_GET => {
+                caps.prompts.is_some() && self.config.prompts.iter().any(|p| !p.messages.is_empty())
+            }
+            methods::RESOURCES_TEMPLATES_LIST => {
+                caps.resources.is_some() && !self.config.resource_templates.is_empty()
+            }
+            methods::COMPLETION_COMPLETE => caps.completions.is_some(),
+            methods::LOGGING_SET_LEVEL => caps.logging.is_some(),
             methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => caps
                 .resources
                 .as_ref()
@@ -147,28 +163,126 @@ impl Server {
         };
         let cfg = &self.config;
         Some(match method {
-            methods::PING => reply(self, json!({}), &[rules::L_INIT], "ping answers with an empty result.".into()),
+            methods::PING => reply(
+                self,
+                json!({}),
+                &[rules::L_INIT],
+                "ping answers with an empty result.".into(),
+            ),
             methods::TOOLS_LIST => {
                 let tools: Vec<Value> = cfg.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
-                reply(self, json!({"tools": tools}), &[rules::L_CAP_SESSION], format!("tools/list: {} tool(s), as the tools capability promised.", cfg.tools.len()))
+                reply(
+                    self,
+                    json!({"tools": tools}),
+                    &[rules::L_CAP_SESSION],
+                    format!(
+                        "tools/list: {} tool(s), as the tools capability promised.",
+                        cfg.tools.len()
+                    ),
+                )
             }
-            methods::PROMPTS_LIST => {
-                let prompts: Vec<Value> = cfg.prompts.iter().map(|p| json!({"name": p.name, "description": p.description})).collect();
-                reply(self, json!({"prompts": prompts}), &[rules::L_CAP_SESSION], "prompts/list, as the prompts capability promised.".into())
-            }
-            methods::RESOURCES_LIST => {
-                let resources: Vec<Value> = cfg.resources.iter().map(|r| json!({"uri": r.uri, "name": r.name})).collect();
-                reply(self, json!({"resources": resources}), &[rules::L_CAP_SESSION], "resources/list, as the resources capability promised.".into())
-            }
+            methods::PROMPTS_LIST => reply(
+                self,
+                json!({"prompts": super::prompts::list(cfg)}),
+                &[rules::L_CAP_SESSION],
+                "prompts/list, as the prompts capability promised.".into(),
+            ),
+            methods::RESOURCES_LIST => reply(
+                self,
+                json!({"resources": super::resources::list(cfg)}),
+                &[rules::L_CAP_SESSION],
+                "resources/list, as the resources capability promised.".into(),
+            ),
+            methods::RESOURCES_TEMPLATES_LIST => reply(
+                self,
+                json!({"resourceTemplates": super::resources::templates(cfg)}),
+                &[rules::L_CAP_SESSION, rules::M_RESOURCES],
+                "resources/templates/list, as the resources capability promised.".into(),
+            ),
             methods::RESOURCES_READ => {
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
-                match cfg.resources.iter().find(|r| r.uri == uri) {
-                    Some(r) => reply(self, json!({"contents": [{"uri": r.uri, "mimeType": "text/plain", "text": r.text}]}), &[rules::L_CAP_SESSION], format!("resources/read returns {uri}.")),
-                    None => self.refuse(Some(&id), Refusal::new(Fault::UnknownResource, format!("Resource not found: {uri}"), &[rules::L_CAP_SESSION], "No such resource."), revision),
+                match super::resources::read(cfg, uri) {
+                    Ok((contents, note)) => reply(
+                        self,
+                        json!({"contents": contents}),
+                        &[rules::L_CAP_SESSION, rules::M_RESOURCES],
+                        note,
+                    ),
+                    Err(refusal) => self.refuse(Some(&id), refusal, revision),
                 }
             }
-            methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => reply(self, json!({}), &[rules::L_SUBSCRIBE],
-                "resources.subscribe was declared, so the server accepts the subscription and will send notifications/resources/updated.".into()),
+            methods::PROMPTS_GET => match super::prompts::find(cfg, params) {
+                Ok((prompt, arguments)) if prompt.mrtr.is_none() => {
+                    let result = json!({"description": prompt.description, "messages": super::prompts::messages(prompt, &arguments)});
+                    let note = format!(
+                        "prompts/get returns {}'s messages, its arguments filled in.",
+                        prompt.name
+                    );
+                    reply(
+                        self,
+                        result,
+                        &[rules::L_CAP_SESSION, rules::M_PROMPTS],
+                        note,
+                    )
+                }
+                Ok((prompt, _)) => {
+                    let name = prompt.name.clone();
+                    self.refuse(Some(&id), Refusal::new(Fault::InvalidParams, format!("Invalid params: prompt {name} asks for input through multi round-trip requests, a 2026-07-28 feature"),
+                        &[rules::L_CAP_SESSION, rules::M_PROMPTS], format!("{name} is built on MRTR, which a legacy session does not have: -32602.")), revision)
+                }
+                Err(refusal) => self.refuse(Some(&id), refusal, revision),
+            },
+            methods::COMPLETION_COMPLETE => match super::prompts::complete(cfg, params) {
+                Ok((completion, note)) => reply(
+                    self,
+                    json!({"completion": completion}),
+                    &[rules::L_CAP_SESSION, rules::M_COMPLETION],
+                    note,
+                ),
+                Err(refusal) => self.refuse(Some(&id), refusal, revision),
+            },
+            methods::LOGGING_SET_LEVEL => {
+                let level = params.get("level").and_then(Value::as_str).unwrap_or("");
+                if !super::tools::LOG_LEVELS.contains(&level) {
+                    return Some(self.refuse(
+                        Some(&id),
+                        Refusal::new(
+                            Fault::InvalidParams,
+                            format!(
+                                "Invalid params: level must be one of {}",
+                                super::tools::LOG_LEVELS.join(", ")
+                            ),
+                            &[rules::L_LOGGING],
+                            "logging/setLevel needs one of the eight syslog levels: -32602.",
+                        ),
+                        revision,
+                    ));
+                }
+                if let Some(session) = self.sessions.get_mut(conn) {
+                    session.log_level = Some(level.to_string());
+                }
+                reply(self, json!({}), &[rules::L_LOGGING], format!("The session's minimum log level is now {level}: log messages below it are not sent. The result is empty."))
+            }
+            methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
+                let uri = params
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let subscribe = method == methods::RESOURCES_SUBSCRIBE;
+                if let Some(session) = self.sessions.get_mut(conn) {
+                    session.subscribed.retain(|u| *u != uri);
+                    if subscribe {
+                        session.subscribed.push(uri.clone());
+                    }
+                }
+                let note = if subscribe {
+                    format!("resources.subscribe was declared, so the server accepts the subscription to {uri} and will send notifications/resources/updated when it changes.")
+                } else {
+                    format!("The session no longer hears about {uri}.")
+                };
+                reply(self, json!({}), &[rules::L_SUBSCRIBE], note)
+            }
             _ => return self.legacy_call(conn, id, params),
         })
     }
@@ -227,6 +341,22 @@ impl Server {
                 note: format!("{client_name} declared no {names} at initialize, and {name} cannot work without it: before any work the server returns a tool error naming the missing capability (the modern path answers the same call with -32021)."),
                 revision, headers: Vec::new() });
         }
+        if let Some(behaviour) = tool.behaviour.clone() {
+            let mut params = params.clone();
+            if let Some(obj) = params.as_object_mut() {
+                obj.insert("arguments".into(), arguments.clone());
+            }
+            return self
+                .legacy_behaviour(conn, &id, &tool, &behaviour, &params, &revision)
+                .map(|(result, rules, note)| Reply {
+                    message: jsonrpc::result(&id, result),
+                    status: 200,
+                    rules,
+                    note,
+                    revision,
+                    headers: Vec::new(),
+                });
+        }
         if checks && question.is_some() && !can_ask {
             let text = question
                 .as_ref()
@@ -273,6 +403,7 @@ impl Server {
                     arguments,
                     lock: tool.side_effect.clone(),
                     revision: revision.clone(),
+                    asked: methods::ELICITATION_CREATE.into(),
                 },
             );
             self.note(
@@ -355,7 +486,36 @@ impl Server {
             .as_ref()
             .map(|t| t.result_text.clone())
             .unwrap_or_default();
+        let sampled = (call.asked == methods::SAMPLING_CREATE_MESSAGE)
+            .then(|| {
+                answer
+                    .as_ref()
+                    .ok()
+                    .and_then(|r| r.get("content"))
+                    .and_then(|c| c.get("text"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
+            .flatten();
         let reply = match answer {
+            Ok(_) if sampled.is_some() => {
+                let text = format!("The model answered: {}", sampled.unwrap_or_default());
+                let mut reply = self.legacy_finish_call(
+                    conn,
+                    &call.call_id,
+                    &call.tool,
+                    call.lock.as_deref(),
+                    &text,
+                    false,
+                    call.revision.clone(),
+                );
+                reply.rules = vec![rules::L_SAMPLING, rules::L_CAP_SESSION];
+                reply.note = format!(
+                    "The client's model answered the sampling request; {} completes with its text.",
+                    call.tool
+                );
+                reply
+            }
             Ok(result) if result.get("action").and_then(Value::as_str) == Some("accept") => {
                 let mut reply = self.legacy_finish_call(
                     conn,
@@ -417,6 +577,38 @@ impl Server {
             &reply.rules,
             reply.note,
         );
+    }
+
+    /// Sends the server request `method` for tool call `id` in a legacy
+    /// session and waits for the client's answer (L-SAMPLING, L-CAP-SESSION;
+    /// the tool's required capabilities were checked before).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn legacy_ask(
+        &mut self,
+        conn: &ConnId,
+        id: &RequestId,
+        tool: &super::ToolSpec,
+        method: &str,
+        params: Value,
+        arguments: Value,
+        revision: &ProtocolVersion,
+    ) {
+        let ask_id = self.next_id();
+        let request = jsonrpc::request(&ask_id, method, params);
+        self.pending.insert(
+            (conn.clone(), ask_id.clone()),
+            PendingCall {
+                call_id: id.clone(),
+                tool: tool.name.clone(),
+                arguments,
+                lock: None,
+                revision: revision.clone(),
+                asked: method.into(),
+            },
+        );
+        self.note(conn, OutputKind::Send { message: request, revision: revision.clone(), violation: None },
+            &[rules::L_SAMPLING, rules::L_CAP_SESSION],
+            format!("The session declared the capability at initialize, so while {} waits the server sends {method} id {ask_id} to the client; the call's result follows the answer.", tool.name));
     }
 
     /// The tool list changed: tell every operating session, if declared.

@@ -19,7 +19,14 @@ mod conn;
 mod fault;
 mod legacy;
 mod modern;
+mod mrtr;
+mod params;
 pub mod presets;
+mod prompts;
+pub mod reference;
+mod resources;
+mod subscriptions;
+mod tools;
 
 use std::collections::VecDeque;
 
@@ -35,10 +42,13 @@ use crate::sim::SimTime;
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 
 pub use config::{
-    CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec, UnknownMethodPolicy,
+    Behaviour, CacheScope, InputAsk, InputRound, MrtrSpec, PromptArgument, PromptSpec, Question,
+    ResourceSpec, ServerConfig, TemplateSpec, ToolSpec, UnknownMethodPolicy,
 };
 pub use conn::ConnId;
 pub(crate) use fault::Fault;
+pub use mrtr::SIMULATION_KEY;
+pub use tools::LOG_LEVELS;
 
 /// Largest message text the server parses; larger input is refused with a
 /// clear -32600 instead of being parsed.
@@ -110,6 +120,10 @@ pub enum OutputKind {
     Dropped(String),
     /// A decision with nothing sent.
     Decision,
+    /// A change every instance of this server must announce to its own
+    /// listeners: a driver running several instances hands it to the
+    /// others with [`Server::trigger`]; a single instance has done it.
+    Broadcast(ServerTrigger),
 }
 
 /// One output of [`Server::poll_output`].
@@ -125,12 +139,25 @@ pub struct ServerOutput {
     pub note: String,
 }
 
-/// Things a scenario can make the server do (not caused by a message).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Things a scenario can make the server do (not caused by a message), and
+/// what a reference tool announces (`Behaviour::Announce`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
 pub enum ServerTrigger {
     /// The tool list changed: legacy sessions that declared nothing special
-    /// get `notifications/tools/list_changed` if the server declared listChanged.
+    /// get `notifications/tools/list_changed` if the server declared
+    /// listChanged, and so do listen streams that asked for it.
     ToolsChanged,
+    /// The prompt list changed (`notifications/prompts/list_changed`).
+    PromptsChanged,
+    /// The resource list changed (`notifications/resources/list_changed`).
+    ResourcesChanged,
+    /// A resource changed (`notifications/resources/updated` to whoever
+    /// subscribed to it).
+    ResourceUpdated {
+        /// Its URI.
+        uri: String,
+    },
 }
 
 /// Per-connection state of a legacy session (L-INIT), named after what it
@@ -149,6 +176,10 @@ pub(crate) struct LegacySession {
     pub version: ProtocolVersion,
     pub client_caps: ClientCapabilities,
     pub client_name: String,
+    /// The minimum level of log messages (logging/setLevel), if set.
+    pub log_level: Option<String>,
+    /// Resources the session subscribed to (resources/subscribe).
+    pub subscribed: Vec<String>,
 }
 
 /// A tools/call waiting for the client's answer to a server request.
@@ -159,6 +190,8 @@ pub(crate) struct PendingCall {
     pub arguments: Value,
     pub lock: Option<String>,
     pub revision: ProtocolVersion,
+    /// The method of the server's request it waits on.
+    pub asked: String,
 }
 
 /// The simulated server.
@@ -171,6 +204,17 @@ pub struct Server {
     pub(crate) next_request_id: i64,
     pub(crate) next_session: u32,
     pub(crate) outbox: VecDeque<ServerOutput>,
+    /// Open `subscriptions/listen` streams (the only per-client state of
+    /// the modern era: it lives as long as its stream).
+    pub(crate) listeners: Vec<subscriptions::Listener>,
+    /// Number of the last listen stream opened over HTTP.
+    pub(crate) next_stream: u64,
+    /// The stream the request being handled opened, if any.
+    pub(crate) opened_stream: Option<String>,
+    /// The key that signs MRTR requestState (M-MRTR-STATE).
+    pub(crate) state_key: Vec<u8>,
+    /// The time of the input being handled.
+    pub(crate) now: SimTime,
 }
 
 /// An error reply in the making: why ([`Fault`]), the message, data, rules
@@ -217,6 +261,11 @@ impl Server {
             next_request_id,
             next_session: 1,
             outbox: VecDeque::new(),
+            listeners: Vec::new(),
+            next_stream: 0,
+            opened_stream: None,
+            state_key: mrtr::SIMULATION_KEY.to_vec(),
+            now: SimTime::ZERO,
         }
     }
 
@@ -237,13 +286,16 @@ impl Server {
 
     /// Handles one stdio line (or any raw message text) from connection
     /// `conn`. Returns the reply to send back, if the message gets one.
-    pub fn handle_text(&mut self, _now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
+    pub fn handle_text(&mut self, now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
+        self.now = now;
         self.handle_message(conn, text, None)
     }
 
     /// Handles one HTTP request to the MCP endpoint and returns the response
     /// together with the reply's rules and note.
     pub fn handle_http(&mut self, now: SimTime, request: &HttpRequest) -> HttpReply {
+        self.now = now;
+        self.opened_stream = None;
         let fallback_revision = self.default_revision();
         let session = request.header(http::SESSION_HEADER).map(str::to_string);
         // Legacy Streamable HTTP ends a session with DELETE.
@@ -280,6 +332,13 @@ impl Server {
                 note,
                 fallback_revision,
             );
+        }
+        if let Some(host) = request.header("Host").filter(|_| self.config.checks_host) {
+            if !host_allowed(host) {
+                let refusal = Refusal::new(Fault::ForbiddenHost, "Forbidden: host not allowed", &[rules::H_HOST, rules::H_STATUS],
+                    format!("Host \"{host}\" is not this loopback server's name: 403, so a page on another site that rebinds its DNS name to 127.0.0.1 cannot reach it."));
+                return self.refuse_http(None, refusal, fallback_revision);
+            }
         }
         if let Some(origin) = request.header("Origin") {
             if !origin_allowed(origin) {
@@ -338,7 +397,18 @@ impl Server {
             .is_ok_and(|v| v.get("method").is_none() && v.get("id").is_some());
         match self.handle_message(&conn, &request.body, Some(request)) {
             Some(reply) => {
-                let mut resp = HttpResponse::json(reply.status, reply.message.to_string());
+                let mut resp = match self.take_sends(&conn) {
+                    // Notifications for this request travel first, on its own
+                    // SSE stream, then the response (H-SSE-RESPONSE).
+                    sends if !sends.is_empty() && reply.status == 200 => {
+                        let mut body = String::new();
+                        for message in sends.iter().chain([&reply.message]) {
+                            body.push_str(&format!("event: message\ndata: {message}\n\n"));
+                        }
+                        HttpResponse::event_stream(body)
+                    }
+                    _ => HttpResponse::json(reply.status, reply.message.to_string()),
+                };
                 resp.headers.extend(reply.headers.iter().cloned());
                 let mut rules = reply.rules.clone();
                 rules.extend(extra_rules);
@@ -353,7 +423,9 @@ impl Server {
                     .outbox
                     .iter()
                     .any(|o| matches!(o.kind, OutputKind::Dropped(_)));
-                if dropped && self.config.unknown_method == UnknownMethodPolicy::Silent {
+                if let Some(key) = self.opened_stream.take() {
+                    self.listen_response(key)
+                } else if dropped && self.config.unknown_method == UnknownMethodPolicy::Silent {
                     HttpReply::new(
                         HttpResponse::empty(404),
                         vec![rules::E_PROBE_HTTP],
@@ -395,11 +467,7 @@ impl Server {
             }
         }
         self.outbox = rest;
-        let mut resp = HttpResponse {
-            status: 200,
-            headers: vec![("Content-Type".into(), "text/event-stream".into())],
-            body,
-        };
+        let mut resp = HttpResponse::event_stream(body);
         if let Some(id) = conn.session_id() {
             resp.headers.push((http::SESSION_HEADER.into(), id.into()));
         }
@@ -424,13 +492,13 @@ impl Server {
             }
         }
         self.sessions.remove(conn);
+        self.listeners.retain(|l| l.conn != *conn);
     }
 
     /// Makes the server act on its own (e.g. its tool list changes).
-    pub fn trigger(&mut self, _now: SimTime, trigger: ServerTrigger) {
-        match trigger {
-            ServerTrigger::ToolsChanged => self.legacy_tools_changed(),
-        }
+    pub fn trigger(&mut self, now: SimTime, trigger: ServerTrigger) {
+        self.now = now;
+        self.announce(&trigger);
     }
 
     /// The revision of a message outside any legacy session.
@@ -515,6 +583,15 @@ impl Server {
             .and_then(|m| m.get(meta::PROTOCOL_VERSION))
             .is_some();
         let era = self.config.era;
+        // A POST naming a modern version in MCP-Protocol-Version is a modern
+        // request whatever its method (E-HEADER-ROUTE): no legacy client
+        // sends that header on initialize.
+        let modern_header = http
+            .and_then(|r| r.header(http::PROTOCOL_VERSION_HEADER))
+            .is_some_and(|v| self.config.modern_versions.iter().any(|m| m == v));
+        if method == methods::INITIALIZE && era == EraMode::DualEra && modern_header {
+            return self.modern_request(conn, id, method, &params, http);
+        }
         if method == methods::INITIALIZE {
             return Some(if era.speaks_legacy() {
                 self.legacy_initialize(conn, id, &params, http.is_some())
@@ -531,11 +608,11 @@ impl Server {
         if legacy {
             self.legacy_request(conn, id, method, &params)
         } else {
-            Some(self.modern_request(conn, id, method, &params, http))
+            self.modern_request(conn, id, method, &params, http)
         }
     }
 
-    fn handle_notification(&mut self, conn: &ConnId, method: &str, _params: &Value) {
+    fn handle_notification(&mut self, conn: &ConnId, method: &str, params: &Value) {
         match method {
             methods::INITIALIZED => {
                 if let Some(session) = self.sessions.get_mut(conn) {
@@ -546,9 +623,24 @@ impl Server {
                 }
                 self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], "notifications/initialized outside a legacy session is ignored; notifications never get a response.");
             }
-            methods::CANCELLED => self.note(conn, OutputKind::Decision, &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
-                "The client cancelled a request; the server stops working on it and sends no response."),
-            other => self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], format!("Notification {other} needs no response, and gets none.")),
+            methods::CANCELLED => {
+                let listen = params
+                    .get("requestId")
+                    .and_then(RequestId::from_json)
+                    .filter(|id| self.stop_listening(conn, id));
+                match listen {
+                    Some(id) => self.note(conn, OutputKind::Decision, &[rules::M_LISTEN_FILTER, rules::RPC_NOTIFY],
+                        format!("The client cancelled listen stream {id}: the subscription ends, and the server forgets it.")),
+                    None => self.note(conn, OutputKind::Decision, &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
+                        "The client cancelled a request; the server stops working on it and sends no response."),
+                }
+            }
+            other => self.note(
+                conn,
+                OutputKind::Decision,
+                &[rules::RPC_NOTIFY],
+                format!("Notification {other} needs no response, and gets none."),
+            ),
         }
     }
 
@@ -637,6 +729,70 @@ impl Server {
     pub(crate) fn text_content(text: &str) -> Value {
         json!([{"type": "text", "text": text}])
     }
+}
+
+/// Takes the messages the server queued for `conn` while handling the
+/// current request (progress, log messages: they travel before its response).
+impl Server {
+    fn take_sends(&mut self, conn: &ConnId) -> Vec<Value> {
+        let mut sends = Vec::new();
+        let mut rest = VecDeque::new();
+        while let Some(out) = self.outbox.pop_front() {
+            match &out.kind {
+                OutputKind::Send { message, .. }
+                    if out.conn == *conn && message.get("id").is_none() =>
+                {
+                    sends.push(message.clone());
+                    rest.push_back(ServerOutput {
+                        kind: OutputKind::Decision,
+                        ..out
+                    });
+                }
+                _ => rest.push_back(out),
+            }
+        }
+        self.outbox = rest;
+        sends
+    }
+
+    /// The response of a `subscriptions/listen` POST: an SSE stream that
+    /// stays open, its acknowledgement first (M-LISTEN-ACK).
+    fn listen_response(&mut self, key: String) -> HttpReply {
+        let stream_conn = ConnId::http_stream(&key);
+        let mut body = String::new();
+        let mut rules = vec![rules::H_STATUS];
+        let mut rest = VecDeque::new();
+        while let Some(out) = self.outbox.pop_front() {
+            match &out.kind {
+                OutputKind::Send { message, .. } if out.conn == stream_conn => {
+                    body.push_str(&format!("event: message\ndata: {message}\n\n"));
+                    rules.extend(out.rules.iter().copied());
+                }
+                _ => rest.push_back(out),
+            }
+        }
+        self.outbox = rest;
+        let mut resp = HttpResponse::event_stream(body);
+        resp.stream = Some(key.clone());
+        let note = format!("subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.");
+        HttpReply::new(resp, rules, note, ProtocolVersion::modern())
+    }
+}
+
+/// Loopback host names only (the `Host` header, port ignored).
+fn host_allowed(host: &str) -> bool {
+    let name = if let Some(v6) = host.strip_prefix('[') {
+        v6.split(']')
+            .next()
+            .map(|h| format!("[{h}]"))
+            .unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or("").to_string()
+    };
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "localhost" | "127.0.0.1" | "[::1]"
+    )
 }
 
 /// Loopback origins only. `null` (sandboxed iframes, file pages) is refused:

@@ -93,8 +93,17 @@ impl Server {
         method: &str,
         params: &Value,
         http: Option<&HttpRequest>,
-    ) -> Reply {
-        match self.modern_checks(method, params, http) {
+    ) -> Option<Reply> {
+        let checked = self.modern_checks(method, params, http);
+        // subscriptions/listen answers with a stream, not a result
+        // (M-LISTEN-ACK): the acknowledgement is an output, and on HTTP
+        // the response stays open.
+        if method == methods::SUBSCRIPTIONS_LISTEN && checked.is_ok() && self.listens() {
+            let over_http = http.is_some();
+            self.opened_stream = self.listen(conn, &id, params, over_http);
+            return None;
+        }
+        Some(match checked {
             Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             Ok(caps) => match self.modern_dispatch(conn, method, params, &caps) {
                 Ok((result, rules, note)) => Reply {
@@ -107,7 +116,23 @@ impl Server {
                 },
                 Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             },
-        }
+        })
+    }
+
+    /// Whether this server has anything a listen stream could hear.
+    fn listens(&self) -> bool {
+        let caps = &self.config.capabilities;
+        let changed = |c: &Option<crate::protocol::capabilities::ListCapability>| {
+            c.as_ref().and_then(|c| c.list_changed).unwrap_or(false)
+        };
+        changed(&caps.tools)
+            || changed(&caps.prompts)
+            || changed(&caps.resources)
+            || caps
+                .resources
+                .as_ref()
+                .and_then(|r| r.subscribe)
+                .unwrap_or(false)
     }
 
     /// `_meta`, headers and version: the checks every modern request passes.
@@ -179,6 +204,9 @@ impl Server {
         };
         if let Some(req) = http {
             check_version_and_name_headers(req, method, params, &pv)?;
+            if method == methods::TOOLS_CALL {
+                super::params::check(&self.config, req, params)?;
+            }
         }
         if !self.config.modern_versions.contains(&pv) {
             return Err(self.unsupported_version(&pv, "The request names"));
@@ -237,13 +265,8 @@ impl Server {
                 self.modern_call(conn, params, caps)
             }
             methods::PROMPTS_LIST if cfg.capabilities.prompts.is_some() => {
-                let prompts: Vec<Value> = cfg
-                    .prompts
-                    .iter()
-                    .map(|p| json!({"name": p.name, "description": p.description}))
-                    .collect();
                 let mut result = ResultType::COMPLETE.start_result();
-                result.insert("prompts".into(), json!(prompts));
+                result.insert("prompts".into(), super::prompts::list(cfg));
                 self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
@@ -252,13 +275,8 @@ impl Server {
                 ))
             }
             methods::RESOURCES_LIST if cfg.capabilities.resources.is_some() => {
-                let resources: Vec<Value> = cfg
-                    .resources
-                    .iter()
-                    .map(|r| json!({"uri": r.uri, "name": r.name}))
-                    .collect();
                 let mut result = ResultType::COMPLETE.start_result();
-                result.insert("resources".into(), json!(resources));
+                result.insert("resources".into(), super::resources::list(cfg));
                 self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
@@ -268,7 +286,7 @@ impl Server {
             }
             methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
                 let mut result = ResultType::COMPLETE.start_result();
-                result.insert("resourceTemplates".into(), json!([]));
+                result.insert("resourceTemplates".into(), super::resources::templates(cfg));
                 self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
@@ -278,24 +296,28 @@ impl Server {
             }
             methods::RESOURCES_READ if cfg.capabilities.resources.is_some() => {
                 let uri = read_uri(params).map_err(invalid_params)?;
-                let Some(resource) = cfg.resources.iter().find(|r| r.uri == uri) else {
-                    return Err(Refusal::new(
-                        Fault::UnknownResource,
-                        format!("Resource not found: {uri}"),
-                        &[rules::RPC_CODES, rules::H_STATUS],
-                        "An unknown resource is -32602 in 2026-07-28 (never the old -32002).",
-                    ));
-                };
+                let (contents, note) = super::resources::read(cfg, &uri)?;
                 let mut result = ResultType::COMPLETE.start_result();
-                result.insert(
-                    "contents".into(),
-                    json!([{"uri": resource.uri, "mimeType": "text/plain", "text": resource.text}]),
-                );
+                result.insert("contents".into(), contents);
                 self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
-                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    format!("resources/read returns {}.", resource.uri),
+                    vec![rules::M_CACHE_HINTS, rules::M_SINFO, rules::M_RESOURCES],
+                    note,
+                ))
+            }
+            methods::PROMPTS_GET if cfg.capabilities.prompts.is_some() => {
+                self.modern_prompt(params, caps)
+            }
+            methods::COMPLETION_COMPLETE if cfg.capabilities.completions.is_some() => {
+                let (completion, note) = super::prompts::complete(cfg, params)?;
+                let mut result = ResultType::COMPLETE.start_result();
+                result.insert("completion".into(), completion);
+                self.finish(&mut result, false);
+                Ok((
+                    Value::Object(result),
+                    vec![rules::M_COMPLETION, rules::M_SINFO],
+                    note,
                 ))
             }
             other => {
@@ -377,6 +399,13 @@ impl Server {
             return Err(Refusal::new(Fault::MissingCapability, message, &rules,
                 format!("{} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool.name))
                 .data(json!({"requiredCapabilities": missing.to_json()})));
+        }
+        if let Some(behaviour) = tool.behaviour.clone() {
+            let mut params = params.clone();
+            if let Some(obj) = params.as_object_mut() {
+                obj.insert("arguments".into(), Value::Object(arguments.clone()));
+            }
+            return self.modern_behaviour(conn, &tool, &behaviour, &params, caps);
         }
         // MRTR: ask first, act after, so nothing is held across the round trip.
         if let Some(question) = &tool.asks {
@@ -468,8 +497,64 @@ impl Server {
         Value::Object(result)
     }
 
+    /// prompts/get: the prompt's messages, after any input it asks for (MRTR).
+    fn modern_prompt(
+        &mut self,
+        params: &Value,
+        caps: &ClientCapabilities,
+    ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
+        let (prompt, arguments) = super::prompts::find(&self.config, params)?;
+        let prompt = prompt.clone();
+        let mut answers = Map::new();
+        if let Some(spec) = &prompt.mrtr {
+            let args = Value::Object(arguments.clone());
+            let target = super::mrtr::Target {
+                method: methods::PROMPTS_GET,
+                name: &prompt.name,
+                arguments: &args,
+            };
+            match self.mrtr_step(
+                spec,
+                &target,
+                params.get("inputResponses").and_then(Value::as_object),
+                params.get("requestState").and_then(Value::as_str),
+                caps,
+            )? {
+                super::mrtr::Outcome::Ask {
+                    inputs,
+                    state,
+                    round,
+                } => return Ok(self.input_required(&prompt.name, inputs, state, round)),
+                super::mrtr::Outcome::Declined(key, action) => {
+                    return Err(Refusal::new(Fault::InvalidParams, format!("Invalid params: the user answered \"{action}\" to {key}, so there is no prompt"),
+                        &[rules::M_MRTR, rules::H_STATUS], "The user did not give the input the prompt needs: no messages."));
+                }
+                super::mrtr::Outcome::Done(done) => answers = done,
+            }
+        }
+        let messages = super::prompts::messages(&prompt, &arguments);
+        let messages = match messages {
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|m| fill_in(m, &answers)).collect())
+            }
+            other => other,
+        };
+        let mut result = ResultType::COMPLETE.start_result();
+        result.insert("description".into(), json!(prompt.description));
+        result.insert("messages".into(), messages);
+        self.finish(&mut result, false);
+        Ok((
+            Value::Object(result),
+            vec![rules::M_PROMPTS, rules::M_RESULT_TYPE, rules::M_SINFO],
+            format!(
+                "prompts/get returns {}'s messages, its arguments filled in.",
+                prompt.name
+            ),
+        ))
+    }
+
     /// Adds cache hints (when cacheable) and serverInfo.
-    fn finish(&self, result: &mut Map<String, Value>, cacheable: bool) {
+    pub(super) fn finish(&self, result: &mut Map<String, Value>, cacheable: bool) {
         if cacheable {
             result.insert("ttlMs".into(), json!(self.config.ttl_ms));
             result.insert("cacheScope".into(), json!(self.config.cache_scope.as_str()));
@@ -478,6 +563,20 @@ impl Server {
             "_meta".into(),
             json!({meta::SERVER_INFO: self.config.info.to_json()}),
         );
+    }
+}
+
+/// Fills MRTR answers into every string of a prompt message.
+fn fill_in(value: &Value, answers: &Map<String, Value>) -> Value {
+    match value {
+        Value::String(s) => Value::String(super::mrtr::fill_answers(s, answers)),
+        Value::Array(a) => Value::Array(a.iter().map(|v| fill_in(v, answers)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), fill_in(v, answers)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

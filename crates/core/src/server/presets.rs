@@ -1,5 +1,6 @@
 //! The server presets of the lessons: deploy-console, order-desk, notes,
-//! search-index and dual-era.
+//! search-index and dual-era; and `reference` (`reference.rs`), the whole
+//! server side of the spec.
 
 use serde_json::json;
 
@@ -17,6 +18,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("notes", "legacy 2025-06-18 server: tools (listChanged), resources (subscribe), prompts, instructions"),
     ("search-index", "legacy 2025-06-18 server: purge_index elicits a retention choice; capability check toggle"),
     ("dual-era", "dual-era server: serves modern requests statelessly and legacy sessions after initialize"),
+    ("reference", "dual-era server with the whole server side of the spec and the official conformance suite's fixtures"),
 ];
 
 /// Looks a server preset up by id.
@@ -27,6 +29,7 @@ pub fn server(id: &str) -> Option<ServerConfig> {
         "notes" => notes(),
         "search-index" => search_index(),
         "dual-era" => dual_era(),
+        "reference" => super::reference::reference(),
         _ => return None,
     })
 }
@@ -48,9 +51,11 @@ fn modern_only(preset: &str, name: &str, version: &str) -> ServerConfig {
         tools: Vec::new(),
         prompts: Vec::new(),
         resources: Vec::new(),
+        resource_templates: Vec::new(),
         checks_capability_before_work: true,
         unknown_method: UnknownMethodPolicy::Answer,
         first_request_id: 1,
+        checks_host: false,
     }
 }
 
@@ -70,6 +75,7 @@ fn list_incidents() -> ToolSpec {
         result_text:
             "2 open incidents: INC-4211 (sev2, payments latency), INC-4214 (sev3, stale dashboard)."
                 .into(),
+        behaviour: None,
     }
 }
 
@@ -87,6 +93,7 @@ pub fn deploy_console() -> ServerConfig {
             refusal_message: None,
             side_effect: None,
             result_text: "Paged the on-call engineer for INC-4211.".into(),
+            behaviour: None,
         },
         list_incidents(),
     ];
@@ -111,6 +118,7 @@ pub fn order_desk() -> ServerConfig {
         refusal_message: Some("confirm_order needs elicitation".into()),
         side_effect: Some("order reservation A-1042".into()),
         result_text: "Order A-1042 placed.".into(),
+        behaviour: None,
     }];
     cfg
 }
@@ -149,6 +157,7 @@ pub fn notes() -> ServerConfig {
             refusal_message: None,
             side_effect: None,
             result_text: "Standup moved to 09:30.".into(),
+            behaviour: None,
         },
         ToolSpec {
             name: "write_note".into(),
@@ -162,16 +171,19 @@ pub fn notes() -> ServerConfig {
             refusal_message: None,
             side_effect: None,
             result_text: "Saved.".into(),
+            behaviour: None,
         },
     ];
     cfg.prompts = vec![PromptSpec {
         name: "summarize_notes".into(),
         description: "Summarize recent notes.".into(),
+        ..Default::default()
     }];
     cfg.resources = vec![ResourceSpec {
         uri: "note://standup".into(),
         name: "standup".into(),
         text: "Standup moved to 09:30.".into(),
+        ..Default::default()
     }];
     cfg
 }
@@ -198,6 +210,7 @@ pub fn search_index() -> ServerConfig {
         refusal_message: None,
         side_effect: Some("index lock {index}".into()),
         result_text: "Purged {index}.".into(),
+        behaviour: None,
     }];
     cfg
 }

@@ -346,6 +346,8 @@ impl Engine {
             OutputKind::Decision => {
                 self.push(EventKind::Decision { side: Side::Server }, rules, note);
             }
+            // One simulated server: it has told its own listeners already.
+            OutputKind::Broadcast(_) => {}
         }
     }
 

@@ -37,6 +37,14 @@ pub struct HttpResponse {
     pub headers: Vec<(String, String)>,
     /// Body; empty for 202 and for silent servers.
     pub body: String,
+    /// Set on an SSE response that stays open after its body: the stream
+    /// the server's later events for it belong to. They come as outputs of
+    /// later calls on [`crate::server::ConnId::HttpStream`] with this key;
+    /// the driver writes them to this response until the client closes it
+    /// (then tells the server with `handle_disconnect`). `None`: the body
+    /// is all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<String>,
 }
 
 /// Finds a header by case-insensitive name, trimming optional whitespace
@@ -71,6 +79,7 @@ impl HttpResponse {
             status,
             headers: vec![("Content-Type".into(), "application/json".into())],
             body,
+            stream: None,
         }
     }
     /// A response without a body.
@@ -79,11 +88,24 @@ impl HttpResponse {
             status,
             headers: Vec::new(),
             body: String::new(),
+            stream: None,
         }
     }
     /// Looks a header up (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
         header(&self.headers, name)
+    }
+}
+
+impl HttpResponse {
+    /// An SSE response (`text/event-stream`) with this body.
+    pub fn event_stream(body: String) -> Self {
+        Self {
+            status: 200,
+            headers: vec![("Content-Type".into(), "text/event-stream".into())],
+            body,
+            stream: None,
+        }
     }
 }
 

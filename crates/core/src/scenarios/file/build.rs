@@ -56,9 +56,11 @@ pub(super) fn blank_server(id: &str) -> ServerConfig {
         tools: Vec::new(),
         prompts: Vec::new(),
         resources: Vec::new(),
+        resource_templates: Vec::new(),
         checks_capability_before_work: true,
         unknown_method: UnknownMethodPolicy::Answer,
         first_request_id: 1,
+        checks_host: false,
     }
 }
 
@@ -181,6 +183,7 @@ fn server_config(def: &ServerDef) -> ServerConfig {
                 uri: r.uri.clone(),
                 name: r.name.clone().unwrap_or_else(|| r.uri.clone()),
                 text: r.text.clone().unwrap_or_default(),
+                ..Default::default()
             })
             .collect();
     }
@@ -190,6 +193,7 @@ fn server_config(def: &ServerDef) -> ServerConfig {
             .map(|p| PromptSpec {
                 name: p.name.clone(),
                 description: p.description.clone().unwrap_or_default(),
+                ..Default::default()
             })
             .collect();
     }
@@ -227,6 +231,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         refusal_message: def.refusal_message.clone(),
         side_effect: def.side_effect.clone(),
         result_text: def.result.clone().unwrap_or_else(|| DEFAULT_RESULT.into()),
+        behaviour: None,
     }
 }
 
