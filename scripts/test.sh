@@ -8,10 +8,16 @@
 #   3 native    cargo test --workspace --all-targets, run by
 #               scripts/standalone.sh in a copy of the repository with no
 #               sibling folders (a test that reads outside the repository fails)
-#   4 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
-#   5 bundle    trunk build --release --offline   -> dist/
-#   6 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
-#   7 browser   node --test tests/e2e/             (chromium; screenshots in tests/e2e/artifacts/)
+#   4 conformance  the official MCP conformance suite (tests/peers): its server
+#               scenarios for 2026-07-28 and 2025-11-25 against
+#               `serve --preset reference` (the binary step 3 built), gated by
+#               tests/peers/conformance-gate.mjs: a failed or warned check not
+#               listed in tests/peers/conformance-allowed.json (with the reason
+#               the spec allows) fails the run; results in target/conformance/
+#   5 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
+#   6 bundle    trunk build --release --offline   -> dist/
+#   7 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
+#   8 browser   node --test tests/e2e/             (chromium; screenshots in tests/e2e/artifacts/)
 # Exits non-zero on any failure. Used by CI (.ci/run).
 set -euo pipefail
 
@@ -45,31 +51,48 @@ section "setup: scripts/setup.sh"
 scripts/setup.sh all
 section_done
 
-section "1/7 format: cargo fmt --all -- --check"
+section "1/8 format: cargo fmt --all -- --check"
 cargo fmt --all -- --check "${fmt_color[@]}"
 section_done
 
-section "2/7 layers of src/: cargo test -p mcp-lanes-web --test layers"
+section "2/8 layers of src/: cargo test -p mcp-lanes-web --test layers"
 cargo test -p mcp-lanes-web --test layers
 section_done
 
-section "3/7 native tests, in a stand-alone copy: cargo test --workspace --all-targets"
+section "3/8 native tests, in a stand-alone copy: cargo test --workspace --all-targets"
 scripts/standalone.sh cargo test --workspace --all-targets
 section_done
 
-section "4/7 core builds for wasm: cargo build -p mcp-lanes-core --target wasm32-unknown-unknown"
+section "4/8 conformance: the official suite against serve --preset reference"
+# Reuse the binary the native tests built in their stand-alone copy.
+bin="target/standalone/debug/mcp-lanes"
+[ -x "$bin" ] || { cargo build -p mcp-lanes-cli; bin="target/debug/mcp-lanes"; }
+port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+# Server scenarios of both revisions. A failed check makes conformance.sh
+# exit 1; the gate below decides, with the allowances.
+scripts/conformance.sh server --url "http://127.0.0.1:$port/mcp" \
+  --start "$bin serve --transport http --port $port --preset reference" \
+  --out target/conformance/server >/dev/null || true
+gate_dirs=(target/conformance/server)
+# Client scenarios (2026-07-28, outside OAuth) against `mcp-lanes client`
+# belong here: run them into target/conformance/client and append that
+# folder to gate_dirs.
+node tests/peers/conformance-gate.mjs "${gate_dirs[@]}" --allowed tests/peers/conformance-allowed.json
+section_done
+
+section "5/8 core builds for wasm: cargo build -p mcp-lanes-core --target wasm32-unknown-unknown"
 cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
 section_done
 
-section "5/7 bundle: trunk build --release --offline"
+section "6/8 bundle: trunk build --release --offline"
 trunk build --release --offline
 section_done
 
-section "6/7 size: scripts/measure-size.sh (budget 200 KB gzip)"
+section "7/8 size: scripts/measure-size.sh (budget 200 KB gzip)"
 scripts/measure-size.sh dist
 section_done
 
-section "7/7 browser: node --test tests/e2e/"
+section "8/8 browser: node --test tests/e2e/"
 rm -f tests/e2e/artifacts/*.png tests/e2e/artifacts/*.console.txt
 node --test tests/e2e/
 section_done
