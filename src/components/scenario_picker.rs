@@ -1,4 +1,4 @@
-//! The scenario picker: the sixteen scenarios of the catalog with their
+//! The scenario picker: the twenty scenarios of the catalog with their
 //! one-line summaries, as links (`?scenario=ID`) so they can be opened in a
 //! new tab too; a plain click opens the scenario in place.
 

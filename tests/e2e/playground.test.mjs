@@ -38,12 +38,12 @@ after(async () => {
 
 const sel = (id) => `[data-testid="${id}"]`;
 
-test('the page loads quietly and the picker lists the 16 scenarios with summaries', T, async () => {
+test('the page loads quietly and the picker lists the 20 scenarios with summaries', T, async () => {
   const view = await openScenario(app, null);
   const { page } = view;
   const items = page.locator(`${sel('scenario-picker')} li`);
-  assert.equal(await items.count(), 16);
-  for (let i = 0; i < 16; i++) {
+  assert.equal(await items.count(), 20);
+  for (let i = 0; i < 20; i++) {
     const text = await items.nth(i).innerText();
     assert.match(text, new RegExp(`^${i + 1}\\. `), `item ${i + 1} is numbered`);
     assert.ok(text.split('\n').length >= 2 && text.length > 30, `item ${i + 1} has a summary: ${text}`);

@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 16] = [
+const SCENARIOS: [&str; 20] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -22,6 +22,10 @@ const SCENARIOS: [&str; 16] = [
     "elicitation-checked",
     "legacy-client-vs-modern-server",
     "http-header-mismatch",
+    "resources-prompts-caching",
+    "per-request-logging",
+    "mrtr-sampling-roots",
+    "subscriptions-listen",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

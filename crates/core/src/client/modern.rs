@@ -343,16 +343,27 @@ impl Client {
             .to_string();
         let mut responses = Map::new();
         for (key, request) in requests {
-            if request.get("method").and_then(Value::as_str) != Some(methods::ELICITATION_CREATE) {
-                return None;
-            }
-            self.config.capabilities.elicitation.as_ref()?;
-            responses.insert(
-                key.clone(),
-                crate::protocol::elicitation::accept_with_defaults(
-                    request.get("params").and_then(|p| p.get("requestedSchema")),
-                ),
-            );
+            let caps = &self.config.capabilities;
+            let answer = match request.get("method").and_then(Value::as_str) {
+                Some(methods::ELICITATION_CREATE) if caps.elicitation.is_some() => {
+                    crate::protocol::elicitation::accept_with_defaults(
+                        request.get("params").and_then(|p| p.get("requestedSchema")),
+                    )
+                }
+                // The host's model answers a sampling request; the user's
+                // workspace answers roots/list.
+                Some(methods::SAMPLING_CREATE_MESSAGE) if caps.sampling.is_some() => json!({
+                    "role": "assistant",
+                    "content": {"type": "text", "text": "Paris."},
+                    "model": "simulated-model",
+                    "stopReason": "endTurn",
+                }),
+                Some(methods::ROOTS_LIST) if caps.roots.is_some() => {
+                    json!({"roots": [{"uri": "file:///workspace", "name": "workspace"}]})
+                }
+                _ => return None,
+            };
+            responses.insert(key.clone(), answer);
         }
         Some((Value::Object(responses), state))
     }

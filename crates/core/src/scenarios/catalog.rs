@@ -63,7 +63,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The sixteen scenarios, in catalog order: each one's id, title, summary
+/// The twenty scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER,
@@ -82,6 +82,10 @@ pub const CATALOG: &[ScenarioInfo] = &[
     ELICITATION_CHECKED,
     LEGACY_CLIENT_VS_MODERN_SERVER,
     HTTP_HEADER_MISMATCH,
+    RESOURCES_PROMPTS_CACHING,
+    PER_REQUEST_LOGGING,
+    MRTR_SAMPLING_ROOTS,
+    SUBSCRIPTIONS_LISTEN,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.
@@ -585,6 +589,212 @@ const HTTP_HEADER_MISMATCH: ScenarioInfo = ScenarioInfo {
                 rules: vec!["H-HEADERS".into()],
             }]),
         ]
+    },
+};
+
+/// A modern client of the reference server, declaring `caps`.
+fn reference_client(preset: &str, name: &str, caps: ClientCapabilities) -> ClientConfig {
+    let mut client = clients::plain();
+    client.preset = preset.into();
+    client.info = crate::protocol::Implementation::new(name, "1.0.0");
+    client.capabilities = caps;
+    client
+}
+
+fn request(method: &str, params: serde_json::Value) -> Step {
+    Step::Request {
+        method: method.into(),
+        params,
+        declare: None,
+        version: None,
+        retry_on_missing_capability: false,
+    }
+}
+
+const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
+    number: 17,
+    id: "resources-prompts-caching",
+    title: "Resources and prompts, with cache hints",
+    summary: "Lists, a template read, an unknown URI (-32602 naming it), a prompt with \
+        arguments and a completion: every list and read carries ttlMs and cacheScope.",
+    setups: || {
+        vec![setup(
+            "plain client, reference server",
+            clients::plain(),
+            crate::server::reference::reference(),
+            HTTP,
+            vec![
+                Step::Discover { version: None },
+                request(methods::RESOURCES_LIST, json!({})),
+                request(methods::RESOURCES_TEMPLATES_LIST, json!({})),
+                request(
+                    methods::RESOURCES_READ,
+                    json!({"uri": "test://template/42/data"}),
+                ),
+                request(
+                    methods::RESOURCES_READ,
+                    json!({"uri": "test://no-such-resource"}),
+                ),
+                request(methods::PROMPTS_LIST, json!({})),
+                request(
+                    methods::PROMPTS_GET,
+                    json!({"name": "test_prompt_with_arguments", "arguments": {"arg1": "test-value", "arg2": "beta"}}),
+                ),
+                request(
+                    methods::COMPLETION_COMPLETE,
+                    json!({"ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"}, "argument": {"name": "arg1", "value": "tes"}}),
+                ),
+            ],
+        )]
+    },
+};
+
+/// A raw modern tools/call of `tool` with `log_level` in `_meta` (if any).
+fn logged_call(id: u32, tool: &str, log_level: Option<&str>, note: &str) -> Step {
+    let mut meta = modern_meta();
+    if let Some(level) = log_level {
+        meta["io.modelcontextprotocol/logLevel"] = json!(level);
+    }
+    Step::Raw {
+        text: json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": tool, "arguments": {}, "_meta": meta}})
+        .to_string(),
+        headers: None,
+        violation: None,
+        note: note.into(),
+        rules: vec!["M-LOG-LEVEL".into()],
+    }
+}
+
+const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
+    number: 18,
+    id: "per-request-logging",
+    title: "Per-request logging",
+    summary: "No logLevel in _meta: no log messages. logLevel info: three messages on the \
+        request's own SSE stream before its result. logLevel error: none again.",
+    setups: || {
+        vec![setup(
+            "plain client, reference server",
+            clients::plain(),
+            crate::server::reference::reference(),
+            HTTP,
+            vec![
+                logged_call(1, "test_tool_with_logging", None, "A call with no log level in _meta: the client has not opted in to log messages."),
+                logged_call(2, "test_tool_with_logging", Some("info"), "The same call asking for log messages at level info and above."),
+                logged_call(3, "test_tool_with_logging", Some("error"), "The same call asking only for errors: the tool's info messages are below that."),
+            ],
+        )]
+    },
+};
+
+const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
+    number: 19,
+    id: "mrtr-sampling-roots",
+    title: "MRTR: sampling, roots, several rounds",
+    summary: "input_required asks the client's model and its roots; a two-round flow \
+        carries the first answer in a signed requestState; without the capability, -32021.",
+    setups: || {
+        let all = ClientCapabilities {
+            sampling: Some(Default::default()),
+            roots: Some(Default::default()),
+            ..ClientCapabilities::elicitation_form()
+        };
+        let client = || reference_client("mrtr-client", "assistant-app", all.clone());
+        vec![
+            setup(
+                "sampling",
+                client(),
+                crate::server::reference::reference(),
+                HTTP,
+                vec![call(
+                    "test_input_required_result_sampling",
+                    json!({}),
+                    None,
+                    false,
+                )],
+            ),
+            setup(
+                "roots",
+                client(),
+                crate::server::reference::reference(),
+                HTTP,
+                vec![call(
+                    "test_input_required_result_list_roots",
+                    json!({}),
+                    None,
+                    false,
+                )],
+            ),
+            setup(
+                "two rounds, signed requestState",
+                client(),
+                crate::server::reference::reference(),
+                HTTP,
+                vec![call(
+                    "test_input_required_result_multi_round",
+                    json!({}),
+                    None,
+                    false,
+                )],
+            ),
+            setup(
+                "sampling not declared",
+                clients::plain(),
+                crate::server::reference::reference(),
+                HTTP,
+                vec![call(
+                    "test_input_required_result_sampling",
+                    json!({}),
+                    None,
+                    false,
+                )],
+            ),
+        ]
+    },
+};
+
+const SUBSCRIPTIONS_LISTEN: ScenarioInfo = ScenarioInfo {
+    number: 20,
+    id: "subscriptions-listen",
+    title: "subscriptions/listen with a filter",
+    summary: "A listen stream for prompts and one resource: acknowledged first, tools \
+        changes filtered out, every notification tagged with the subscription id; after \
+        the client cancels, the server keeps nothing.",
+    setups: || {
+        let mut client = clients::plain();
+        client.request_timeout_ms = Some(2_000);
+        let listen = Step::Raw {
+            text: json!({"jsonrpc": "2.0", "id": "watch-1", "method": "subscriptions/listen", "params": {
+                "_meta": modern_meta(),
+                "notifications": {"promptsListChanged": true, "resourceSubscriptions": ["test://watched-resource"]}}})
+            .to_string(),
+            headers: None,
+            violation: None,
+            note: "The client opens a listen stream for prompt list changes and updates of one resource, not for tool changes.".into(),
+            rules: vec!["M-LISTEN-FILTER".into()],
+        };
+        let change = |ms: u64, change: crate::server::ServerTrigger| {
+            (SimTime::from_millis(ms), ServerEvent::Changed { change })
+        };
+        let mut s = setup(
+            "plain client, reference server, stdio",
+            client,
+            crate::server::reference::reference(),
+            STDIO,
+            vec![listen],
+        );
+        s.server_events = vec![
+            (SimTime::from_millis(400), ServerEvent::ToolsChanged),
+            change(800, crate::server::ServerTrigger::PromptsChanged),
+            change(
+                1_200,
+                crate::server::ServerTrigger::ResourceUpdated {
+                    uri: "test://watched-resource".into(),
+                },
+            ),
+            change(2_600, crate::server::ServerTrigger::PromptsChanged),
+        ];
+        vec![s]
     },
 };
 

@@ -1,4 +1,4 @@
-//! The scenario catalog of DESIGN.md: sixteen flows, each as data (set-ups
+//! The scenario catalog of DESIGN.md: twenty flows, each as data (set-ups
 //! of a client preset, a server preset, a transport and a script) next to
 //! its id, title and summary in `catalog.rs`. Each set-up runs on its own
 //! timeline; the UI shows them side by side on the shared virtual clock.
@@ -14,7 +14,7 @@ pub use catalog::{setups, CATALOG};
 /// (defined together in `catalog.rs`).
 #[derive(Clone, Copy)]
 pub struct ScenarioInfo {
-    /// Catalog number (1..=16).
+    /// Catalog number (1..=20).
     pub number: u8,
     /// Stable id used in URLs and the CLI.
     pub id: &'static str,

@@ -397,22 +397,28 @@ impl Server {
             .is_ok_and(|v| v.get("method").is_none() && v.get("id").is_some());
         match self.handle_message(&conn, &request.body, Some(request)) {
             Some(reply) => {
-                let mut resp = match self.take_sends(&conn) {
+                let (sends, send_rules, send_note) = self.take_sends(&conn);
+                let mut rules = reply.rules.clone();
+                let mut note = reply.note.clone();
+                let mut resp = if !sends.is_empty() && reply.status == 200 {
                     // Notifications for this request travel first, on its own
                     // SSE stream, then the response (H-SSE-RESPONSE).
-                    sends if !sends.is_empty() && reply.status == 200 => {
-                        let mut body = String::new();
-                        for message in sends.iter().chain([&reply.message]) {
-                            body.push_str(&format!("event: message\ndata: {message}\n\n"));
-                        }
-                        HttpResponse::event_stream(body)
+                    let mut body = String::new();
+                    for message in sends.iter().chain([&reply.message]) {
+                        body.push_str(&format!("event: message\ndata: {message}\n\n"));
                     }
-                    _ => HttpResponse::json(reply.status, reply.message.to_string()),
+                    for rule in send_rules.into_iter().chain([rules::H_SSE_RESPONSE]) {
+                        if !rules.contains(&rule) {
+                            rules.push(rule);
+                        }
+                    }
+                    note = format!("The response is an SSE stream: {} notification(s) for this request first ({send_note}), then the result. {note}", sends.len());
+                    HttpResponse::event_stream(body)
+                } else {
+                    HttpResponse::json(reply.status, reply.message.to_string())
                 };
                 resp.headers.extend(reply.headers.iter().cloned());
-                let mut rules = reply.rules.clone();
                 rules.extend(extra_rules);
-                let mut note = reply.note.clone();
                 if rules.contains(&rules::H_SESSION) && !reply.rules.contains(&rules::H_SESSION) {
                     note.push_str(" The Mcp-Session-Id header was ignored: a modern server keeps no sessions.");
                 }
@@ -734,8 +740,10 @@ impl Server {
 /// Takes the messages the server queued for `conn` while handling the
 /// current request (progress, log messages: they travel before its response).
 impl Server {
-    fn take_sends(&mut self, conn: &ConnId) -> Vec<Value> {
+    fn take_sends(&mut self, conn: &ConnId) -> (Vec<Value>, Vec<RuleId>, String) {
         let mut sends = Vec::new();
+        let mut rules = Vec::new();
+        let mut note = String::new();
         let mut rest = VecDeque::new();
         while let Some(out) = self.outbox.pop_front() {
             match &out.kind {
@@ -743,16 +751,20 @@ impl Server {
                     if out.conn == *conn && message.get("id").is_none() =>
                 {
                     sends.push(message.clone());
-                    rest.push_back(ServerOutput {
-                        kind: OutputKind::Decision,
-                        ..out
-                    });
+                    for rule in &out.rules {
+                        if !rules.contains(rule) {
+                            rules.push(*rule);
+                        }
+                    }
+                    if note.is_empty() {
+                        note = out.note.trim_end_matches('.').to_string();
+                    }
                 }
                 _ => rest.push_back(out),
             }
         }
         self.outbox = rest;
-        sends
+        (sends, rules, note)
     }
 
     /// The response of a `subscriptions/listen` POST: an SSE stream that

@@ -166,6 +166,10 @@ impl Server {
             .filter(|l| l.filter.wants(change))
             .cloned()
             .collect();
+        if listeners.is_empty() && self.config.era.speaks_modern() {
+            self.note(&ConnId::http(), OutputKind::Decision, &[rules::M_LISTEN_FILTER],
+                format!("The server has news for {method}, but no open listen stream asked for it: nothing is sent, and nobody is remembered."));
+        }
         for l in listeners {
             let mut params = params.clone();
             params.insert(

@@ -26,6 +26,12 @@ use crate::transport::{ChannelConfig, TransportKind};
 pub enum ServerEvent {
     /// Its tool list changes (legacy list_changed).
     ToolsChanged,
+    /// Something it offers changes (prompts, resources, a resource): its
+    /// listeners and sessions that asked hear of it.
+    Changed {
+        /// What changed.
+        change: ServerTrigger,
+    },
     /// It is upgraded in place to a new configuration.
     Upgrade {
         /// The new configuration.
@@ -490,6 +496,7 @@ impl Engine {
             }
             Delivery::ServerSees(ev) => match ev {
                 ServerEvent::ToolsChanged => server.trigger(now, ServerTrigger::ToolsChanged),
+                ServerEvent::Changed { change } => server.trigger(now, change),
                 ServerEvent::Upgrade { config } => {
                     let note = format!(
                         "The server is upgraded in place: it now runs {}.",

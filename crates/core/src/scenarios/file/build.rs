@@ -360,6 +360,12 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
                 ServerEventDef::ToolsChanged { at_ms } => {
                     events.push((SimTime::from_millis(*at_ms), ServerEvent::ToolsChanged))
                 }
+                ServerEventDef::Changed { at_ms, change } => events.push((
+                    SimTime::from_millis(*at_ms),
+                    ServerEvent::Changed {
+                        change: change.clone(),
+                    },
+                )),
                 ServerEventDef::Upgrade { at_ms, to } => match find_server(to) {
                     Some(cfg) => {
                         name_server(to, &cfg);

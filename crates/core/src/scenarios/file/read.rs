@@ -14,7 +14,7 @@ use crate::client::UndeclaredPolicy;
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
 use crate::protocol::{ClientCapabilities, ServerCapabilities};
-use crate::server::{CacheScope, UnknownMethodPolicy};
+use crate::server::{CacheScope, ServerTrigger, UnknownMethodPolicy};
 use crate::transport::TransportKind;
 
 /// The value of the file's `format` key.
@@ -1019,7 +1019,13 @@ fn transport(e: &mut Errors, path: &str, value: &Value) -> Option<TransportDef> 
 }
 
 fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEventDef> {
-    let f = fields(e, path, value, "a server event", &["atMs", "event", "to"])?;
+    let f = fields(
+        e,
+        path,
+        value,
+        "a server event",
+        &["atMs", "event", "to", "uri"],
+    )?;
     let at = match f.get("atMs") {
         None => {
             missing(e, &f, "atMs", "the virtual time in ms");
@@ -1027,32 +1033,64 @@ fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEvent
         }
         Some(_) => uint(e, &f, "atMs", MAX_MS),
     };
+    // 0 tools, 1 upgrade, 2 prompts, 3 resources, 4 one resource.
     let kind = choice(
         e,
         &f,
         "event",
-        &[("tools-changed", false), ("upgrade", true)],
+        &[
+            ("tools-changed", 0u8),
+            ("upgrade", 1),
+            ("prompts-changed", 2),
+            ("resources-changed", 3),
+            ("resource-updated", 4),
+        ],
     );
     if f.get("event").is_none() {
-        missing(e, &f, "event", "\"tools-changed\" or \"upgrade\"");
+        missing(
+            e,
+            &f,
+            "event",
+            "\"tools-changed\", \"upgrade\", \"prompts-changed\", \"resources-changed\" or \"resource-updated\"",
+        );
     }
     let to = id(e, &f, "to", false);
-    match (kind?, to) {
-        (true, None) => {
-            if f.get("to").is_none() {
+    let uri = text(e, &f, "uri", false);
+    let kind = kind?;
+    if kind != 1 && to.is_some() {
+        e.at(
+            &f.path("to"),
+            "only an \"upgrade\" event names a server to become",
+        );
+        return None;
+    }
+    if kind != 4 && uri.is_some() {
+        e.at(
+            &f.path("uri"),
+            "only a \"resource-updated\" event names a resource",
+        );
+        return None;
+    }
+    let at_ms = at?;
+    let change = |change| Some(ServerEventDef::Changed { at_ms, change });
+    match kind {
+        0 => Some(ServerEventDef::ToolsChanged { at_ms }),
+        1 => match to {
+            Some(to) => Some(ServerEventDef::Upgrade { at_ms, to }),
+            None => {
                 missing(e, &f, "to", "the id of the server it becomes");
+                None
             }
-            None
-        }
-        (true, Some(to)) => Some(ServerEventDef::Upgrade { at_ms: at?, to }),
-        (false, None) => Some(ServerEventDef::ToolsChanged { at_ms: at? }),
-        (false, Some(_)) => {
-            e.at(
-                &f.path("to"),
-                "only an \"upgrade\" event names a server to become",
-            );
-            None
-        }
+        },
+        2 => change(ServerTrigger::PromptsChanged),
+        3 => change(ServerTrigger::ResourcesChanged),
+        _ => match uri {
+            Some(uri) => change(ServerTrigger::ResourceUpdated { uri }),
+            None => {
+                missing(e, &f, "uri", "the URI of the resource that changed");
+                None
+            }
+        },
     }
 }
 

@@ -185,6 +185,14 @@ pub enum ServerEventDef {
         /// The server it becomes.
         to: String,
     },
+    /// Its prompts or resources change, or one resource does
+    /// (`prompts-changed`, `resources-changed`, `resource-updated` + `uri`).
+    Changed {
+        /// When (virtual ms).
+        at_ms: u64,
+        /// What changed.
+        change: crate::server::ServerTrigger,
+    },
 }
 
 /// One side-by-side set-up.

@@ -69,6 +69,15 @@ pub(super) fn file(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Fi
                 ServerEvent::ToolsChanged => ServerEventDef::ToolsChanged {
                     at_ms: at.as_millis(),
                 },
+                ServerEvent::Changed { change } => match change {
+                    crate::server::ServerTrigger::ToolsChanged => ServerEventDef::ToolsChanged {
+                        at_ms: at.as_millis(),
+                    },
+                    change => ServerEventDef::Changed {
+                        at_ms: at.as_millis(),
+                        change: change.clone(),
+                    },
+                },
                 ServerEvent::Upgrade { config } => ServerEventDef::Upgrade {
                     at_ms: at.as_millis(),
                     to: server_names.name(config, &config.preset, servers::server),
@@ -567,6 +576,29 @@ fn setup_value(s: &SetupDef) -> Value {
                     .put("event", "upgrade")
                     .put("to", to.as_str())
                     .done(),
+                ServerEventDef::Changed { at_ms, change } => {
+                    let (event, uri) = match change {
+                        crate::server::ServerTrigger::ToolsChanged => ("tools-changed", None),
+                        crate::server::ServerTrigger::PromptsChanged => ("prompts-changed", None),
+                        crate::server::ServerTrigger::ResourcesChanged => {
+                            ("resources-changed", None)
+                        }
+                        crate::server::ServerTrigger::ResourceUpdated { uri } => {
+                            ("resource-updated", Some(uri.as_str()))
+                        }
+                    };
+                    match uri {
+                        Some(uri) => Obj::default()
+                            .put("atMs", *at_ms)
+                            .put("event", event)
+                            .put("uri", uri)
+                            .done(),
+                        None => Obj::default()
+                            .put("atMs", *at_ms)
+                            .put("event", event)
+                            .done(),
+                    }
+                }
             })
             .collect();
         o.put("serverEvents", events);
