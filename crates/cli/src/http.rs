@@ -50,12 +50,17 @@ pub fn serve(config: ServerConfig, port: u16) -> Result<(), Failure> {
         .local_addr()
         .map_err(|err| Failure::Io(format!("cannot read the bound address: {err}")))?
         .port();
+    let key = crate::state_key::random()?;
     let label = config.label();
     let start = Instant::now();
     let (jobs, queue) = mpsc::channel::<Job>();
     thread::Builder::new()
         .name("server".into())
-        .spawn(move || run_server(Server::new(config), queue, start))
+        .spawn(move || {
+            let mut server = Server::new(config);
+            server.set_state_key(&key);
+            run_server(server, queue, start)
+        })
         .map_err(|err| Failure::Io(format!("cannot start the server thread: {err}")))?;
     log::line(0, &format!("serving {label} on Streamable HTTP"));
     log::line(

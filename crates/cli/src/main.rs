@@ -22,6 +22,7 @@ mod list;
 mod log;
 mod run;
 mod source;
+mod state_key;
 mod stdio;
 
 use std::io::{self, Write};

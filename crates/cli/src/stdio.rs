@@ -23,6 +23,7 @@ pub fn serve(config: ServerConfig) -> Result<(), Failure> {
         ),
     );
     let mut server = Server::new(config);
+    server.set_state_key(&crate::state_key::random()?);
     let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
     serve_io(&mut server, stdin, stdout, || log::millis_since(start))

@@ -592,23 +592,80 @@ const HTTP_HEADER_MISMATCH: ScenarioInfo = ScenarioInfo {
     },
 };
 
-/// A modern client of the reference server, declaring `caps`.
-fn reference_client(preset: &str, name: &str, caps: ClientCapabilities) -> ClientConfig {
-    let mut client = clients::plain();
-    client.preset = preset.into();
-    client.info = crate::protocol::Implementation::new(name, "1.0.0");
-    client.capabilities = caps;
-    client
-}
-
-fn request(method: &str, params: serde_json::Value) -> Step {
-    Step::Request {
-        method: method.into(),
-        params,
-        declare: None,
-        version: None,
-        retry_on_missing_capability: false,
-    }
+/// Set-ups of the reference server's scenarios, from data: a JSON array of
+/// set-ups `{"label", "client", "transport", "timeout"?, "events"?,
+/// "script"}`. The client is `plain` or `all` (declaring elicitation,
+/// sampling and roots); a script step is `["discover"]`, `["request",
+/// METHOD, PARAMS]`, `["call", TOOL]` or `["raw", MESSAGE, NOTE, RULE]`;
+/// an event is `[MS, CHANGE]` (a [`crate::server::ServerTrigger`] in its
+/// JSON form). Parsed text is far smaller in WebAssembly than the same
+/// set-ups written as code, and the page links every scenario's set-ups.
+fn reference_setups(spec: &str) -> Vec<Setup> {
+    let parsed: serde_json::Value = serde_json::from_str(spec).unwrap_or_default();
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let items = |v: &serde_json::Value| v.as_array().cloned().unwrap_or_default();
+    items(&parsed)
+        .iter()
+        .map(|s| {
+            let mut client = clients::plain();
+            if s["client"] == "all" {
+                client.preset = "mrtr-client".into();
+                client.info = crate::protocol::Implementation::new("assistant-app", "1.0.0");
+                client.capabilities = ClientCapabilities::from_json(
+                    &json!({"elicitation": {}, "sampling": {}, "roots": {}}),
+                );
+            }
+            if let Some(ms) = s["timeout"].as_u64() {
+                client.request_timeout_ms = Some(ms);
+            }
+            let script = items(&s["script"])
+                .iter()
+                .map(|step| match step[0].as_str() {
+                    Some("discover") => Step::Discover { version: None },
+                    Some("call") => {
+                        call(step[1].as_str().unwrap_or_default(), json!({}), None, false)
+                    }
+                    Some("raw") => Step::Raw {
+                        text: step[1].to_string(),
+                        headers: None,
+                        violation: None,
+                        note: text(&step[2]),
+                        rules: vec![text(&step[3])],
+                    },
+                    _ => Step::Request {
+                        method: text(&step[1]),
+                        params: step[2].clone(),
+                        declare: None,
+                        version: None,
+                        retry_on_missing_capability: false,
+                    },
+                })
+                .collect();
+            let kind = if s["transport"] == "stdio" {
+                STDIO
+            } else {
+                HTTP
+            };
+            let mut setup = setup(
+                &text(&s["label"]),
+                client,
+                crate::server::reference::reference(),
+                kind,
+                script,
+            );
+            setup.server_events = items(&s["events"])
+                .iter()
+                .filter_map(|e| {
+                    let event = match crate::server::reference::trigger(&e[1]) {
+                        crate::server::ServerTrigger::ToolsChanged => ServerEvent::ToolsChanged,
+                        change => ServerEvent::Changed { change },
+                    };
+                    Some((SimTime::from_millis(e[0].as_u64()?), event))
+                })
+                .collect();
+            setup
+        })
+        .collect()
 }
 
 const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
@@ -618,53 +675,17 @@ const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
     summary: "Lists, a template read, an unknown URI (-32602 naming it), a prompt with \
         arguments and a completion: every list and read carries ttlMs and cacheScope.",
     setups: || {
-        vec![setup(
-            "plain client, reference server",
-            clients::plain(),
-            crate::server::reference::reference(),
-            HTTP,
-            vec![
-                Step::Discover { version: None },
-                request(methods::RESOURCES_LIST, json!({})),
-                request(methods::RESOURCES_TEMPLATES_LIST, json!({})),
-                request(
-                    methods::RESOURCES_READ,
-                    json!({"uri": "test://template/42/data"}),
-                ),
-                request(
-                    methods::RESOURCES_READ,
-                    json!({"uri": "test://no-such-resource"}),
-                ),
-                request(methods::PROMPTS_LIST, json!({})),
-                request(
-                    methods::PROMPTS_GET,
-                    json!({"name": "test_prompt_with_arguments", "arguments": {"arg1": "test-value", "arg2": "beta"}}),
-                ),
-                request(
-                    methods::COMPLETION_COMPLETE,
-                    json!({"ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"}, "argument": {"name": "arg1", "value": "tes"}}),
-                ),
-            ],
-        )]
+        reference_setups(
+            r#"[{"label":"plain client, reference server","client":"plain","transport":"http","script":[
+            ["discover"],["request","resources/list",{}],["request","resources/templates/list",{}],
+            ["request","resources/read",{"uri":"test://template/42/data"}],
+            ["request","resources/read",{"uri":"test://no-such-resource"}],
+            ["request","prompts/list",{}],
+            ["request","prompts/get",{"name":"test_prompt_with_arguments","arguments":{"arg1":"test-value","arg2":"beta"}}],
+            ["request","completion/complete",{"ref":{"type":"ref/prompt","name":"test_prompt_with_arguments"},"argument":{"name":"arg1","value":"tes"}}]]}]"#,
+        )
     },
 };
-
-/// A raw modern tools/call of `tool` with `log_level` in `_meta` (if any).
-fn logged_call(id: u32, tool: &str, log_level: Option<&str>, note: &str) -> Step {
-    let mut meta = modern_meta();
-    if let Some(level) = log_level {
-        meta["io.modelcontextprotocol/logLevel"] = json!(level);
-    }
-    Step::Raw {
-        text: json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": tool, "arguments": {}, "_meta": meta}})
-        .to_string(),
-        headers: None,
-        violation: None,
-        note: note.into(),
-        rules: vec!["M-LOG-LEVEL".into()],
-    }
-}
 
 const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
     number: 18,
@@ -673,17 +694,15 @@ const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
     summary: "No logLevel in _meta: no log messages. logLevel info: three messages on the \
         request's own SSE stream before its result. logLevel error: none again.",
     setups: || {
-        vec![setup(
-            "plain client, reference server",
-            clients::plain(),
-            crate::server::reference::reference(),
-            HTTP,
-            vec![
-                logged_call(1, "test_tool_with_logging", None, "A call with no log level in _meta: the client has not opted in to log messages."),
-                logged_call(2, "test_tool_with_logging", Some("info"), "The same call asking for log messages at level info and above."),
-                logged_call(3, "test_tool_with_logging", Some("error"), "The same call asking only for errors: the tool's info messages are below that."),
-            ],
-        )]
+        reference_setups(
+            r#"[{"label":"plain client, reference server","client":"plain","transport":"http","script":[
+            ["raw",{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_tool_with_logging","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}},
+             "A call with no log level in _meta: the client has not opted in to log messages.","M-LOG-LEVEL"],
+            ["raw",{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_tool_with_logging","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}},
+             "The same call asking for log messages at level info and above.","M-LOG-LEVEL"],
+            ["raw",{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_tool_with_logging","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"error"}}},
+             "The same call asking only for errors: the tool's info messages are below that.","M-LOG-LEVEL"]]}]"#,
+        )
     },
 };
 
@@ -694,62 +713,12 @@ const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
     summary: "input_required asks the client's model and its roots; a two-round flow \
         carries the first answer in a signed requestState; without the capability, -32021.",
     setups: || {
-        let all = ClientCapabilities {
-            sampling: Some(Default::default()),
-            roots: Some(Default::default()),
-            ..ClientCapabilities::elicitation_form()
-        };
-        let client = || reference_client("mrtr-client", "assistant-app", all.clone());
-        vec![
-            setup(
-                "sampling",
-                client(),
-                crate::server::reference::reference(),
-                HTTP,
-                vec![call(
-                    "test_input_required_result_sampling",
-                    json!({}),
-                    None,
-                    false,
-                )],
-            ),
-            setup(
-                "roots",
-                client(),
-                crate::server::reference::reference(),
-                HTTP,
-                vec![call(
-                    "test_input_required_result_list_roots",
-                    json!({}),
-                    None,
-                    false,
-                )],
-            ),
-            setup(
-                "two rounds, signed requestState",
-                client(),
-                crate::server::reference::reference(),
-                HTTP,
-                vec![call(
-                    "test_input_required_result_multi_round",
-                    json!({}),
-                    None,
-                    false,
-                )],
-            ),
-            setup(
-                "sampling not declared",
-                clients::plain(),
-                crate::server::reference::reference(),
-                HTTP,
-                vec![call(
-                    "test_input_required_result_sampling",
-                    json!({}),
-                    None,
-                    false,
-                )],
-            ),
-        ]
+        reference_setups(
+            r#"[{"label":"sampling","client":"all","transport":"http","script":[["call","test_input_required_result_sampling"]]},
+            {"label":"roots","client":"all","transport":"http","script":[["call","test_input_required_result_list_roots"]]},
+            {"label":"two rounds, signed requestState","client":"all","transport":"http","script":[["call","test_input_required_result_multi_round"]]},
+            {"label":"sampling not declared","client":"plain","transport":"http","script":[["call","test_input_required_result_sampling"]]}]"#,
+        )
     },
 };
 
@@ -761,40 +730,13 @@ const SUBSCRIPTIONS_LISTEN: ScenarioInfo = ScenarioInfo {
         changes filtered out, every notification tagged with the subscription id; after \
         the client cancels, the server keeps nothing.",
     setups: || {
-        let mut client = clients::plain();
-        client.request_timeout_ms = Some(2_000);
-        let listen = Step::Raw {
-            text: json!({"jsonrpc": "2.0", "id": "watch-1", "method": "subscriptions/listen", "params": {
-                "_meta": modern_meta(),
-                "notifications": {"promptsListChanged": true, "resourceSubscriptions": ["test://watched-resource"]}}})
-            .to_string(),
-            headers: None,
-            violation: None,
-            note: "The client opens a listen stream for prompt list changes and updates of one resource, not for tool changes.".into(),
-            rules: vec!["M-LISTEN-FILTER".into()],
-        };
-        let change = |ms: u64, change: crate::server::ServerTrigger| {
-            (SimTime::from_millis(ms), ServerEvent::Changed { change })
-        };
-        let mut s = setup(
-            "plain client, reference server, stdio",
-            client,
-            crate::server::reference::reference(),
-            STDIO,
-            vec![listen],
-        );
-        s.server_events = vec![
-            (SimTime::from_millis(400), ServerEvent::ToolsChanged),
-            change(800, crate::server::ServerTrigger::PromptsChanged),
-            change(
-                1_200,
-                crate::server::ServerTrigger::ResourceUpdated {
-                    uri: "test://watched-resource".into(),
-                },
-            ),
-            change(2_600, crate::server::ServerTrigger::PromptsChanged),
-        ];
-        vec![s]
+        reference_setups(
+            r#"[{"label":"plain client, reference server, stdio","client":"plain","transport":"stdio","timeout":2000,
+            "events":[[400,{"change":"tools_changed"}],[800,{"change":"prompts_changed"}],
+                [1200,{"change":"resource_updated","uri":"test://watched-resource"}],[2600,{"change":"prompts_changed"}]],
+            "script":[["raw",{"jsonrpc":"2.0","id":"watch-1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"promptsListChanged":true,"resourceSubscriptions":["test://watched-resource"]}}},
+             "The client opens a listen stream for prompt list changes and updates of one resource, not for tool changes.","M-LISTEN-FILTER"]]}]"#,
+        )
     },
 };
 

@@ -263,6 +263,12 @@ pub struct ServerConfig {
     /// (H-HOST). The lesson presets check only `Origin`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub checks_host: bool,
+    /// A built-in fixture set (`reference`) whose tools, prompts, resources
+    /// and templates the server adds when it starts ([`super::Server::new`]):
+    /// code that only shows a configuration (the page's settings panel)
+    /// never links the fixtures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixtures: Option<String>,
 }
 
 impl ToolSpec {

@@ -251,7 +251,8 @@ impl Refusal {
 
 impl Server {
     /// A server with the given configuration and no connections.
-    pub fn new(config: ServerConfig) -> Self {
+    pub fn new(mut config: ServerConfig) -> Self {
+        reference::expand(&mut config);
         let next_request_id = config.first_request_id;
         Self {
             config,

@@ -56,6 +56,7 @@ fn modern_only(preset: &str, name: &str, version: &str) -> ServerConfig {
         unknown_method: UnknownMethodPolicy::Answer,
         first_request_id: 1,
         checks_host: false,
+        fixtures: None,
     }
 }
 

@@ -61,6 +61,7 @@ pub(super) fn blank_server(id: &str) -> ServerConfig {
         unknown_method: UnknownMethodPolicy::Answer,
         first_request_id: 1,
         checks_host: false,
+        fixtures: None,
     }
 }
 
