@@ -72,7 +72,7 @@ port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()
 # exit 1; the gate below decides, with the allowances.
 scripts/conformance.sh server --url "http://127.0.0.1:$port/mcp" \
   --start "$bin serve --transport http --port $port --preset reference" \
-  --out target/conformance/server >/dev/null || true
+  --out target/conformance/server --timeout 15000 >/dev/null || true
 gate_dirs=(target/conformance/server)
 # Client scenarios (2026-07-28, outside OAuth) against `mcp-lanes client`
 # belong here: run them into target/conformance/client and append that
