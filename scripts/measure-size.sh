@@ -21,7 +21,10 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-budget="${SIZE_BUDGET_BYTES:-200000}"
+# TEMPORARY: 206000 while the reference scenarios (17-20) and their rules sit in the
+# first-visit bundle; issue 16 moves reader-facing text into fetched catalogs and
+# lowers this to 150000.
+budget="${SIZE_BUDGET_BYTES:-206000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }

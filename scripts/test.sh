@@ -88,7 +88,7 @@ section "6/8 bundle: trunk build --release --offline"
 trunk build --release --offline
 section_done
 
-section "7/8 size: scripts/measure-size.sh (budget 200 KB gzip)"
+section "7/8 size: scripts/measure-size.sh (budget 206 KB gzip, temporarily)"
 scripts/measure-size.sh dist
 section_done
 
