@@ -13,17 +13,18 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::{sleep, Instant, Sleep};
 
-/// A TCP stream whose writes fail after stalling for `limit`.
+/// A stream (a TCP socket; in memory for the fuzz target) whose writes
+/// fail after stalling for `limit`.
 #[derive(Debug)]
-pub struct Guarded {
-    stream: TcpStream,
+pub struct Guarded<S> {
+    stream: S,
     limit: Duration,
     stalled: Option<Pin<Box<Sleep>>>,
 }
 
-impl Guarded {
+impl<S> Guarded<S> {
     /// Wraps `stream`.
-    pub fn new(stream: TcpStream, limit: Duration) -> Self {
+    pub fn new(stream: S, limit: Duration) -> Self {
         Self {
             stream,
             limit,
@@ -32,7 +33,7 @@ impl Guarded {
     }
 
     /// The stream back, e.g. for a lingering close.
-    pub fn into_inner(self) -> TcpStream {
+    pub fn into_inner(self) -> S {
         self.stream
     }
 
@@ -55,7 +56,7 @@ impl Guarded {
     }
 }
 
-impl AsyncRead for Guarded {
+impl<S: AsyncRead + Unpin> AsyncRead for Guarded<S> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -65,7 +66,7 @@ impl AsyncRead for Guarded {
     }
 }
 
-impl AsyncWrite for Guarded {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,

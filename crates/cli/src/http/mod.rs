@@ -15,6 +15,7 @@
 
 pub mod adapter;
 pub mod body;
+pub mod fuzzing;
 pub mod io;
 pub mod limits;
 pub mod pool;
@@ -32,7 +33,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use mcp_lanes_core::server::{OutputKind, ServerConfig, ServerOutput};
 use mcp_lanes_core::transport::http::HttpResponse;
 use serde_json::Value;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 
 use crate::args::HttpOptions;
@@ -45,7 +46,7 @@ pub const ENDPOINT: &str = "/mcp";
 
 /// What every connection task shares.
 #[derive(Debug)]
-struct Shared {
+pub struct Shared {
     pool: Pool,
     start: Instant,
     quiet: bool,
@@ -53,6 +54,23 @@ struct Shared {
 }
 
 impl Shared {
+    /// The state for serving `config` with `instances` server instances,
+    /// each signing requestState with `state_key`.
+    pub fn new(
+        config: &ServerConfig,
+        instances: usize,
+        state_key: &[u8],
+        quiet: bool,
+        mem: Option<u64>,
+    ) -> Self {
+        Self {
+            pool: Pool::new(config, instances, state_key),
+            start: Instant::now(),
+            quiet,
+            large_bodies: Semaphore::new(limits::large_body_slots(mem)),
+        }
+    }
+
     fn now(&self) -> u64 {
         log::millis_since(self.start)
     }
@@ -83,12 +101,7 @@ pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure>
     let max_connections = options
         .max_connections
         .unwrap_or_else(|| limits::default_max_connections(mem, limits::open_files()));
-    let shared = Arc::new(Shared {
-        pool: Pool::new(&config, threads, &key),
-        start: Instant::now(),
-        quiet: options.quiet,
-        large_bodies: Semaphore::new(limits::large_body_slots(mem)),
-    });
+    let shared = Arc::new(Shared::new(&config, threads, &key, options.quiet, mem));
     let label = config.label();
     runtime.block_on(async move {
         // Loopback only, never 0.0.0.0: a simulator is no public server.
@@ -186,17 +199,14 @@ async fn accept_until_signal(listener: TcpListener, shared: Arc<Shared>, max_con
 
 /// Serves one connection until it closes, or until shutdown has let its
 /// in-flight request finish; then closes it without a reset.
-async fn connection(
-    stream: tokio::net::TcpStream,
-    shared: Arc<Shared>,
-    mut stop: watch::Receiver<bool>,
-) {
+async fn connection(stream: TcpStream, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
-    let io = TokioIo::new(io::Guarded::new(stream, limits::WRITE_STALL));
-    let service = {
-        let shared = Arc::clone(&shared);
-        service_fn(move |request| Box::pin(respond(Arc::clone(&shared), request)))
-    };
+    let stream = serve_io(stream, shared, stop).await;
+    io::linger(stream).await;
+}
+
+/// The HTTP/1.1 settings of every connection (see [`limits`]).
+fn http1() -> hyper::server::conn::http1::Builder {
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -206,7 +216,22 @@ async fn connection(
         .half_close(true)
         .title_case_headers(true)
         .auto_date_header(false);
-    let mut conn = builder.serve_connection(io, service);
+    builder
+}
+
+/// Serves HTTP/1.1 on `stream` until the connection is done (closed by
+/// either side, failed, or shut down after `stop`), and hands the stream
+/// back.
+async fn serve_io<S>(stream: S, shared: Arc<Shared>, mut stop: watch::Receiver<bool>) -> S
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let io = TokioIo::new(io::Guarded::new(stream, limits::WRITE_STALL));
+    let service = {
+        let shared = Arc::clone(&shared);
+        service_fn(move |request| Box::pin(respond(Arc::clone(&shared), request)))
+    };
+    let mut conn = http1().serve_connection(io, service);
     let done = tokio::select! {
         done = std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)) => done,
         () = stopped(&mut stop) => {
@@ -215,10 +240,7 @@ async fn connection(
         }
     };
     let _ = done;
-    // The connection is done with the socket (closed, failed or shut down):
-    // take it back and close it without a reset.
-    let parts = conn.into_parts();
-    io::linger(parts.io.into_inner().into_inner()).await;
+    conn.into_parts().io.into_inner().into_inner()
 }
 
 /// Resolves once shutdown has begun (never, if its sender is gone).
