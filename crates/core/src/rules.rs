@@ -98,6 +98,10 @@ pub const H_SSE_RESPONSE: RuleId = "H-SSE-RESPONSE";
 pub const H_PARAM_HEADERS: RuleId = "H-PARAM-HEADERS";
 /// H-HOST: A loopback server refuses a `Host` that is not a loopback name with 403, against DNS rebinding.
 pub const H_HOST: RuleId = "H-HOST";
+/// H-SSE-STREAM: A legacy POST whose reply has to wait (the server asks the client something first) gets an SSE stream that stays open: chunked, no Content-Length. It carries the server's messages for that request and ends with the request's JSON-RPC response, then closes; the server does not close it earlier.
+pub const H_SSE_STREAM: RuleId = "H-SSE-STREAM";
+/// H-SSE-RESUME: Every SSE event of a legacy session has an id, unique in the session, that names its stream. A client that lost a stream sends GET with `Last-Event-ID` and gets that stream's later events, never another stream's; a GET without it opens the session's stream for messages unrelated to any request. A modern-only server answers GET with 405.
+pub const H_SSE_RESUME: RuleId = "H-SSE-RESUME";
 /// E-TERMS: Modern = per-request `_meta` (2026-07-28 and later).
 pub const E_TERMS: RuleId = "E-TERMS";
 /// E-SERVER-SELECT: A dual-era server chooses per request: `initialize` starts legacy semantics scoped to that stdio process or HTTP session; a request with modern `_meta` is served statelessly.
@@ -134,6 +138,10 @@ pub const L_SAMPLING: RuleId = "L-SAMPLING";
 pub const L_DEGRADE: RuleId = "L-DEGRADE";
 /// L-TIMEOUT: Every sent request has a timeout; on expiry the sender stops waiting and sends `notifications/cancelled`.
 pub const L_TIMEOUT: RuleId = "L-TIMEOUT";
+/// L-SESSION-ID: A legacy HTTP session id is globally unique and cryptographically secure, so no client can guess another's: the real server draws 128 bits from the operating system's generator (the simulation numbers its sessions so transcripts repeat).
+pub const L_SESSION_ID: RuleId = "L-SESSION-ID";
+/// L-SESSION-IDLE: A server may end a legacy HTTP session: after an idle time, or to stay under its cap (the one idle longest goes first). Calls still waiting in it are cancelled with no side effect; a request naming it gets 404, and the client starts a new session with initialize.
+pub const L_SESSION_IDLE: RuleId = "L-SESSION-IDLE";
 
 /// Every rule of the catalog, in catalog order.
 pub const ALL: &[Rule] = &[
@@ -176,6 +184,8 @@ pub const ALL: &[Rule] = &[
     Rule { id: H_SSE_RESPONSE, summary: "A POST's response may be an SSE stream: the request's notifications first, its response last; never a server request.", source: "2026-07-28/basic/transports/streamable-http", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http" },
     Rule { id: H_PARAM_HEADERS, summary: "An argument marked `x-mcp-header: NAME` is mirrored in `Mcp-Param-NAME`. Missing, extra, non-canonical base64 or a different value is 400 with -32020.", source: "2026-07-28/basic/transports/streamable-http#server-validation", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation" },
     Rule { id: H_HOST, summary: "A loopback server refuses a `Host` that is not a loopback name with 403, against DNS rebinding.", source: "2026-07-28/basic/transports/streamable-http#security-warning", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#security-warning" },
+    Rule { id: H_SSE_STREAM, summary: "A legacy POST whose reply has to wait (the server asks the client something first) gets an SSE stream that stays open: chunked, no Content-Length. It carries the server's messages for that request and ends with the request's JSON-RPC response, then closes; the server does not close it earlier.", source: "2025-11-25/basic/transports#sending-messages-to-the-server", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server" },
+    Rule { id: H_SSE_RESUME, summary: "Every SSE event of a legacy session has an id, unique in the session, that names its stream. A client that lost a stream sends GET with `Last-Event-ID` and gets that stream's later events, never another stream's; a GET without it opens the session's stream for messages unrelated to any request. A modern-only server answers GET with 405.", source: "2025-11-25/basic/transports#resumability-and-redelivery", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery" },
     Rule { id: E_TERMS, summary: "Modern = per-request `_meta` (2026-07-28 and later). Legacy = `initialize` handshake (2025-11-25 and earlier). Dual-era = speaks both. An era is a message shape, not a version string: a modern request that names an old version is still a modern request.", source: "2026-07-28/basic/versioning#terminology", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#terminology" },
     Rule { id: E_SERVER_SELECT, summary: "A dual-era server chooses per request: `initialize` starts legacy semantics scoped to that stdio process or HTTP session; a request with modern `_meta` is served statelessly. Both can be served at once. Its initialize result names a legacy version, never 2026-07-28.", source: "2026-07-28/basic/versioning", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning" },
     Rule { id: E_PROBE_STDIO, summary: "A dual-era client on stdio sends `server/discover` first, with its preferred modern version. A DiscoverResult means modern. A recognized modern error (-32022, -32021, -32020) means modern: retry with a supported version, do not fall back. Any other error, or no answer within a timeout, means legacy: fall back to `initialize`. The fallback is never keyed to one specific error code.", source: "2026-07-28/basic/transports/stdio#backward-compatibility", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility" },
@@ -194,6 +204,8 @@ pub const ALL: &[Rule] = &[
     Rule { id: L_SAMPLING, summary: "A legacy server may send `sampling/createMessage` to a client that declared sampling while a call waits; the result follows the answer.", source: "2025-11-25/client/sampling", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/client/sampling" },
     Rule { id: L_DEGRADE, summary: "A client degrades rather than fails when a capability is absent: no prompts, hide the prompt menu; no logging, do not wait for logs.", source: "lesson (seed 002)", spec_url: "" },
     Rule { id: L_TIMEOUT, summary: "Every sent request has a timeout; on expiry the sender stops waiting and sends `notifications/cancelled`.", source: "2025-11-25/basic/lifecycle#timeouts", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts" },
+    Rule { id: L_SESSION_ID, summary: "A legacy HTTP session id is globally unique and cryptographically secure, so no client can guess another's: the real server draws 128 bits from the operating system's generator (the simulation numbers its sessions so transcripts repeat).", source: "2025-11-25/basic/transports#session-management", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management" },
+    Rule { id: L_SESSION_IDLE, summary: "A server may end a legacy HTTP session: after an idle time, or to stay under its cap (the one idle longest goes first). Calls still waiting in it are cancelled with no side effect; a request naming it gets 404, and the client starts a new session with initialize.", source: "2025-11-25/basic/transports#session-management", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management" },
 ];
 
 /// Looks a rule up by ID.

@@ -203,13 +203,15 @@ impl Server {
         if !declared {
             return;
         }
-        let conns: Vec<(ConnId, ProtocolVersion)> = self
+        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.state == SessionState::Operating)
-            .map(|(c, s)| (c.clone(), s.version.clone()))
+            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
             .collect();
-        for (conn, revision) in conns {
+        // In the order the sessions began.
+        conns.sort_by_key(|(seq, ..)| *seq);
+        for (_, conn, revision) in conns {
             let message = jsonrpc::notification(method, Value::Null);
             self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
                 format!("The server declared listChanged, so the session hears {method}: a hint to re-list."));
@@ -218,13 +220,14 @@ impl Server {
 
     /// A resource changed: legacy sessions subscribed to it hear of it.
     fn legacy_resource_updated(&mut self, uri: &str) {
-        let conns: Vec<(ConnId, ProtocolVersion)> = self
+        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.subscribed.iter().any(|u| u == uri))
-            .map(|(c, s)| (c.clone(), s.version.clone()))
+            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
             .collect();
-        for (conn, revision) in conns {
+        conns.sort_by_key(|(seq, ..)| *seq);
+        for (_, conn, revision) in conns {
             let message = jsonrpc::notification(methods::RESOURCES_UPDATED, json!({"uri": uri}));
             self.note(
                 &conn,

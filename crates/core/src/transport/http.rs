@@ -14,6 +14,8 @@ pub const METHOD_HEADER: &str = "Mcp-Method";
 pub const NAME_HEADER: &str = "Mcp-Name";
 /// Legacy (2025-03-26 .. 2025-11-25) session header.
 pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+/// Header of a GET that resumes an SSE stream after the event it names.
+pub const LAST_EVENT_ID_HEADER: &str = "Last-Event-ID";
 
 /// An HTTP request to the MCP endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,10 +41,8 @@ pub struct HttpResponse {
     pub body: String,
     /// Set on an SSE response that stays open after its body: the stream
     /// the server's later events for it belong to. They come as outputs of
-    /// later calls on [`crate::server::ConnId::HttpStream`] with this key;
-    /// the driver writes them to this response until the client closes it
-    /// (then tells the server with `handle_disconnect`). `None`: the body
-    /// is all.
+    /// later calls, each tagged with this stream ([`crate::server::SseEvent`]);
+    /// the one marked `closes` ends the stream. `None`: the body is all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<String>,
 }
@@ -201,6 +201,26 @@ fn base_headers() -> Vec<(String, String)> {
             "application/json, text/event-stream".into(),
         ),
     ]
+}
+
+/// One SSE event carrying a JSON-RPC message, with its event id (for
+/// resumption with `Last-Event-ID`).
+pub fn sse_event(id: &str, data: &str) -> String {
+    format!("id: {id}\nevent: message\ndata: {data}\n\n")
+}
+
+/// The `id` of every event of a `text/event-stream` body that has one, in
+/// order, paired with the event's index among the events with data.
+pub fn sse_event_ids(body: &str) -> Vec<Option<String>> {
+    body.split("\n\n")
+        .filter(|event| event.lines().any(|l| l.starts_with("data:")))
+        .map(|event| {
+            event
+                .lines()
+                .find_map(|l| l.strip_prefix("id:"))
+                .map(|id| id.trim_start().to_string())
+        })
+        .collect()
 }
 
 /// The `data` payloads of a `text/event-stream` body, one per event.
