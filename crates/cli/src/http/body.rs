@@ -15,8 +15,9 @@ use tokio::sync::mpsc;
 pub enum Body {
     /// All of it at once; `None` once sent.
     Full(Option<Bytes>),
-    /// Chunks as they come; ends when every sender is gone.
-    Stream(mpsc::Receiver<Bytes>),
+    /// A first chunk, then chunks as they come; ends when every sender is
+    /// gone.
+    Stream(Option<Bytes>, mpsc::Receiver<Bytes>),
 }
 
 impl Body {
@@ -36,21 +37,24 @@ impl hyper::body::Body for Body {
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         match self.get_mut() {
             Body::Full(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
-            Body::Stream(chunks) => chunks.poll_recv(cx).map(|c| c.map(|b| Ok(Frame::data(b)))),
+            Body::Stream(first, rest) => match first.take() {
+                Some(first) => Poll::Ready(Some(Ok(Frame::data(first)))),
+                None => rest.poll_recv(cx).map(|c| c.map(|b| Ok(Frame::data(b)))),
+            },
         }
     }
 
     fn is_end_stream(&self) -> bool {
         match self {
             Body::Full(bytes) => bytes.as_ref().is_none_or(Bytes::is_empty),
-            Body::Stream(_) => false,
+            Body::Stream(..) => false,
         }
     }
 
     fn size_hint(&self) -> SizeHint {
         match self {
             Body::Full(bytes) => SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64)),
-            Body::Stream(_) => SizeHint::default(),
+            Body::Stream(..) => SizeHint::default(),
         }
     }
 }

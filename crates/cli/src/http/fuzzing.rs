@@ -11,6 +11,12 @@ use tokio::sync::watch;
 
 use super::{adapter, pool::Pool, serve_io, Shared};
 
+/// Session limits for fuzzing: small, so the cap is exercised.
+const SESSIONS: super::pool::Sessions = super::pool::Sessions {
+    idle_ms: 60_000,
+    max: 4,
+};
+
 /// The presets a fuzz input picks from with its first byte.
 const PRESETS: &[&str] = &[
     "deploy-console",
@@ -66,9 +72,9 @@ pub fn request(data: &[u8]) {
     let Some(config) = presets::server(preset) else {
         return;
     };
-    let pool = Pool::new(&config, 1, SIMULATION_KEY);
-    if let Ok((handled, _)) = pool.handle(0, &request) {
-        let _ = adapter::from_core(handled.response);
+    let pool = Pool::new(&config, 1, SIMULATION_KEY, SESSIONS);
+    if let Ok(outcome) = pool.handle(0, &request) {
+        let _ = adapter::from_core(outcome.handled.response);
     }
 }
 
@@ -97,7 +103,7 @@ pub fn connection(data: &[u8]) -> Vec<u8> {
     let Some(config) = presets::server(preset) else {
         return Vec::new();
     };
-    let shared = Arc::new(Shared::new(&config, 1, SIMULATION_KEY, true, Some(1 << 30)));
+    let shared = Arc::new(Shared::new(&config, 1, SIMULATION_KEY, SESSIONS, true, Some(1 << 30)));
     let bytes = rest.to_vec();
     runtime.block_on(async move {
         let (client, server) = tokio::io::duplex(64 * 1024);

@@ -118,3 +118,30 @@ pub async fn linger(mut stream: TcpStream) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncWriteExt;
+
+    #[test]
+    fn a_client_that_never_reads_fails_the_write_after_the_stall_limit() {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            panic!("no runtime")
+        };
+        runtime.block_on(async {
+            // The other end never reads: the 1 KiB pipe fills up.
+            let (_reader, writer) = tokio::io::duplex(1024);
+            let mut guarded = Guarded::new(writer, Duration::from_millis(200));
+            let began = Instant::now();
+            let written = guarded.write_all(&vec![b'x'; 64 * 1024]).await;
+            let err = written.expect_err("the write must fail, not hang");
+            assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+            assert!(began.elapsed() >= Duration::from_millis(200));
+            assert!(began.elapsed() < Duration::from_secs(5));
+        });
+    }
+}

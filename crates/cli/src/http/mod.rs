@@ -30,7 +30,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use mcp_lanes_core::server::{OutputKind, ServerConfig, ServerOutput};
+use mcp_lanes_core::server::{ServerConfig, ServerOutput};
 use mcp_lanes_core::transport::http::HttpResponse;
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
@@ -60,11 +60,12 @@ impl Shared {
         config: &ServerConfig,
         instances: usize,
         state_key: &[u8],
+        sessions: pool::Sessions,
         quiet: bool,
         mem: Option<u64>,
     ) -> Self {
         Self {
-            pool: Pool::new(config, instances, state_key),
+            pool: Pool::new(config, instances, state_key, sessions),
             start: Instant::now(),
             quiet,
             large_bodies: Semaphore::new(limits::large_body_slots(mem)),
@@ -101,7 +102,17 @@ pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure>
     let max_connections = options
         .max_connections
         .unwrap_or_else(|| limits::default_max_connections(mem, limits::open_files()));
-    let shared = Arc::new(Shared::new(&config, threads, &key, options.quiet, mem));
+    if !pool::generator_works() {
+        return Err(Failure::Io(
+            "the operating system's random generator is not available: no session ids can be drawn"
+                .into(),
+        ));
+    }
+    let sessions = pool::Sessions {
+        idle_ms: options.session_idle_secs.saturating_mul(1000),
+        max: options.max_sessions,
+    };
+    let shared = Arc::new(Shared::new(&config, threads, &key, sessions, options.quiet, mem));
     let label = config.label();
     runtime.block_on(async move {
         // Loopback only, never 0.0.0.0: a simulator is no public server.
@@ -122,8 +133,19 @@ pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure>
                 shared.pool.len()
             ),
         );
+        if config.era.speaks_legacy() {
+            log::line(
+                0,
+                &format!(
+                    "legacy sessions: random ids, expire after {} s unused, at most {} (the one idle longest goes first)",
+                    options.session_idle_secs, options.max_sessions
+                ),
+            );
+        }
         log::line(0, &format!("listening on http://127.0.0.1:{port}{ENDPOINT}"));
+        let sweeper = tokio::spawn(sweep(Arc::clone(&shared), options.session_idle_secs));
         accept_until_signal(listener, shared, max_connections).await;
+        sweeper.abort();
         Ok(())
     })
 }
@@ -184,6 +206,13 @@ async fn accept_until_signal(listener: TcpListener, shared: Arc<Shared>, max_con
     }
     drop(listener);
     let _ = stop_tx.send(true);
+    // Open SSE streams end now (cleanly: the chunked body is finished), so
+    // their connections can close; a client resumes them elsewhere.
+    let open = shared.pool.open_streams();
+    if open > 0 {
+        log::line(shared.now(), &format!("ending {open} open SSE stream(s)"));
+    }
+    shared.pool.close_streams();
     // Every connection holds a slot until it is done: wait for all of them.
     let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
     let drained = tokio::time::timeout(limits::SHUTDOWN_GRACE, slots.acquire_many(all)).await;
@@ -241,6 +270,20 @@ where
     };
     let _ = done;
     conn.into_parts().io.into_inner().into_inner()
+}
+
+/// Every few seconds, ends the legacy sessions idle past the limit
+/// (L-SESSION-IDLE) and drops streams that are no longer open.
+async fn sweep(shared: Arc<Shared>, idle_secs: u64) {
+    let every = std::time::Duration::from_secs(idle_secs.clamp(1, 10));
+    loop {
+        tokio::time::sleep(every).await;
+        let now = shared.now();
+        let outputs = shared.pool.expire(now);
+        if !shared.quiet {
+            log_outputs(now, &outputs);
+        }
+    }
 }
 
 /// Resolves once shutdown has begun (never, if its sender is gone).
@@ -370,8 +413,8 @@ async fn respond(
     } else {
         log::label_text(&request.body)
     };
-    let (handled, outputs) = match shared.pool.handle(now, &request) {
-        Ok(done) => done,
+    let outcome = match shared.pool.handle(now, &request) {
+        Ok(outcome) => outcome,
         Err(pool::Panicked) => {
             log::line(
                 now,
@@ -383,6 +426,11 @@ async fn respond(
             return Ok(internal_error());
         }
     };
+    let pool::Outcome {
+        handled,
+        outputs,
+        stream,
+    } = outcome;
     if !shared.quiet {
         let output = match serde_json::from_str::<Value>(&handled.response.body) {
             Ok(value) => format!(" {}", log::label(&value)),
@@ -401,18 +449,34 @@ async fn respond(
         );
         log_outputs(now, &outputs);
     }
-    Ok(adapter::from_core(handled.response))
+    let response = match stream {
+        // H-SSE-STREAM: the body so far, then whatever the stream gets,
+        // until the server sends its last event (chunked, no length).
+        Some(rest) => {
+            let first = handled.response.body;
+            let first = (!first.is_empty()).then(|| Bytes::from(first));
+            adapter::response(
+                handled.response.status,
+                &handled.response.headers,
+                Body::Stream(first, rest),
+            )
+        }
+        None => adapter::from_core(handled.response),
+    };
+    Ok(response)
 }
 
 /// Logs what the server did besides its reply.
-fn log_outputs(now: u64, outputs: &[ServerOutput]) {
-    for out in outputs {
-        let fate = match out.kind {
-            OutputKind::Send { .. } => {
-                "not sent: this endpoint opens no SSE stream for server-initiated messages"
-            }
-            _ => "",
+fn log_outputs(now: u64, outputs: &[(ServerOutput, pool::Fate)]) {
+    for (out, fate) in outputs {
+        let fate = match fate {
+            pool::Fate::NotSent => String::new(),
+            pool::Fate::OnStream(id) => format!("sent on its SSE stream as event {id}"),
+            pool::Fate::Kept(id) => format!(
+                "kept as event {id}: its stream's client is gone, it gets it by resuming with Last-Event-ID"
+            ),
+            pool::Fate::Undeliverable => "not sent: no open SSE stream carries it (a GET stream would)".into(),
         };
-        log::output(now, out, fate);
+        log::output(now, out, &fate);
     }
 }
