@@ -219,10 +219,13 @@ async fn one_connection(plan: Arc<Plan>, start: Instant) -> Tally {
             _ => (
                 json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                     "params": {"name": name, "arguments": plan.arguments}}),
-                vec![
-                    ("MCP-Protocol-Version", LEGACY.into()),
-                    ("Mcp-Session-Id", session.clone().unwrap_or_default()),
-                ],
+                match session.as_deref() {
+                    Some(sid) if !sid.is_empty() => vec![
+                        ("MCP-Protocol-Version", LEGACY.into()),
+                        ("Mcp-Session-Id", sid.to_string()),
+                    ],
+                    _ => vec![("MCP-Protocol-Version", LEGACY.into())],
+                },
             ),
         };
         let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
