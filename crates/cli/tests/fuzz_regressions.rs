@@ -1,11 +1,13 @@
 //! The fuzz targets' reproducers and seeds as ordinary tests: every file in
 //! `fuzz/regressions/TARGET/` (inputs that once crashed or hung a target,
 //! kept after the fix) and `fuzz/seeds/TARGET/` runs through the same code
-//! the target runs (`fuzz/src/lib.rs`), on the stable toolchain.
+//! the target runs (`fuzz_targets/mod.rs`, which `fuzz/src/lib.rs`
+//! includes), on the stable toolchain.
 
 #[allow(dead_code)]
-#[path = "../../../fuzz/src/lib.rs"]
-mod targets;
+mod fuzz_targets;
+
+use fuzz_targets as targets;
 
 use std::path::{Path, PathBuf};
 
