@@ -52,7 +52,7 @@ servers_for() {
   esac
 }
 
-PORT=39400
+PORT=21400
 start_server() { # name work -> sets PID
   local name=$1 work=$2
   PORT=$((PORT + 1))
@@ -73,7 +73,8 @@ start_server() { # name work -> sets PID
       ;;
   esac
   PID=$!
-  for _ in $(seq 1 200); do
+  # Up to 30 s: importing the Python SDK alone takes seconds on a busy machine.
+  for _ in $(seq 1 600); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then return 0; fi
     sleep 0.05
   done
@@ -96,12 +97,17 @@ for rep in $(seq 1 "$REPS"); do
         start_server "$name" "$work" || continue
         warmup=1
         [ "$conns" -ge 1000 ] && warmup=4
+        cpu0=$(awk '{print $14 + $15}' "/proc/$PID/stat" 2>/dev/null || echo 0)
         line=$(taskset -c "$LOAD_CPU" "$LOAD" --url "http://127.0.0.1:$PORT/mcp" \
           --work "$work" --connections "$conns" --seconds "$SECONDS_RUN" --warmup "$warmup" \
           --tool list_incidents) || line='{}'
+        cpu1=$(awk '{print $14 + $15}' "/proc/$PID/stat" 2>/dev/null || echo 0)
         rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status" 2>/dev/null || echo 0)
         stop_server
-        echo "{\"rep\":$rep,\"server\":\"$name\",\"rss_kb\":${rss_kb:-0},\"load\":$line}" | tee -a "$OUT"
+        # Server CPU (user + system) while the load ran, in ms (clock ticks
+        # are 10 ms).
+        cpu_ms=$(( (cpu1 - cpu0) * 10 ))
+        echo "{\"rep\":$rep,\"server\":\"$name\",\"rss_kb\":${rss_kb:-0},\"cpu_ms\":$cpu_ms,\"load\":$line}" | tee -a "$OUT"
       done
     done
   done
@@ -116,22 +122,28 @@ for r in rows:
     if "work" not in load:
         continue
     key = (load["work"], load["connections"], r["server"])
-    cells.setdefault(key, []).append((load, r["rss_kb"]))
+    cells.setdefault(key, []).append((load, r))
 med = lambda xs: statistics.median(xs) if xs else 0
-print("| work | conns | server | req/s | p50 ms | p99 ms | failures | peak RSS MB | vs TS |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| work | conns | server | req/s | p50 ms | p99 ms | failures | CPU µs/req | peak RSS MB | req/s vs TS | CPU/req TS vs it |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+def cpu_per_req(runs):
+    xs = [r["cpu_ms"] * 1000 / l["all_ok"] for l, r in runs if l.get("all_ok")]
+    return med(xs) if xs else 0
 for work in ["discover", "call", "legacy"]:
     for conns in sorted({k[1] for k in cells if k[0] == work}):
         base_name = "ts-v1" if work == "legacy" else "ts-v2"
         base = cells.get((work, conns, base_name))
         base_rps = med([l["rps"] for l, _ in base]) if base else 0
+        base_cpu = cpu_per_req(base) if base else 0
         for server in ["lanes", "ts-v2", "ts-v1", "python"]:
             runs = cells.get((work, conns, server))
             if not runs:
                 continue
             rps = med([l["rps"] for l, _ in runs])
             ratio = f"{rps / base_rps:.1f}x" if base_rps else "-"
+            cpu = cpu_per_req(runs)
+            cpu_ratio = f"{base_cpu / cpu:.1f}x" if cpu and base_cpu else "-"
             print(f"| {work} | {conns} | {server} | {rps:,.0f} | {med([l['p50_ms'] for l, _ in runs]):.2f} | "
                   f"{med([l['p99_ms'] for l, _ in runs]):.2f} | {med([l['failures'] + l['connect_failures'] for l, _ in runs]):.0f} | "
-                  f"{med([rss for _, rss in runs]) / 1024:.1f} | {ratio} |")
+                  f"{cpu:.0f} | {med([r['rss_kb'] for _, r in runs]) / 1024:.1f} | {ratio} | {cpu_ratio} |")
 PY

@@ -42,6 +42,8 @@ struct Plan {
 #[derive(Default, Debug)]
 struct Tally {
     latencies_us: Vec<u32>,
+    /// Successful exchanges, warm-up included (for CPU per request).
+    all_ok: u64,
     failures: u64,
     connect_failures: u64,
 }
@@ -177,12 +179,14 @@ async fn one_connection(plan: Arc<Plan>, start: Instant) -> Tally {
                 "protocolVersion": LEGACY, "capabilities": {},
                 "clientInfo": {"name": "mcp-lanes-load", "version": "1.0"}}});
             match exchange(s, request(&plan, &init, &[]), Some(0)).await {
-                Some((Some(sid), true)) => {
+                // A stateless server mints no id: the session is empty.
+                Some((sid, true)) => {
+                    let sid = sid.unwrap_or_default();
                     let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-                    let headers = [
-                        ("Mcp-Session-Id", sid.as_str()),
-                        ("MCP-Protocol-Version", LEGACY),
-                    ];
+                    let mut headers = vec![("MCP-Protocol-Version", LEGACY)];
+                    if !sid.is_empty() {
+                        headers.push(("Mcp-Session-Id", sid.as_str()));
+                    }
                     let _ = exchange(s, request(&plan, &done, &headers), None).await;
                     session = Some(sid);
                 }
@@ -234,6 +238,7 @@ async fn one_connection(plan: Arc<Plan>, start: Instant) -> Tally {
         let counted = began >= measure_from && ended <= deadline;
         match outcome {
             Some((_, true)) => {
+                tally.all_ok += 1;
                 if counted {
                     let us = ended.duration_since(began).as_micros();
                     tally
@@ -285,9 +290,10 @@ fn main() {
         out
     });
     let mut all: Vec<u32> = Vec::new();
-    let (mut failures, mut connect_failures) = (0, 0);
+    let (mut failures, mut connect_failures, mut all_ok) = (0, 0, 0);
     for t in tallies {
         all.extend(t.latencies_us);
+        all_ok += t.all_ok;
         failures += t.failures;
         connect_failures += t.connect_failures;
     }
@@ -309,6 +315,7 @@ fn main() {
         "p99_ms": (pct(0.99) * 1000.0).round() / 1000.0,
         "failures": failures,
         "connect_failures": connect_failures,
+        "all_ok": all_ok,
     });
     println!("{line}");
 }
