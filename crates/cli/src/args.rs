@@ -58,6 +58,8 @@ HTTP options (serve --transport http):
                        (default 1800)
   --max-sessions N     legacy sessions kept at once; a new one beyond drops
                        the one idle longest (default 10000)
+  --keep-alive S        an open SSE stream silent for S seconds gets a
+                       comment, so a client that left is noticed (default 15)
   --quiet              log start, shutdown and failures only, not every
                        request
   -h, --help        print this help
@@ -98,6 +100,9 @@ pub struct HttpOptions {
     pub session_idle_secs: u64,
     /// Legacy sessions kept at once.
     pub max_sessions: usize,
+    /// Seconds an open SSE stream may stay silent before a keep-alive
+    /// comment.
+    pub keep_alive_secs: u64,
     /// Log start, shutdown and failures only.
     pub quiet: bool,
 }
@@ -106,6 +111,8 @@ pub struct HttpOptions {
 pub const DEFAULT_SESSION_IDLE_SECS: u64 = 1800;
 /// Default of `--max-sessions`.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
+/// Default of `--keep-alive`.
+pub const DEFAULT_KEEP_ALIVE_SECS: u64 = 15;
 
 impl HttpOptions {
     /// The defaults for `port`.
@@ -116,6 +123,7 @@ impl HttpOptions {
             threads: None,
             session_idle_secs: DEFAULT_SESSION_IDLE_SECS,
             max_sessions: DEFAULT_MAX_SESSIONS,
+            keep_alive_secs: DEFAULT_KEEP_ALIVE_SECS,
             quiet: false,
         }
     }
@@ -237,6 +245,7 @@ where
     let mut threads = None;
     let mut session_idle = None;
     let mut max_sessions = None;
+    let mut keep_alive = None;
     let mut quiet = false;
     while let Some(arg) = parser.next()? {
         match arg {
@@ -260,6 +269,9 @@ where
             }
             Long("max-sessions") => {
                 set_once(&mut max_sessions, "max-sessions", parser.value()?.string()?)?
+            }
+            Long("keep-alive") => {
+                set_once(&mut keep_alive, "keep-alive", parser.value()?.string()?)?
             }
             Long("quiet") => quiet = true,
             Value(value) if command.is_none() => command = Some(value.string()?),
@@ -290,6 +302,7 @@ where
         ("threads", threads.is_some()),
         ("session-idle", session_idle.is_some()),
         ("max-sessions", max_sessions.is_some()),
+        ("keep-alive", keep_alive.is_some()),
         ("quiet", quiet),
     ];
     let not_http = |what: &str| -> Result<(), UsageError> {
@@ -397,6 +410,9 @@ where
                     if let Some(n) = max_sessions {
                         options.max_sessions = count("max-sessions", &n, 1, 10_000_000)? as usize;
                     }
+                    if let Some(n) = keep_alive {
+                        options.keep_alive_secs = count("keep-alive", &n, 1, 3600)?;
+                    }
                     options.quiet = quiet;
                     Transport::Http(options)
                 }
@@ -485,6 +501,8 @@ mod tests {
                 "60",
                 "--max-sessions",
                 "5",
+                "--keep-alive",
+                "2",
                 "--quiet",
             ]),
             Ok(Command::Serve {
@@ -494,6 +512,7 @@ mod tests {
                     threads: Some(1),
                     session_idle_secs: 60,
                     max_sessions: 5,
+                    keep_alive_secs: 2,
                     quiet: true,
                 }),
                 server: ServerSource::Preset("x".into())

@@ -103,7 +103,14 @@ pub fn connection(data: &[u8]) -> Vec<u8> {
     let Some(config) = presets::server(preset) else {
         return Vec::new();
     };
-    let shared = Arc::new(Shared::new(&config, 1, SIMULATION_KEY, SESSIONS, true, Some(1 << 30)));
+    let shared = Arc::new(Shared::new(
+        &config,
+        1,
+        SIMULATION_KEY,
+        SESSIONS,
+        true,
+        Some(1 << 30),
+    ));
     let bytes = rest.to_vec();
     runtime.block_on(async move {
         let (client, server) = tokio::io::duplex(64 * 1024);

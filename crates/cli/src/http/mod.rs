@@ -51,6 +51,7 @@ pub struct Shared {
     start: Instant,
     quiet: bool,
     large_bodies: Semaphore,
+    keep_alive: std::time::Duration,
 }
 
 impl Shared {
@@ -69,7 +70,15 @@ impl Shared {
             start: Instant::now(),
             quiet,
             large_bodies: Semaphore::new(limits::large_body_slots(mem)),
+            keep_alive: body::KEEP_ALIVE,
         }
+    }
+
+    /// Sets how long an open SSE stream stays silent before a keep-alive
+    /// comment (`--keep-alive`).
+    pub fn with_keep_alive(mut self, every: std::time::Duration) -> Self {
+        self.keep_alive = every;
+        self
     }
 
     fn now(&self) -> u64 {
@@ -112,7 +121,10 @@ pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure>
         idle_ms: options.session_idle_secs.saturating_mul(1000),
         max: options.max_sessions,
     };
-    let shared = Arc::new(Shared::new(&config, threads, &key, sessions, options.quiet, mem));
+    let shared = Arc::new(
+        Shared::new(&config, threads, &key, sessions, options.quiet, mem)
+            .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs)),
+    );
     let label = config.label();
     runtime.block_on(async move {
         // Loopback only, never 0.0.0.0: a simulator is no public server.
@@ -450,15 +462,23 @@ async fn respond(
         log_outputs(now, &outputs);
     }
     let response = match stream {
-        // H-SSE-STREAM: the body so far, then whatever the stream gets,
-        // until the server sends its last event (chunked, no length).
-        Some(rest) => {
+        // H-SSE-STREAM, M-LISTEN-ACK: the body so far, then whatever the
+        // stream gets, until the server sends its last event or the client
+        // goes away (chunked, no length).
+        Some(open) => {
             let first = handled.response.body;
             let first = (!first.is_empty()).then(|| Bytes::from(first));
+            let (gone, gone_rx) = tokio::sync::oneshot::channel();
+            tokio::spawn(watch_stream(
+                Arc::clone(&shared),
+                open.shard,
+                open.key,
+                gone_rx,
+            ));
             adapter::response(
                 handled.response.status,
                 &handled.response.headers,
-                Body::Stream(first, rest),
+                Body::Stream(body::Stream::new(first, open.rest, gone, shared.keep_alive)),
             )
         }
         None => adapter::from_core(handled.response),
@@ -466,12 +486,35 @@ async fn respond(
     Ok(response)
 }
 
+/// Waits until the response body of stream `key` is dropped (its last
+/// event went out, or its client went away), then tells the instance that
+/// holds it, so a listen subscription whose client left ends.
+async fn watch_stream(
+    shared: Arc<Shared>,
+    shard: usize,
+    key: String,
+    gone: tokio::sync::oneshot::Receiver<()>,
+) {
+    let _ = gone.await;
+    let now = shared.now();
+    let outputs = shared.pool.stream_closed(now, shard, &key);
+    if !shared.quiet {
+        log_outputs(now, &outputs);
+    }
+}
+
 /// Logs what the server did besides its reply.
 fn log_outputs(now: u64, outputs: &[(ServerOutput, pool::Fate)]) {
     for (out, fate) in outputs {
         let fate = match fate {
             pool::Fate::NotSent => String::new(),
-            pool::Fate::OnStream(id) => format!("sent on its SSE stream as event {id}"),
+            pool::Fate::OnStream { id: Some(id), .. } => {
+                format!("sent on its SSE stream as event {id}")
+            }
+            pool::Fate::OnStream { stream, id: None } => format!("sent on SSE stream {stream}"),
+            pool::Fate::Lost(stream) => format!(
+                "not sent: the client of {stream} is gone or too far behind, so that subscription ends"
+            ),
             pool::Fate::Kept(id) => format!(
                 "kept as event {id}: its stream's client is gone, it gets it by resuming with Last-Event-ID"
             ),

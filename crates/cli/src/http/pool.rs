@@ -4,9 +4,15 @@
 //! one instance: its id (128 random bits, L-SESSION-ID) is drawn so that
 //! it hashes to the instance that minted it, and every request naming it
 //! goes there. Each instance also holds the senders of the SSE streams
-//! open on its sessions (H-SSE-STREAM): the server's later messages are
-//! written to them under the same lock that produced them, so none is
-//! lost between a stream's opening and its next event.
+//! open on it (a deferred legacy reply's, a legacy session's GET stream, a
+//! `subscriptions/listen` stream): every later message the core tags with
+//! a stream's key ([`ServerOutput::event`]) is written to it under the same
+//! lock that produced it, so none is lost between a stream's opening and
+//! its next event. A change one instance announces to every instance
+//! (`OutputKind::Broadcast`, e.g. a tool that changes the tool list) is
+//! replayed on the others, so the listeners of every instance hear it; and
+//! when a stream's client goes away, the instance that holds it is told
+//! (`Server::stream_closed`).
 
 use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
@@ -15,7 +21,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use bytes::Bytes;
 use mcp_lanes_core::server::{
-    OutputKind, Server, ServerConfig, ServerOutput, SessionIds, SessionPolicy,
+    OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger, SessionIds, SessionPolicy,
 };
 use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self as core_http, HttpRequest};
@@ -62,7 +68,18 @@ pub struct Outcome {
     /// What the server did besides (each `Send` with its fate).
     pub outputs: Vec<(ServerOutput, Fate)>,
     /// For an answer that stays open: the rest of its SSE stream.
-    pub stream: Option<mpsc::Receiver<Bytes>>,
+    pub stream: Option<OpenStream>,
+}
+
+/// An SSE response that stays open.
+#[derive(Debug)]
+pub struct OpenStream {
+    /// Its key ([`mcp_lanes_core::transport::http::HttpResponse::stream`]).
+    pub key: String,
+    /// The instance that holds it.
+    pub shard: usize,
+    /// Its later events.
+    pub rest: mpsc::Receiver<Bytes>,
 }
 
 /// What became of a message the server sent on its own.
@@ -70,10 +87,19 @@ pub struct Outcome {
 pub enum Fate {
     /// Not a message.
     NotSent,
-    /// Written to the open stream, as this event.
-    OnStream(String),
-    /// The stream's client is gone or behind: kept for it to resume.
+    /// Written to open stream `stream`, as event `id` (listen streams have
+    /// no event ids).
+    OnStream {
+        /// The stream's key.
+        stream: String,
+        /// The event id.
+        id: Option<String>,
+    },
+    /// The stream's client is gone or behind: kept as this event for it to
+    /// resume.
     Kept(String),
+    /// The listen stream's client is gone or behind: the subscription ends.
+    Lost(String),
     /// No stream carries it.
     Undeliverable,
 }
@@ -148,44 +174,119 @@ impl Pool {
         self.shards.len()
     }
 
+    /// Whether there is no instance (never: there is at least one).
+    pub fn is_empty(&self) -> bool {
+        self.shards.is_empty()
+    }
+
     /// The instance for `request`: its session's, or the first free one
     /// after the one handed out last (if all are busy, wait for that one).
-    fn pick(&self, request: &HttpRequest) -> MutexGuard<'_, Shard> {
+    fn pick(&self, request: &HttpRequest) -> (usize, MutexGuard<'_, Shard>) {
         let n = self.shards.len();
         if let Some(session) = request.header(core_http::SESSION_HEADER) {
-            return lock(&self.shards[shard_of(session, n)]);
+            let k = shard_of(session, n);
+            return (k, lock(&self.shards[k]));
         }
         let start = self.next.fetch_add(1, Ordering::Relaxed) % n;
         for i in 0..n {
-            if let Ok(shard) = self.shards[(start + i) % n].try_lock() {
-                return shard;
+            let k = (start + i) % n;
+            if let Ok(shard) = self.shards[k].try_lock() {
+                return (k, shard);
             }
         }
-        lock(&self.shards[start])
+        (start, lock(&self.shards[start]))
     }
 
     /// One request through the core, with the outputs it produced, its
-    /// messages written to their open streams. A panic inside the core (a
+    /// messages written to their open streams, and the changes it announced
+    /// to every instance replayed on the others. A panic inside the core (a
     /// bug) is caught: the instance keeps serving.
     pub fn handle(&self, now: u64, request: &HttpRequest) -> Result<Outcome, Panicked> {
-        let mut shard = self.pick(request);
-        let shard = &mut *shard;
-        panic::catch_unwind(AssertUnwindSafe(|| {
+        let (index, mut guard) = self.pick(request);
+        let shard = &mut *guard;
+        let mut outcome = panic::catch_unwind(AssertUnwindSafe(|| {
             let handled = adapter::handle(&mut shard.server, now, request);
             let stream = handled.response.stream.clone().map(|key| {
                 let (tx, rx) = mpsc::channel(STREAM_BUFFER);
                 // A second connection on the same stream replaces the first.
-                shard.streams.insert(key, tx);
-                rx
+                shard.streams.insert(key.clone(), tx);
+                OpenStream {
+                    key,
+                    shard: index,
+                    rest: rx,
+                }
             });
-            let outputs = shard.deliver();
+            let outputs = shard.deliver(now);
             Outcome {
                 handled,
                 outputs,
                 stream,
             }
         }))
-        .map_err(|_| Panicked)
+        .map_err(|_| Panicked)?;
+        // One instance at a time: never two locks held at once.
+        drop(guard);
+        let changes: Vec<ServerTrigger> = outcome
+            .outputs
+            .iter()
+            .filter_map(|(out, _)| match &out.kind {
+                OutputKind::Broadcast(change) => Some(change.clone()),
+                _ => None,
+            })
+            .collect();
+        for change in changes {
+            outcome.outputs.extend(self.broadcast(now, index, &change));
+        }
+        Ok(outcome)
+    }
+
+    /// Replays `change`, announced by instance `from`, on every other
+    /// instance, so their listeners and sessions hear it too.
+    fn broadcast(
+        &self,
+        now: u64,
+        from: usize,
+        change: &ServerTrigger,
+    ) -> Vec<(ServerOutput, Fate)> {
+        let mut all = Vec::new();
+        for (k, shard) in self.shards.iter().enumerate() {
+            if k == from {
+                continue;
+            }
+            let mut shard = lock(shard);
+            let shard = &mut *shard;
+            let done = panic::catch_unwind(AssertUnwindSafe(|| {
+                shard
+                    .server
+                    .trigger(SimTime::from_millis(now), change.clone());
+                shard.deliver(now)
+            }));
+            all.extend(done.unwrap_or_default());
+        }
+        all
+    }
+
+    /// The client of stream `key` on instance `shard` went away (its
+    /// response body was dropped before or after its end): the instance
+    /// forgets the stream's sender and is told, so a listen subscription
+    /// ends (M-LISTEN-FILTER) while a legacy stream keeps its events for a
+    /// resumption. Nothing happens if another connection has taken the
+    /// stream over since.
+    pub fn stream_closed(&self, now: u64, shard: usize, key: &str) -> Vec<(ServerOutput, Fate)> {
+        let Some(shard) = self.shards.get(shard) else {
+            return Vec::new();
+        };
+        let mut shard = lock(shard);
+        let shard = &mut *shard;
+        if shard.streams.get(key).is_some_and(|tx| !tx.is_closed()) {
+            return Vec::new();
+        }
+        shard.streams.remove(key);
+        panic::catch_unwind(AssertUnwindSafe(|| {
+            shard.server.stream_closed(SimTime::from_millis(now), key);
+            shard.deliver(now)
+        }))
+        .unwrap_or_default()
     }
 
     /// Ends every session idle past its limit, in every instance, and drops
@@ -197,7 +298,7 @@ impl Pool {
             let shard = &mut *shard;
             let expired = panic::catch_unwind(AssertUnwindSafe(|| {
                 shard.server.expire_sessions(SimTime::from_millis(now));
-                let outputs = shard.deliver();
+                let outputs = shard.deliver(now);
                 let server = &shard.server;
                 shard.streams.retain(|key, _| server.stream_is_open(key));
                 outputs
@@ -223,13 +324,15 @@ impl Pool {
 impl Shard {
     /// Polls the server's outputs, writing each message that travels as an
     /// SSE event to its stream; a stream whose last event went out is
-    /// closed.
-    fn deliver(&mut self) -> Vec<(ServerOutput, Fate)> {
+    /// closed. A listen stream whose client is gone or too far behind ends
+    /// its subscription (the core is told at once).
+    fn deliver(&mut self, now: u64) -> Vec<(ServerOutput, Fate)> {
         let mut outputs = Vec::new();
+        let mut lost = Vec::new();
         while let Some(out) = self.server.poll_output() {
             let fate = match (&out.kind, &out.event) {
                 (OutputKind::Send { message, .. }, Some(event)) => {
-                    let frame = core_http::sse_event(&event.id, &message.to_string());
+                    let frame = event.frame(&message.to_string());
                     let sent = self
                         .streams
                         .get(&event.stream)
@@ -237,16 +340,27 @@ impl Shard {
                     if !sent || event.closes {
                         self.streams.remove(&event.stream);
                     }
-                    if sent {
-                        Fate::OnStream(event.id.clone())
-                    } else {
-                        Fate::Kept(event.id.clone())
+                    match (&event.id, sent) {
+                        (id, true) => Fate::OnStream {
+                            stream: event.stream.clone(),
+                            id: id.clone(),
+                        },
+                        (Some(id), false) => Fate::Kept(id.clone()),
+                        (None, false) => {
+                            lost.push(event.stream.clone());
+                            Fate::Lost(event.stream.clone())
+                        }
                     }
                 }
                 (OutputKind::Send { .. }, None) => Fate::Undeliverable,
                 _ => Fate::NotSent,
             };
             outputs.push((out, fate));
+            // The core forgets a lost listen stream before anything more is
+            // sent to it.
+            for key in lost.drain(..) {
+                self.server.stream_closed(SimTime::from_millis(now), &key);
+            }
         }
         outputs
     }

@@ -25,10 +25,10 @@ pub mod presets;
 mod prompts;
 pub mod reference;
 mod resources;
-mod subscriptions;
-mod tools;
 mod sessions;
 mod streams;
+mod subscriptions;
+mod tools;
 
 use std::collections::VecDeque;
 
@@ -50,9 +50,9 @@ pub use config::{
 pub use conn::ConnId;
 pub(crate) use fault::Fault;
 pub use mrtr::SIMULATION_KEY;
-pub use tools::LOG_LEVELS;
 pub use sessions::{SessionIds, SessionPolicy};
 pub use streams::SseEvent;
+pub use tools::LOG_LEVELS;
 
 use sessions::SessionTable;
 use streams::Streams;
@@ -144,8 +144,10 @@ pub struct ServerOutput {
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
     pub note: String,
-    /// For a message to a legacy HTTP session: the SSE stream and event it
-    /// travels as (`None`: no open stream carries it).
+    /// For a message that travels on an SSE stream still open (a deferred
+    /// legacy reply's, a legacy session's GET stream, a listen stream): the
+    /// stream and the event it travels as. `None`: no open stream carries
+    /// it (over HTTP; on stdio every message simply goes out).
     pub event: Option<SseEvent>,
 }
 
@@ -308,8 +310,12 @@ impl Server {
     }
 
     /// Whether the SSE stream `key` (an [`HttpResponse::stream`]) is still
-    /// open: its session exists and its last event is not sent yet.
+    /// open: its listen subscription lasts, or its legacy session exists
+    /// and its last event is not sent yet.
     pub fn stream_is_open(&self, key: &str) -> bool {
+        if self.listens_on(key) {
+            return true;
+        }
         let Some((session, number)) = key.rsplit_once('/') else {
             return false;
         };
@@ -319,6 +325,32 @@ impl Server {
         self.sessions
             .get(&ConnId::http_session(session))
             .is_some_and(|s| s.streams.is_open(number))
+    }
+
+    /// The client of the SSE stream `key` went away before the stream ended
+    /// (the driver saw its connection close). A listen stream is the
+    /// subscription, so it ends and is forgotten (M-LISTEN-FILTER); a
+    /// legacy session's stream loses nothing: its later events are kept
+    /// for a GET with `Last-Event-ID` (H-SSE-RESUME).
+    pub fn stream_closed(&mut self, now: SimTime, key: &str) {
+        self.now = now;
+        if self.listens_on(key) {
+            let conn = ConnId::http_stream(key);
+            self.note(&conn, OutputKind::Decision, &[rules::M_LISTEN_FILTER],
+                format!("The client closed listen stream {key}: the stream was the subscription, so it ends and the server forgets it."));
+            self.handle_disconnect(now, &conn);
+        } else if self.stream_is_open(key) {
+            let session = key.rsplit_once('/').map_or(key, |(s, _)| s);
+            self.note(&ConnId::http_session(session), OutputKind::Decision, &[rules::H_SSE_RESUME],
+                format!("The client dropped stream {key} before its end: the session and its waiting call go on, and the events sent meanwhile are kept for a GET with Last-Event-ID."));
+        }
+    }
+
+    /// Whether `key` is an open listen stream.
+    fn listens_on(&self, key: &str) -> bool {
+        self.listeners
+            .iter()
+            .any(|l| matches!(&l.conn, ConnId::HttpStream(k) if k == key))
     }
 
     /// Ends every legacy HTTP session idle for longer than the policy's
@@ -573,45 +605,46 @@ impl Server {
         id: RequestId,
         revision: ProtocolVersion,
     ) -> HttpReply {
-        let mut body = String::new();
-        let mut rules = vec![rules::H_STATUS, rules::H_SSE_STREAM];
         let session_id = conn.session_id().map(str::to_string);
         let number = self.sessions.get_mut(conn).map(|s| s.streams.open_for(id));
+        let key = session_id
+            .as_deref()
+            .zip(number)
+            .map(|(session, n)| streams::stream_key(session, n));
+        // The server's messages for this request so far become the stream's
+        // first events.
         let mut outbox = std::mem::take(&mut self.outbox);
         for out in outbox.iter_mut() {
             if out.conn != *conn || out.event.is_some() {
                 continue;
             }
-            let OutputKind::Send { message, .. } = &out.kind else {
+            let (OutputKind::Send { message, .. }, Some(key), Some(number)) =
+                (&out.kind, &key, number)
+            else {
                 continue;
             };
-            let event = match (&session_id, number) {
-                (Some(session), Some(number)) => self
-                    .sessions
-                    .get_mut(conn)
-                    .and_then(|s| s.streams.record(number, message, false))
-                    .map(|event_id| SseEvent {
-                        stream: streams::stream_key(session, number),
-                        id: event_id,
-                        closes: false,
-                    }),
-                _ => None,
-            };
-            match &event {
-                Some(event) => body.push_str(&http::sse_event(&event.id, &message.to_string())),
-                None => body.push_str(&format!("event: message\ndata: {message}\n\n")),
-            }
-            rules.extend(out.rules.iter().copied());
-            out.event = event;
+            out.event = self
+                .sessions
+                .get_mut(conn)
+                .and_then(|s| s.streams.record(number, message, false))
+                .map(|event_id| SseEvent {
+                    stream: key.clone(),
+                    id: Some(event_id),
+                    closes: false,
+                });
         }
-        // The messages placed in the body are sent with it.
-        outbox.retain(|out| !(out.conn == *conn && matches!(out.kind, OutputKind::Send { .. })));
         self.outbox = outbox;
+        let (body, mut rules) = match &key {
+            Some(key) => self.stream_body(key),
+            // No session to keep a stream in: what is there is all.
+            None => self.take_untagged_sends(conn),
+        };
+        rules.splice(0..0, [rules::H_STATUS, rules::H_SSE_STREAM]);
         let mut resp = HttpResponse::event_stream(body);
         if let Some(session) = &session_id {
             resp.headers
                 .push((http::SESSION_HEADER.into(), session.clone()));
-            resp.stream = number.map(|n| streams::stream_key(session, n));
+            resp.stream = key;
         }
         HttpReply::new(resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it, with an event id; the stream stays open, and the result will follow on it as its last event.".into(), revision)
     }
@@ -658,7 +691,7 @@ impl Server {
         let mut replayed = 0;
         for (seq, data) in stream.sent.iter().filter(|(seq, _)| *seq > after) {
             resp.body.push_str(&http::sse_event(
-                &streams::event_id(stream.number, *seq),
+                Some(&streams::event_id(stream.number, *seq)),
                 data,
             ));
             replayed += 1;
@@ -690,7 +723,7 @@ impl Server {
             }
             out.event = s.streams.record(0, message, false).map(|id| SseEvent {
                 stream: streams::stream_key(session, 0),
-                id,
+                id: Some(id),
                 closes: false,
             });
         }
@@ -918,7 +951,9 @@ impl Server {
         rules: &[RuleId],
         note: impl Into<String>,
     ) {
-        let event = self.response_event(conn, &kind);
+        let event = self
+            .response_event(conn, &kind)
+            .or_else(|| listen_event(conn, &kind));
         self.outbox.push_back(ServerOutput {
             conn: conn.clone(),
             kind,
@@ -944,7 +979,7 @@ impl Server {
         let event_id = streams.record(number, message, true)?;
         Some(SseEvent {
             stream: streams::stream_key(session, number),
-            id: event_id,
+            id: Some(event_id),
             closes: true,
         })
     }
@@ -1011,24 +1046,65 @@ impl Server {
     /// The response of a `subscriptions/listen` POST: an SSE stream that
     /// stays open, its acknowledgement first (M-LISTEN-ACK).
     fn listen_response(&mut self, key: String) -> HttpReply {
-        let stream_conn = ConnId::http_stream(&key);
+        let (body, mut rules) = self.stream_body(&key);
+        rules.insert(0, rules::H_STATUS);
+        let mut resp = HttpResponse::event_stream(body);
+        resp.stream = Some(key.clone());
+        let note = format!("subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.");
+        HttpReply::new(resp, rules, note, ProtocolVersion::modern())
+    }
+}
+
+impl Server {
+    /// Takes the messages queued for stream `key` out of the outbox: they
+    /// are the first events of the response that opens it, its body.
+    fn stream_body(&mut self, key: &str) -> (String, Vec<RuleId>) {
         let mut body = String::new();
-        let mut rules = vec![rules::H_STATUS];
+        let mut rules = Vec::new();
         let mut rest = VecDeque::new();
         while let Some(out) = self.outbox.pop_front() {
-            match &out.kind {
-                OutputKind::Send { message, .. } if out.conn == stream_conn => {
-                    body.push_str(&format!("event: message\ndata: {message}\n\n"));
+            match (&out.kind, &out.event) {
+                (OutputKind::Send { message, .. }, Some(event)) if event.stream == key => {
+                    body.push_str(&event.frame(&message.to_string()));
                     rules.extend(out.rules.iter().copied());
                 }
                 _ => rest.push_back(out),
             }
         }
         self.outbox = rest;
-        let mut resp = HttpResponse::event_stream(body);
-        resp.stream = Some(key.clone());
-        let note = format!("subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.");
-        HttpReply::new(resp, rules, note, ProtocolVersion::modern())
+        (body, rules)
+    }
+
+    /// Takes every message queued for `conn` that no stream carries, as
+    /// events without ids.
+    fn take_untagged_sends(&mut self, conn: &ConnId) -> (String, Vec<RuleId>) {
+        let mut body = String::new();
+        let mut rules = Vec::new();
+        let mut rest = VecDeque::new();
+        while let Some(out) = self.outbox.pop_front() {
+            match &out.kind {
+                OutputKind::Send { message, .. } if out.conn == *conn && out.event.is_none() => {
+                    body.push_str(&http::sse_event(None, &message.to_string()));
+                    rules.extend(out.rules.iter().copied());
+                }
+                _ => rest.push_back(out),
+            }
+        }
+        self.outbox = rest;
+        (body, rules)
+    }
+}
+
+/// A message to a listen stream travels on it as an event without an id
+/// (M-LISTEN-TAG: the subscription id is in the message itself).
+fn listen_event(conn: &ConnId, kind: &OutputKind) -> Option<SseEvent> {
+    match (conn, kind) {
+        (ConnId::HttpStream(key), OutputKind::Send { .. }) => Some(SseEvent {
+            stream: key.clone(),
+            id: None,
+            closes: false,
+        }),
+        _ => None,
     }
 }
 

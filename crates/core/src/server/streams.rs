@@ -1,8 +1,21 @@
-//! The SSE streams of legacy Streamable HTTP sessions (H-SSE-STREAM,
-//! H-SSE-RESUME): which stream each of the server's messages travels on,
-//! the event ids, and the events kept for a client that reconnects.
+//! SSE streams that stay open after their response's first bytes, in both
+//! eras, and the one way a later message names the stream it travels on:
+//! the response that opens a stream carries its key
+//! ([`HttpResponse::stream`](crate::transport::http::HttpResponse::stream)),
+//! and every later message for it is an output tagged with an [`SseEvent`]
+//! naming that key. A driver needs nothing else to route it.
 //!
-//! A POST whose reply has to wait opens a stream for that request: the
+//! Two kinds of stream carry such events:
+//!
+//! - **Listen streams** (2026-07-28, `subscriptions/listen`, key
+//!   `listen-N`): the stream is the subscription (M-LISTEN-FILTER). Its
+//!   events have no id: a modern server keeps no session to resume against
+//!   (H-SESSION), so a client that loses the stream listens again. Its
+//!   client going away ends the subscription ([`Server::stream_closed`]).
+//! - **Streams of legacy HTTP sessions** (H-SSE-STREAM, H-SSE-RESUME, key
+//!   `SESSION/NUMBER`), kept here per session with their events.
+//!
+//! A legacy POST whose reply has to wait opens a stream for that request: the
 //! server's messages for it travel there, and the request's JSON-RPC
 //! response is the last event. A GET opens the session's standalone
 //! stream (number 0) for messages unrelated to any request. Every event
@@ -16,24 +29,34 @@ use std::collections::VecDeque;
 use serde_json::Value;
 
 use crate::protocol::jsonrpc::RequestId;
+#[cfg(doc)]
+use crate::server::Server;
 
 /// Events kept per stream for replay; older ones are forgotten.
 pub const KEPT_EVENTS: usize = 64;
 /// Streams kept per session; the oldest finished one goes first.
 pub const KEPT_STREAMS: usize = 16;
 
-/// An event the server sends on an SSE stream of a legacy HTTP session.
+/// An event the server sends on an SSE stream that stays open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SseEvent {
-    /// The stream, unique in this server (`SESSION/NUMBER`): the
-    /// [`crate::transport::http::HttpResponse::stream`] of the response
+    /// The stream, unique in this server (`SESSION/NUMBER` or `listen-N`):
+    /// the [`crate::transport::http::HttpResponse::stream`] of the response
     /// that opened or resumed it.
     pub stream: String,
-    /// The event id (`NUMBER-SEQ`), unique in the session.
-    pub id: String,
+    /// The event id (`NUMBER-SEQ`, unique in the session) on streams of
+    /// legacy sessions; `None` on listen streams, which cannot be resumed.
+    pub id: Option<String>,
     /// Whether this event ends the stream (it carries the response to the
     /// request that opened it).
     pub closes: bool,
+}
+
+impl SseEvent {
+    /// The event as `text/event-stream` bytes carrying `data`.
+    pub fn frame(&self, data: &str) -> String {
+        crate::transport::http::sse_event(self.id.as_deref(), data)
+    }
 }
 
 /// One stream of a session.

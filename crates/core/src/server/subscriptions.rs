@@ -9,10 +9,12 @@
 //! subscription when the stream closes (HTTP) or is cancelled (stdio).
 //!
 //! On HTTP the listen POST's response is an SSE stream that stays open
-//! ([`HttpResponse::stream`](crate::transport::http::HttpResponse::stream)):
-//! its later notifications are outputs on [`ConnId::HttpStream`], which the
-//! driver writes to that response, and tells the server with
-//! [`Server::handle_disconnect`] when the client goes away.
+//! ([`HttpResponse::stream`](crate::transport::http::HttpResponse::stream),
+//! key `listen-N`): its listener's connection is
+//! [`ConnId::HttpStream`], and its later notifications are outputs tagged
+//! with an [`SseEvent`](super::SseEvent) naming the key, like every other
+//! stream's (see `streams.rs`); the driver writes them to that response
+//! and calls [`Server::stream_closed`] when the client goes away.
 
 use serde_json::{json, Map, Value};
 

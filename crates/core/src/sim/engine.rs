@@ -330,7 +330,7 @@ impl Engine {
                     method: None,
                     status: None,
                     headers: vec![("Content-Type".into(), "text/event-stream".into())],
-                    event_id: event.map(|e| e.id),
+                    event_id: event.and_then(|e| e.id),
                 });
                 let msg = message_event(Side::Server, &text, revision, violation, http_info);
                 let index = self.push(EventKind::Message(msg), rules, note);

@@ -39,10 +39,15 @@ pub struct HttpResponse {
     pub headers: Vec<(String, String)>,
     /// Body; empty for 202 and for silent servers.
     pub body: String,
-    /// Set on an SSE response that stays open after its body: the stream
-    /// the server's later events for it belong to. They come as outputs of
-    /// later calls, each tagged with this stream ([`crate::server::SseEvent`]);
-    /// the one marked `closes` ends the stream. `None`: the body is all.
+    /// Set on an SSE response that stays open after its body: the key of
+    /// the stream the server's later events for it belong to (a deferred
+    /// legacy reply, a resumed or standalone GET stream of a legacy
+    /// session, a `subscriptions/listen` stream). Every later message for
+    /// it comes as an output whose [`crate::server::ServerOutput::event`]
+    /// names this key; the one marked `closes` ends the stream. A driver
+    /// writes them to this response, and tells the server with
+    /// [`crate::server::Server::stream_closed`] when the client goes away
+    /// first. `None`: the body is all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<String>,
 }
@@ -203,10 +208,13 @@ fn base_headers() -> Vec<(String, String)> {
     ]
 }
 
-/// One SSE event carrying a JSON-RPC message, with its event id (for
-/// resumption with `Last-Event-ID`).
-pub fn sse_event(id: &str, data: &str) -> String {
-    format!("id: {id}\nevent: message\ndata: {data}\n\n")
+/// One SSE event carrying a JSON-RPC message, with its event id if the
+/// stream has them (for resumption with `Last-Event-ID`).
+pub fn sse_event(id: Option<&str>, data: &str) -> String {
+    match id {
+        Some(id) => format!("id: {id}\nevent: message\ndata: {data}\n\n"),
+        None => format!("event: message\ndata: {data}\n\n"),
+    }
 }
 
 /// The `id` of every event of a `text/event-stream` body that has one, in
