@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-10000000}"
 SECONDS_MAX="${SECONDS_MAX:-0}"
 SANITIZER="${SANITIZER:-address}"
-ALL=(jsonrpc_classify server_text server_http share_decode editor_lint cli_request cli_connection)
+ALL=(jsonrpc_classify server_text server_http share_decode editor_lint cli_request cli_connection scenario_file)
 if [ "$#" -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL[@]}"); fi
 
 if ! rustup toolchain list | grep -q '^nightly'; then
@@ -37,12 +37,15 @@ mkdir -p fuzz/reports
 status=0
 for target in "${TARGETS[@]}"; do
   mkdir -p "fuzz/corpus/$target" "fuzz/regressions/$target" "fuzz/artifacts/$target"
+  # Scenario files are larger than protocol messages: their seeds are whole
+  # exported scenarios.
+  case "$target" in scenario_file) max_len=16384 ;; *) max_len=8192 ;; esac
   echo "== $target: $RUNS executions"
   set +e
   (cd fuzz && cargo +nightly fuzz run --release -s "$SANITIZER" "$target" \
       "corpus/$target" "seeds/$target" -- \
       -runs="$RUNS" -max_total_time="$SECONDS_MAX" -timeout=10 -rss_limit_mb=2048 \
-      -max_len=8192 -print_final_stats=1) >"fuzz/reports/$target.log" 2>&1
+      -max_len="$max_len" -print_final_stats=1) >"fuzz/reports/$target.log" 2>&1
   rc=$?
   set -e
   grep -E '^(stat::|#[0-9]+.*DONE|Done [0-9]+ runs)' "fuzz/reports/$target.log" > "fuzz/reports/$target.txt" || true

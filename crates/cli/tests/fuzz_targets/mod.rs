@@ -26,6 +26,7 @@ pub const TARGETS: &[&str] = &[
     "editor_lint",
     "cli_request",
     "cli_connection",
+    "scenario_file",
 ];
 
 /// Runs target `name` on `data`; `false` if there is no such target.
@@ -38,6 +39,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "editor_lint" => editor_lint(data),
         "cli_request" => cli_request(data),
         "cli_connection" => cli_connection(data),
+        "scenario_file" => scenario_file(data),
         _ => return false,
     }
     true
@@ -50,6 +52,7 @@ const PRESETS: &[&str] = &[
     "notes",
     "search-index",
     "dual-era",
+    "reference",
 ];
 
 /// A preset's server, picked by `pick`.
@@ -153,4 +156,20 @@ pub fn cli_request(data: &[u8]) {
 /// the service) fed `data` as the client's bytes, in memory.
 pub fn cli_connection(data: &[u8]) {
     mcp_lanes_cli::http::fuzzing::connection(data);
+}
+
+/// The scenario-file loader (size, depth, JSON, then every field), and for
+/// a file it accepts, the writer: what [`file::export`] writes from the
+/// loaded set-ups must load again (the page's "save as file" feeds the
+/// loader).
+pub fn scenario_file(data: &[u8]) {
+    use mcp_lanes_core::scenarios::file;
+    let text = String::from_utf8_lossy(data);
+    let Ok(loaded) = file::load(&text) else {
+        return;
+    };
+    let written = file::export(&loaded.id, &loaded.title, &loaded.summary, &loaded.setups);
+    if let Err(errors) = file::load_value(&written) {
+        panic!("the writer wrote a file the loader refuses: {errors:?}\n{written}");
+    }
 }
