@@ -315,3 +315,94 @@ fn l_session_idle_the_cap_drops_the_session_idle_longest() {
     } = server.handle_http(t(40), &post(Some(&third), ping));
     assert_eq!(newest.status, 200);
 }
+
+/// A session of `version` on the reference preset; its id.
+fn reference_session(server: &mut Server, version: &str) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": version, "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    let HttpReply { response, .. } = server.handle_http(
+        t(0),
+        &HttpRequest::post(http::legacy_headers(None, None), init.to_string()),
+    );
+    assert_eq!(response.status, 200, "{}", response.body);
+    let session = response
+        .header(http::SESSION_HEADER)
+        .expect("a session id")
+        .to_string();
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    server.handle_http(
+        t(0),
+        &HttpRequest::post(
+            http::legacy_headers(Some(version), Some(&session)),
+            done.to_string(),
+        ),
+    );
+    outputs(server);
+    session
+}
+
+#[test]
+fn h_sse_poll_the_stream_is_primed_ended_early_and_the_result_waits_for_resumption() {
+    let config = presets::server("reference").expect("the reference preset");
+    let mut server = Server::new(config);
+    let session = reference_session(&mut server, "2025-11-25");
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "test_reconnection", "arguments": {}}});
+    let reply = server.handle_http(
+        t(10),
+        &HttpRequest::post(
+            http::legacy_headers(Some("2025-11-25"), Some(&session)),
+            call.to_string(),
+        ),
+    );
+    assert!(reply.rules.contains(&"H-SSE-POLL"), "{:?}", reply.rules);
+    let response = reply.response;
+    assert_eq!(response.status, 200);
+    assert!(http::is_event_stream(&response));
+    // Priming: an id, the reconnection delay, empty data; then the
+    // response ends without the result (no stream left open).
+    assert_eq!(response.body, "id: 1-1\nretry: 500\ndata: \n\n");
+    assert_eq!(response.stream, None);
+    assert!(outputs(&mut server)
+        .iter()
+        .all(|o| !matches!(o.kind, OutputKind::Send { .. })));
+    // The client reconnects after the primed event: the result follows,
+    // and the stream is complete.
+    let resumed = server
+        .handle_http(t(600), &get(&session, Some("1-1")))
+        .response;
+    assert_eq!(resumed.status, 200);
+    assert_eq!(resumed.stream, None);
+    assert_eq!(
+        http::sse_event_ids(&resumed.body),
+        vec![Some("1-2".to_string())]
+    );
+    let result: Value = serde_json::from_str(&http::sse_events(&resumed.body)[0]).expect("JSON");
+    assert_eq!(result["id"], 1);
+    assert_eq!(
+        result["result"]["content"][0]["text"],
+        "Reconnection test completed."
+    );
+    // Resuming again replays the same result: nothing is lost or repeated
+    // as work.
+    let again = server
+        .handle_http(t(700), &get(&session, Some("1-1")))
+        .response;
+    assert_eq!(again.body, resumed.body);
+
+    // Sessions of earlier revisions have no priming events: the result comes
+    // at once.
+    let older = reference_session(&mut server, "2025-06-18");
+    let reply = server.handle_http(
+        t(800),
+        &HttpRequest::post(
+            http::legacy_headers(Some("2025-06-18"), Some(&older)),
+            call.to_string(),
+        ),
+    );
+    assert!(!reply.rules.contains(&"H-SSE-POLL"));
+    assert!(!http::is_event_stream(&reply.response));
+    let result: Value = serde_json::from_str(&reply.response.body).expect("JSON");
+    assert_eq!(result["id"], 1);
+}

@@ -235,6 +235,9 @@ pub struct Server {
     pub(crate) opened_stream: Option<String>,
     /// The key that signs MRTR requestState (M-MRTR-STATE).
     pub(crate) state_key: Vec<u8>,
+    /// Set while handling a call whose tool polls (H-SSE-POLL): the
+    /// `retry:` in ms, if the session lets the stream end early.
+    pub(crate) poll_reply: Option<u64>,
 }
 
 /// An error reply in the making: why ([`Fault`]), the message, data, rules
@@ -289,6 +292,7 @@ impl Server {
             next_stream: 0,
             opened_stream: None,
             state_key: mrtr::SIMULATION_KEY.to_vec(),
+            poll_reply: None,
         }
     }
 
@@ -394,7 +398,10 @@ impl Server {
     /// `conn`. Returns the reply to send back, if the message gets one.
     pub fn handle_text(&mut self, now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
         self.now = now;
-        self.handle_message(conn, text, None)
+        let reply = self.handle_message(conn, text, None);
+        // stdio has no SSE stream to end early.
+        self.poll_reply = None;
+        reply
     }
 
     /// Handles one HTTP request to the MCP endpoint and returns the response
@@ -402,7 +409,9 @@ impl Server {
     pub fn handle_http(&mut self, now: SimTime, request: &HttpRequest) -> HttpReply {
         self.now = now;
         self.opened_stream = None;
+        self.poll_reply = None;
         let reply = self.handle_http_inner(request);
+        self.poll_reply = None;
         self.place_events();
         reply
     }
@@ -535,6 +544,11 @@ impl Server {
             .is_ok_and(|v| v.get("method").is_none() && v.get("id").is_some());
         match self.handle_message(&conn, &request.body, Some(request)) {
             Some(reply) => {
+                if let (Some(retry_ms), Some(id)) = (self.poll_reply.take(), &request_id) {
+                    if let Some(polled) = self.polled_response(&conn, id, &reply, retry_ms) {
+                        return polled;
+                    }
+                }
                 let (sends, send_rules, send_note) = self.take_sends(&conn);
                 let mut rules = reply.rules.clone();
                 let mut note = reply.note.clone();
@@ -647,6 +661,42 @@ impl Server {
             resp.stream = key;
         }
         HttpReply::new(resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it, with an event id; the stream stays open, and the result will follow on it as its last event.".into(), revision)
+    }
+
+    /// SSE polling (H-SSE-POLL): in a 2025-11-25 session, the POST's
+    /// stream is primed (an event id, `retry:`, no data) and ends at once;
+    /// the request's notifications and its response become the stream's
+    /// later events, kept for the GET with `Last-Event-ID` that follows.
+    /// `None`: the session's revision has no priming, so the reply goes out
+    /// as usual.
+    fn polled_response(
+        &mut self,
+        conn: &ConnId,
+        id: &RequestId,
+        reply: &Reply,
+        retry_ms: u64,
+    ) -> Option<HttpReply> {
+        let session_id = conn.session_id()?.to_string();
+        let session = self.sessions.get_mut(conn)?;
+        if session.version.as_str() < "2025-11-25" || reply.status != 200 {
+            return None;
+        }
+        let revision = session.version.clone();
+        let number = session.streams.open_for(id.clone());
+        let primed = session.streams.prime(number)?;
+        let (sends, _, _) = self.take_sends(conn);
+        let session = self.sessions.get_mut(conn)?;
+        for message in &sends {
+            session.streams.record(number, message, false);
+        }
+        let last = session.streams.record(number, &reply.message, true)?;
+        let mut resp =
+            HttpResponse::event_stream(format!("id: {primed}\nretry: {retry_ms}\ndata: \n\n"));
+        resp.headers.push((http::SESSION_HEADER.into(), session_id));
+        let mut rules = vec![rules::H_SSE_POLL, rules::H_SSE_RESUME, rules::H_STATUS];
+        rules.extend(reply.rules.iter().copied());
+        let note = format!("SSE polling: the stream opens with a priming event ({primed}: an id and no data) and retry: {retry_ms}, then the server ends the response before the result. The result waits as event {last}; the client gets it by reconnecting with GET and Last-Event-ID: {primed}. {}", reply.note);
+        Some(HttpReply::new(resp, rules, note, revision))
     }
 
     /// GET on a legacy server with a session: resumes the stream named by

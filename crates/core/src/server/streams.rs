@@ -152,6 +152,19 @@ impl Streams {
         Some(event_id(number, seq))
     }
 
+    /// Records the priming event of stream `number` (an id and no data:
+    /// H-SSE-POLL); its event id.
+    pub fn prime(&mut self, number: u32) -> Option<String> {
+        let stream = self.list.iter_mut().find(|s| s.number == number)?;
+        let seq = stream.next_seq;
+        stream.next_seq += 1;
+        if stream.sent.len() >= KEPT_EVENTS {
+            stream.sent.pop_front();
+        }
+        stream.sent.push_back((seq, String::new()));
+        Some(event_id(number, seq))
+    }
+
     /// Whether stream `number` is kept and still open.
     pub fn is_open(&self, number: u32) -> bool {
         self.get(number).is_some_and(|s| !s.done)
