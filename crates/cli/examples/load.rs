@@ -6,8 +6,18 @@
 //! ```text
 //! load --url http://127.0.0.1:PORT/mcp --work discover|call|legacy
 //!      --connections N --seconds S [--warmup S] [--tool NAME]
-//!      [--arguments JSON] [--threads N]
+//!      [--arguments JSON] [--threads N] [--rate R]
 //! ```
+//!
+//! Without `--rate` the loop is closed: each connection sends its next
+//! request as soon as the last is answered, so the figure is the most the
+//! pair can do, and with N connections in flight the latency is N over the
+//! throughput (Little's law), whatever the server. `--rate R` makes it open:
+//! R requests per second in all, each connection on its own schedule
+//! (spread evenly), and a request's latency counts from the time it was
+//! due, not from when a busy client got round to sending it (no
+//! coordinated omission). That is how a latency target at a given
+//! concurrency is measured. `--threads N` runs the generator on N threads.
 //!
 //! `discover` and `call` are modern (2026-07-28) POSTs of server/discover
 //! and tools/call; `legacy` opens one session per connection (initialize,
@@ -37,6 +47,8 @@ struct Plan {
     warmup: f64,
     tool: String,
     arguments: Value,
+    /// Requests per second in all (`None`: closed loop).
+    rate: Option<f64>,
 }
 
 #[derive(Default, Debug)]
@@ -49,7 +61,7 @@ struct Tally {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: load --url URL --work discover|call|legacy --connections N --seconds S [--warmup S] [--tool NAME] [--arguments JSON] [--threads N]");
+    eprintln!("usage: load --url URL --work discover|call|legacy --connections N --seconds S [--warmup S] [--tool NAME] [--arguments JSON] [--threads N] [--rate R]");
     std::process::exit(2)
 }
 
@@ -66,6 +78,7 @@ fn parse() -> (Plan, usize) {
         warmup: 1.0,
         tool: "list_incidents".into(),
         arguments: json!({}),
+        rate: None,
     };
     let mut threads = 1;
     while let Some(flag) = args.next() {
@@ -81,6 +94,10 @@ fn parse() -> (Plan, usize) {
                 plan.arguments = serde_json::from_str(&value).unwrap_or_else(|_| usage())
             }
             "--threads" => threads = value.parse().unwrap_or_else(|_| usage()),
+            "--rate" => {
+                plan.rate = Some(value.parse().unwrap_or_else(|_| usage()))
+                    .filter(|r: &f64| *r > 0.0)
+            }
             _ => usage(),
         }
     }
@@ -153,10 +170,18 @@ async fn connect(plan: &Plan) -> Option<http1::SendRequest<Full<Bytes>>> {
     Some(sender)
 }
 
-async fn one_connection(plan: Arc<Plan>, start: Instant) -> Tally {
+async fn one_connection(plan: Arc<Plan>, index: usize, start: Instant) -> Tally {
     let mut tally = Tally::default();
     let measure_from = start + Duration::from_secs_f64(plan.warmup);
     let deadline = measure_from + Duration::from_secs_f64(plan.seconds);
+    // Open loop: this connection's requests are due every `every`, the
+    // connections' schedules spread evenly over one period.
+    let every = plan
+        .rate
+        .map(|rate| Duration::from_secs_f64(plan.connections as f64 / rate));
+    let mut due = every.map(|every| {
+        start + every.mul_f64(index as f64 / plan.connections.max(1) as f64)
+    });
     let mut sender = None;
     let mut session: Option<String> = None;
     let mut id = 0u64;
@@ -198,7 +223,15 @@ async fn one_connection(plan: Arc<Plan>, start: Instant) -> Tally {
             continue;
         }
         id += 1;
-        let began = Instant::now();
+        let began = match (due.as_mut(), every) {
+            (Some(at), Some(every)) => {
+                tokio::time::sleep_until((*at).into()).await;
+                let this = *at;
+                *at += every;
+                this
+            }
+            _ => Instant::now(),
+        };
         let name = plan.tool.clone();
         let (body, headers): (Value, Vec<(&str, String)>) = match plan.work.as_str() {
             "discover" => (
@@ -279,7 +312,7 @@ fn main() {
     let tallies = runtime.block_on(async {
         let start = Instant::now();
         let tasks: Vec<_> = (0..plan.connections)
-            .map(|_| tokio::spawn(one_connection(Arc::clone(&plan), start)))
+            .map(|i| tokio::spawn(one_connection(Arc::clone(&plan), i, start)))
             .collect();
         let mut out = Vec::new();
         for task in tasks {
@@ -309,6 +342,7 @@ fn main() {
         "work": plan.work,
         "connections": plan.connections,
         "seconds": plan.seconds,
+        "rate": plan.rate,
         "requests": all.len(),
         "rps": (all.len() as f64 / plan.seconds).round(),
         "p50_ms": (pct(0.50) * 1000.0).round() / 1000.0,
