@@ -42,6 +42,12 @@ git ls-files -z --cached --others --exclude-standard \
   | tar --null -T - -cf - | tar -xf - -C "$copy.new"
 # tar keeps each file's modification time, so cargo rebuilds only what
 # changed since the last run.
+# Installed, git-ignored dependencies of the repository itself (the pinned
+# SDK peers that crates/cli/tests/sdk_clients.rs runs) are linked in, not
+# copied: they belong to the repository, not beside it.
+for dep in tests/peers/node_modules tests/peers/.venv; do
+  if [ -e "$root/$dep" ]; then ln -s "$root/$dep" "$copy.new/$dep"; fi
+done
 rm -rf "$copy"
 mv "$copy.new" "$copy"
 ls -A "$base" | grep -qvxE 'repo|\.lock' && { echo "[standalone] $base holds more than the copy" >&2; exit 1; }

@@ -17,8 +17,9 @@ Usage:
   mcp-lanes run --scenario ID [--format text|json]
   mcp-lanes run --file PATH [--format text|json]
   mcp-lanes serve [--transport stdio] --preset ID
-  mcp-lanes serve --transport http --port N --preset ID
-  mcp-lanes serve [--transport stdio | --transport http --port N] --file PATH --server ID
+  mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
+  mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
+                  --file PATH --server ID
   mcp-lanes export --scenario ID
   mcp-lanes --help | --version
 
@@ -47,6 +48,20 @@ Options:
   --transport T     stdio or http (serve; default stdio)
   --port N          TCP port for --transport http (0 = any free port)
   --preset ID       server preset for serve
+
+HTTP options (serve --transport http):
+  --max-connections N  connections held at once; more wait to be accepted
+                       (default: set by memory and the open-file limit)
+  --threads N          worker threads (default: one per core)
+  --session-idle S     a legacy session idle for S seconds expires; its id
+                       then gets 404 and the client initializes again
+                       (default 1800)
+  --max-sessions N     legacy sessions kept at once; a new one beyond drops
+                       the one idle longest (default 10000)
+  --keep-alive S        an open SSE stream silent for S seconds gets a
+                       comment, so a client that left is noticed (default 15)
+  --quiet              log start, shutdown and failures only, not every
+                       request
   -h, --help        print this help
   -V, --version     print the version
 
@@ -67,11 +82,64 @@ pub enum Format {
 pub enum Transport {
     /// One JSON message per line on stdin/stdout.
     Stdio,
-    /// Streamable HTTP on 127.0.0.1 at this port (0 = any free port).
-    Http {
-        /// The port to bind.
-        port: u16,
-    },
+    /// Streamable HTTP on 127.0.0.1.
+    Http(HttpOptions),
+}
+
+/// Settings of `serve --transport http`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// The port to bind (0 = any free port).
+    pub port: u16,
+    /// Connections held at once (`None`: derived from memory and the
+    /// open-file limit).
+    pub max_connections: Option<usize>,
+    /// Worker threads (`None`: one per available core).
+    pub threads: Option<usize>,
+    /// Seconds a legacy session may stay idle before it expires.
+    pub session_idle_secs: u64,
+    /// Legacy sessions kept at once.
+    pub max_sessions: usize,
+    /// Seconds an open SSE stream may stay silent before a keep-alive
+    /// comment.
+    pub keep_alive_secs: u64,
+    /// Log start, shutdown and failures only.
+    pub quiet: bool,
+}
+
+/// Default of `--session-idle`: 30 minutes.
+pub const DEFAULT_SESSION_IDLE_SECS: u64 = 1800;
+/// Default of `--max-sessions`.
+pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
+/// Default of `--keep-alive`.
+pub const DEFAULT_KEEP_ALIVE_SECS: u64 = 15;
+
+impl HttpOptions {
+    /// The defaults for `port`.
+    pub fn on_port(port: u16) -> Self {
+        Self {
+            port,
+            max_connections: None,
+            threads: None,
+            session_idle_secs: DEFAULT_SESSION_IDLE_SECS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            keep_alive_secs: DEFAULT_KEEP_ALIVE_SECS,
+            quiet: false,
+        }
+    }
+}
+
+/// Parses a positive count given to `--name`.
+fn count(name: &str, value: &str, min: u64, max: u64) -> Result<u64, UsageError> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| {
+            usage(format!(
+                "--{name} {value:?} is not a number from {min} to {max}"
+            ))
+        })
 }
 
 /// Where `run` finds its scenario.
@@ -173,6 +241,12 @@ where
     let mut preset = None;
     let mut file = None;
     let mut server = None;
+    let mut max_connections = None;
+    let mut threads = None;
+    let mut session_idle = None;
+    let mut max_sessions = None;
+    let mut keep_alive = None;
+    let mut quiet = false;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => return Ok(Command::Help),
@@ -184,6 +258,22 @@ where
             Long("preset") => set_once(&mut preset, "preset", parser.value()?.string()?)?,
             Long("file") => set_once(&mut file, "file", parser.value()?.string()?)?,
             Long("server") => set_once(&mut server, "server", parser.value()?.string()?)?,
+            Long("max-connections") => set_once(
+                &mut max_connections,
+                "max-connections",
+                parser.value()?.string()?,
+            )?,
+            Long("threads") => set_once(&mut threads, "threads", parser.value()?.string()?)?,
+            Long("session-idle") => {
+                set_once(&mut session_idle, "session-idle", parser.value()?.string()?)?
+            }
+            Long("max-sessions") => {
+                set_once(&mut max_sessions, "max-sessions", parser.value()?.string()?)?
+            }
+            Long("keep-alive") => {
+                set_once(&mut keep_alive, "keep-alive", parser.value()?.string()?)?
+            }
+            Long("quiet") => quiet = true,
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => {
                 return Err(usage(format!(
@@ -207,6 +297,20 @@ where
             Ok(())
         }
     };
+    let http_only = [
+        ("max-connections", max_connections.is_some()),
+        ("threads", threads.is_some()),
+        ("session-idle", session_idle.is_some()),
+        ("max-sessions", max_sessions.is_some()),
+        ("keep-alive", keep_alive.is_some()),
+        ("quiet", quiet),
+    ];
+    let not_http = |what: &str| -> Result<(), UsageError> {
+        match http_only.iter().find(|(_, given)| *given) {
+            Some((name, _)) => Err(usage(format!("--{name} only applies to {what}"))),
+            None => Ok(()),
+        }
+    };
     match command.as_str() {
         "list" => {
             refuse("scenario", scenario.is_some())?;
@@ -216,6 +320,7 @@ where
             refuse("preset", preset.is_some())?;
             refuse("file", file.is_some())?;
             refuse("server", server.is_some())?;
+            not_http("serve --transport http")?;
             Ok(Command::List)
         }
         "export" => {
@@ -225,6 +330,7 @@ where
             refuse("preset", preset.is_some())?;
             refuse("file", file.is_some())?;
             refuse("server", server.is_some())?;
+            not_http("serve --transport http")?;
             let scenario = scenario.ok_or_else(|| usage("export needs --scenario ID"))?;
             Ok(Command::Export { scenario })
         }
@@ -233,6 +339,7 @@ where
             refuse("port", port.is_some())?;
             refuse("preset", preset.is_some())?;
             refuse("server", server.is_some())?;
+            not_http("serve --transport http")?;
             let scenario = match (scenario, file) {
                 (Some(id), None) => Scenario::Builtin(id),
                 (None, Some(path)) => Scenario::File(path),
@@ -281,6 +388,7 @@ where
                     if port.is_some() {
                         return Err(usage("--port only applies to --transport http"));
                     }
+                    not_http("--transport http")?;
                     Transport::Stdio
                 }
                 Some("http") => {
@@ -288,7 +396,25 @@ where
                     let port = port.parse::<u16>().map_err(|_| {
                         usage(format!("--port {port:?} is not a port number (0 to 65535)"))
                     })?;
-                    Transport::Http { port }
+                    let mut options = HttpOptions::on_port(port);
+                    if let Some(n) = max_connections {
+                        options.max_connections =
+                            Some(count("max-connections", &n, 1, 1_000_000)? as usize);
+                    }
+                    if let Some(n) = threads {
+                        options.threads = Some(count("threads", &n, 1, 1024)? as usize);
+                    }
+                    if let Some(n) = session_idle {
+                        options.session_idle_secs = count("session-idle", &n, 1, 31_536_000)?;
+                    }
+                    if let Some(n) = max_sessions {
+                        options.max_sessions = count("max-sessions", &n, 1, 10_000_000)? as usize;
+                    }
+                    if let Some(n) = keep_alive {
+                        options.keep_alive_secs = count("keep-alive", &n, 1, 3600)?;
+                    }
+                    options.quiet = quiet;
+                    Transport::Http(options)
                 }
                 Some(other) => {
                     return Err(usage(format!(
@@ -354,7 +480,41 @@ mod tests {
                 "x"
             ]),
             Ok(Command::Serve {
-                transport: Transport::Http { port: 0 },
+                transport: Transport::Http(HttpOptions::on_port(0)),
+                server: ServerSource::Preset("x".into())
+            })
+        );
+        assert_eq!(
+            p(&[
+                "serve",
+                "--transport",
+                "http",
+                "--port",
+                "0",
+                "--preset",
+                "x",
+                "--max-connections",
+                "20000",
+                "--threads",
+                "1",
+                "--session-idle",
+                "60",
+                "--max-sessions",
+                "5",
+                "--keep-alive",
+                "2",
+                "--quiet",
+            ]),
+            Ok(Command::Serve {
+                transport: Transport::Http(HttpOptions {
+                    port: 0,
+                    max_connections: Some(20_000),
+                    threads: Some(1),
+                    session_idle_secs: 60,
+                    max_sessions: 5,
+                    keep_alive_secs: 2,
+                    quiet: true,
+                }),
                 server: ServerSource::Preset("x".into())
             })
         );
@@ -435,6 +595,20 @@ mod tests {
             &["serve", "--transport", "stdio"],
             &["list", "--bogus"],
             &["list", "-x"],
+            &["serve", "--preset", "notes", "--quiet"],
+            &["list", "--threads", "2"],
+            &["export", "--scenario", "a", "--quiet"],
+            &[
+                "serve",
+                "--transport",
+                "http",
+                "--port",
+                "0",
+                "--preset",
+                "notes",
+                "--threads",
+                "0",
+            ],
             &["run", "--scenario", "a", "--file", "b.json"],
             &["run", "--file", "b.json", "--server", "s"],
             &["serve", "--file", "b.json"],

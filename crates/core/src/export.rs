@@ -125,30 +125,72 @@ pub fn shell_quote(text: &str) -> String {
 /// curl commands replaying the client's HTTP requests of a run, in order,
 /// against `base_url` (e.g. `http://127.0.0.1:8931/mcp`). Returns `None`
 /// for a stdio run. Each command prints the status line and the body.
+///
+/// A real server draws its own legacy session ids (L-SESSION-ID), so a run
+/// with sessions does not replay the simulated ones: each command saves the
+/// response's headers, the id the server minted is read from them into a
+/// shell variable, and later requests send that variable instead.
 pub fn curl(timeline: &Timeline, base_url: &str) -> Option<String> {
+    use crate::transport::http::SESSION_HEADER;
     if timeline.transport != crate::transport::TransportKind::Http {
         return None;
     }
+    let has_sessions = timeline.messages().any(|(_, m)| {
+        m.http
+            .as_ref()
+            .is_some_and(|h| crate::transport::http::header(&h.headers, SESSION_HEADER).is_some())
+    });
     let mut out = String::from("#!/bin/sh\n");
     out.push_str(&format!(
         "# {} — replay against: mcp-lanes serve --transport http --port PORT --preset PRESET\n",
         timeline.label.replace('\n', " ")
     ));
-    for (_, m) in timeline.messages().filter(|(_, m)| m.from == Side::Client) {
+    if has_sessions {
+        out.push_str("# The server mints its own session ids: each is read from the headers of the response that carried it.\nHEADERS=$(mktemp)\n");
+    }
+    // Simulated session ids seen so far, and their shell variables.
+    let mut sessions: Vec<String> = Vec::new();
+    let variable = |i: usize| format!("SESSION_{}", i + 1);
+    for (_, m) in timeline.messages() {
         let Some(http) = &m.http else { continue };
+        if m.from == Side::Server {
+            let minted = crate::transport::http::header(&http.headers, SESSION_HEADER);
+            if let (Some(id), Some(_)) = (minted, http.status) {
+                if !sessions.iter().any(|s| s == id) {
+                    sessions.push(id.to_string());
+                    out.push_str(&format!(
+                        "{}=$(sed -n 's/^[Mm][Cc][Pp]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]: *//p' \"$HEADERS\" | tr -d '\\r')\n",
+                        variable(sessions.len() - 1)
+                    ));
+                }
+            }
+            continue;
+        }
         let mut cmd = format!(
             "curl -sS -w '\\nHTTP %{{http_code}}\\n' -X {} {}",
             http.method.as_deref().unwrap_or("POST"),
             shell_quote(base_url)
         );
+        if has_sessions {
+            cmd.push_str(" -D \"$HEADERS\"");
+        }
         for (name, value) in &http.headers {
-            cmd.push_str(&format!(
-                " \\\n  -H {}",
-                shell_quote(&format!("{name}: {value}"))
-            ));
+            let known = sessions.iter().position(|s| s == value);
+            match known {
+                Some(i) if name.eq_ignore_ascii_case(SESSION_HEADER) => {
+                    cmd.push_str(&format!(" \\\n  -H \"{name}: ${}\"", variable(i)));
+                }
+                _ => cmd.push_str(&format!(
+                    " \\\n  -H {}",
+                    shell_quote(&format!("{name}: {value}"))
+                )),
+            }
         }
         cmd.push_str(&format!(" \\\n  --data-raw {}\n", shell_quote(&m.wire)));
         out.push_str(&format!("# {}\n{cmd}", m.label.replace('\n', " ")));
+    }
+    if has_sessions {
+        out.push_str("rm -f \"$HEADERS\"\n");
     }
     Some(out)
 }
@@ -178,6 +220,21 @@ mod tests {
         assert!(script.contains("-H 'MCP-Protocol-Version: 2025-11-25'"));
         assert!(script.contains("--data-raw '{\"jsonrpc\":\"2.0\""));
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert!(
+            !script.contains("HEADERS"),
+            "no sessions, no header capture"
+        );
+        let legacy = crate::scenarios::run("era-probe-http").unwrap_or_default();
+        let with_session = legacy
+            .iter()
+            .filter_map(|t| curl(t, "http://127.0.0.1:1/mcp"))
+            .find(|s| s.contains("SESSION_1="))
+            .unwrap_or_default();
+        assert!(
+            with_session.contains("-H \"Mcp-Session-Id: $SESSION_1\""),
+            "{with_session}"
+        );
+        assert!(!with_session.contains("session-1"), "{with_session}");
         let stdio = crate::scenarios::run("discover").unwrap_or_default();
         assert!(curl(&stdio[0], "x").is_none());
     }

@@ -24,6 +24,8 @@ const FORBIDDEN_SOURCE: &[&str] = &[
     "std::net",
     "std::fs",
     "std::thread",
+    "RandomState",
+    "getrandom",
 ];
 
 #[test]

@@ -338,6 +338,47 @@ fn m_listen_tag_every_notification_carries_the_subscription_id() {
     assert!(out
         .iter()
         .any(|o| matches!(o.kind, OutputKind::Broadcast(ServerTrigger::ToolsChanged))));
+    // The one way a later message names its stream: the output's event
+    // carries the response's stream key (no id: a listen stream is not
+    // resumed, it is listened to again).
+    let ConnId::HttpStream(key) = &conn else {
+        panic!("a listen stream's connection is its stream");
+    };
+    let on_stream: Vec<_> = out
+        .iter()
+        .filter_map(|o| o.event.as_ref().filter(|e| e.stream == *key))
+        .collect();
+    assert_eq!(on_stream.len(), 1);
+    assert_eq!(
+        (on_stream[0].id.as_deref(), on_stream[0].closes),
+        (None, false)
+    );
+    assert_eq!(
+        on_stream[0].frame("{}"),
+        "event: message\ndata: {}\n\n",
+        "the same frame as the listen response's body"
+    );
+}
+
+#[test]
+fn m_listen_filter_a_driver_closing_the_stream_ends_the_subscription() {
+    let mut s = reference();
+    let (resp, _) = listen(&mut s, 5, json!({"toolsListChanged": true}));
+    let key = resp.stream.expect("the response stays open");
+    assert!(s.stream_is_open(&key));
+    s.stream_closed(SimTime::from_millis(10), &key);
+    let out = drain(&mut s);
+    assert!(out.iter().any(|o| o.kind == OutputKind::Decision
+        && o.rules.contains(&"M-LISTEN-FILTER")
+        && o.note.contains(&key)));
+    assert!(!s.stream_is_open(&key));
+    let out = trigger_tool(&mut s, "test_trigger_tool_change");
+    assert!(sends_to(&out, &ConnId::http_stream(&key)).is_empty());
+    assert!(out.iter().all(|o| o.event.is_none()));
+    // Closing it again, or a stream that never was, changes nothing.
+    s.stream_closed(SimTime::from_millis(20), &key);
+    s.stream_closed(SimTime::from_millis(20), "listen-99");
+    assert!(drain(&mut s).is_empty());
 }
 
 #[test]

@@ -211,6 +211,30 @@ impl Proc {
         }
     }
 
+    /// Sends SIGTERM (graceful shutdown).
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    }
+
+    /// Waits (bounded) for the process to exit, without checking stdout.
+    pub fn wait_exit_status(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not exit within {TIMEOUT:?}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Whether the process is still running.
     pub fn running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
@@ -233,7 +257,12 @@ pub fn modern(id: u64, method: &str, mut params: Value, caps: Value) -> Value {
 
 /// `serve --transport http --port 0 --preset PRESET`, with its port.
 pub fn http_server(preset: &str) -> (Proc, u16) {
-    let mut proc = Proc::spawn(&[
+    http_server_with(preset, &[])
+}
+
+/// `serve --transport http --port 0 --preset PRESET EXTRA...`, with its port.
+pub fn http_server_with(preset: &str, extra: &[&str]) -> (Proc, u16) {
+    let mut args = vec![
         "serve",
         "--transport",
         "http",
@@ -241,7 +270,9 @@ pub fn http_server(preset: &str) -> (Proc, u16) {
         "0",
         "--preset",
         preset,
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let mut proc = Proc::spawn(&args);
     let line = proc.stderr_line("listening on http://127.0.0.1:");
     let port = line
         .rsplit("http://127.0.0.1:")

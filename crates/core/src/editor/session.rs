@@ -119,6 +119,7 @@ impl EditorSession {
                 method: Some("POST".into()),
                 status: None,
                 headers: ex.request_headers.clone(),
+                event_id: None,
             });
             let mut sent =
                 message_event(Side::Client, &ex.sent, revision(&ex.revision), None, http);
@@ -170,6 +171,7 @@ impl EditorSession {
                     method: None,
                     status: Some(s),
                     headers: ex.response_headers.clone(),
+                    event_id: None,
                 });
                 server_says(&mut events, reply, http, ex.rules.clone(), ex.note.clone());
             }

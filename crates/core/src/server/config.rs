@@ -116,6 +116,13 @@ pub enum Behaviour {
         /// What changed.
         change: super::ServerTrigger,
     },
+    /// Answers as usual, but in a 2025-11-25 HTTP session the POST's SSE
+    /// stream ends after a priming event and the result waits for the
+    /// client to reconnect (SSE polling, H-SSE-POLL).
+    Reconnect {
+        /// The `retry:` the priming event names (ms).
+        retry_ms: u64,
+    },
 }
 
 /// A multi round-trip request flow (M-MRTR): rounds of input requests, the

@@ -76,11 +76,21 @@ impl Server {
         let mut headers = Vec::new();
         let mut conn = conn.clone();
         if over_http {
-            let session_id = format!("session-{}", self.next_session);
-            self.next_session += 1;
+            // L-SESSION-ID: the policy's ids (random in a real server), or
+            // numbered ones in the simulation.
+            let session_id = match &self.policy.ids {
+                Some(ids) => ids.next(),
+                None => {
+                    let id = format!("session-{}", self.next_session);
+                    self.next_session += 1;
+                    id
+                }
+            };
             headers.push((http::SESSION_HEADER.to_string(), session_id.clone()));
             conn = ConnId::http_session(&session_id);
+            self.make_room_for_a_session();
         }
+        self.session_seq += 1;
         self.sessions.insert(
             conn,
             LegacySession {
@@ -90,6 +100,9 @@ impl Server {
                 client_name: client_name.to_string(),
                 log_level: None,
                 subscribed: Vec::new(),
+                last_seen: self.now,
+                seq: self.session_seq,
+                streams: Default::default(),
             },
         );
         Reply {
@@ -623,16 +636,43 @@ impl Server {
         if !declared {
             return;
         }
-        let conns: Vec<(ConnId, ProtocolVersion)> = self
+        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.state == SessionState::Operating)
-            .map(|(c, s)| (c.clone(), s.version.clone()))
+            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
             .collect();
-        for (conn, revision) in conns {
+        // In the order the sessions began.
+        conns.sort_by_key(|(seq, ..)| *seq);
+        for (_, conn, revision) in conns {
             let message = jsonrpc::notification(methods::TOOLS_LIST_CHANGED, Value::Null);
             self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
                 "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list.");
+        }
+    }
+
+    /// At the cap of the session policy, ends the HTTP session idle the
+    /// longest, so a new one fits (L-SESSION-IDLE).
+    fn make_room_for_a_session(&mut self) {
+        let Some(max) = self.policy.max_sessions else {
+            return;
+        };
+        while self.sessions.len() >= max.max(1) {
+            let oldest = self
+                .sessions
+                .iter()
+                .filter(|(conn, _)| conn.session_id().is_some())
+                .min_by_key(|(_, s)| (s.last_seen, s.seq))
+                .map(|(conn, _)| conn.clone());
+            let Some(conn) = oldest else {
+                return;
+            };
+            let now = self.now;
+            self.retire(
+                now,
+                &conn,
+                "was the one idle longest when a new session needed room under the server's cap",
+            );
         }
     }
 

@@ -25,6 +25,8 @@ pub mod presets;
 mod prompts;
 pub mod reference;
 mod resources;
+mod sessions;
+mod streams;
 mod subscriptions;
 mod tools;
 
@@ -48,7 +50,12 @@ pub use config::{
 pub use conn::ConnId;
 pub(crate) use fault::Fault;
 pub use mrtr::SIMULATION_KEY;
+pub use sessions::{SessionIds, SessionPolicy};
+pub use streams::SseEvent;
 pub use tools::LOG_LEVELS;
+
+use sessions::SessionTable;
+use streams::Streams;
 
 /// Largest message text the server parses; larger input is refused with a
 /// clear -32600 instead of being parsed.
@@ -137,6 +144,11 @@ pub struct ServerOutput {
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
     pub note: String,
+    /// For a message that travels on an SSE stream still open (a deferred
+    /// legacy reply's, a legacy session's GET stream, a listen stream): the
+    /// stream and the event it travels as. `None`: no open stream carries
+    /// it (over HTTP; on stdio every message simply goes out).
+    pub event: Option<SseEvent>,
 }
 
 /// Things a scenario can make the server do (not caused by a message), and
@@ -180,6 +192,12 @@ pub(crate) struct LegacySession {
     pub log_level: Option<String>,
     /// Resources the session subscribed to (resources/subscribe).
     pub subscribed: Vec<String>,
+    /// When it was last used, for the idle limit.
+    pub last_seen: SimTime,
+    /// Creation order, for messages to every session.
+    pub seq: u64,
+    /// Its SSE streams (HTTP sessions only).
+    pub streams: Streams,
 }
 
 /// A tools/call waiting for the client's answer to a server request.
@@ -198,7 +216,11 @@ pub(crate) struct PendingCall {
 #[derive(Debug, Clone)]
 pub struct Server {
     pub(crate) config: ServerConfig,
-    pub(crate) sessions: SmallMap<ConnId, LegacySession>,
+    pub(crate) sessions: SessionTable<ConnId, LegacySession>,
+    pub(crate) policy: SessionPolicy,
+    pub(crate) session_seq: u64,
+    /// The time of the input being handled.
+    pub(crate) now: SimTime,
     pub(crate) pending: SmallMap<(ConnId, RequestId), PendingCall>,
     pub(crate) locks_held: Vec<String>,
     pub(crate) next_request_id: i64,
@@ -213,8 +235,9 @@ pub struct Server {
     pub(crate) opened_stream: Option<String>,
     /// The key that signs MRTR requestState (M-MRTR-STATE).
     pub(crate) state_key: Vec<u8>,
-    /// The time of the input being handled.
-    pub(crate) now: SimTime,
+    /// Set while handling a call whose tool polls (H-SSE-POLL): the
+    /// `retry:` in ms, if the session lets the stream end early.
+    pub(crate) poll_reply: Option<u64>,
 }
 
 /// An error reply in the making: why ([`Fault`]), the message, data, rules
@@ -256,7 +279,10 @@ impl Server {
         let next_request_id = config.first_request_id;
         Self {
             config,
-            sessions: SmallMap::new(),
+            sessions: SessionTable::default(),
+            policy: SessionPolicy::default(),
+            session_seq: 0,
+            now: SimTime::ZERO,
             pending: SmallMap::new(),
             locks_held: Vec::new(),
             next_request_id,
@@ -266,7 +292,7 @@ impl Server {
             next_stream: 0,
             opened_stream: None,
             state_key: mrtr::SIMULATION_KEY.to_vec(),
-            now: SimTime::ZERO,
+            poll_reply: None,
         }
     }
 
@@ -275,6 +301,89 @@ impl Server {
         &self.config
     }
 
+    /// Sets how legacy HTTP sessions are named and retired (L-SESSION-ID,
+    /// L-SESSION-IDLE). A real server gives random ids, an idle limit and
+    /// a cap; the simulation keeps the default (numbered, kept).
+    pub fn set_session_policy(&mut self, policy: SessionPolicy) {
+        self.policy = policy;
+    }
+
+    /// Legacy sessions currently held.
+    pub fn session_count(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// Whether the SSE stream `key` (an [`HttpResponse::stream`]) is still
+    /// open: its listen subscription lasts, or its legacy session exists
+    /// and its last event is not sent yet.
+    pub fn stream_is_open(&self, key: &str) -> bool {
+        if self.listens_on(key) {
+            return true;
+        }
+        let Some((session, number)) = key.rsplit_once('/') else {
+            return false;
+        };
+        let Ok(number) = number.parse() else {
+            return false;
+        };
+        self.sessions
+            .get(&ConnId::http_session(session))
+            .is_some_and(|s| s.streams.is_open(number))
+    }
+
+    /// The client of the SSE stream `key` went away before the stream ended
+    /// (the driver saw its connection close). A listen stream is the
+    /// subscription, so it ends and is forgotten (M-LISTEN-FILTER); a
+    /// legacy session's stream loses nothing: its later events are kept
+    /// for a GET with `Last-Event-ID` (H-SSE-RESUME).
+    pub fn stream_closed(&mut self, now: SimTime, key: &str) {
+        self.now = now;
+        if self.listens_on(key) {
+            let conn = ConnId::http_stream(key);
+            self.note(&conn, OutputKind::Decision, &[rules::M_LISTEN_FILTER],
+                format!("The client closed listen stream {key}: the stream was the subscription, so it ends and the server forgets it."));
+            self.handle_disconnect(now, &conn);
+        } else if self.stream_is_open(key) {
+            let session = key.rsplit_once('/').map_or(key, |(s, _)| s);
+            self.note(&ConnId::http_session(session), OutputKind::Decision, &[rules::H_SSE_RESUME],
+                format!("The client dropped stream {key} before its end: the session and its waiting call go on, and the events sent meanwhile are kept for a GET with Last-Event-ID."));
+        }
+    }
+
+    /// Whether `key` is an open listen stream.
+    fn listens_on(&self, key: &str) -> bool {
+        self.listeners
+            .iter()
+            .any(|l| matches!(&l.conn, ConnId::HttpStream(k) if k == key))
+    }
+
+    /// Ends every legacy HTTP session idle for longer than the policy's
+    /// limit at `now` (L-SESSION-IDLE); how many ended.
+    pub fn expire_sessions(&mut self, now: SimTime) -> usize {
+        let Some(idle) = self.policy.idle_ms else {
+            return 0;
+        };
+        let mut idle_conns: Vec<(u64, ConnId)> = self
+            .sessions
+            .iter()
+            .filter(|(conn, s)| conn.session_id().is_some() && now.millis_since(s.last_seen) > idle)
+            .map(|(conn, s)| (s.seq, conn.clone()))
+            .collect();
+        idle_conns.sort();
+        for (_, conn) in &idle_conns {
+            self.retire(now, conn, "was idle longer than the server's limit");
+        }
+        idle_conns.len()
+    }
+
+    /// Ends session `conn` on the server's own initiative: its waiting
+    /// calls fail without side effects, its streams close.
+    pub(crate) fn retire(&mut self, now: SimTime, conn: &ConnId, why: &str) {
+        let id = conn.session_id().unwrap_or_default().to_string();
+        self.note(conn, OutputKind::Decision, &[rules::L_SESSION_IDLE],
+            format!("Session {id} {why}: it ends, its waiting calls are cancelled with no side effect, and its id now gets 404 so the client initializes again."));
+        self.handle_disconnect(now, conn);
+    }
     /// Locks currently held (leaked if the run ends now).
     pub fn locks_held(&self) -> &[String] {
         &self.locks_held
@@ -289,7 +398,10 @@ impl Server {
     /// `conn`. Returns the reply to send back, if the message gets one.
     pub fn handle_text(&mut self, now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
         self.now = now;
-        self.handle_message(conn, text, None)
+        let reply = self.handle_message(conn, text, None);
+        // stdio has no SSE stream to end early.
+        self.poll_reply = None;
+        reply
     }
 
     /// Handles one HTTP request to the MCP endpoint and returns the response
@@ -297,8 +409,34 @@ impl Server {
     pub fn handle_http(&mut self, now: SimTime, request: &HttpRequest) -> HttpReply {
         self.now = now;
         self.opened_stream = None;
+        self.poll_reply = None;
+        let reply = self.handle_http_inner(request);
+        self.poll_reply = None;
+        self.place_events();
+        reply
+    }
+
+    fn handle_http_inner(&mut self, request: &HttpRequest) -> HttpReply {
+        let now = self.now;
         let fallback_revision = self.default_revision();
         let session = request.header(http::SESSION_HEADER).map(str::to_string);
+        if let (Some(id), Some(idle)) = (&session, self.policy.idle_ms) {
+            let conn = ConnId::http_session(id);
+            let expired = self
+                .sessions
+                .get(&conn)
+                .is_some_and(|s| now.millis_since(s.last_seen) > idle);
+            if expired {
+                self.retire(now, &conn, "was idle longer than the server's limit");
+                return HttpReply::new(HttpResponse::empty(404), vec![rules::L_SESSION_IDLE, rules::L_INIT],
+                    format!("Session {id} expired after more than {idle} ms unused: 404 tells the client to initialize again."), fallback_revision);
+            }
+        }
+        if let Some(id) = &session {
+            if let Some(s) = self.sessions.get_mut(&ConnId::http_session(id)) {
+                s.last_seen = now;
+            }
+        }
         // Legacy Streamable HTTP ends a session with DELETE.
         if request.method == "DELETE" && self.config.era.speaks_legacy() {
             if let Some(id) = &session {
@@ -318,6 +456,12 @@ impl Server {
                     format!("There is no session {id} to end."),
                     fallback_revision,
                 );
+            }
+        }
+        // Legacy Streamable HTTP: GET opens or resumes a session's stream.
+        if request.method == "GET" && self.config.era.speaks_legacy() {
+            if let Some(id) = &session {
+                return self.legacy_get(id, request, fallback_revision);
             }
         }
         if request.method != "POST" {
@@ -392,12 +536,19 @@ impl Server {
                 return resp;
             }
         }
-        let is_request = serde_json::from_str::<Value>(&request.body)
-            .is_ok_and(|v| v.get("method").is_some() && v.get("id").is_some());
+        let request_id = serde_json::from_str::<Value>(&request.body)
+            .ok()
+            .filter(|v| v.get("method").is_some())
+            .and_then(|v| v.get("id").and_then(RequestId::from_json));
         let is_response = serde_json::from_str::<Value>(&request.body)
             .is_ok_and(|v| v.get("method").is_none() && v.get("id").is_some());
         match self.handle_message(&conn, &request.body, Some(request)) {
             Some(reply) => {
+                if let (Some(retry_ms), Some(id)) = (self.poll_reply.take(), &request_id) {
+                    if let Some(polled) = self.polled_response(&conn, id, &reply, retry_ms) {
+                        return polled;
+                    }
+                }
                 let (sends, send_rules, send_note) = self.take_sends(&conn);
                 let mut rules = reply.rules.clone();
                 let mut note = reply.note.clone();
@@ -440,8 +591,8 @@ impl Server {
                             .into(),
                         fallback_revision,
                     )
-                } else if is_request {
-                    self.sse_response(&conn, fallback_revision)
+                } else if let Some(id) = request_id {
+                    self.sse_response(&conn, id, fallback_revision)
                 } else if is_response {
                     HttpReply::new(
                         HttpResponse::empty(202),
@@ -457,28 +608,176 @@ impl Server {
     }
 
     /// A legacy request whose answer has to wait for the client (e.g. an
-    /// elicitation): the response is an SSE stream carrying the server's own
-    /// request; the stream stays open and the result follows on it later
-    /// (as outputs of later `handle_*` calls).
-    fn sse_response(&mut self, conn: &ConnId, revision: ProtocolVersion) -> HttpReply {
-        let mut body = String::new();
-        let mut rules = vec![rules::H_STATUS];
-        let mut rest = VecDeque::new();
-        while let Some(out) = self.outbox.pop_front() {
-            match &out.kind {
-                OutputKind::Send { message, .. } if out.conn == *conn => {
-                    body.push_str(&format!("event: message\ndata: {message}\n\n"));
-                    rules.extend(out.rules.iter().copied());
-                }
-                _ => rest.push_back(out),
+    /// elicitation): the response is an SSE stream for this request that
+    /// stays open (H-SSE-STREAM). Its body carries the server's messages so
+    /// far as events with ids (H-SSE-RESUME); the later ones, ending with
+    /// the request's response, come as outputs of later calls tagged with
+    /// the same stream.
+    fn sse_response(
+        &mut self,
+        conn: &ConnId,
+        id: RequestId,
+        revision: ProtocolVersion,
+    ) -> HttpReply {
+        let session_id = conn.session_id().map(str::to_string);
+        let number = self.sessions.get_mut(conn).map(|s| s.streams.open_for(id));
+        let key = session_id
+            .as_deref()
+            .zip(number)
+            .map(|(session, n)| streams::stream_key(session, n));
+        // The server's messages for this request so far become the stream's
+        // first events.
+        let mut outbox = std::mem::take(&mut self.outbox);
+        for out in outbox.iter_mut() {
+            if out.conn != *conn || out.event.is_some() {
+                continue;
             }
+            let (OutputKind::Send { message, .. }, Some(key), Some(number)) =
+                (&out.kind, &key, number)
+            else {
+                continue;
+            };
+            out.event = self
+                .sessions
+                .get_mut(conn)
+                .and_then(|s| s.streams.record(number, message, false))
+                .map(|event_id| SseEvent {
+                    stream: key.clone(),
+                    id: Some(event_id),
+                    closes: false,
+                });
         }
-        self.outbox = rest;
+        self.outbox = outbox;
+        let (body, mut rules) = match &key {
+            Some(key) => self.stream_body(key),
+            // No session to keep a stream in: what is there is all.
+            None => self.take_untagged_sends(conn),
+        };
+        rules.splice(0..0, [rules::H_STATUS, rules::H_SSE_STREAM]);
         let mut resp = HttpResponse::event_stream(body);
-        if let Some(id) = conn.session_id() {
-            resp.headers.push((http::SESSION_HEADER.into(), id.into()));
+        if let Some(session) = &session_id {
+            resp.headers
+                .push((http::SESSION_HEADER.into(), session.clone()));
+            resp.stream = key;
         }
-        HttpReply::new(resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it; the result will follow on the same stream.".into(), revision)
+        HttpReply::new(resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it, with an event id; the stream stays open, and the result will follow on it as its last event.".into(), revision)
+    }
+
+    /// SSE polling (H-SSE-POLL): in a 2025-11-25 session, the POST's
+    /// stream is primed (an event id, `retry:`, no data) and ends at once;
+    /// the request's notifications and its response become the stream's
+    /// later events, kept for the GET with `Last-Event-ID` that follows.
+    /// `None`: the session's revision has no priming, so the reply goes out
+    /// as usual.
+    fn polled_response(
+        &mut self,
+        conn: &ConnId,
+        id: &RequestId,
+        reply: &Reply,
+        retry_ms: u64,
+    ) -> Option<HttpReply> {
+        let session_id = conn.session_id()?.to_string();
+        let session = self.sessions.get_mut(conn)?;
+        if session.version.as_str() < "2025-11-25" || reply.status != 200 {
+            return None;
+        }
+        let revision = session.version.clone();
+        let number = session.streams.open_for(id.clone());
+        let primed = session.streams.prime(number)?;
+        let (sends, _, _) = self.take_sends(conn);
+        let session = self.sessions.get_mut(conn)?;
+        for message in &sends {
+            session.streams.record(number, message, false);
+        }
+        let last = session.streams.record(number, &reply.message, true)?;
+        let mut resp =
+            HttpResponse::event_stream(format!("id: {primed}\nretry: {retry_ms}\ndata: \n\n"));
+        resp.headers.push((http::SESSION_HEADER.into(), session_id));
+        let mut rules = vec![rules::H_SSE_POLL, rules::H_SSE_RESUME, rules::H_STATUS];
+        rules.extend(reply.rules.iter().copied());
+        let note = format!("SSE polling: the stream opens with a priming event ({primed}: an id and no data) and retry: {retry_ms}, then the server ends the response before the result. The result waits as event {last}; the client gets it by reconnecting with GET and Last-Event-ID: {primed}. {}", reply.note);
+        Some(HttpReply::new(resp, rules, note, revision))
+    }
+
+    /// GET on a legacy server with a session: resumes the stream named by
+    /// `Last-Event-ID` (its events after that one, then its later ones), or
+    /// opens the session's stream for messages unrelated to a request
+    /// (H-SSE-RESUME). An unknown session gets 404.
+    fn legacy_get(
+        &mut self,
+        id: &str,
+        request: &HttpRequest,
+        revision: ProtocolVersion,
+    ) -> HttpReply {
+        let conn = ConnId::http_session(id);
+        let Some(session) = self.sessions.get_mut(&conn) else {
+            return HttpReply::new(HttpResponse::empty(404), vec![rules::L_INIT],
+                format!("Session {id} is unknown (ended or never started): 404 tells the client to initialize again."), revision);
+        };
+        let revision = session.version.clone();
+        let mut resp = HttpResponse {
+            status: 200,
+            headers: vec![
+                ("Content-Type".into(), "text/event-stream".into()),
+                (http::SESSION_HEADER.into(), id.to_string()),
+            ],
+            body: String::new(),
+            stream: None,
+        };
+        let rules = vec![rules::H_SSE_RESUME, rules::H_STATUS];
+        let Some(last) = request.header(http::LAST_EVENT_ID_HEADER) else {
+            session.streams.open_standalone();
+            resp.stream = Some(streams::stream_key(id, 0));
+            return HttpReply::new(resp, rules, format!("GET opens session {id}'s stream for server messages unrelated to a request; it stays open."), revision);
+        };
+        let found = streams::parse_event_id(last)
+            .and_then(|(number, seq)| session.streams.get(number).map(|s| (s, seq)));
+        let Some((stream, after)) = found else {
+            let refusal = Refusal::new(Fault::InvalidRequest, format!("Bad Request: no stream of session {id} has event {last}"),
+                &[rules::H_SSE_RESUME, rules::H_STATUS],
+                format!("Last-Event-ID {last} names no stream this session still has: nothing can be replayed, 400."));
+            return self.refuse_http(None, refusal, revision);
+        };
+        let mut replayed = 0;
+        for (seq, data) in stream.sent.iter().filter(|(seq, _)| *seq > after) {
+            resp.body.push_str(&http::sse_event(
+                Some(&streams::event_id(stream.number, *seq)),
+                data,
+            ));
+            replayed += 1;
+        }
+        let note = if stream.done {
+            format!("GET with Last-Event-ID {last} resumes the stream: the {replayed} event(s) after it are sent again, ending with the response; the stream is complete.")
+        } else {
+            resp.stream = Some(streams::stream_key(id, stream.number));
+            format!("GET with Last-Event-ID {last} resumes the stream: the {replayed} event(s) after it are sent again, and the stream stays open for the rest.")
+        };
+        HttpReply::new(resp, rules, note, revision)
+    }
+
+    /// Gives every message for a legacy HTTP session that no stream carries
+    /// yet the session's standalone stream, if it is open (H-SSE-RESUME).
+    fn place_events(&mut self) {
+        let mut outbox = std::mem::take(&mut self.outbox);
+        for out in outbox.iter_mut() {
+            let (Some(session), None, OutputKind::Send { message, .. }) =
+                (out.conn.session_id(), &out.event, &out.kind)
+            else {
+                continue;
+            };
+            let Some(s) = self.sessions.get_mut(&out.conn) else {
+                continue;
+            };
+            if !s.streams.has_standalone() {
+                continue;
+            }
+            out.event = s.streams.record(0, message, false).map(|id| SseEvent {
+                stream: streams::stream_key(session, 0),
+                id: Some(id),
+                closes: false,
+            });
+        }
+        self.outbox = outbox;
     }
 
     /// The client closed connection `conn`: any call waiting on it fails, and
@@ -506,6 +805,7 @@ impl Server {
     pub fn trigger(&mut self, now: SimTime, trigger: ServerTrigger) {
         self.now = now;
         self.announce(&trigger);
+        self.place_events();
     }
 
     /// The revision of a message outside any legacy session.
@@ -701,12 +1001,37 @@ impl Server {
         rules: &[RuleId],
         note: impl Into<String>,
     ) {
+        let event = self
+            .response_event(conn, &kind)
+            .or_else(|| listen_event(conn, &kind));
         self.outbox.push_back(ServerOutput {
             conn: conn.clone(),
             kind,
             rules: rules.to_vec(),
             note: note.into(),
+            event,
         });
+    }
+
+    /// A response to a request whose POST opened a stream on a legacy HTTP
+    /// session is that stream's last event (H-SSE-STREAM).
+    fn response_event(&mut self, conn: &ConnId, kind: &OutputKind) -> Option<SseEvent> {
+        let OutputKind::Send { message, .. } = kind else {
+            return None;
+        };
+        if message.get("method").is_some() {
+            return None;
+        }
+        let session = conn.session_id()?;
+        let id = message.get("id").and_then(RequestId::from_json)?;
+        let streams = &mut self.sessions.get_mut(conn)?.streams;
+        let number = streams.answering(&id)?;
+        let event_id = streams.record(number, message, true)?;
+        Some(SseEvent {
+            stream: streams::stream_key(session, number),
+            id: Some(event_id),
+            closes: true,
+        })
     }
 
     pub(crate) fn take(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: String) {
@@ -771,24 +1096,65 @@ impl Server {
     /// The response of a `subscriptions/listen` POST: an SSE stream that
     /// stays open, its acknowledgement first (M-LISTEN-ACK).
     fn listen_response(&mut self, key: String) -> HttpReply {
-        let stream_conn = ConnId::http_stream(&key);
+        let (body, mut rules) = self.stream_body(&key);
+        rules.insert(0, rules::H_STATUS);
+        let mut resp = HttpResponse::event_stream(body);
+        resp.stream = Some(key.clone());
+        let note = format!("subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.");
+        HttpReply::new(resp, rules, note, ProtocolVersion::modern())
+    }
+}
+
+impl Server {
+    /// Takes the messages queued for stream `key` out of the outbox: they
+    /// are the first events of the response that opens it, its body.
+    fn stream_body(&mut self, key: &str) -> (String, Vec<RuleId>) {
         let mut body = String::new();
-        let mut rules = vec![rules::H_STATUS];
+        let mut rules = Vec::new();
         let mut rest = VecDeque::new();
         while let Some(out) = self.outbox.pop_front() {
-            match &out.kind {
-                OutputKind::Send { message, .. } if out.conn == stream_conn => {
-                    body.push_str(&format!("event: message\ndata: {message}\n\n"));
+            match (&out.kind, &out.event) {
+                (OutputKind::Send { message, .. }, Some(event)) if event.stream == key => {
+                    body.push_str(&event.frame(&message.to_string()));
                     rules.extend(out.rules.iter().copied());
                 }
                 _ => rest.push_back(out),
             }
         }
         self.outbox = rest;
-        let mut resp = HttpResponse::event_stream(body);
-        resp.stream = Some(key.clone());
-        let note = format!("subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.");
-        HttpReply::new(resp, rules, note, ProtocolVersion::modern())
+        (body, rules)
+    }
+
+    /// Takes every message queued for `conn` that no stream carries, as
+    /// events without ids.
+    fn take_untagged_sends(&mut self, conn: &ConnId) -> (String, Vec<RuleId>) {
+        let mut body = String::new();
+        let mut rules = Vec::new();
+        let mut rest = VecDeque::new();
+        while let Some(out) = self.outbox.pop_front() {
+            match &out.kind {
+                OutputKind::Send { message, .. } if out.conn == *conn && out.event.is_none() => {
+                    body.push_str(&http::sse_event(None, &message.to_string()));
+                    rules.extend(out.rules.iter().copied());
+                }
+                _ => rest.push_back(out),
+            }
+        }
+        self.outbox = rest;
+        (body, rules)
+    }
+}
+
+/// A message to a listen stream travels on it as an event without an id
+/// (M-LISTEN-TAG: the subscription id is in the message itself).
+fn listen_event(conn: &ConnId, kind: &OutputKind) -> Option<SseEvent> {
+    match (conn, kind) {
+        (ConnId::HttpStream(key), OutputKind::Send { .. }) => Some(SseEvent {
+            stream: key.clone(),
+            id: None,
+            closes: false,
+        }),
+        _ => None,
     }
 }
 

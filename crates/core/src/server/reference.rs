@@ -106,6 +106,9 @@ fn behaviour(v: &Value) -> Option<Behaviour> {
         "announce" => Behaviour::Announce {
             change: trigger(v.get("change")?),
         },
+        "reconnect" => Behaviour::Reconnect {
+            retry_ms: v.get("retry_ms").and_then(Value::as_u64).unwrap_or(500),
+        },
         _ => return None,
     })
 }

@@ -9,10 +9,12 @@
 //! subscription when the stream closes (HTTP) or is cancelled (stdio).
 //!
 //! On HTTP the listen POST's response is an SSE stream that stays open
-//! ([`HttpResponse::stream`](crate::transport::http::HttpResponse::stream)):
-//! its later notifications are outputs on [`ConnId::HttpStream`], which the
-//! driver writes to that response, and tells the server with
-//! [`Server::handle_disconnect`] when the client goes away.
+//! ([`HttpResponse::stream`](crate::transport::http::HttpResponse::stream),
+//! key `listen-N`): its listener's connection is
+//! [`ConnId::HttpStream`], and its later notifications are outputs tagged
+//! with an [`SseEvent`](super::SseEvent) naming the key, like every other
+//! stream's (see `streams.rs`); the driver writes them to that response
+//! and calls [`Server::stream_closed`] when the client goes away.
 
 use serde_json::{json, Map, Value};
 
@@ -203,13 +205,15 @@ impl Server {
         if !declared {
             return;
         }
-        let conns: Vec<(ConnId, ProtocolVersion)> = self
+        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.state == SessionState::Operating)
-            .map(|(c, s)| (c.clone(), s.version.clone()))
+            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
             .collect();
-        for (conn, revision) in conns {
+        // In the order the sessions began.
+        conns.sort_by_key(|(seq, ..)| *seq);
+        for (_, conn, revision) in conns {
             let message = jsonrpc::notification(method, Value::Null);
             self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
                 format!("The server declared listChanged, so the session hears {method}: a hint to re-list."));
@@ -218,13 +222,14 @@ impl Server {
 
     /// A resource changed: legacy sessions subscribed to it hear of it.
     fn legacy_resource_updated(&mut self, uri: &str) {
-        let conns: Vec<(ConnId, ProtocolVersion)> = self
+        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.subscribed.iter().any(|u| u == uri))
-            .map(|(c, s)| (c.clone(), s.version.clone()))
+            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
             .collect();
-        for (conn, revision) in conns {
+        conns.sort_by_key(|(seq, ..)| *seq);
+        for (_, conn, revision) in conns {
             let message = jsonrpc::notification(methods::RESOURCES_UPDATED, json!({"uri": uri}));
             self.note(
                 &conn,

@@ -324,6 +324,11 @@ impl Server {
                 vec![rules::L_CAP_SESSION, rules::L_FALLBACK],
                 format!("{} is built on MRTR, which a legacy session does not have: a tool error says so.", tool.name),
             )),
+            Behaviour::Reconnect { retry_ms } => {
+                // The HTTP edge decides whether the session polls (H-SSE-POLL).
+                self.poll_reply = Some(*retry_ms);
+                Some(self.finish_behaviour(tool, behaviour, false))
+            }
             other => Some(self.finish_behaviour(tool, other, false)),
         }
     }

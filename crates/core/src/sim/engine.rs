@@ -272,6 +272,7 @@ impl Engine {
                     method: Some(r.method.clone()),
                     status: None,
                     headers: r.headers.clone(),
+                    event_id: None,
                 });
                 let msg = message_event(Side::Client, &text, revision, violation, http_info);
                 let index = self.push(EventKind::Message(msg), rules, note);
@@ -306,7 +307,11 @@ impl Engine {
 
     fn server_output(&mut self, out: ServerOutput) {
         let ServerOutput {
-            kind, rules, note, ..
+            kind,
+            rules,
+            note,
+            event,
+            ..
         } = out;
         match kind {
             OutputKind::Send {
@@ -319,11 +324,13 @@ impl Engine {
                 }
                 let text = message.to_string();
                 // On HTTP a legacy server's own messages travel on the open
-                // SSE stream of the request they belong to.
+                // SSE stream of the request they belong to, as events with
+                // ids (H-SSE-STREAM, H-SSE-RESUME).
                 let http_info = (self.transport == TransportKind::Http).then(|| HttpInfo {
                     method: None,
                     status: None,
                     headers: vec![("Content-Type".into(), "text/event-stream".into())],
+                    event_id: event.and_then(|e| e.id),
                 });
                 let msg = message_event(Side::Server, &text, revision, violation, http_info);
                 let index = self.push(EventKind::Message(msg), rules, note);
@@ -392,17 +399,15 @@ impl Engine {
             method: None,
             status: Some(response.status),
             headers: response.headers.clone(),
+            event_id: None,
         };
         if http::is_event_stream(&response) {
             // Each SSE event is its own message on the stream.
-            for data in http::sse_events(&response.body) {
-                let msg = message_event(
-                    Side::Server,
-                    &data,
-                    revision.clone(),
-                    None,
-                    Some(info.clone()),
-                );
+            let ids = http::sse_event_ids(&response.body);
+            for (i, data) in http::sse_events(&response.body).into_iter().enumerate() {
+                let mut info = info.clone();
+                info.event_id = ids.get(i).cloned().flatten();
+                let msg = message_event(Side::Server, &data, revision.clone(), None, Some(info));
                 let index = self.push(EventKind::Message(msg), rules.clone(), note.clone());
                 if !self.lost(Side::Server) {
                     self.schedule(

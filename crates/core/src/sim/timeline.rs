@@ -63,6 +63,9 @@ pub struct HttpInfo {
     pub status: Option<u16>,
     /// Headers in order.
     pub headers: Vec<(String, String)>,
+    /// For a message sent as an SSE event: its event id (H-SSE-RESUME).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
 }
 
 /// A message travelling from one side to the other.
@@ -294,6 +297,7 @@ mod read {
             method: optional(v, "method", |m| m.as_str().map(str::to_string))?,
             status: optional(v, "status", |s| s.as_u64()?.try_into().ok())?,
             headers,
+            event_id: optional(v, "event_id", |e| e.as_str().map(str::to_string))?,
         })
     }
 

@@ -14,6 +14,8 @@ pub const METHOD_HEADER: &str = "Mcp-Method";
 pub const NAME_HEADER: &str = "Mcp-Name";
 /// Legacy (2025-03-26 .. 2025-11-25) session header.
 pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+/// Header of a GET that resumes an SSE stream after the event it names.
+pub const LAST_EVENT_ID_HEADER: &str = "Last-Event-ID";
 
 /// An HTTP request to the MCP endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,12 +39,15 @@ pub struct HttpResponse {
     pub headers: Vec<(String, String)>,
     /// Body; empty for 202 and for silent servers.
     pub body: String,
-    /// Set on an SSE response that stays open after its body: the stream
-    /// the server's later events for it belong to. They come as outputs of
-    /// later calls on [`crate::server::ConnId::HttpStream`] with this key;
-    /// the driver writes them to this response until the client closes it
-    /// (then tells the server with `handle_disconnect`). `None`: the body
-    /// is all.
+    /// Set on an SSE response that stays open after its body: the key of
+    /// the stream the server's later events for it belong to (a deferred
+    /// legacy reply, a resumed or standalone GET stream of a legacy
+    /// session, a `subscriptions/listen` stream). Every later message for
+    /// it comes as an output whose [`crate::server::ServerOutput::event`]
+    /// names this key; the one marked `closes` ends the stream. A driver
+    /// writes them to this response, and tells the server with
+    /// [`crate::server::Server::stream_closed`] when the client goes away
+    /// first. `None`: the body is all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<String>,
 }
@@ -201,6 +206,29 @@ fn base_headers() -> Vec<(String, String)> {
             "application/json, text/event-stream".into(),
         ),
     ]
+}
+
+/// One SSE event carrying a JSON-RPC message, with its event id if the
+/// stream has them (for resumption with `Last-Event-ID`).
+pub fn sse_event(id: Option<&str>, data: &str) -> String {
+    match id {
+        Some(id) => format!("id: {id}\nevent: message\ndata: {data}\n\n"),
+        None => format!("event: message\ndata: {data}\n\n"),
+    }
+}
+
+/// The `id` of every event of a `text/event-stream` body that has one, in
+/// order, paired with the event's index among the events with data.
+pub fn sse_event_ids(body: &str) -> Vec<Option<String>> {
+    body.split("\n\n")
+        .filter(|event| event.lines().any(|l| l.starts_with("data:")))
+        .map(|event| {
+            event
+                .lines()
+                .find_map(|l| l.strip_prefix("id:"))
+                .map(|id| id.trim_start().to_string())
+        })
+        .collect()
 }
 
 /// The `data` payloads of a `text/event-stream` body, one per event.

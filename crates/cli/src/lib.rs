@@ -1,0 +1,98 @@
+//! `mcp-lanes`: the native command line of the MCP simulator (the binary is
+//! `src/main.rs`, a call to [`main`]; the library lets the fuzz targets reach
+//! the HTTP request conversion).
+//!
+//! - `list` prints the scenario catalog and the presets;
+//! - `run` plays a scenario on the virtual clock and prints its transcript;
+//! - `serve` puts the very same simulated server the page shows on real
+//!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`;
+//! - `export` prints a catalog scenario as a scenario file.
+//!
+//! `run` and `serve` also take a scenario file (`--file`), read by the core.
+//!
+//! All protocol behaviour lives in `mcp-lanes-core`; this crate only moves
+//! bytes between real file descriptors or sockets and the sans-IO
+//! [`mcp_lanes_core::server::Server`], and reads the real clock to hand it
+//! milliseconds since start. The few answers decided here are about framing
+//! only (a line or body too large, bytes that are not UTF-8, a path other
+//! than `/mcp`), see [`edge`].
+
+mod args;
+mod edge;
+pub mod http;
+mod list;
+mod log;
+mod run;
+mod source;
+mod state_key;
+mod stdio;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use args::{Command, Transport};
+
+/// Why a command failed, and so which exit status it gets.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad command line or unknown id: the message, exit status 2.
+    Usage(String),
+    /// An I/O failure: the message, exit status 1.
+    Io(String),
+    /// stdout was closed by the reader (e.g. `| head`): exit 0 quietly.
+    StdoutClosed,
+}
+
+impl Failure {
+    /// Maps an error writing to stdout.
+    pub fn stdout(err: io::Error) -> Failure {
+        if err.kind() == io::ErrorKind::BrokenPipe {
+            Failure::StdoutClosed
+        } else {
+            Failure::Io(format!("cannot write to stdout: {err}"))
+        }
+    }
+}
+
+/// Runs the command line given to the process and returns its exit status.
+pub fn main() -> ExitCode {
+    let command = match args::parse(std::env::args_os().skip(1)) {
+        Ok(command) => command,
+        Err(err) => {
+            let _ = write!(io::stderr(), "error: {err}\n\n{}", args::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match command {
+        Command::Help => print(args::USAGE),
+        Command::Version => print(&format!("mcp-lanes {}\n", env!("CARGO_PKG_VERSION"))),
+        Command::List => print(&list::render()),
+        Command::Run { scenario, format } => run::run(&scenario, format).and_then(|s| print(&s)),
+        Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
+        Command::Serve { transport, server } => {
+            source::server(&server).and_then(|config| match transport {
+                Transport::Stdio => stdio::serve(config),
+                Transport::Http(options) => http::serve(config, &options),
+            })
+        }
+    };
+    match outcome {
+        Ok(()) | Err(Failure::StdoutClosed) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            let _ = writeln!(io::stderr(), "error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(msg)) => {
+            let _ = writeln!(io::stderr(), "error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes `text` to stdout (never panics on a closed pipe, unlike `print!`).
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Failure::stdout)
+}

@@ -1,0 +1,175 @@
+//! The bodies of the fuzz targets, one function per parser of untrusted
+//! input. Each takes arbitrary bytes and must return without panicking or
+//! hanging. The targets in `fuzz/fuzz_targets/` call them under libFuzzer
+//! (`fuzz/src/lib.rs` includes this file); the regression test
+//! `crates/cli/tests/fuzz_regressions.rs` calls them on every committed
+//! reproducer and seed, on stable.
+//!
+//! To add a target: a function here, its name in [`TARGETS`] and in
+//! [`run`], a three-line file in `fuzz/fuzz_targets/`, a `[[bin]]` in
+//! `fuzz/Cargo.toml`, a seed folder `fuzz/seeds/NAME/`, and its name in
+//! `scripts/fuzz.sh`.
+
+use mcp_lanes_core::protocol::jsonrpc::Envelope;
+use mcp_lanes_core::server::{presets, ConnId, Server};
+use mcp_lanes_core::sim::SimTime;
+use mcp_lanes_core::transport::http::HttpRequest;
+use mcp_lanes_core::{editor, share};
+use serde_json::Value;
+
+/// Every target, by name.
+pub const TARGETS: &[&str] = &[
+    "jsonrpc_classify",
+    "server_text",
+    "server_http",
+    "share_decode",
+    "editor_lint",
+    "cli_request",
+    "cli_connection",
+    "scenario_file",
+];
+
+/// Runs target `name` on `data`; `false` if there is no such target.
+pub fn run(name: &str, data: &[u8]) -> bool {
+    match name {
+        "jsonrpc_classify" => jsonrpc_classify(data),
+        "server_text" => server_text(data),
+        "server_http" => server_http(data),
+        "share_decode" => share_decode(data),
+        "editor_lint" => editor_lint(data),
+        "cli_request" => cli_request(data),
+        "cli_connection" => cli_connection(data),
+        "scenario_file" => scenario_file(data),
+        _ => return false,
+    }
+    true
+}
+
+/// The server presets, picked by a byte.
+const PRESETS: &[&str] = &[
+    "deploy-console",
+    "order-desk",
+    "notes",
+    "search-index",
+    "dual-era",
+    "reference",
+];
+
+/// A preset's server, picked by `pick`.
+fn server(pick: u8) -> Option<Server> {
+    let id = PRESETS[usize::from(pick) % PRESETS.len()];
+    presets::server(id).map(Server::new)
+}
+
+/// JSON-RPC classification: any JSON value is a request, notification,
+/// result, error, or invalid with a reason.
+pub fn jsonrpc_classify(data: &[u8]) {
+    if let Ok(value) = serde_json::from_slice::<Value>(data) {
+        let _ = Envelope::classify(&value);
+    }
+}
+
+/// The server's text entry: the first byte picks a preset, the rest is
+/// split at newlines into messages handed to one connection in turn, with
+/// every output polled; then the connection closes.
+pub fn server_text(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Some(mut server) = server(pick) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let conn = ConnId::stdio();
+    for (now, line) in text.split('\n').enumerate() {
+        let _ = server.handle_text(SimTime::from_millis(now as u64), &conn, line);
+        while server.poll_output().is_some() {}
+    }
+    server.handle_disconnect(SimTime::ZERO, &conn);
+    while server.poll_output().is_some() {}
+}
+
+/// The server's HTTP entry: the first byte picks a preset; the rest is a
+/// sequence of requests separated by a NUL byte, each `METHOD PATH`,
+/// header lines `Name: value`, an empty line and the body. Requests go to
+/// one server in turn, so a session minted by one is used by the next.
+pub fn server_http(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Some(mut server) = server(pick) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    for (now, raw) in text.split('\0').enumerate() {
+        let (head, body) = raw.split_once("\n\n").unwrap_or((raw, ""));
+        let mut lines = head.lines();
+        let first = lines.next().unwrap_or("");
+        let (method, path) = first.split_once(' ').unwrap_or((first, "/mcp"));
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let request = HttpRequest {
+            method: method.to_string(),
+            path: path.to_string(),
+            headers,
+            body: body.to_string(),
+        };
+        let _ = server.handle_http(SimTime::from_millis(now as u64), &request);
+        while server.poll_output().is_some() {}
+    }
+}
+
+/// The permalink decoders (current and older formats); a state that
+/// decodes is also expanded into set-ups and encoded again.
+pub fn share_decode(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(state) = share::from_fragment(&text) {
+        let _ = share::setups(&state);
+        let _ = share::to_fragment(&state);
+    }
+    if let Ok(state) = share::decode(&text) {
+        let _ = share::setups(&state);
+    }
+}
+
+/// The editor's lint, for both eras, and the edits built on its parse.
+pub fn editor_lint(data: &[u8]) {
+    use mcp_lanes_core::protocol::version::EraMode;
+    let text = String::from_utf8_lossy(data);
+    let lint = editor::lint(&text);
+    let _ = lint.refusal();
+    let _ = editor::lint_for(&text, EraMode::LegacyOnly);
+    let _ = editor::declared(&text);
+    let _ = editor::headers_for(&text);
+    let _ = editor::set_version(&text, "2025-11-25");
+}
+
+/// The CLI's conversion of an `http` request head and body into the
+/// core's request, and one answer through the CLI's server pool.
+pub fn cli_request(data: &[u8]) {
+    mcp_lanes_cli::http::fuzzing::request(data);
+}
+
+/// A whole HTTP/1.1 connection to the CLI's server (hyper, the limits and
+/// the service) fed `data` as the client's bytes, in memory.
+pub fn cli_connection(data: &[u8]) {
+    mcp_lanes_cli::http::fuzzing::connection(data);
+}
+
+/// The scenario-file loader (size, depth, JSON, then every field), and for
+/// a file it accepts, the writer: what [`file::export`] writes from the
+/// loaded set-ups must load again (the page's "save as file" feeds the
+/// loader).
+pub fn scenario_file(data: &[u8]) {
+    use mcp_lanes_core::scenarios::file;
+    let text = String::from_utf8_lossy(data);
+    let Ok(loaded) = file::load(&text) else {
+        return;
+    };
+    let written = file::export(&loaded.id, &loaded.title, &loaded.summary, &loaded.setups);
+    if let Err(errors) = file::load_value(&written) {
+        panic!("the writer wrote a file the loader refuses: {errors:?}\n{written}");
+    }
+}
