@@ -219,16 +219,37 @@ impl HttpWire {
 
 /// What a hyper error means for the exchange.
 fn failure(e: &hyper::Error) -> TransportFailure {
+    // The innermost cause says most (an I/O error, usually).
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+    let mut io_kind = None;
+    let mut detail = None;
+    while let Some(c) = cause {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            io_kind = Some(io.kind());
+        }
+        detail = Some(c.to_string());
+        cause = c.source();
+    }
+    let detail = detail.map(|d| format!(" ({d})")).unwrap_or_default();
+    let cut_short = matches!(
+        io_kind,
+        Some(
+            std::io::ErrorKind::UnexpectedEof
+                | std::io::ErrorKind::ConnectionReset
+                | std::io::ErrorKind::ConnectionAborted
+                | std::io::ErrorKind::BrokenPipe
+        )
+    );
     if e.is_parse() && e.to_string().contains("too large") {
         TransportFailure::TooLarge(format!("the server's HTTP head is too large: {e}"))
     } else if e.is_parse() || e.is_parse_status() {
-        TransportFailure::Garbled(format!("what the server sent is not HTTP: {e}"))
-    } else if e.is_incomplete_message() {
-        TransportFailure::Closed(
-            "the server closed the connection before its answer was complete".into(),
-        )
+        TransportFailure::Garbled(format!("what the server sent is not HTTP: {e}{detail}"))
+    } else if e.is_incomplete_message() || cut_short {
+        TransportFailure::Closed(format!(
+            "the server closed the connection before its answer was complete{detail}"
+        ))
     } else {
-        TransportFailure::Closed(format!("the connection failed: {e}"))
+        TransportFailure::Closed(format!("the connection failed: {e}{detail}"))
     }
 }
 
@@ -241,6 +262,9 @@ pub(super) async fn run(wire: &mut HttpWire, session: &mut Session) {
         queue.extend(session.drain());
         if session.over_time() {
             session.stop_run();
+            return;
+        }
+        if session.flooded() {
             return;
         }
         if let Some(out) = queue.pop_front() {
@@ -423,14 +447,9 @@ async fn exchange(
     wire.give_back(sender);
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let content = content_type(&headers);
-    let revision = session.revision.clone();
-    session.rec.message(
-        Side::Server,
+    session.received(
         &text,
-        revision,
-        None,
         Some(info),
-        Vec::new(),
         format!("The server's answer: HTTP {status}{content}."),
     );
     // Built through a constructor, so fields the core adds stay defaulted.
@@ -503,14 +522,12 @@ async fn read_stream(
         };
         for event in events {
             count += 1;
-            let revision = session.revision.clone();
-            session.rec.message(
-                Side::Server,
+            if session.flooded() {
+                return;
+            }
+            session.received(
                 &event.data,
-                revision,
-                None,
                 Some(info.clone()),
-                Vec::new(),
                 format!("SSE event {count} of the HTTP {status} stream answering {what}."),
             );
             let now = session.now();

@@ -108,9 +108,17 @@ pub enum ProblemKind {
     Exchange,
     /// The server process exited or closed its output.
     ServerExited,
+    /// What the server sent is not JSON-RPC (not MCP at all, or garbage).
+    NotMcp,
     /// The run passed [`Limits::run`].
     RunTooLong,
+    /// The server sent so much that the run reached [`MAX_EVENTS`].
+    Flood,
 }
+
+/// The most events one run records; a server that floods the client is
+/// stopped there (as the simulator stops a runaway run).
+pub const MAX_EVENTS: usize = mcp_lanes_core::sim::engine::MAX_EVENTS;
 
 /// One problem, with when it happened and what it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,6 +214,7 @@ impl Connection {
             Wire::Http(wire) => self.runtime.block_on(http::run(wire, &mut session)),
             Wire::Stdio(wire) => self.runtime.block_on(stdio::run(wire, &mut session)),
         }
+        session.finish_problems();
         let problems = session.problems.clone();
         let timeline = session.rec.finish(
             &flow.label,
@@ -260,6 +269,8 @@ struct Session {
     closed: bool,
     /// The run passed its limit.
     stopped: bool,
+    /// Server messages that were not JSON-RPC.
+    not_mcp: usize,
 }
 
 impl Session {
@@ -275,6 +286,73 @@ impl Session {
             revision: ProtocolVersion::modern(),
             closed: false,
             stopped: false,
+            not_mcp: 0,
+        }
+    }
+
+    /// Records a message from the server, read now. An answer that is not
+    /// JSON-RPC (other than an empty 202) is a problem, counted once.
+    fn received(
+        &mut self,
+        text: &str,
+        http: Option<mcp_lanes_core::sim::HttpInfo>,
+        note: String,
+    ) -> usize {
+        let status = http.as_ref().and_then(|h| h.status);
+        let revision = self.revision.clone();
+        let index = self
+            .rec
+            .message(Side::Server, text, revision, None, http, Vec::new(), note);
+        let other = self.rec.is_other(index);
+        let accepted = text.is_empty() && status == Some(202);
+        if other && !accepted {
+            self.not_mcp += 1;
+            if self.not_mcp == 1 {
+                let what = match (status, text.is_empty()) {
+                    (Some(s), true) => format!("an HTTP {s} answer without a body"),
+                    (Some(s), false) => format!("an HTTP {s} answer whose body is not JSON-RPC"),
+                    (None, _) => "a line that is not JSON-RPC".to_string(),
+                };
+                self.problem(
+                    ProblemKind::NotMcp,
+                    format!("the server sent {what}: is it an MCP server?"),
+                );
+            }
+        }
+        index
+    }
+
+    /// Stops a run whose server floods it (once).
+    fn flooded(&mut self) -> bool {
+        if self.rec.len() < MAX_EVENTS {
+            return false;
+        }
+        if !self.stopped {
+            self.stopped = true;
+            self.rec.push(
+                EventKind::HostKill,
+                vec![rules::C_EXCHANGE_FAILED],
+                format!("The run reached {MAX_EVENTS} events: the server floods the client, and mcp-lanes stops the run."),
+            );
+            self.problem(
+                ProblemKind::Flood,
+                format!("the server sent so much that the run reached {MAX_EVENTS} events"),
+            );
+        }
+        true
+    }
+
+    /// Folds the count of non-JSON-RPC answers into its problem.
+    fn finish_problems(&mut self) {
+        let count = self.not_mcp;
+        if count > 1 {
+            if let Some(p) = self
+                .problems
+                .iter_mut()
+                .find(|p| p.kind == ProblemKind::NotMcp)
+            {
+                p.detail.push_str(&format!(" ({count} such answers)"));
+            }
         }
     }
 
@@ -364,7 +442,9 @@ impl Session {
                     });
                 }
                 ClientAction::Record(kind) => {
-                    if let EventKind::Timeout { request_id, .. } = &kind {
+                    // A silent probe is an answer on stdio (legacy), not a problem.
+                    let probe = out.rules.contains(&rules::E_PROBE_STDIO);
+                    if let (EventKind::Timeout { request_id, .. }, false) = (&kind, probe) {
                         let exchange = self.limits.exchange.as_millis();
                         self.problem(
                             ProblemKind::Timeout,

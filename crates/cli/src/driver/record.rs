@@ -91,6 +91,19 @@ impl Recorder {
         self.push(EventKind::Message(msg), rules, note)
     }
 
+    /// How many events so far.
+    pub(super) fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether event `index` is a message that is not JSON-RPC.
+    pub(super) fn is_other(&self, index: usize) -> bool {
+        self.events
+            .get(index)
+            .and_then(|e| e.message())
+            .is_some_and(|m| m.kind == mcp_lanes_core::sim::MessageKind::Other)
+    }
+
     /// Marks a client message as arrived now (its answer began).
     pub(super) fn delivered(&mut self, index: usize) {
         let now = self.now().as_millis();

@@ -36,6 +36,8 @@ pub(super) struct StdioWire {
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Line>,
     stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    /// The child's stderr has ended.
+    stderr_done: std::sync::Arc<std::sync::atomic::AtomicBool>,
     limits: Limits,
     /// stdout has ended: the server is gone.
     ended: Option<String>,
@@ -61,8 +63,10 @@ impl StdioWire {
             tokio::spawn(read_lines(BufReader::new(stdout), limits.max_message, tx));
         }
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let stderr_done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         if let Some(mut err) = child.stderr.take() {
             let keep = stderr.clone();
+            let done = stderr_done.clone();
             tokio::spawn(async move {
                 let mut buf = [0u8; 4096];
                 while let Ok(n) = err.read(&mut buf).await {
@@ -75,6 +79,7 @@ impl StdioWire {
                         kept.drain(..excess);
                     }
                 }
+                done.store(true, std::sync::atomic::Ordering::Release);
             });
         }
         Ok(StdioWire {
@@ -82,6 +87,7 @@ impl StdioWire {
             stdin,
             lines,
             stderr,
+            stderr_done,
             limits,
             ended: None,
         })
@@ -121,9 +127,10 @@ impl StdioWire {
         }
     }
 
-    /// How the process ended, if it has.
+    /// How the process ended, if it has (and, once it has, its stderr read
+    /// to the end, a moment at most).
     async fn exit_status(&mut self) -> String {
-        match timeout_at(
+        let status = match timeout_at(
             Instant::now() + std::time::Duration::from_millis(500),
             self.child.wait(),
         )
@@ -131,8 +138,14 @@ impl StdioWire {
         {
             Ok(Ok(status)) => format!("the server process exited ({status})"),
             Ok(Err(e)) => format!("the server process is gone ({e})"),
-            Err(_) => "the server closed its stdout".to_string(),
+            Err(_) => return "the server closed its stdout".to_string(),
+        };
+        let until = Instant::now() + std::time::Duration::from_millis(300);
+        while !self.stderr_done.load(std::sync::atomic::Ordering::Acquire) && Instant::now() < until
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
+        status
     }
 
     /// Ends the child: end of input, a second to exit, then kill.
@@ -157,6 +170,7 @@ async fn read_lines<R: tokio::io::AsyncBufRead + Unpin>(
         let mut line: Vec<u8> = Vec::new();
         let mut total = 0usize;
         let mut ended = false;
+        let mut reported = false;
         loop {
             let available = match reader.fill_buf().await {
                 Ok(bytes) => bytes,
@@ -179,14 +193,20 @@ async fn read_lines<R: tokio::io::AsyncBufRead + Unpin>(
             }
             let used = chunk.len() + usize::from(newline.is_some());
             reader.consume(used);
+            if total > max && !reported {
+                // Said at once: the rest of the line may never come.
+                reported = true;
+                line = Vec::new();
+                if tx.send(Line::TooLong(total)).await.is_err() {
+                    return;
+                }
+            }
             if newline.is_some() {
                 break;
             }
         }
         if total > max {
-            if tx.send(Line::TooLong(total)).await.is_err() {
-                return;
-            }
+            // Already reported; the rest of it was skipped.
         } else if !line.is_empty() || !ended {
             let text = String::from_utf8_lossy(&line)
                 .trim_end_matches('\r')
@@ -209,6 +229,13 @@ pub(super) async fn run(wire: &mut StdioWire, session: &mut Session) {
     loop {
         for out in session.drain() {
             if let Err(failure) = wire.write_line(&out.text).await {
+                if wire.ended.is_none() && wire.child.try_wait().ok().flatten().is_some() {
+                    // The write failed because the server is gone: say how.
+                    server_gone(wire, session, failure.describe()).await;
+                    let why = wire.ended.clone().unwrap_or_else(|| failure.describe());
+                    fail(session, out.awaited, TransportFailure::Closed(why));
+                    continue;
+                }
                 fail(session, out.awaited, failure);
             } else {
                 session.rec.delivered(out.event);
@@ -240,16 +267,10 @@ pub(super) async fn run(wire: &mut StdioWire, session: &mut Session) {
         tokio::select! {
             line = wire.lines.recv(), if wire.ended.is_none() => match line {
                 Some(Line::Text(text)) => {
-                    let revision = session.revision.clone();
-                    session.rec.message(
-                        Side::Server,
-                        &text,
-                        revision,
-                        None,
-                        None,
-                        Vec::new(),
-                        "A line on the server's stdout.".into(),
-                    );
+                    if session.flooded() {
+                        return;
+                    }
+                    session.received(&text, None, "A line on the server's stdout.".into());
                     let now = session.now();
                     session.client.handle_text(now, &text);
                 }
