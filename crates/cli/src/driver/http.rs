@@ -289,15 +289,15 @@ pub(super) async fn run(wire: &mut HttpWire, session: &mut Session) {
 }
 
 /// How long to wait now for the answer to `out`: the client's own deadline
-/// while it waits on it, the exchange limit otherwise; never past the run.
-fn deadline_for(session: &Session, awaited: Option<u64>) -> Instant {
+/// while it waits on it, else `fixed` (the exchange limit from the start of
+/// the exchange); never past the run.
+fn deadline_for(session: &Session, awaited: Option<u64>, fixed: Instant) -> Instant {
     let own = if session.still_awaits(awaited) {
         session.next_deadline()
     } else {
         None
     };
-    own.unwrap_or_else(|| Instant::now() + session.limits.exchange)
-        .min(session.deadline)
+    own.unwrap_or(fixed).min(session.deadline)
 }
 
 /// A deadline passed during the exchange of `awaited`: the client's timers
@@ -374,9 +374,10 @@ async fn exchange(
         return;
     };
     let awaited = out.awaited;
+    let fixed = Instant::now() + session.limits.exchange;
     let what = request_label(&out.text);
     let (response, sender) = loop {
-        let deadline = deadline_for(session, awaited);
+        let deadline = deadline_for(session, awaited, fixed);
         match wire.post(&request, deadline).await {
             Ok(found) => break found,
             Err(Stop::Deadline) => {
@@ -405,16 +406,18 @@ async fn exchange(
         .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
     let mut body = response.into_body();
     if is_stream {
-        read_stream(
-            wire, session, &mut body, sender, &info, awaited, &what, queue,
-        )
-        .await;
+        let exchange = Exchange {
+            awaited,
+            fixed,
+            what: &what,
+        };
+        read_stream(wire, session, &mut body, sender, &info, &exchange, queue).await;
         return;
     }
     // A JSON (or any other) body: read it whole, within the limit.
     let mut bytes: Vec<u8> = Vec::new();
     loop {
-        let deadline = deadline_for(session, awaited);
+        let deadline = deadline_for(session, awaited, fixed);
         match timeout_at(deadline, body.frame()).await {
             Err(_) => {
                 if on_deadline(session, awaited, &what) {
@@ -459,19 +462,30 @@ async fn exchange(
     session.client.handle_http(now, &response);
 }
 
+/// One exchange's bookkeeping: the wait it answers, its own deadline, and
+/// how notes name it.
+struct Exchange<'a> {
+    awaited: Option<u64>,
+    fixed: Instant,
+    what: &'a str,
+}
+
 /// Reads an SSE answer event by event until the client stops waiting on it
 /// (its response came), the stream ends, or a deadline or limit is hit.
-#[allow(clippy::too_many_arguments)]
 async fn read_stream(
     wire: &mut HttpWire,
     session: &mut Session,
     body: &mut Incoming,
     sender: Sender,
     info: &HttpInfo,
-    awaited: Option<u64>,
-    what: &str,
+    exchange_of: &Exchange<'_>,
     queue: &mut VecDeque<Outgoing>,
 ) {
+    let Exchange {
+        awaited,
+        fixed,
+        what,
+    } = *exchange_of;
     let mut decoder = SseDecoder::new(session.limits.max_message);
     let mut count = 0usize;
     let status = info.status.unwrap_or(0);
@@ -481,7 +495,7 @@ async fn read_stream(
             // connection ends the stream (on HTTP, the cancellation).
             return;
         }
-        let deadline = deadline_for(session, awaited);
+        let deadline = deadline_for(session, awaited, fixed);
         let frame = match timeout_at(deadline, body.frame()).await {
             Err(_) => {
                 if on_deadline(session, awaited, what) {
