@@ -578,3 +578,35 @@ fn content_type(headers: &[(String, String)]) -> String {
         .map(|(_, v)| format!(", {v}"))
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_parse_host_port_and_path() {
+        let e = Endpoint::parse("http://localhost:8931/mcp?x=1").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (
+                e.host.as_str(),
+                e.port,
+                e.authority.as_str(),
+                e.path.as_str()
+            ),
+            ("localhost", 8931, "localhost:8931", "/mcp?x=1")
+        );
+        let e = Endpoint::parse("http://[::1]:9/").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((e.host.as_str(), e.port, e.path.as_str()), ("::1", 9, "/"));
+        let e = Endpoint::parse("http://example.com").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((e.port, e.path.as_str()), (80, "/"));
+        for bad in [
+            "https://example.com/mcp",
+            "ftp://example.com",
+            "localhost:8931",
+            "http://user:pw@example.com/",
+            "not a url",
+        ] {
+            assert!(Endpoint::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
