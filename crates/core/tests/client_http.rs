@@ -142,7 +142,7 @@ fn c_param_headers_mirror_designated_arguments_and_omit_null_ones() {
 }
 
 #[test]
-fn c_header_encoding_base64_for_values_that_are_not_plain_visible_ascii() {
+fn c_param_headers_base64_for_values_that_are_not_plain_visible_ascii_h_headers_too() {
     let cases = [
         ("Hello, 世界", true),
         (" padded ", true),
@@ -183,16 +183,11 @@ fn c_header_encoding_base64_for_values_that_are_not_plain_visible_ascii() {
     assert_eq!(header(&d, 1, "Mcp-Param-CrLf"), Some(b64("line1\r\nline2")));
     assert_eq!(header(&d, 1, "Mcp-Param-Tab"), Some(b64("\tindented")));
     let call = d.outputs.last().unwrap();
-    assert!(call.rules.contains(&rules::C_HEADER_ENCODING));
+    assert!(call.rules.contains(&rules::C_PARAM_HEADERS));
     // A tool name outside the safe set goes base64 in Mcp-Name too.
     let mut d = start(vec![Step::call_tool("météo", json!({}))]);
     assert_eq!(header(&d, 0, "Mcp-Name"), Some(b64("météo")));
-    assert!(d
-        .outputs
-        .last()
-        .unwrap()
-        .rules
-        .contains(&rules::C_HEADER_ENCODING));
+    assert!(d.outputs.last().unwrap().rules.contains(&rules::H_HEADERS));
     d.run_until(1);
 }
 

@@ -121,7 +121,7 @@ impl Client {
         if let Some(key) = methods::name_param(method) {
             if let Some(name) = params.get(key).and_then(Value::as_str) {
                 if crate::transport::http::encode_header_value(name) != name {
-                    rules.push(rules::C_HEADER_ENCODING);
+                    rules.push(rules::H_HEADERS);
                     notes.push(format!(
                         "Mcp-Name carries {key} base64-encoded: it is not plain visible ASCII."
                     ));
@@ -182,9 +182,6 @@ impl Client {
             .iter()
             .any(|(_, v)| v.starts_with("=?base64?") && v.ends_with("?="))
         {
-            if !rules.contains(&rules::C_HEADER_ENCODING) {
-                rules.push(rules::C_HEADER_ENCODING);
-            }
             note.push_str(" Values that are not plain visible ASCII go base64-encoded.");
         }
         notes.push(note);

@@ -1,7 +1,7 @@
 //! Custom headers from tool parameters (SEP-2243): the `x-mcp-header`
 //! annotations of a tool's inputSchema, whether they are valid
 //! (C-PARAM-INVALID), and the `Mcp-Param-{name}` headers a `tools/call`
-//! carries for its arguments (C-PARAM-HEADERS, C-HEADER-ENCODING).
+//! carries for its arguments (C-PARAM-HEADERS).
 //!
 //! Pure functions over `serde_json::Value`: the client uses them to build
 //! its requests; a server can use [`designated`] and [`header_value`] to
@@ -229,7 +229,7 @@ pub struct UnsendableValue(pub String);
 
 /// The header value for an argument (C-PARAM-HEADERS): a string as it is,
 /// an integer in decimal, a boolean as `true`/`false`, each encoded by
-/// [`encode_header_value`] (C-HEADER-ENCODING). `Ok(None)` for null (no
+/// [`encode_header_value`] (C-PARAM-HEADERS). `Ok(None)` for null (no
 /// header); an integer outside the safe range cannot be sent. A value whose
 /// JSON type is not the declared one (an object for a string parameter) is
 /// not mirrored: the server refuses the arguments anyway.
