@@ -189,6 +189,51 @@ fn m_cap_required_capability_retry_flow_against_serve_over_http() {
 }
 
 #[test]
+fn c_mrtr_rounds_two_rounds_with_a_signed_request_state_against_serve_reference() {
+    let (_server, port) = http_server("reference");
+    let out = temp_file("mrtr.json");
+    let done = client(&[
+        "--flow",
+        "mrtr-sampling-roots",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+        &url(port),
+    ]);
+    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
+    let timelines = read_timelines(&out);
+    let two = timelines
+        .iter()
+        .find(|t| t.label.contains("two rounds"))
+        .expect("the two-round set-up");
+    assert_eq!(
+        labels(two),
+        [
+            "tools/call",
+            "200 input_required",
+            "tools/call",
+            "200 input_required",
+            "tools/call",
+            "200 result"
+        ]
+    );
+    // Each retry echoes exactly the requestState of the round before it.
+    let wires: Vec<serde_json::Value> = two
+        .messages()
+        .map(|(_, m)| serde_json::from_str(&m.wire).expect("JSON"))
+        .collect();
+    for (answer, retry) in [(1, 2), (3, 4)] {
+        let state = &wires[answer]["result"]["requestState"];
+        assert!(state.is_string(), "{}", wires[answer]);
+        assert_eq!(&wires[retry]["params"]["requestState"], state);
+        assert_ne!(wires[retry]["id"], wires[retry - 2]["id"]);
+    }
+    assert_ne!(
+        wires[1]["result"]["requestState"],
+        wires[3]["result"]["requestState"]
+    );
+}
+
+#[test]
 fn e_probe_http_overview_falls_back_to_initialize_on_a_legacy_preset() {
     let (_server, port) = http_server("notes");
     let done = client(&[&url(port)]);
