@@ -259,7 +259,6 @@ pub(super) async fn run(wire: &mut HttpWire, session: &mut Session) {
     session.client.start(now);
     let mut queue: VecDeque<Outgoing> = VecDeque::new();
     loop {
-        queue.extend(session.drain());
         if session.over_time() {
             session.stop_run();
             return;
@@ -267,7 +266,7 @@ pub(super) async fn run(wire: &mut HttpWire, session: &mut Session) {
         if session.flooded() {
             return;
         }
-        if let Some(out) = queue.pop_front() {
+        if let Some(out) = queue.pop_front().or_else(|| session.next_send()) {
             exchange(wire, session, out, &mut queue).await;
             if session.stopped {
                 return;
@@ -546,15 +545,17 @@ async fn read_stream(
             );
             let now = session.now();
             session.client.handle_text(now, &event.data);
-            queue.extend(session.drain());
             // Messages nobody waits on go out now, on another connection,
-            // while this stream stays open.
-            while session.still_awaits(awaited)
-                && queue.front().is_some_and(|o| o.awaited.is_none())
-            {
-                if let Some(side) = queue.pop_front() {
-                    Box::pin(exchange(wire, session, side, queue)).await;
+            // while this stream stays open; a new request waits its turn.
+            while session.still_awaits(awaited) {
+                let Some(side) = session.next_send() else {
+                    break;
+                };
+                if side.awaited.is_some() {
+                    queue.push_back(side);
+                    break;
                 }
+                Box::pin(exchange(wire, session, side, queue)).await;
             }
         }
     }

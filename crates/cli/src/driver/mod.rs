@@ -214,6 +214,10 @@ impl Connection {
             Wire::Http(wire) => self.runtime.block_on(http::run(wire, &mut session)),
             Wire::Stdio(wire) => self.runtime.block_on(stdio::run(wire, &mut session)),
         }
+        // What the client did after the last message went out (a run that
+        // was stopped may leave messages that never went out: recorded as
+        // never arriving).
+        while session.next_send().is_some() {}
         session.finish_problems();
         let problems = session.problems.clone();
         let timeline = session.rec.finish(
@@ -410,10 +414,11 @@ impl Session {
         awaited.is_some() && self.client.awaited().map(|a| a.serial) == awaited
     }
 
-    /// Records everything the client did since the last call and returns
-    /// the messages to put on the wire, the awaited one marked.
-    fn drain(&mut self) -> Vec<Outgoing> {
-        let mut sends = Vec::new();
+    /// Records what the client did up to its next message and returns
+    /// that message, marked when it is the one whose answer the client
+    /// awaits; `None` when it has nothing to send now. One message at a
+    /// time, so a message is recorded when it goes on the wire.
+    fn next_send(&mut self) -> Option<Outgoing> {
         while let Some(out) = self.client.poll_output() {
             self.rec.narrate(out.narration);
             match out.action {
@@ -434,11 +439,16 @@ impl Session {
                         out.rules,
                         out.note,
                     );
-                    sends.push(Outgoing {
+                    let awaited = self
+                        .client
+                        .awaited()
+                        .filter(|a| body_id(&text) == a.id)
+                        .map(|a| a.serial);
+                    return Some(Outgoing {
                         text,
                         http,
                         event,
-                        awaited: None,
+                        awaited,
                     });
                 }
                 ClientAction::Record(kind) => {
@@ -463,16 +473,7 @@ impl Session {
                 }
             }
         }
-        if let Some(awaited) = self.client.awaited() {
-            if let Some(send) = sends
-                .iter_mut()
-                .rev()
-                .find(|s| body_id(&s.text) == awaited.id)
-            {
-                send.awaited = Some(awaited.serial);
-            }
-        }
-        sends
+        None
     }
 
     /// What the timeline records of a request: the headers the core chose

@@ -227,7 +227,7 @@ pub(super) async fn run(wire: &mut StdioWire, session: &mut Session) {
     let now = session.now();
     session.client.start(now);
     loop {
-        for out in session.drain() {
+        while let Some(out) = session.next_send() {
             if let Err(failure) = wire.write_line(&out.text).await {
                 if wire.ended.is_none() && wire.child.try_wait().ok().flatten().is_some() {
                     // The write failed because the server is gone: say how.
