@@ -7,10 +7,14 @@
 #               with no import cycle (see ARCHITECTURE.md)
 #   3 native    cargo test --workspace --all-targets, run by
 #               scripts/standalone.sh in a copy of the repository with no
-#               sibling folders (a test that reads outside the repository fails)
+#               sibling folders (a test that reads outside the repository fails);
+#               the CLI's tests against the official SDK servers use the peers
+#               installed in tests/peers (MCP_LANES_PEERS_DIR) and must not skip
 #   4 conformance  the official MCP conformance suite (tests/peers): its server
 #               scenarios for 2026-07-28 and 2025-11-25 against
-#               `serve --preset reference` (the binary step 3 built), gated by
+#               `serve --preset reference`, and its client scenarios for
+#               2026-07-28 (outside OAuth) against `mcp-lanes client` (the
+#               binary step 3 built), gated by
 #               tests/peers/conformance-gate.mjs: a failed or warned check not
 #               listed in tests/peers/conformance-allowed.json (with the reason
 #               the spec allows) fails the run; results in target/conformance/
@@ -60,10 +64,11 @@ cargo test -p mcp-lanes-web --test layers
 section_done
 
 section "3/8 native tests, in a stand-alone copy: cargo test --workspace --all-targets"
-scripts/standalone.sh cargo test --workspace --all-targets
+MCP_LANES_PEERS_DIR="$MCP_LANES_ROOT/tests/peers" MCP_LANES_REQUIRE_PEERS=1 \
+  scripts/standalone.sh cargo test --workspace --all-targets
 section_done
 
-section "4/8 conformance: the official suite against serve --preset reference"
+section "4/8 conformance: the official suite against serve --preset reference and mcp-lanes client"
 # Reuse the binary the native tests built in their stand-alone copy.
 bin="target/standalone/debug/mcp-lanes"
 [ -x "$bin" ] || { cargo build -p mcp-lanes-cli; bin="target/debug/mcp-lanes"; }
@@ -74,9 +79,11 @@ scripts/conformance.sh server --url "http://127.0.0.1:$port/mcp" \
   --start "$bin serve --transport http --port $port --preset reference" \
   --out target/conformance/server --timeout 15000 >/dev/null || true
 gate_dirs=(target/conformance/server)
-# Client scenarios (2026-07-28, outside OAuth) against `mcp-lanes client`
-# belong here: run them into target/conformance/client and append that
-# folder to gate_dirs.
+# Client scenarios (2026-07-28, outside OAuth) against `mcp-lanes client`:
+# the suite starts a test server per scenario and runs the client on it.
+scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" --spec-version 2026-07-28 \
+  --out target/conformance/client --timeout 15000 >/dev/null || true
+gate_dirs+=(target/conformance/client)
 node tests/peers/conformance-gate.mjs "${gate_dirs[@]}" --allowed tests/peers/conformance-allowed.json
 section_done
 

@@ -95,8 +95,8 @@ fn parse() -> (Plan, usize) {
             }
             "--threads" => threads = value.parse().unwrap_or_else(|_| usage()),
             "--rate" => {
-                plan.rate = Some(value.parse().unwrap_or_else(|_| usage()))
-                    .filter(|r: &f64| *r > 0.0)
+                plan.rate =
+                    Some(value.parse().unwrap_or_else(|_| usage())).filter(|r: &f64| *r > 0.0)
             }
             _ => usage(),
         }
@@ -179,9 +179,8 @@ async fn one_connection(plan: Arc<Plan>, index: usize, start: Instant) -> Tally 
     let every = plan
         .rate
         .map(|rate| Duration::from_secs_f64(plan.connections as f64 / rate));
-    let mut due = every.map(|every| {
-        start + every.mul_f64(index as f64 / plan.connections.max(1) as f64)
-    });
+    let mut due =
+        every.map(|every| start + every.mul_f64(index as f64 / plan.connections.max(1) as f64));
     let mut sender = None;
     let mut session: Option<String> = None;
     let mut id = 0u64;

@@ -21,6 +21,8 @@ Usage:
   mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
                   --file PATH --server ID
   mcp-lanes export --scenario ID
+  mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] URL
+  mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] --cmd \"COMMAND ARGS\"
   mcp-lanes --help | --version
 
 Commands:
@@ -38,6 +40,17 @@ Commands:
           http:  Streamable HTTP on http://127.0.0.1:N/mcp (loopback only);
                  --port 0 picks a free port and prints it on stderr.
   export  Print a built-in scenario as a scenario file, to start one from.
+  client  Run the simulator's own client against a real server: over
+          Streamable HTTP at URL (http:// only), or over the stdio of
+          COMMAND (started without a shell). Prints the run like `run`.
+          The flow is --flow, else $MCP_CONFORMANCE_SCENARIO (the official
+          conformance suite's client mode sets it and appends the URL),
+          else `overview`. Flows: overview (discover and list), the
+          conformance client scenarios (tools_call, request-metadata,
+          sep-2322-client-request-state, http-standard-headers,
+          http-custom-headers, http-invalid-tool-headers,
+          json-schema-ref-no-deref, json-schema-2020-12-preservation),
+          and every scenario id (its set-ups' client scripts).
 
 Options:
   --scenario ID     scenario id (or catalog number) for run and export
@@ -58,14 +71,25 @@ HTTP options (serve --transport http):
                        (default 1800)
   --max-sessions N     legacy sessions kept at once; a new one beyond drops
                        the one idle longest (default 10000)
-  --keep-alive S        an open SSE stream silent for S seconds gets a
+  --keep-alive S       an open SSE stream silent for S seconds gets a
                        comment, so a client that left is noticed (default 15)
   --quiet              log start, shutdown and failures only, not every
                        request
+
+Client options (client):
+  --flow NAME       the client's flow (client)
+  --out FILE        write the client's runs as timeline JSON, the page's
+                    format (client)
+  --timeout MS      deadline of each exchange (client; default 10000)
+  --cmd \"COMMAND\"   a server to start and speak stdio with (client)
+
   -h, --help        print this help
   -V, --version     print the version
 
-Exit status: 0 on success, 1 on an I/O failure, 2 on a usage error.
+Exit status: 0 on success, 1 on an I/O failure (client: an exchange
+failed below the protocol: a timeout, a closed connection, an answer over
+the size limit, a server that exits), 2 on a usage error or (client) an
+unreachable server.
 ";
 
 /// Output format of `run`.
@@ -181,6 +205,8 @@ pub enum Command {
         /// Output format.
         format: Format,
     },
+    /// `client [--flow NAME] [--out FILE] [--timeout MS] (URL | --cmd C)`.
+    Client(crate::client::ClientArgs),
     /// `serve --transport T (--preset ID | --file PATH --server ID)`.
     Serve {
         /// Where to serve.
@@ -232,6 +258,10 @@ where
 {
     use lexopt::prelude::*;
 
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if args.first().is_some_and(|a| a == "client") {
+        return parse_client(&args[1..]);
+    }
     let mut parser = lexopt::Parser::from_args(args);
     let mut command: Option<String> = None;
     let mut scenario = None;
@@ -430,6 +460,66 @@ where
     }
 }
 
+/// `client`'s own options: `--flow`, `--out`, `--timeout`, and either a
+/// URL (the last argument, as the conformance suite appends it) or `--cmd`.
+fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
+    use lexopt::prelude::*;
+
+    let mut parser = lexopt::Parser::from_args(args.iter().cloned());
+    let (mut flow, mut out, mut timeout, mut cmd, mut url) = (None, None, None, None, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Long("flow") => set_once(&mut flow, "flow", parser.value()?.string()?)?,
+            Long("out") => set_once(&mut out, "out", parser.value()?.string()?)?,
+            Long("timeout") => set_once(&mut timeout, "timeout", parser.value()?.string()?)?,
+            Long("cmd") => set_once(&mut cmd, "cmd", parser.value()?.string()?)?,
+            Value(value) if url.is_none() => url = Some(value.string()?),
+            Value(value) => {
+                return Err(usage(format!(
+                    "unexpected argument {:?} (client takes one URL)",
+                    value.to_string_lossy()
+                )))
+            }
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    let timeout_ms = match timeout {
+        None => None,
+        Some(t) => Some(
+            t.parse::<u64>()
+                .ok()
+                .filter(|ms| (1..=3_600_000).contains(ms))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "--timeout {t:?} is not a number of milliseconds (1 to 3600000)"
+                    ))
+                })?,
+        ),
+    };
+    let target = match (url, cmd) {
+        (Some(url), None) => crate::driver::Target::Http { url },
+        (None, Some(cmd)) => {
+            let command = shlex::split(&cmd)
+                .filter(|words| !words.is_empty())
+                .ok_or_else(|| usage(format!("--cmd {cmd:?} is not a command line")))?;
+            crate::driver::Target::Stdio { command }
+        }
+        (Some(_), Some(_)) => return Err(usage("client takes a URL or --cmd, not both")),
+        (None, None) => {
+            return Err(usage(
+                "client needs the server: a URL (http://HOST:PORT/PATH) or --cmd \"COMMAND\"",
+            ))
+        }
+    };
+    Ok(Command::Client(crate::client::ClientArgs {
+        flow,
+        out: out.map(std::path::PathBuf::from),
+        timeout_ms,
+        target,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,6 +634,34 @@ mod tests {
         assert_eq!(p(&["--help"]), Ok(Command::Help));
         assert_eq!(p(&["run", "-h"]), Ok(Command::Help));
         assert_eq!(p(&["-V"]), Ok(Command::Version));
+        assert_eq!(
+            p(&["client", "--flow", "tools_call", "http://localhost:1/mcp"]),
+            Ok(Command::Client(crate::client::ClientArgs {
+                flow: Some("tools_call".into()),
+                out: None,
+                timeout_ms: None,
+                target: crate::driver::Target::Http {
+                    url: "http://localhost:1/mcp".into()
+                },
+            }))
+        );
+        assert_eq!(
+            p(&[
+                "client",
+                "--timeout",
+                "500",
+                "--cmd",
+                "python3 'my server.py' --stdio"
+            ]),
+            Ok(Command::Client(crate::client::ClientArgs {
+                flow: None,
+                out: None,
+                timeout_ms: Some(500),
+                target: crate::driver::Target::Stdio {
+                    command: vec!["python3".into(), "my server.py".into(), "--stdio".into()]
+                },
+            }))
+        );
     }
 
     #[test]
@@ -619,6 +737,12 @@ mod tests {
             &["export"],
             &["export", "--scenario", "a", "--format", "json"],
             &["list", "--file", "b.json"],
+            &["client"],
+            &["client", "http://a", "http://b"],
+            &["client", "--cmd", "x", "http://a"],
+            &["client", "--cmd", "'unclosed"],
+            &["client", "--timeout", "0", "http://a"],
+            &["client", "--scenario", "x", "http://a"],
         ] {
             assert!(p(bad).is_err(), "{bad:?} should be a usage error");
         }

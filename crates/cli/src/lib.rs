@@ -6,7 +6,9 @@
 //! - `run` plays a scenario on the virtual clock and prints its transcript;
 //! - `serve` puts the very same simulated server the page shows on real
 //!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`;
-//! - `export` prints a catalog scenario as a scenario file.
+//! - `export` prints a catalog scenario as a scenario file;
+//! - `client` runs the very same simulated client against a real server,
+//!   over Streamable HTTP or a child's stdio ([`driver`]).
 //!
 //! `run` and `serve` also take a scenario file (`--file`), read by the core.
 //!
@@ -18,7 +20,10 @@
 //! than `/mcp`), see [`edge`].
 
 mod args;
+mod client;
+mod driver;
 mod edge;
+mod flows;
 pub mod http;
 mod list;
 mod log;
@@ -68,6 +73,7 @@ pub fn main() -> ExitCode {
         Command::Version => print(&format!("mcp-lanes {}\n", env!("CARGO_PKG_VERSION"))),
         Command::List => print(&list::render()),
         Command::Run { scenario, format } => run::run(&scenario, format).and_then(|s| print(&s)),
+        Command::Client(args) => client::client(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Serve { transport, server } => {
             source::server(&server).and_then(|config| match transport {

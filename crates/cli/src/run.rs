@@ -96,43 +96,64 @@ pub fn render_text(heading: &Heading, timelines: &[Timeline]) -> String {
             n + 1,
             one_line(&t.label)
         ));
-        out.push_str(&format!("client:    {}\n", t.client_label));
-        out.push_str(&format!("server:    {}\n", t.server_label));
-        out.push_str(&format!("transport: {}\n\n", t.transport.name()));
-        for event in &t.events {
-            if let Some(say) = &event.narration {
-                out.push_str(&format!("{:LABEL_COLUMN$}say: {}\n", "", one_line(say)));
-            }
-            let (arrow, label) = describe(event);
-            out.push_str(&format!("{:>9} ms  {arrow}  {label}", event.at_ms));
-            if !event.rules.is_empty() {
-                out.push_str(&format!("  [{}]", event.rules.join(", ")));
-            }
-            out.push('\n');
-            if let Some(why) = event.message().and_then(|m| m.violation.as_ref()) {
-                out.push_str(&format!(
-                    "{:LABEL_COLUMN$}violation: {}\n",
-                    "",
-                    one_line(why)
-                ));
-            }
-            if !event.note.is_empty() {
-                out.push_str(&format!("{:LABEL_COLUMN$}{}\n", "", one_line(&event.note)));
-            }
-        }
-        let s = &t.summary;
-        out.push_str(&format!(
-            "summary: {} (ended at {} ms; leaked locks: {})\n",
-            one_line(&s.outcome),
-            s.ended_at_ms,
-            s.leaked_locks
-        ));
+        out.push_str(&render_timeline(t));
     }
     out
 }
 
+/// One timeline as the readable listing: its client, server and transport,
+/// one entry per event (narration, time, arrow, label, rule IDs, note), its
+/// summary.
+pub fn render_timeline(t: &Timeline) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("client:    {}\n", one_line(&t.client_label)));
+    out.push_str(&format!("server:    {}\n", one_line(&t.server_label)));
+    out.push_str(&format!("transport: {}\n\n", t.transport.name()));
+    for event in &t.events {
+        if let Some(say) = &event.narration {
+            out.push_str(&format!("{:LABEL_COLUMN$}say: {}\n", "", one_line(say)));
+        }
+        let (arrow, label) = describe(event);
+        out.push_str(&format!(
+            "{:>9} ms  {arrow}  {}",
+            event.at_ms,
+            one_line(&label)
+        ));
+        if !event.rules.is_empty() {
+            out.push_str(&format!("  [{}]", event.rules.join(", ")));
+        }
+        out.push('\n');
+        if let Some(why) = event.message().and_then(|m| m.violation.as_ref()) {
+            out.push_str(&format!(
+                "{:LABEL_COLUMN$}violation: {}\n",
+                "",
+                one_line(why)
+            ));
+        }
+        if !event.note.is_empty() {
+            out.push_str(&format!("{:LABEL_COLUMN$}{}\n", "", one_line(&event.note)));
+        }
+    }
+    let s = &t.summary;
+    out.push_str(&format!(
+        "summary: {} (ended at {} ms; leaked locks: {})\n",
+        one_line(&s.outcome),
+        s.ended_at_ms,
+        s.leaked_locks
+    ));
+    out
+}
+
+/// `text` on one line of a terminal: line breaks and tabs become spaces,
+/// other control characters (a server's escape sequences) U+FFFD.
 fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ")
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\t' => ' ',
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 /// The arrow (11 columns wide) and the label of an event.

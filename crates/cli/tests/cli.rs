@@ -35,12 +35,13 @@ const SERVERS: [&str; 6] = [
     "dual-era",
     "reference",
 ];
-const CLIENTS: [&str; 5] = [
+const CLIENTS: [&str; 6] = [
     "plain",
     "rich",
     "dual-era",
     "legacy-host",
     "orchestrator-runtime",
+    "reference",
 ];
 
 fn stdout(out: &std::process::Output) -> String {

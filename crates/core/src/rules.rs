@@ -145,6 +145,21 @@ pub const L_SESSION_ID: RuleId = "L-SESSION-ID";
 /// L-SESSION-IDLE: A server may end a legacy HTTP session: after an idle time, or to stay under its cap (the one idle longest goes first). Calls still waiting in it are cancelled with no side effect; a request naming it gets 404, and the client starts a new session with initialize.
 pub const L_SESSION_IDLE: RuleId = "L-SESSION-IDLE";
 
+/// C-PARAM-HEADERS: On HTTP, a tool call sends each `x-mcp-header` argument as `Mcp-Param-{name}`, base64 (`=?base64?…?=`) unless plain printable ASCII; a null one sends none.
+pub const C_PARAM_HEADERS: RuleId = "C-PARAM-HEADERS";
+/// C-PARAM-INVALID: On HTTP, a tool with an invalid `x-mcp-header` is dropped, with a warning, and never called.
+pub const C_PARAM_INVALID: RuleId = "C-PARAM-INVALID";
+/// C-SSE-READ: JSON and SSE answers are both read; a stream that ends before its response fails the request.
+pub const C_SSE_READ: RuleId = "C-SSE-READ";
+/// C-MRTR-ROUNDS: Each input_required round is answered and retried; `requestState` is echoed, or left out if absent.
+pub const C_MRTR_ROUNDS: RuleId = "C-MRTR-ROUNDS";
+/// C-SCHEMA-NO-DEREF: Tool schemas are kept as listed; a network `$ref` is never fetched.
+pub const C_SCHEMA_NO_DEREF: RuleId = "C-SCHEMA-NO-DEREF";
+/// C-VERSION-RETRY-ONCE: A -32022 naming the version sent is retried once; three version retries at most.
+pub const C_VERSION_RETRY_ONCE: RuleId = "C-VERSION-RETRY-ONCE";
+/// C-EXCHANGE-FAILED: Each exchange has a deadline and size limits; a failure below the protocol fails its request.
+pub const C_EXCHANGE_FAILED: RuleId = "C-EXCHANGE-FAILED";
+
 /// Every rule of the catalog, in catalog order.
 pub const ALL: &[Rule] = &[
     Rule { id: RPC_ID, summary: "A request id is a string or integer, never null, and never equal to the id of another request the sender still awaits. A retry is a new request and gets a new id.", source: "2026-07-28/basic/index#requests", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#requests" },
@@ -209,6 +224,13 @@ pub const ALL: &[Rule] = &[
     Rule { id: L_TIMEOUT, summary: "Every sent request has a timeout; on expiry the sender stops waiting and sends `notifications/cancelled`.", source: "2025-11-25/basic/lifecycle#timeouts", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts" },
     Rule { id: L_SESSION_ID, summary: "A legacy HTTP session id is globally unique and cryptographically secure, so no client can guess another's: the real server draws 128 bits from the operating system's generator (the simulation numbers its sessions so transcripts repeat).", source: "2025-11-25/basic/transports#session-management", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management" },
     Rule { id: L_SESSION_IDLE, summary: "A server may end a legacy HTTP session: after an idle time, or to stay under its cap (the one idle longest goes first). Calls still waiting in it are cancelled with no side effect; a request naming it gets 404, and the client starts a new session with initialize.", source: "2025-11-25/basic/transports#session-management", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management" },
+    Rule { id: C_PARAM_HEADERS, summary: "On HTTP, a tool call sends each `x-mcp-header` argument as `Mcp-Param-{name}`, base64 (`=?base64?…?=`) unless plain printable ASCII; a null one sends none.", source: "2026-07-28/basic/transports/streamable-http#custom-headers-from-tool-parameters", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#custom-headers-from-tool-parameters" },
+    Rule { id: C_PARAM_INVALID, summary: "On HTTP, a tool with an invalid `x-mcp-header` is dropped, with a warning, and never called.", source: "2026-07-28/server/tools#x-mcp-header", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header" },
+    Rule { id: C_SSE_READ, summary: "JSON and SSE answers are both read; a stream that ends before its response fails the request.", source: "2026-07-28/basic/transports/streamable-http#receiving-messages", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#receiving-messages" },
+    Rule { id: C_MRTR_ROUNDS, summary: "Each input_required round is answered and retried; `requestState` is echoed, or left out if absent.", source: "2026-07-28/basic/patterns/mrtr", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr" },
+    Rule { id: C_SCHEMA_NO_DEREF, summary: "Tool schemas are kept as listed; a network `$ref` is never fetched.", source: "2026-07-28/basic/index#ref-resolution", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#ref-resolution" },
+    Rule { id: C_VERSION_RETRY_ONCE, summary: "A -32022 naming the version sent is retried once; three version retries at most.", source: "2026-07-28/basic/versioning#protocol-version-negotiation", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#protocol-version-negotiation" },
+    Rule { id: C_EXCHANGE_FAILED, summary: "Each exchange has a deadline and size limits; a failure below the protocol fails its request.", source: "2025-11-25/basic/lifecycle#timeouts", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts" },
 ];
 
 /// Looks a rule up by ID.

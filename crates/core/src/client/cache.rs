@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::listed::Listed;
 use super::{Client, Job, Session, Step};
 use crate::protocol::version::EraMode;
 use crate::protocol::Era;
@@ -41,6 +42,8 @@ pub(super) struct Known {
     /// A modern request has worked on this server: a version error now
     /// means it was upgraded underneath (E-CACHE).
     pub(super) worked_modern: bool,
+    /// What the last lists returned (`listed.rs`).
+    pub(super) listed: Listed,
 }
 
 impl Known {
@@ -56,6 +59,7 @@ impl Known {
             session: None,
             pending_http_session: None,
             worked_modern: false,
+            listed: Listed::default(),
         }
     }
 }

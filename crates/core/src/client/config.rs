@@ -124,6 +124,32 @@ pub enum Step {
         #[serde(default)]
         rules: Vec<String>,
     },
+    /// Use what an earlier list returned: `tools/call` for each listed
+    /// tool, `resources/read` for each resource, `prompts/get` for each
+    /// prompt, in list order. On HTTP, tools whose header annotations are
+    /// invalid were left out of the list (C-PARAM-INVALID).
+    CallListed {
+        /// `tools/list`, `resources/list` or `prompts/list`.
+        list: String,
+        /// At most this many, from the start of the list.
+        #[serde(default)]
+        limit: Option<usize>,
+        /// Arguments by tool or prompt name; anything required and not
+        /// given is filled with a plain value of its type.
+        #[serde(default)]
+        arguments: Value,
+    },
+    /// `tools/call` of `tool` with one argument, `argument`, holding the
+    /// inputSchema of the listed tool `schema_of` exactly as it was listed
+    /// (C-SCHEMA-NO-DEREF).
+    EchoSchema {
+        /// The tool to call.
+        tool: String,
+        /// The argument that carries the schema.
+        argument: String,
+        /// The listed tool whose inputSchema is passed on.
+        schema_of: String,
+    },
     /// Let virtual time pass.
     Wait {
         /// How long.

@@ -10,6 +10,7 @@
 mod cache;
 pub mod config;
 mod legacy;
+mod listed;
 mod modern;
 pub mod presets;
 mod script;
@@ -27,6 +28,9 @@ use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::TransportKind;
 
 pub use config::{ClientConfig, Step, UndeclaredPolicy};
+pub use listed::example_arguments;
+pub use modern::{MAX_MRTR_ROUNDS, MAX_VERSION_RETRIES, ROOTS_LIST};
+pub use script::MAX_EVENT_BYTES;
 
 use cache::Known;
 use legacy::Session;
@@ -91,13 +95,28 @@ struct Waiting {
     era: Era,
 }
 
+/// What an MRTR retry carries (M-MRTR, C-MRTR-ROUNDS).
+#[derive(Debug, Clone, PartialEq)]
+struct Input {
+    /// `inputResponses`, when the server asked for input.
+    responses: Option<Value>,
+    /// `requestState` exactly as the server sent it, when it sent one.
+    state: Option<String>,
+    /// Which round this retry answers (1 for the first input_required).
+    round: u8,
+    /// What the answers were, for the note ("the form", "a sampled reply").
+    kinds: Vec<&'static str>,
+}
+
 /// The step in progress, with what the client has learned while doing it.
 #[derive(Debug, Clone, PartialEq)]
 struct Job {
     step: Step,
     declare: Option<ClientCapabilities>,
     version: Option<ProtocolVersion>,
-    input: Option<(Value, String)>,
+    input: Option<Input>,
+    /// Retries of this request for its version (C-VERSION-RETRY-ONCE).
+    version_retries: u8,
     reprobed: bool,
     /// A discover result arrived for this very step: use it even if its
     /// ttlMs is 0 (stale means fetch again next time, not loop now).
@@ -116,6 +135,9 @@ struct Work {
     /// Narration read from the script and not yet shown: the next output
     /// carries it.
     narration: Option<String>,
+    /// Counts every wait started, so a driver can tell one wait from the
+    /// next ([`Awaited::serial`]).
+    wait_serial: u64,
 }
 
 /// Whether the client still takes input.
@@ -125,6 +147,48 @@ enum Lifecycle {
     Open,
     /// It disconnected, or its host killed it: inputs are ignored.
     Closed,
+}
+
+/// The reply a client waits for, as a driver sees it: the request's id
+/// (if it has one) and a serial number that changes with every new wait.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Awaited {
+    /// The id of the request whose answer is awaited.
+    pub id: Option<RequestId>,
+    /// Distinguishes this wait from every other one of the run.
+    pub serial: u64,
+}
+
+/// Why an exchange failed below the protocol, so that no answer will come
+/// for it (told to the client with [`Client::handle_failure`]). Timeouts are
+/// not failures: the client's own timer decides them (L-TIMEOUT).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportFailure {
+    /// An SSE response stream ended before the response it carries
+    /// (C-SSE-READ).
+    StreamEnded,
+    /// The connection could not be made or closed before the answer, or
+    /// the server process exited (C-EXCHANGE-FAILED).
+    Closed(String),
+    /// The answer is larger than the limit (C-EXCHANGE-FAILED).
+    TooLarge(String),
+    /// What came is not HTTP, not text, or not a readable stream
+    /// (C-EXCHANGE-FAILED).
+    Garbled(String),
+}
+
+impl TransportFailure {
+    /// What went wrong, as a sentence fragment.
+    pub fn describe(&self) -> String {
+        match self {
+            TransportFailure::StreamEnded => {
+                "the SSE response stream ended before the response".into()
+            }
+            TransportFailure::Closed(why)
+            | TransportFailure::TooLarge(why)
+            | TransportFailure::Garbled(why) => why.clone(),
+        }
+    }
 }
 
 /// The simulated client.
@@ -208,9 +272,38 @@ impl Client {
         self.when_open(|client| client.on_text(now, text));
     }
 
-    /// An HTTP response arrived for the client's last POST.
+    /// An HTTP response arrived for the client's last POST. A
+    /// `text/event-stream` body is read event by event (C-SSE-READ).
     pub fn handle_http(&mut self, now: SimTime, response: &HttpResponse) {
         self.when_open(|client| client.on_http(now, response));
+    }
+
+    /// The exchange of the reply the client waits for failed below the
+    /// protocol: no answer will come. The client gives up on that request
+    /// and goes on with its script (C-SSE-READ, C-EXCHANGE-FAILED). A
+    /// driver calls this only while [`Client::awaited`] is still the wait
+    /// whose exchange failed; with nothing awaited it records the failure.
+    pub fn handle_failure(&mut self, now: SimTime, failure: &TransportFailure) {
+        self.when_open(|client| client.on_failure(now, failure));
+    }
+
+    /// The reply the client waits for, if any.
+    pub fn awaited(&self) -> Option<Awaited> {
+        self.work.waiting.as_ref().map(|w| Awaited {
+            id: w.id.clone(),
+            serial: self.work.wait_serial,
+        })
+    }
+
+    /// Whether the client has nothing left to do: no step left or in
+    /// progress, no reply awaited, no timer armed. Input may still come.
+    pub fn is_done(&self) -> bool {
+        self.is_closed()
+            || (self.work.script.is_empty()
+                && self.work.job.is_none()
+                && self.work.waiting.is_none()
+                && self.relists.is_empty()
+                && self.timers.next().is_none())
     }
 
     /// Runs an input unless the client has closed: the one place where a
@@ -252,6 +345,10 @@ impl Client {
                     self.known.pending_http_session = Some(session.to_string());
                 }
             }
+        }
+        if http::is_event_stream(response) {
+            self.on_event_stream(now, &response.body);
+            return;
         }
         let parsed = serde_json::from_str::<Value>(&response.body)
             .ok()

@@ -3,13 +3,36 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{Answer, Client, Job, Purpose, Step, Waiting};
+use super::{Answer, Client, Input, Job, Purpose, Step, Waiting};
 use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject};
 use crate::protocol::version::{pick_mutual, EraMode};
 use crate::protocol::{meta, methods, ClientCapabilities, Era, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::sim::{EventKind, SimTime};
 use crate::transport::TransportKind;
+
+/// What an answered elicitation form is called in notes.
+pub(super) const FORM: &str = "the form";
+/// What an answered sampling request is called in notes.
+pub(super) const SAMPLED: &str = "a sampled reply";
+/// What an answered roots request is called in notes.
+pub(super) const ROOTS: &str = "the roots";
+
+/// The most MRTR rounds one request goes through (C-MRTR-ROUNDS).
+pub const MAX_MRTR_ROUNDS: u8 = 8;
+/// The most times one request is retried for its version (C-VERSION-RETRY-ONCE).
+pub const MAX_VERSION_RETRIES: u8 = 3;
+
+/// The roots a client with the `roots` capability reports (MRTR roots/list).
+pub const ROOTS_LIST: &[(&str, &str)] = &[("file:///workspace", "workspace")];
+
+/// Whether a -32022 naming `supported` lets a request that named `current`
+/// and was retried `retries` times for its version be retried with `pick`
+/// (M-VERSION-RETRY, C-VERSION-RETRY-ONCE): a different version once or
+/// more, the very same one only on the first refusal.
+fn may_retry_version(pick: &ProtocolVersion, current: &ProtocolVersion, retries: u8) -> bool {
+    retries < MAX_VERSION_RETRIES && (pick != current || retries == 0)
+}
 
 impl Client {
     pub(super) fn preferred_modern(&self) -> ProtocolVersion {
@@ -178,10 +201,16 @@ impl Client {
             }
             Answer::Error(err) if err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
                 let supported = supported_list(&err);
+                let retries = self.work.job.as_ref().map_or(0, |j| j.version_retries);
                 match pick_mutual(&self.config.modern_versions, &supported) {
-                    Some(v) if v != version => {
+                    Some(v) if v == version && may_retry_version(&v, &version, retries) => {
+                        self.decide(&[rules::M_VERSION_RETRY, rules::C_VERSION_RETRY_ONCE, rules::RPC_ID], format!("-32022 lists {}, which includes {v}, the very version this request named. It is a mutually supported version, so the client retries once with it and a new id; a second refusal ends the request.", supported.join(", ")));
+                        if let Some(job) = self.work.job.as_mut() { job.version = Some(v.clone()); job.version_retries += 1; }
+                        self.send_discover(now, v, is_step);
+                    }
+                    Some(v) if may_retry_version(&v, &version, retries) => {
                         self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!("-32022 lists {}; the client picks {v}, which it supports too, and retries with a new id.", supported.join(", ")));
-                        if let Some(job) = self.work.job.as_mut() { job.version = Some(v.clone()); }
+                        if let Some(job) = self.work.job.as_mut() { job.version = Some(v.clone()); job.version_retries += 1; }
                         self.send_discover(now, v, is_step);
                     }
                     _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No version in data.supported is one this client speaks: it tells the user."),
@@ -209,13 +238,34 @@ impl Client {
             Answer::Result(result) => {
                 match ResultType::of(&result) {
                     Some(kind) if kind == ResultType::INPUT_REQUIRED => {
-                        let Some((responses, state)) = self.answer_input_requests(&result) else {
-                            self.abandon(now, &[rules::M_MRTR], "The server asked for input this client cannot give.");
+                        let round = job.input.as_ref().map_or(1, |i| i.round.saturating_add(1));
+                        if round > MAX_MRTR_ROUNDS {
+                            self.abandon(now, &[rules::M_MRTR, rules::C_MRTR_ROUNDS], format!("input_required for the {round}th time: after {MAX_MRTR_ROUNDS} rounds the client stops retrying and tells the user the request did not complete."));
                             return;
+                        }
+                        let input = match self.answer_input_requests(&result, round) {
+                            Ok(input) => input,
+                            Err((rules, why)) => {
+                                self.abandon(now, &rules, why);
+                                return;
+                            }
                         };
-                        job.input = Some((responses, state));
+                        let note = if round == 1 && input.kinds == [FORM] && input.state.is_some() {
+                            // The lessons' wording (golden transcripts).
+                            "input_required: the client shows the form to the user and collects the answer.".to_string()
+                        } else {
+                            let asked = if input.kinds.is_empty() { "nothing to answer".to_string() } else { input.kinds.join(", ") };
+                            let state = if input.state.is_some() { "a requestState to echo" } else { "no requestState" };
+                            format!("input_required (round {round}): {asked}, and {state}. The client gathers the answers and retries.")
+                        };
+                        let rules: &[RuleId] = if round == 1 && input.kinds == [FORM] && input.state.is_some() {
+                            &[rules::M_MRTR]
+                        } else {
+                            &[rules::M_MRTR, rules::C_MRTR_ROUNDS]
+                        };
+                        job.input = Some(input);
                         self.work.job = Some(job);
-                        self.decide(&[rules::M_MRTR], "input_required: the client shows the form to the user and collects the answer.");
+                        self.decide(rules, note);
                         self.send_job(now);
                     }
                     Some(kind) if kind != ResultType::COMPLETE => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{kind}\" is unknown to this client, so the result is invalid.")),
@@ -228,6 +278,9 @@ impl Client {
                         }
                         if result.get("isError") == Some(&Value::Bool(true)) {
                             self.decide(&[rules::L_FALLBACK], "A tool error: the model reads it and can re-call with what it names.");
+                        }
+                        if let Step::Request { method, .. } = &job.step {
+                            self.remember_list(method, &result);
                         }
                         self.work.job = None;
                         self.advance(now);
@@ -268,10 +321,19 @@ impl Client {
                 let supported = supported_list(&err);
                 let current = job.version.clone().unwrap_or_else(|| self.chosen_version());
                 match pick_mutual(&self.config.modern_versions, &supported) {
-                    Some(v) if v != current => {
+                    Some(v) if v == current && may_retry_version(&v, &current, job.version_retries) => {
+                        self.decide(&[rules::M_VERSION_RETRY, rules::C_VERSION_RETRY_ONCE, rules::RPC_ID], format!(
+                            "-32022 lists {}, which includes {v}, the very version this request named. It is a mutually supported version, so the client retries the same request once with it and a new id; a second refusal ends the request.", supported.join(", ")));
+                        job.version = Some(v);
+                        job.version_retries += 1;
+                        self.work.job = Some(job);
+                        self.send_job(now);
+                    }
+                    Some(v) if may_retry_version(&v, &current, job.version_retries) => {
                         self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!(
                             "-32022: the server supports {}; the client picks {v} and retries the same request with a new id.", supported.join(", ")));
                         job.version = Some(v);
+                        job.version_retries += 1;
                         self.work.job = Some(job);
                         self.send_job(now);
                     }
@@ -332,40 +394,122 @@ impl Client {
         }
     }
 
-    /// Builds inputResponses for an input_required result, answering as the
-    /// user would (every requested field filled with a sensible value).
-    pub(super) fn answer_input_requests(&mut self, result: &Value) -> Option<(Value, String)> {
-        let requests = result.get("inputRequests").and_then(Value::as_object)?;
-        let state = result
-            .get("requestState")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        let mut responses = Map::new();
-        for (key, request) in requests {
-            let caps = &self.config.capabilities;
-            let answer = match request.get("method").and_then(Value::as_str) {
-                Some(methods::ELICITATION_CREATE) if caps.elicitation.is_some() => {
-                    crate::protocol::elicitation::accept_with_defaults(
-                        request.get("params").and_then(|p| p.get("requestedSchema")),
-                    )
-                }
-                // The host's model answers a sampling request; the user's
-                // workspace answers roots/list.
-                Some(methods::SAMPLING_CREATE_MESSAGE) if caps.sampling.is_some() => json!({
-                    "role": "assistant",
-                    "content": {"type": "text", "text": "Paris."},
-                    "model": "simulated-model",
-                    "stopReason": "endTurn",
-                }),
-                Some(methods::ROOTS_LIST) if caps.roots.is_some() => {
-                    json!({"roots": [{"uri": "file:///workspace", "name": "workspace"}]})
-                }
-                _ => return None,
-            };
-            responses.insert(key.clone(), answer);
+    /// Builds the retry of an input_required result (C-MRTR-ROUNDS): an
+    /// answer to every input request, as the user (a form filled with
+    /// sensible values), the host's model (a sampled reply) or the host
+    /// (its roots) would give it, each only with the capability for it;
+    /// and `requestState` exactly as it came, or none.
+    pub(super) fn answer_input_requests(
+        &self,
+        result: &Value,
+        round: u8,
+    ) -> Result<Input, (Vec<RuleId>, String)> {
+        let refuse = |why: String| (vec![rules::M_MRTR, rules::C_MRTR_ROUNDS], why);
+        let state = match result.get("requestState") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                return Err(refuse(format!(
+                    "requestState is {other}, not a string: the result is invalid and the client cannot echo it."
+                )))
+            }
+        };
+        let requests = match result.get("inputRequests") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(map)) => Some(map),
+            Some(other) => {
+                return Err(refuse(format!(
+                    "inputRequests is {other}, not an object: the client cannot answer it."
+                )))
+            }
+        };
+        if requests.is_none() && state.is_none() {
+            return Err(refuse(
+                "input_required with neither inputRequests nor requestState: there is nothing to retry with.".into(),
+            ));
         }
-        Some((Value::Object(responses), state))
+        let mut kinds = Vec::new();
+        let responses = match requests {
+            None => None,
+            Some(requests) => {
+                let mut responses = Map::new();
+                for (key, request) in requests {
+                    let method = request.get("method").and_then(Value::as_str).unwrap_or("");
+                    let params = request.get("params");
+                    let (answer, kind) = self
+                        .answer_one(key, method, params)
+                        .map_err(|why| (vec![rules::M_MRTR, rules::M_MRTR_CAP], why))?;
+                    responses.insert(key.clone(), answer);
+                    if !kinds.contains(&kind) {
+                        kinds.push(kind);
+                    }
+                }
+                Some(Value::Object(responses))
+            }
+        };
+        Ok(Input {
+            responses,
+            state,
+            round,
+            kinds,
+        })
+    }
+
+    /// The answer to one input request, or why the client cannot give it.
+    fn answer_one(
+        &self,
+        key: &str,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<(Value, &'static str), String> {
+        let caps = &self.config.capabilities;
+        match method {
+            methods::ELICITATION_CREATE => {
+                let Some(elicitation) = &caps.elicitation else {
+                    return Err(format!("The server asked ({key}) for an elicitation, but this client has no elicitation capability: it cannot answer."));
+                };
+                let url_mode = params.and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
+                if url_mode {
+                    if !elicitation.supports_url() {
+                        return Err(format!("The server asked ({key}) for a URL-mode elicitation, which this client never declared: it cannot answer."));
+                    }
+                    return Ok((json!({"action": "accept"}), "a visited URL"));
+                }
+                Ok((
+                    crate::protocol::elicitation::accept_with_defaults(
+                        params.and_then(|p| p.get("requestedSchema")),
+                    ),
+                    FORM,
+                ))
+            }
+            methods::SAMPLING_CREATE_MESSAGE => {
+                if caps.sampling.is_none() {
+                    return Err(format!("The server asked ({key}) for a sampled message, but this client has no sampling capability: it cannot answer."));
+                }
+                Ok((
+                    json!({
+                        "role": "assistant",
+                        "content": {"type": "text", "text": "Paris."},
+                        "model": "simulated-model",
+                        "stopReason": "endTurn",
+                    }),
+                    SAMPLED,
+                ))
+            }
+            methods::ROOTS_LIST => {
+                if caps.roots.is_none() {
+                    return Err(format!("The server asked ({key}) for the client's roots, but this client has no roots capability: it cannot answer."));
+                }
+                let roots: Vec<Value> = ROOTS_LIST
+                    .iter()
+                    .map(|(uri, name)| json!({"uri": uri, "name": name}))
+                    .collect();
+                Ok((json!({"roots": roots}), ROOTS))
+            }
+            other => Err(format!(
+                "The server asked ({key}) for {other:?}, which is not an input request this client knows (elicitation/create, sampling/createMessage, roots/list)."
+            )),
+        }
     }
 }
 

@@ -15,6 +15,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("dual-era", "client speaking both eras: probes with server/discover, falls back to initialize"),
     ("legacy-host", "legacy 2025-06-18 host: initialize with roots, sampling and elicitation"),
     ("orchestrator-runtime", "legacy 2025-06-18 runtime: roots and sampling, no elicitation; undeclared requests: -32601, drop or close"),
+    ("reference", "modern 2026-07-28 client declaring elicitation, sampling and roots: what `mcp-lanes client` runs against real servers"),
 ];
 
 /// Looks a client preset up by id.
@@ -25,6 +26,7 @@ pub fn client(id: &str) -> Option<ClientConfig> {
         "dual-era" => dual_era(),
         "legacy-host" => legacy_host(),
         "orchestrator-runtime" => orchestrator_runtime(UndeclaredPolicy::MethodNotFound),
+        "reference" => reference(),
         _ => return None,
     })
 }
@@ -128,5 +130,30 @@ pub fn orchestrator_runtime(undeclared: UndeclaredPolicy) -> ClientConfig {
     cfg.request_timeout_ms = None;
     cfg.host_kill_ms = Some(600_000);
     cfg.first_id = 0;
+    cfg
+}
+
+/// The capabilities of the `reference` client: form elicitation, sampling
+/// and roots (with listChanged), each an object.
+pub fn reference_capabilities() -> ClientCapabilities {
+    ClientCapabilities {
+        elicitation: Some(ElicitationCapability::default()),
+        sampling: Some(settings(json!({}))),
+        roots: Some(settings(json!({"listChanged": true}))),
+        ..Default::default()
+    }
+}
+
+/// `reference`: the client `mcp-lanes client` runs against real servers.
+/// Modern only (2026-07-28), declaring everything it can answer through
+/// MRTR on every request; a 10 s deadline per request.
+pub fn reference() -> ClientConfig {
+    let mut cfg = modern(
+        "reference",
+        "mcp-lanes-client",
+        env!("CARGO_PKG_VERSION"),
+        reference_capabilities(),
+    );
+    cfg.request_timeout_ms = Some(10_000);
     cfg
 }

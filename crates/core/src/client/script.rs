@@ -5,13 +5,16 @@
 use serde_json::{json, Value};
 
 use super::timers::Timer;
-use super::{Client, ClientAction, ClientOutput, Job, Purpose, Step, Waiting};
+use super::{Client, ClientAction, ClientOutput, Job, Purpose, Step, TransportFailure, Waiting};
 use crate::protocol::jsonrpc::{self, Envelope, ErrorObject, RequestId};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::sim::{EventKind, Side, SimTime};
 use crate::transport::http::{self, HttpRequest};
-use crate::transport::TransportKind;
+use crate::transport::{sse, TransportKind};
+
+/// The largest SSE event the client reads from a response stream, in bytes.
+pub const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 
 impl Client {
     /// Queues an output; it carries the pending narration, if any.
@@ -91,6 +94,7 @@ impl Client {
                 declare,
                 version,
                 input: None,
+                version_retries: 0,
                 reprobed: false,
                 discovered: false,
             });
@@ -110,6 +114,11 @@ impl Client {
             Step::Raw { .. } => self.send_raw(now, job.step.clone()),
             // Read before the job was made; never a job.
             Step::Narrate { .. } => self.work.job = None,
+            Step::CallListed { .. } | Step::EchoSchema { .. } => {
+                self.work.job = None;
+                self.expand_listed(now, &job.step);
+                self.advance(now);
+            }
             Step::Discover { .. } | Step::Request { .. } => {
                 if self.ensure_ready(now, &job) {
                     self.send_job(now);
@@ -122,6 +131,7 @@ impl Client {
     pub(super) fn await_reply(&mut self, waiting: Waiting, deadline: Option<SimTime>) {
         self.timers.set(Timer::Response, deadline);
         self.work.waiting = Some(waiting);
+        self.work.wait_serial += 1;
     }
 
     /// Stops waiting for a reply, and its deadline with it.
@@ -145,6 +155,22 @@ impl Client {
         rules: &[RuleId],
         note: String,
     ) {
+        self.emit_with_headers(message, era, purpose, deadline, rules, note, Vec::new());
+    }
+
+    /// [`Client::emit`], with more HTTP headers after the computed ones
+    /// (the `Mcp-Param-*` headers of a tool call, C-PARAM-HEADERS).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit_with_headers(
+        &mut self,
+        message: Value,
+        era: Era,
+        purpose: Option<Purpose>,
+        deadline: Option<SimTime>,
+        rules: &[RuleId],
+        note: String,
+        extra_headers: Vec<(String, String)>,
+    ) {
         let revision = match era {
             Era::Modern => ProtocolVersion::modern(),
             Era::Legacy => match &self.known.session {
@@ -164,6 +190,8 @@ impl Client {
                         .and_then(|s| s.http_session.as_deref()),
                 ),
             };
+            let mut headers = headers;
+            headers.extend(extra_headers);
             HttpRequest::post(headers, text.clone())
         });
         let id = message.get("id").and_then(RequestId::from_json);
@@ -254,15 +282,29 @@ impl Client {
         let Step::Request { method, params, .. } = &job.step else {
             return;
         };
-        let id = self.fresh_id();
         let mut params = params.clone();
-        if let Some((responses, state)) = &job.input {
-            params["inputResponses"] = responses.clone();
-            params["requestState"] = json!(state);
+        if let Some(input) = &job.input {
+            if let Some(responses) = &input.responses {
+                params["inputResponses"] = responses.clone();
+            }
+            if let Some(state) = &input.state {
+                params["requestState"] = json!(state);
+            }
         }
         let deadline = self.deadline(now);
         match era {
             Era::Modern => {
+                // On HTTP a tool call mirrors its designated arguments into
+                // Mcp-Param-* headers, and a tool with invalid annotations
+                // is never called (C-PARAM-HEADERS, C-PARAM-INVALID).
+                let (extra, header_rules, header_note) = match self.param_headers(method, &params) {
+                    Ok(found) => found,
+                    Err((rule, why)) => {
+                        self.abandon(now, &[rule], why);
+                        return;
+                    }
+                };
+                let id = self.fresh_id();
                 let version = job.version.clone().unwrap_or_else(|| self.chosen_version());
                 let declare = job
                     .declare
@@ -271,24 +313,51 @@ impl Client {
                 params["_meta"] = self.meta(&version, &declare);
                 let caps = declare.names();
                 let mut rules = vec![rules::M_META_REQUIRED, rules::M_STATELESS];
-                let note = if job.input.is_some() {
-                    rules.push(rules::M_MRTR);
-                    rules.push(rules::RPC_ID);
-                    format!("The client retries {method} with a new id, the user's answer in inputResponses and requestState echoed unchanged.")
-                } else {
-                    format!(
+                let mut note = match &job.input {
+                    Some(input) => {
+                        rules.push(rules::M_MRTR);
+                        rules.push(rules::RPC_ID);
+                        retry_note(method, input)
+                    }
+                    None => format!(
                         "{method} with _meta: version {version}, capabilities {}.",
                         if caps.is_empty() {
                             "{} (only the basics)".to_string()
                         } else {
                             caps.join(", ")
                         }
-                    )
+                    ),
                 };
+                if let Some(input) = &job.input {
+                    if input.round > 1
+                        || input.state.is_none()
+                        || input.kinds.iter().any(|k| *k != super::modern::FORM)
+                    {
+                        rules.push(rules::C_MRTR_ROUNDS);
+                    }
+                }
+                for rule in header_rules {
+                    if !rules.contains(&rule) {
+                        rules.push(rule);
+                    }
+                }
+                if let Some(extra_note) = header_note {
+                    note.push(' ');
+                    note.push_str(&extra_note);
+                }
                 let msg = jsonrpc::request(&id, method, params);
-                self.emit(msg, Era::Modern, Some(Purpose::Job), deadline, &rules, note);
+                self.emit_with_headers(
+                    msg,
+                    Era::Modern,
+                    Some(Purpose::Job),
+                    deadline,
+                    &rules,
+                    note,
+                    extra,
+                );
             }
             Era::Legacy => {
+                let id = self.fresh_id();
                 if let Some(obj) = params.as_object_mut() {
                     obj.remove("_meta");
                 }
@@ -303,6 +372,29 @@ impl Client {
             }
         }
     }
+}
+
+/// The note of an MRTR retry (M-MRTR, C-MRTR-ROUNDS).
+fn retry_note(method: &str, input: &super::Input) -> String {
+    let single_form = input.kinds.iter().all(|k| *k == super::modern::FORM);
+    if input.round == 1 && single_form && input.state.is_some() && input.responses.is_some() {
+        // The lessons' wording (golden transcripts).
+        return format!("The client retries {method} with a new id, the user's answer in inputResponses and requestState echoed unchanged.");
+    }
+    let answers = if input.responses.is_some() {
+        format!("inputResponses ({})", input.kinds.join(", "))
+    } else {
+        "no inputResponses (none were asked for)".to_string()
+    };
+    let state = if input.state.is_some() {
+        "requestState echoed exactly"
+    } else {
+        "no requestState, since none came"
+    };
+    format!(
+        "Round {}: the client retries {method} with a new id, {answers} and {state}.",
+        input.round
+    )
 }
 
 /// What came back for a request.
@@ -364,5 +456,75 @@ impl Client {
             Purpose::Initialize => self.on_initialize_answer(now, answer),
             Purpose::Job => self.on_job_answer(now, w.era, answer),
         }
+    }
+}
+
+impl Client {
+    /// A whole `text/event-stream` body: each event's data is one message,
+    /// handled in order; if the awaited reply is not among them, the stream
+    /// ended without it (C-SSE-READ).
+    pub(super) fn on_event_stream(&mut self, now: SimTime, body: &str) {
+        let serial = self.work.waiting.as_ref().map(|_| self.work.wait_serial);
+        let still_waiting = |client: &Client| {
+            serial.is_some()
+                && client.work.waiting.is_some()
+                && serial == Some(client.work.wait_serial)
+        };
+        match sse::events(body, MAX_EVENT_BYTES) {
+            Ok(events) => {
+                for event in events {
+                    self.handle_text(now, &event.data);
+                }
+                if still_waiting(self) {
+                    self.on_failure(now, &TransportFailure::StreamEnded);
+                }
+            }
+            Err(err) => {
+                if still_waiting(self) {
+                    self.on_failure(now, &TransportFailure::Garbled(err.to_string()));
+                }
+            }
+        }
+    }
+
+    /// No answer will come for the awaited reply: give up on it and go on.
+    pub(super) fn on_failure(&mut self, now: SimTime, failure: &TransportFailure) {
+        let rule = match failure {
+            TransportFailure::StreamEnded => rules::C_SSE_READ,
+            _ => rules::C_EXCHANGE_FAILED,
+        };
+        let Some(waiting) = self.stop_waiting() else {
+            self.record(
+                EventKind::Dropped {
+                    side: Side::Client,
+                    what: failure.describe(),
+                },
+                &[rule],
+                format!(
+                    "A message the client sent got no answer: {}. Nothing waited on it.",
+                    failure.describe()
+                ),
+            );
+            return;
+        };
+        let which = waiting
+            .id
+            .as_ref()
+            .map_or_else(|| "The request".to_string(), |id| format!("Request {id}"));
+        if matches!(waiting.purpose, Purpose::Probe { .. }) {
+            // No answer is no evidence of an era over HTTP: nothing cached.
+            self.known.era = match self.config.era {
+                crate::protocol::version::EraMode::DualEra => None,
+                _ => self.known.era,
+            };
+        }
+        self.abandon(
+            now,
+            &[rule],
+            format!(
+                "{which} failed: {}. No answer can come, so the client gives up on it and goes on.",
+                failure.describe()
+            ),
+        );
     }
 }

@@ -520,8 +520,11 @@ impl Engine {
     }
 }
 
-/// Builds the message record for wire text.
-pub(crate) fn message_event(
+/// Builds the message record for wire text: its kind and arrow label (the
+/// method, `result`, `input_required`, the error code; prefixed with the
+/// HTTP status of a server message), legacy flag and HTTP info. Shared by
+/// the engine, the editor and the CLI's drivers of real transports.
+pub fn message_event(
     from: Side,
     text: &str,
     revision: ProtocolVersion,

@@ -6,7 +6,7 @@ pub mod timeline;
 
 use serde::{Deserialize, Serialize};
 
-pub use engine::{run, Setup};
+pub use engine::{message_event, run, Setup};
 pub use timeline::{
     Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
 };

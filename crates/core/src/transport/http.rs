@@ -130,12 +130,11 @@ pub fn reason(status: u16) -> &'static str {
 }
 
 /// Encodes a header value, using the `=?base64?…?=` form when the value is
-/// not plain visible ASCII, has surrounding whitespace, or looks like the
-/// sentinel itself.
+/// not plain visible ASCII and spaces (a control character such as tab, CR
+/// or LF, or anything non-ASCII), has surrounding whitespace, or looks like
+/// the sentinel itself (C-PARAM-HEADERS, H-HEADERS).
 pub fn encode_header_value(value: &str) -> String {
-    let plain = value
-        .bytes()
-        .all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
+    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
         && value.trim() == value
         && !(value.starts_with("=?base64?") && value.ends_with("?="));
     if plain {

@@ -3,6 +3,8 @@
 //! [`crate::sim`] moves messages through them on the virtual clock.
 
 pub mod http;
+pub mod param_headers;
+pub mod sse;
 pub mod stdio;
 
 use serde::{Deserialize, Serialize};

@@ -318,6 +318,17 @@ impl Driver {
         self.receive(at, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
     }
 
+    /// Tells the client the exchange it waits on failed below the protocol.
+    pub fn transport_failure(
+        &mut self,
+        at_ms: u64,
+        failure: &mcp_lanes_core::client::TransportFailure,
+    ) {
+        self.now = self.now.max(SimTime::from_millis(at_ms));
+        self.client.handle_failure(self.now, failure);
+        self.collect();
+    }
+
     /// Answers the last request the client sent with an error.
     pub fn fail(&mut self, at: u64, code: i64, message: &str, data: Option<Value>) {
         let id = self.last_sent()["id"].clone();

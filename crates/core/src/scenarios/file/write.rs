@@ -343,6 +343,10 @@ fn action(step: &Step) -> ActionDef {
         Step::Wait { ms } => ActionDef::Wait { ms: *ms },
         Step::Disconnect => ActionDef::Disconnect,
         Step::Narrate { .. } => ActionDef::Say,
+        // Steps of the CLI's flows against real servers (`mcp-lanes
+        // client`), never in the catalog or a file: files have no action
+        // for them, so they write as narration only.
+        Step::CallListed { .. } | Step::EchoSchema { .. } => ActionDef::Say,
     }
 }
 

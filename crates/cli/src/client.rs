@@ -1,0 +1,99 @@
+//! `mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] (URL | --cmd "COMMAND")`:
+//! the core's client, the one the lanes animate, against a real server.
+//!
+//! The flow comes from `--flow`, else from `MCP_CONFORMANCE_SCENARIO` (the
+//! official conformance suite's client mode sets it and appends the URL),
+//! else [`flows::DEFAULT`]. Each flow's run is printed like `run` prints a
+//! scenario; `--out` writes every run as the page's timeline JSON (what
+//! `Timeline::from_json` reads).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcp_lanes_core::sim::Timeline;
+
+use crate::driver::{Connection, Limits, OpenError, Target};
+use crate::{flows, run, Failure};
+
+/// What `client` was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientArgs {
+    /// `--flow`, if given.
+    pub flow: Option<String>,
+    /// `--out`, if given.
+    pub out: Option<PathBuf>,
+    /// `--timeout` in milliseconds, if given: the deadline of each exchange.
+    pub timeout_ms: Option<u64>,
+    /// The server.
+    pub target: Target,
+}
+
+/// Runs the flow and prints it; writes `--out`. Exit status 1 when an
+/// exchange failed below the protocol (timeout, connection, size, a server
+/// that exits), 2 for a usage error or an unreachable server.
+pub fn client(args: &ClientArgs) -> Result<(), Failure> {
+    let name = args
+        .flow
+        .clone()
+        .or_else(|| std::env::var("MCP_CONFORMANCE_SCENARIO").ok())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| flows::DEFAULT.to_string());
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok();
+    let flows = flows::resolve(&name, context.as_deref()).map_err(Failure::Usage)?;
+    let mut limits = Limits::default();
+    if let Some(ms) = args.timeout_ms {
+        limits.exchange = Duration::from_millis(ms.max(1));
+        limits.connect = limits.connect.min(limits.exchange);
+    }
+    let mut connection = Connection::open(&args.target, limits).map_err(|e| match e {
+        OpenError::Usage(msg) => Failure::Usage(msg),
+        OpenError::Unreachable(msg) => Failure::Usage(format!(
+            "cannot reach the server at {}: {msg}",
+            args.target.label()
+        )),
+    })?;
+    let mut timelines: Vec<Timeline> = Vec::new();
+    let mut problems = Vec::new();
+    for flow in &flows {
+        let result = connection.run(flow);
+        let mut text = format!("== {} ==\n", result.timeline.label);
+        text.push_str(&run::render_timeline(&result.timeline));
+        crate::print(&text)?;
+        problems.extend(result.problems);
+        timelines.push(result.timeline);
+    }
+    let stderr_tail = connection.close();
+    if let Some(path) = &args.out {
+        let mut json = serde_json::to_string(&timelines)
+            .map_err(|e| Failure::Io(format!("cannot encode the timeline: {e}")))?;
+        json.push('\n');
+        std::fs::write(path, json)
+            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut err = io::stderr().lock();
+    for p in &problems {
+        let _ = writeln!(err, "problem at {} ms: {}", p.at_ms, p.detail);
+    }
+    if let Some(tail) = stderr_tail {
+        let _ = writeln!(err, "the server's stderr ended with:");
+        for line in tail
+            .lines()
+            .rev()
+            .take(10)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            let _ = writeln!(err, "  {line}");
+        }
+    }
+    Err(Failure::Io(format!(
+        "{} problem(s) below the protocol talking to {}",
+        problems.len(),
+        args.target.label()
+    )))
+}
