@@ -13,8 +13,12 @@ use std::process::Command;
 use common::http_server;
 use serde_json::Value;
 
+/// `tests/peers`, or `MCP_LANES_PEERS_DIR` (the installed peers of the real
+/// checkout when the tests run from a copy of the repository).
 fn peers() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers")
+    std::env::var_os("MCP_LANES_PEERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers"))
 }
 
 /// Runs a smoke client and returns its JSON summary; fails if it did not
@@ -57,19 +61,32 @@ fn check(summary: &Value) {
     assert_eq!(text, Some("Purged prod-catalog."), "{summary}");
 }
 
-fn installed() {
+/// Whether the official SDK clients are installed. Without them the test
+/// is skipped, unless `MCP_LANES_REQUIRE_PEERS` is set (as `scripts/test.sh`
+/// does), where their absence fails it.
+fn installed() -> bool {
+    let dir = peers();
+    let there = dir.join("node_modules/@modelcontextprotocol/sdk").is_dir()
+        && dir.join(".venv/bin/python").is_file();
     assert!(
-        peers()
-            .join("node_modules/@modelcontextprotocol/sdk")
-            .is_dir()
-            && peers().join(".venv/bin/python").is_file(),
-        "the official SDKs are needed for this test: run scripts/setup.sh peers"
+        there || std::env::var_os("MCP_LANES_REQUIRE_PEERS").is_none(),
+        "the official SDKs are not installed in {} (scripts/setup.sh peers)",
+        dir.display()
     );
+    if !there {
+        eprintln!(
+            "skipped: the official SDKs are not installed in {} (scripts/setup.sh peers)",
+            dir.display()
+        );
+    }
+    there
 }
 
 #[test]
 fn h_sse_stream_ts_sdk_v1_client_completes_purge_index_with_elicitation() {
-    installed();
+    if !installed() {
+        return;
+    }
     let (mut server, port) = http_server("search-index");
     let summary = smoke(
         Path::new("node"),
@@ -82,7 +99,9 @@ fn h_sse_stream_ts_sdk_v1_client_completes_purge_index_with_elicitation() {
 
 #[test]
 fn h_sse_stream_python_sdk_client_completes_purge_index_with_elicitation() {
-    installed();
+    if !installed() {
+        return;
+    }
     let (mut server, port) = http_server("search-index");
     let summary = smoke(
         &peers().join(".venv/bin/python"),
