@@ -170,6 +170,16 @@ pub(crate) enum SessionState {
     Operating,
 }
 
+/// `"1 tool"`, `"2 tools"`: a count with its noun in the right number.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A legacy session's state on one connection.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LegacySession {
     pub state: SessionState,
@@ -180,6 +190,9 @@ pub(crate) struct LegacySession {
     pub log_level: Option<String>,
     /// Resources the session subscribed to (resources/subscribe).
     pub subscribed: Vec<String>,
+    /// Every request id the client used in this session, initialize's
+    /// included: none may come again (RPC-ID, 2025-11-25).
+    pub used_ids: std::collections::BTreeSet<RequestId>,
 }
 
 /// A tools/call waiting for the client's answer to a server request.
