@@ -302,7 +302,10 @@ impl Server {
     /// `conn`. Returns the reply to send back, if the message gets one.
     pub fn handle_text(&mut self, now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
         self.now = now;
-        self.handle_message(conn, text, None)
+        let mut reply = self.handle_message(conn, text, None)?;
+        // H-STATUS is about HTTP status codes: a stdio reply has none.
+        reply.rules.retain(|r| *r != rules::H_STATUS);
+        Some(reply)
     }
 
     /// Handles one HTTP request to the MCP endpoint and returns the response
