@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::UrlSearchParams;
 use yew::Callback;
 
@@ -30,7 +31,58 @@ pub fn page_config() -> Config {
         .unwrap_or_default();
     let params = UrlSearchParams::new_with_str(&search).ok();
     let hash = location.and_then(|l| l.hash().ok()).unwrap_or_default();
-    Config::from_url(|key| params.as_ref().and_then(|p| p.get(key)), &hash)
+    let mut config = Config::from_url(|key| params.as_ref().and_then(|p| p.get(key)), &hash);
+    config.reduced_motion = reduced_motion();
+    config
+}
+
+/// Whether the person asked for reduced motion (no autoplay then).
+pub fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// An iframe figure's colour options as rules of its stylesheet (through
+/// the CSSOM, which a strict `style-src` allows): the light colours on the
+/// root, the dark ones inside `prefers-color-scheme: dark`. Names and
+/// values were checked by `Config::from_options` (known names, hex digits).
+pub fn apply_colors(colors: &[Vec<(&'static str, String)>; 2]) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(sheet) = document
+        .style_sheets()
+        .item(0)
+        .and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok())
+    else {
+        return;
+    };
+    let body = |set: &[(&str, String)]| {
+        set.iter()
+            .map(|(p, v)| format!("{p}:{v};"))
+            .collect::<String>()
+    };
+    let [light, dark] = colors;
+    let mut rules = Vec::new();
+    if !light.is_empty() {
+        rules.push(format!(":root{{{}}}", body(light)));
+    }
+    if !dark.is_empty() {
+        rules.push(format!(
+            "@media (prefers-color-scheme: dark){{:root:not([data-theme=light]){{{}}}}}",
+            body(dark)
+        ));
+        rules.push(format!(":root[data-theme=dark]{{{}}}", body(dark)));
+    }
+    for rule in rules {
+        let end = sheet.css_rules().map_or(0, |r| r.length());
+        let _ = sheet.insert_rule_with_index(&rule, end);
+    }
 }
 
 /// A JS value as JSON (`Null` for `undefined`); `None` when it cannot be

@@ -72,7 +72,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                     </p>
                 }
             </div>
-            <LaneDiagram index={n} timeline={Shared(props.lane.timeline.clone())} layout={props.layout.clone()}
+            <LaneDiagram index={n} row={n} timeline={Shared(props.lane.timeline.clone())} layout={props.layout.clone()}
                 pos={props.pos} step_ms={props.step_ms} selected={props.selected}
                 oninspect={props.oninspect.reform(move |i| (n, i))} />
             if at_end {

@@ -57,7 +57,13 @@ impl State {
         if config.step > 0 {
             state.seek(config.step);
         }
-        state.playing = config.autoplay && !state.layout.is_empty();
+        state.playing = config.autoplay && !config.reduced_motion && !state.layout.is_empty();
+        if config.autoplay && config.reduced_motion && state.notice.is_none() {
+            state.notice = Some(
+                "Not playing by itself: your system asks for reduced motion. Press Play to start."
+                    .to_string(),
+            );
+        }
         if let Some(arrival) = &config.arrival {
             state.selected = arrival.selected.and_then(|(lane, event)| {
                 let valid = state

@@ -168,6 +168,9 @@ impl Handle {
     // step?}`, as a parent window would post it); returns whether it was
     // one.
     pub fn control(&self, message: JsValue) -> bool {
+        if self.app.is_none() {
+            return false;
+        }
         let action = to_json(&message)
             .as_ref()
             .and_then(crate::state::Action::from_control);
@@ -179,6 +182,7 @@ impl Handle {
         if let Some(app) = self.app.take() {
             app.destroy();
         }
+        self.remote.clear();
     }
 }
 
@@ -208,6 +212,7 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
             config
         }
     };
+    config.reduced_motion = crate::browser::reduced_motion();
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
@@ -220,6 +225,12 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
         },
     };
     shadow.set_inner_html("");
+    // Colour options: custom properties on the host, through the CSSOM.
+    if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
+        for (property, value) in &config.colors[0] {
+            let _ = el.style().set_property(property, value);
+        }
+    }
     let document = gloo::utils::document();
     let link = document.create_element("link")?;
     link.set_attribute("rel", "stylesheet")?;
