@@ -33,8 +33,15 @@ impl State {
         match &config.link {
             Some(Ok(link)) => state.restore(link),
             Some(Err(why)) => {
+                // The reason may end in a question ("was it cut short?").
+                let why = why.to_string();
+                let stop = if why.ends_with(['.', '?', '!']) {
+                    ""
+                } else {
+                    "."
+                };
                 state.notice = Some(format!(
-                    "This link could not be restored: {why}. Showing the defaults instead."
+                    "This link could not be restored: {why}{stop} Showing the defaults instead."
                 ))
             }
             None => {}

@@ -82,9 +82,9 @@ impl EditorSession {
             let legacy = self.config().era.speaks_legacy()
                 && lint.revision.as_deref() != Some(ProtocolVersion::MODERN);
             let message = if legacy {
-                format!("id {id} was already used in this session: a retry is a new request with a new id (this server refuses the duplicate with -32600)")
+                format!("{id} was already used in this session: a retry is a new request with a new id (this server refuses the duplicate with -32600)")
             } else {
-                format!("id {id} was already used on this connection: a retry is a new request with a new id")
+                format!("{id} was already used on this connection: a retry is a new request with a new id")
             };
             lint.warnings.push(Warning {
                 path: "id".into(),
