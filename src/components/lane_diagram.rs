@@ -171,7 +171,7 @@ fn message_arrow(
         _ => lx - chip_w / 2.0,
     };
     html! {
-        <g key={format!("e{}", event.index)} class={class} tabindex="0" role="button" aria-label={aria}
+        <g key={event.index} class={class} tabindex="0" role="button" aria-label={aria}
             data-testid={format!("message-{n}-{}", event.index)}
             data-label={message.label.clone()}
             data-kind={kind_name(message.kind)}
@@ -222,47 +222,45 @@ fn message_label(props: &LaneDiagramProps, event: &Event, message: &MessageEvent
 /// Advance of one character of the 11px monospace label font.
 const CHAR_W: f64 = 6.65;
 
-#[derive(PartialEq, Properties)]
-struct EnvelopeProps {
-    x: f64,
-    y: f64,
-    dx: f64,
-    dy: f64,
-    ms: u32,
-}
-
 /// The envelope that travels along an arrow sent at the playhead. Its path
-/// and duration are custom properties set through the CSSOM (allowed by a
-/// strict `style-src`, unlike a `style` attribute).
-#[component]
-fn Envelope(props: &EnvelopeProps) -> Html {
-    let node = use_node_ref();
-    {
-        let node = node.clone();
-        let (dx, dy, ms) = (props.dx, props.dy, props.ms);
-        use_effect_with((f(dx), f(dy), ms), move |_| {
-            if let Some(el) = node.cast::<web_sys::SvgElement>() {
-                let style = el.style();
-                let _ = style.set_property("--dx", &format!("{}px", f(dx)));
-                let _ = style.set_property("--dy", &format!("{}px", f(dy)));
-                let _ = style.set_property("animation-duration", &format!("{ms}ms"));
-            }
-        });
-    }
-    let (x1, y1) = (props.x, props.y);
+/// and duration ride in data attributes; `LaneDiagram` turns them into
+/// custom properties through the CSSOM (a strict `style-src` allows that,
+/// unlike a `style` attribute).
+fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
+    let x1 = column_x(message.from);
+    let (x2, y2, _) = arrow_end(&props.layout, message, y1);
     html! {
-        <g class="envelope" ref={node} aria-hidden="true">
+        <g class="envelope" aria-hidden="true" data-dx={f(x2 - x1)} data-dy={f(y2 - y1)}
+            data-ms={(props.step_ms * 7 / 10).to_string()}>
             <rect x={f(x1 - 7.0)} y={f(y1 - 5.0)} width="14" height="10" rx="1.5" />
             <polyline points={format!("{},{} {},{} {},{}", f(x1 - 7.0), f(y1 - 5.0), f(x1), f(y1 + 1.0), f(x1 + 7.0), f(y1 - 5.0))} />
         </g>
     }
 }
 
-fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
-    let x1 = column_x(message.from);
-    let (x2, y2, _) = arrow_end(&props.layout, message, y1);
-    html! {
-        <Envelope x={x1} y={y1} dx={x2 - x1} dy={y2 - y1} ms={props.step_ms * 7 / 10} />
+/// Sets each envelope's path and duration (its data attributes) as custom
+/// properties, through the CSSOM.
+fn start_envelopes(svg: &web_sys::Element) {
+    let Ok(list) = svg.query_selector_all(".envelope") else {
+        return;
+    };
+    for i in 0..list.length() {
+        let Some(el) = list
+            .item(i)
+            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::SvgElement>(n).ok())
+        else {
+            continue;
+        };
+        let style = el.style();
+        for (data, property, unit) in [
+            ("data-dx", "--dx", "px"),
+            ("data-dy", "--dy", "px"),
+            ("data-ms", "animation-duration", "ms"),
+        ] {
+            if let Some(v) = el.get_attribute(data) {
+                let _ = style.set_property(property, &(v + unit));
+            }
+        }
     }
 }
 
@@ -339,7 +337,7 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
         ),
     };
     html! {
-        <g key={format!("e{}", event.index)} class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
+        <g key={event.index} class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
             tabindex="0" role="button" aria-label={aria}
             data-testid={format!("event-{n}-{}", event.index)}
             data-kind={kind_class}
@@ -439,9 +437,18 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
         })
         .collect::<Html>();
 
+    let svg = use_node_ref();
+    {
+        let svg = svg.clone();
+        use_effect(move || {
+            if let Some(svg) = svg.cast::<web_sys::Element>() {
+                start_envelopes(&svg);
+            }
+        });
+    }
     let transport = timeline.transport.name();
     html! {
-        <svg class="lane-svg" viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
+        <svg class="lane-svg" ref={svg} viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
             width={f(LANE_WIDTH)} height={f(height)}
             role="group" aria-label={format!("Sequence diagram: {}", timeline.label)}>
             <g class="heads" aria-hidden="true">

@@ -292,14 +292,15 @@ test('events report steps, server replies and the end with the documented payloa
   await page.waitForFunction(() => events.some((e) => e.type === 'mcp-lanes:complete'), null, { timeout: 20_000 });
   const events = await page.evaluate(() => events);
   const steps = events.filter((e) => e.type === 'mcp-lanes:step').map((e) => e.detail);
+  // Four sends, and the last reply's arrival: the run ends when it arrives.
   assert.deepEqual(
     steps.map((s) => s.step),
-    [0, 1, 2, 3, 4],
+    [0, 1, 2, 3, 4, 5],
   );
   for (const s of steps) {
     assert.deepEqual(Object.keys(s).sort(), ['atMs', 'scenario', 'step', 'total']);
     assert.equal(s.scenario, 'plain-vs-rich');
-    assert.equal(s.total, 4);
+    assert.equal(s.total, 5);
     assert.equal(typeof s.atMs, 'number');
   }
   assert.equal(steps[0].atMs, 0);
