@@ -174,7 +174,6 @@ fn query_name(key: &str) -> &str {
 /// Longest scenario file URL accepted.
 const MAX_URL: usize = 2048;
 
-
 /// The colours a figure takes as options: option name, then the custom
 /// property of `www/style.css` it sets.
 pub const COLOR_NAMES: [(&str, &str); 6] = [

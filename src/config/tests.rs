@@ -117,6 +117,9 @@ fn a_scenario_file_is_asked_for_by_url_or_as_an_object() {
     let wrong = Config::from_options(Mode::Mount, &json!({"scenarioUrl": 7}));
     assert!(wrong.problem.is_some_and(|p| p.contains("scenarioUrl")));
     assert_eq!(wrong.file, None);
+}
+
+#[test]
 fn an_author_names_a_figure_and_captions_it() {
     let config = Config::from_options(
         Mode::Mount,

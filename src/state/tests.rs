@@ -362,6 +362,8 @@ fn an_invalid_file_shows_its_problems_and_no_lanes() {
     assert_eq!(state.problems.as_deref().map(Vec::len), Some(1));
     assert!(state.lanes.is_empty());
     assert_eq!(state.scenario_id(), "");
+}
+
 #[test]
 fn a_run_ends_when_its_last_message_arrives() {
     for info in scenarios::CATALOG {
