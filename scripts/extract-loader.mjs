@@ -27,4 +27,5 @@ if (/<script(?![^>]*\bsrc=)[^>]*>/.test(out)) {
   console.error('extract-loader: an inline script is left in index.html');
   process.exit(1);
 }
-writeFileSync(page, out);
+// Comments and blank lines are for the source index.html, not the page.
+writeFileSync(page, out.replace(/<!--[\s\S]*?-->/g, '').replace(/\n\s*\n/g, '\n'));

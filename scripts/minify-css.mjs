@@ -1,4 +1,4 @@
-// Minifies the stylesheet trunk copied into its staging directory (release
+// Minifies the stylesheets trunk copied into its staging directory (release
 // builds; run by scripts/post-build.sh): comments out, runs of whitespace
 // collapsed, and the spaces around `{ } ; , >` dropped. Nothing else is
 // rewritten (a space before `:` can be a descendant combinator, and the
@@ -8,7 +8,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const file = path.join(process.argv[2] ?? '.', 'style.css');
+for (const name of ['style.css', 'editor.css']) minify(path.join(process.argv[2] ?? '.', name));
+
+function minify(file) {
 const css = readFileSync(file, 'utf8');
 const out = css
   .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -17,7 +19,8 @@ const out = css
   .replace(/;}/g, '}')
   .trim();
 if (!out || (out.match(/{/g) ?? []).length !== (out.match(/}/g) ?? []).length) {
-  console.error('minify-css: unbalanced braces; leaving style.css as it is');
-  process.exit(0);
+  console.error(`minify-css: unbalanced braces; leaving ${file} as it is`);
+  return;
 }
 writeFileSync(file, out + '\n');
+}

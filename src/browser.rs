@@ -4,7 +4,6 @@
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::UrlSearchParams;
 use yew::Callback;
 
@@ -47,41 +46,23 @@ pub fn reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// An iframe figure's colour options as rules of its stylesheet (through
-/// the CSSOM, which a strict `style-src` allows): the light colours on the
-/// root, the dark ones inside `prefers-color-scheme: dark`. Names and
-/// values were checked by `Config::from_options` (known names, hex digits).
-pub fn apply_colors(colors: &[Vec<(&'static str, String)>; 2]) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let Some(sheet) = document
-        .style_sheets()
-        .item(0)
-        .and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok())
-    else {
-        return;
-    };
-    let body = |set: &[(&str, String)]| {
-        set.iter()
-            .map(|(p, v)| format!("{p}:{v};"))
-            .collect::<String>()
-    };
-    let [light, dark] = colors;
-    let mut rules = Vec::new();
-    if !light.is_empty() {
-        rules.push(format!(":root{{{}}}", body(light)));
-    }
-    if !dark.is_empty() {
-        rules.push(format!(
-            "@media (prefers-color-scheme: dark){{:root:not([data-theme=light]){{{}}}}}",
-            body(dark)
-        ));
-        rules.push(format!(":root[data-theme=dark]{{{}}}", body(dark)));
-    }
-    for rule in rules {
-        let end = sheet.css_rules().map_or(0, |r| r.length());
-        let _ = sheet.insert_rule_with_index(&rule, end);
+/// A figure's colour options as custom properties of `el` (an iframe's
+/// root element, or a mounted figure's host), through the CSSOM, which a
+/// strict `style-src` allows: the light ones as the properties style.css
+/// reads (`--ink`, ...), the dark ones as `--dark-ink`, ..., which it
+/// prefers in the dark scheme. Names and values were checked by
+/// `Config::from_options` (known names, hex digits).
+pub fn apply_colors(el: &web_sys::HtmlElement, colors: &[Vec<(&'static str, String)>; 2]) {
+    let style = el.style();
+    for (dark, set) in colors.iter().enumerate() {
+        for (property, value) in set {
+            let name = if dark == 1 {
+                format!("--dark{}", &property[1..])
+            } else {
+                property.to_string()
+            };
+            let _ = style.set_property(&name, value);
+        }
     }
 }
 

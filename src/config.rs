@@ -171,6 +171,9 @@ fn query_name(key: &str) -> &str {
     }
 }
 
+/// The fragment of the page's skip link (`index.html`): Play's id.
+pub const SKIP: &str = "#play";
+
 /// Longest scenario file URL accepted.
 const MAX_URL: usize = 2048;
 
@@ -253,11 +256,11 @@ impl Config {
         });
         let origins = take(
             "origins",
-            "a list of origins such as \"https://course.example\" (\"*\" is not accepted: name each page allowed to control the figure)",
+            "a list of origins, each named (not \"*\")",
             |v| {
                 v.as_array().is_some_and(|a| {
                     a.iter()
-                        .all(|o| o.as_str().is_some_and(|o| o.contains("://")))
+                        .all(|o| o.as_str().is_some_and(|o| !o.contains('*')))
                 })
             },
         );
@@ -268,7 +271,7 @@ impl Config {
         let caption = take("caption", text, |v| {
             v.as_str().is_some_and(|t| t.chars().count() <= 1000)
         });
-        let colors_what = "a list of colours such as \"ink:#2b2118\" (ink, muted, page, surface, rule, accent; #rgb or #rrggbb)";
+        let colors_what = "a list such as \"ink:#2b2118\" (README)";
         let colors_ok = |v: &Value| {
             v.as_array()
                 .is_some_and(|a| a.iter().all(|c| color(c).is_some()))
@@ -400,7 +403,10 @@ impl Config {
                 config.file = Some(FileRequest::Url(url.trim().to_string()));
                 config.fragment = (hash.len() > 1).then(|| hash.to_string());
             }
-            None => config.link = (hash.len() > 1).then(|| share::from_fragment(hash)),
+            // `#play` is the skip link's target, not a permalink.
+            None => {
+                config.link = (hash.len() > 1 && hash != SKIP).then(|| share::from_fragment(hash))
+            }
         }
         config
     }

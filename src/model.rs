@@ -108,15 +108,13 @@ impl Layout {
     fn of(timelines: Vec<&Timeline>) -> Layout {
         // Every send and every delivery is a playback position: a run ends
         // when its last message arrives, not when it is sent.
-        let mut times: Vec<u64> = timelines
-            .iter()
-            .flat_map(|t| {
-                t.events.iter().flat_map(|e| {
-                    let delivered = e.message().and_then(|m| m.delivered_at_ms);
-                    std::iter::once(e.at_ms).chain(delivered)
-                })
-            })
-            .collect();
+        let mut times: Vec<u64> = Vec::new();
+        for e in timelines.iter().flat_map(|t| &t.events) {
+            times.push(e.at_ms);
+            if let Some(t) = e.message().and_then(|m| m.delivered_at_ms) {
+                times.push(t);
+            }
+        }
         // A stable sort: the core already links one, so this costs no code.
         times.sort();
         times.dedup();
@@ -366,7 +364,10 @@ pub fn event_title(event: &Event) -> String {
         EventKind::LockTaken { name } => format!("lock taken: {name}"),
         EventKind::LockReleased { name } => format!("lock released: {name}"),
         EventKind::HostKill => "the host kills the run".to_string(),
-        EventKind::Decision { side } => format!("{} decides", side.name()),
+        // A decision's name says what was decided, not only who decided.
+        EventKind::Decision { side } => {
+            format!("{} decides: {}", side.name(), first_clause(&event.note))
+        }
     }
 }
 

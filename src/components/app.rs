@@ -70,14 +70,16 @@ fn narration(state: &State) -> Vec<String> {
 
 /// "The result arrives at the client.": the messages of a lane delivered at `t`.
 fn arrivals(timeline: &mcp_lanes_core::sim::Timeline, t: u64) -> String {
-    timeline
-        .events
-        .iter()
-        .filter_map(|e| e.message())
-        .filter(|m| m.delivered_at_ms == Some(t))
-        .map(|m| format!("{} arrives at the {}.", m.label, m.from.peer().name()))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut out = String::new();
+    for m in timeline.events.iter().filter_map(|e| e.message()) {
+        if m.delivered_at_ms == Some(t) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out += &format!("{} arrives at the {}.", m.label, m.from.peer().name());
+        }
+    }
+    out
 }
 
 /// What the app shows and where.
@@ -216,25 +218,10 @@ pub fn App(props: &AppProps) -> Html {
         (None, false) => s.title.to_string(),
         (_, true) => format!("{}. {}", s.number, s.title),
     });
-    let region_name = config
-        .title
-        .clone()
-        .or_else(|| heading.clone())
-        .or_else(|| state.file.as_ref().map(|f| f.title.clone()))
-        .unwrap_or_else(|| "mcp-lanes figure".to_string());
-    // The playback controls, one Tab away (a button, not a `#` link: the
-    // fragment holds the permalink).
-    let onskip = {
-        let root = root.clone();
-        Callback::from(move |_: MouseEvent| {
-            let play = root
-                .cast::<web_sys::Element>()
-                .and_then(|r| r.query_selector("[data-testid=play]").ok().flatten())
-                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
-            if let Some(play) = play {
-                let _ = play.focus();
-            }
-        })
+    let region_name = match (&config.title, &heading, &state.file) {
+        (Some(title), _, _) | (None, Some(title), _) => title.clone(),
+        (None, None, Some(file)) => file.title.clone(),
+        (None, None, None) => String::new(),
     };
     let intro = html! {
         <section class="intro" aria-labelledby="scenario-title">
@@ -284,7 +271,7 @@ pub fn App(props: &AppProps) -> Html {
                         </p>
                     }
                     <div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region"
-                        aria-label={if lane_count == 1 { "The lane".to_string() } else { format!("{lane_count} lanes, side by side") }}>
+                        aria-label={format!("{lane_count} lane{}, side by side", if lane_count == 1 { "" } else { "s" })}>
                         <div class="lanes">
                             { for state.lanes.iter().enumerate().map(|(i, lane)| html! {
                                 <Lane key={lane.key} index={i} lane={lane.clone()} layout={state.layout.clone()}
@@ -310,27 +297,11 @@ pub fn App(props: &AppProps) -> Html {
         </>
     };
 
-    if embed {
-        // A figure is a region named by its title, inside the course page's
-        // own `main`: no landmark of its own beyond that, no banner.
-        return html! {
-            <div class="app embed" ref={root}>
-                <section class="main figure" role="region" aria-label={region_name} data-testid="figure">
-                    { body }
-                    if let Some(caption) = &config.caption {
-                        <p class="figure-caption" data-testid="figure-caption">{ caption.clone() }</p>
-                    }
-                </section>
-                <HelpDialog open={state.help_open} onclose={onhelp_close} />
-            </div>
-        };
-    }
-
+    // The page's content is its `main`; a figure's is a region of the
+    // course page named by its title (the page has its own `main`). The
+    // header and picker are hidden in a figure (style.css).
     html! {
-        <div class="app" ref={root}>
-            <button type="button" class="skip-link" data-testid="skip-link" onclick={onskip}>
-                { "Skip to the playback controls" }
-            </button>
+        <div class={if embed { "app embed" } else { "app" }} ref={root}>
             <header class="app-header">
                 <div class="brand">
                     <h1>{ "mcp-lanes" }</h1>
@@ -347,9 +318,16 @@ pub fn App(props: &AppProps) -> Html {
                 </div>
             </header>
             <ScenarioPicker current={current_id} open={picker_open} {onselect} />
-            <main class="main" id="main">
-                { body }
-            </main>
+            if page {
+                <main class="main" id="main">{ body }</main>
+            } else {
+                <section class="main" role="region" aria-label={region_name} data-testid="figure">
+                    { body }
+                    if let Some(caption) = &config.caption {
+                        <p class="figure-caption" data-testid="figure-caption">{ caption.clone() }</p>
+                    }
+                </section>
+            }
             <HelpDialog open={state.help_open} onclose={onhelp_close} />
         </div>
     }

@@ -141,22 +141,20 @@ fn message_arrow(
     );
     // "result: server to client", not "result result: ...".
     let kind = kind_name(message.kind);
-    let named = if message.label == kind {
-        kind.to_string()
-    } else {
-        format!("{kind} {}", message.label)
-    };
     let aria = format!(
-        "{named}: {} to {}, sent at {}{}{}. Press Enter to inspect.",
+        "{kind}{}{}: {} to {}, at {}{}{}. Press Enter to inspect.",
+        if message.label == kind { "" } else { " " },
+        if message.label == kind {
+            ""
+        } else {
+            &message.label
+        },
         message.from.name(),
         message.from.peer().name(),
         clock(event.at_ms),
-        match message.delivered_at_ms {
-            Some(t) => format!(", arrives at {}", clock(t)),
-            None => ", never arrives".to_string(),
-        },
+        if delivered { "" } else { ", never arrives" },
         if message.violation.is_some() {
-            ", marked as breaking a rule"
+            ", breaking a rule"
         } else {
             ""
         }
@@ -222,45 +220,28 @@ fn message_label(props: &LaneDiagramProps, event: &Event, message: &MessageEvent
 /// Advance of one character of the 11px monospace label font.
 const CHAR_W: f64 = 6.65;
 
-/// The envelope that travels along an arrow sent at the playhead. Its path
-/// and duration ride in data attributes; `LaneDiagram` turns them into
-/// custom properties through the CSSOM (a strict `style-src` allows that,
-/// unlike a `style` attribute).
+/// The envelope that travels along an arrow sent at the playhead, without
+/// a `style` attribute (a strict `style-src` forbids them): an invisible
+/// copy of it at the arrow's end makes the group's box span the whole path,
+/// so style.css moves it by that box's size (`transform-box: fill-box`,
+/// percentages), back when the arrow points left; the class `d<ms>` says
+/// how long a step lasts.
 fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
     let x1 = column_x(message.from);
     let (x2, y2, _) = arrow_end(&props.layout, message, y1);
+    let duration = match props.step_ms {
+        3600 => "d3600",
+        1800 => "d1800",
+        450 => "d450",
+        225 => "d225",
+        _ => "",
+    };
     html! {
-        <g class="envelope" aria-hidden="true" data-dx={f(x2 - x1)} data-dy={f(y2 - y1)}
-            data-ms={(props.step_ms * 7 / 10).to_string()}>
+        <g class={classes!("envelope", duration, (x2 < x1).then_some("back"))} aria-hidden="true">
+            <rect class="env-end" x={f(x2 - 7.0)} y={f(y2 - 5.0)} width="14" height="10" />
             <rect x={f(x1 - 7.0)} y={f(y1 - 5.0)} width="14" height="10" rx="1.5" />
             <polyline points={format!("{},{} {},{} {},{}", f(x1 - 7.0), f(y1 - 5.0), f(x1), f(y1 + 1.0), f(x1 + 7.0), f(y1 - 5.0))} />
         </g>
-    }
-}
-
-/// Sets each envelope's path and duration (its data attributes) as custom
-/// properties, through the CSSOM.
-fn start_envelopes(svg: &web_sys::Element) {
-    let Ok(list) = svg.query_selector_all(".envelope") else {
-        return;
-    };
-    for i in 0..list.length() {
-        let Some(el) = list
-            .item(i)
-            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::SvgElement>(n).ok())
-        else {
-            continue;
-        };
-        let style = el.style();
-        for (data, property, unit) in [
-            ("data-dx", "--dx", "px"),
-            ("data-dy", "--dy", "px"),
-            ("data-ms", "animation-duration", "ms"),
-        ] {
-            if let Some(v) = el.get_attribute(data) {
-                let _ = style.set_property(property, &(v + unit));
-            }
-        }
     }
 }
 
@@ -323,19 +304,11 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
     };
     let text = marker_text(event);
     // A decision's name says what was decided, not only who decided.
-    let aria = match &event.kind {
-        EventKind::Decision { side } => format!(
-            "{} decides at {}: {} Press Enter to inspect.",
-            side.name(),
-            clock(event.at_ms),
-            event.note
-        ),
-        _ => format!(
-            "{} at {}. Press Enter to inspect.",
-            event_title(event),
-            clock(event.at_ms)
-        ),
-    };
+    let aria = format!(
+        "{} at {}. Press Enter to inspect.",
+        event_title(event),
+        clock(event.at_ms)
+    );
     html! {
         <g key={event.index} class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
             tabindex="0" role="button" aria-label={aria}
@@ -437,18 +410,9 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
         })
         .collect::<Html>();
 
-    let svg = use_node_ref();
-    {
-        let svg = svg.clone();
-        use_effect(move || {
-            if let Some(svg) = svg.cast::<web_sys::Element>() {
-                start_envelopes(&svg);
-            }
-        });
-    }
     let transport = timeline.transport.name();
     html! {
-        <svg class="lane-svg" ref={svg} viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
+        <svg class="lane-svg" viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
             width={f(LANE_WIDTH)} height={f(height)}
             role="group" aria-label={format!("Sequence diagram: {}", timeline.label)}>
             <g class="heads" aria-hidden="true">

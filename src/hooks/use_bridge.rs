@@ -202,7 +202,13 @@ pub fn use_bridge(
         // script figure is driven by its own handle (`control`), so one
         // `postMessage` on the page never drives every figure at once.
         if let (Some(window), Mode::Frame) = (&window, config.mode) {
-            crate::browser::apply_colors(&config.colors);
+            if let Some(root) = window
+                .document()
+                .and_then(|d| d.document_element())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                crate::browser::apply_colors(&root, &config.colors);
+            }
             let own = window.location().origin().unwrap_or_default();
             let mut allowed = config.origins.clone();
             allowed.push(own);

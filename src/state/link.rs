@@ -35,7 +35,7 @@ impl State {
             Some(Err(why)) => {
                 // The reason may end in a question ("was it cut short?").
                 let why = why.to_string();
-                let stop = if why.ends_with(['.', '?', '!']) {
+                let stop = if matches!(why.chars().last(), Some('.' | '?' | '!')) {
                     ""
                 } else {
                     "."

@@ -274,7 +274,7 @@ test('a reused id: the lint warns before sending, a legacy session refuses it, t
   await page.waitForTimeout(1200);
   const marked = page.locator('.editor-lane g.msg.violation');
   assert.equal(await marked.count(), 1);
-  assert.match(await marked.getAttribute('aria-label'), /breaking a rule/);
+  assert.match(await marked.getAttribute("aria-label"), /breaking a rule/);
   await page.close();
 });
 

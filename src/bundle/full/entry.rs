@@ -132,6 +132,17 @@ fn read_options(options: &JsValue) -> Result<Value, String> {
         .map_err(|err| format!("options: cannot be read ({err})"))
 }
 
+/// The request editor's stylesheet (only this bundle shows the editor).
+const EDITOR_CSS: &str = "editor.css";
+
+/// A `<link rel="stylesheet">` to `href`.
+fn stylesheet(href: &str) -> Result<Element, JsValue> {
+    let link = gloo::utils::document().create_element("link")?;
+    link.set_attribute("rel", "stylesheet")?;
+    link.set_attribute("href", href)?;
+    Ok(link)
+}
+
 /// Starts the page with what the URL and a hand-over say (under
 /// `embed.js`, waits for `McpLanes.mount` instead).
 pub fn start() {
@@ -144,6 +155,10 @@ pub fn start() {
     }
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    // The editor's rules come with the bundle that has the editor.
+    if let (Ok(link), Some(head)) = (stylesheet(EDITOR_CSS), gloo::utils::document().head()) {
+        let _ = head.append_child(&link);
     }
     // The page runs until it is closed: its handle is not needed.
     if config.file.is_some() {
@@ -227,17 +242,15 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     shadow.set_inner_html("");
     // Colour options: custom properties on the host, through the CSSOM.
     if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
-        for (property, value) in &config.colors[0] {
-            let _ = el.style().set_property(property, value);
-        }
+        crate::browser::apply_colors(el, &config.colors);
     }
     let document = gloo::utils::document();
-    let link = document.create_element("link")?;
-    link.set_attribute("rel", "stylesheet")?;
     let base = script_base().unwrap_or_else(|| "/".into());
-    link.set_attribute("href", &format!("{base}style.css"))?;
+    for sheet in ["style.css", EDITOR_CSS] {
+        let link = stylesheet(&format!("{base}{sheet}"))?;
+        shadow.append_child(&link)?;
+    }
     let root = document.create_element("div")?;
-    shadow.append_child(&link)?;
     shadow.append_child(&root)?;
     let host = Host {
         element: Some(host),
