@@ -192,6 +192,7 @@ pub fn App(props: &AppProps) -> Html {
         let state = state.clone();
         Callback::from(move |lane: usize| state.dispatch(Action::ResetLane(lane)))
     };
+    let onhandover = dispatch(|| Action::HandOver);
     let onhelp_open = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Help(true)))
@@ -279,7 +280,7 @@ pub fn App(props: &AppProps) -> Html {
                                     selected={state.selected.filter(|s| s.lane == i).map(|s| s.event)}
                                     oninspect={oninspect.clone()} onapply={onapply.clone()}
                                     oncompare={oncompare.clone()} onremove={onremove.clone()}
-                                    onreset={onreset.clone()} />
+                                    onreset={onreset.clone()} onhandover={onhandover.clone()} />
                             }) }
                         </div>
                     </div>
