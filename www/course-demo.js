@@ -12,10 +12,8 @@ McpLanes.mount(document.getElementById('fig-discover'), {
   scenario: 'discover',
   title: 'Figure 1: one server/discover round trip',
 });
-McpLanes.mount(document.getElementById('fig-weather'), {
-  scenarioUrl: 'scenarios/weather-forecast.json',
-  title: 'Figure 5: a scenario file of the course’s own',
-});
+// Without `title`, a figure is named by its scenario's (here the file's) title.
+McpLanes.mount(document.getElementById('fig-weather'), { scenarioUrl: 'scenarios/weather-forecast.json' });
 const rich = document.getElementById('fig-plain-vs-rich');
 for (const type of ['mcp-lanes:reply', 'mcp-lanes:complete']) {
   rich.addEventListener(type, (e) => log('log-plain-vs-rich', `${type} ${JSON.stringify(e.detail)}`));

@@ -53,13 +53,8 @@ test('the page plays under the strict policy, and envelopes travel along their a
   await page.locator(sel('step-forward')).click();
   const envelope = page.locator('.envelope').first();
   await envelope.waitFor({ state: 'attached' });
-  const path = await page.evaluate(() => {
-    const env = document.querySelector('.envelope');
-    const style = getComputedStyle(env);
-    return { dx: style.getPropertyValue('--dx'), dy: style.getPropertyValue('--dy'), name: style.animationName };
-  });
-  assert.match(path.dx, /px$/, `the envelope's path is set (${JSON.stringify(path)})`);
-  assert.equal(path.name, 'travel');
+  const name = await page.evaluate(() => getComputedStyle(document.querySelector('.envelope')).animationName);
+  assert.match(name, /^travel(-back)?$/, 'the envelope is animated');
   // When it has travelled, the envelope sits at the arrow's end.
   await page.waitForTimeout(3_000);
   const where = await page.evaluate(() => {

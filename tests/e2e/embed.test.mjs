@@ -335,9 +335,11 @@ test('events report steps, server replies and the end with the documented payloa
     ];
   });
   assert.deepEqual(bad, [false, false, false, false, true]);
-  assert.equal(await stepCount(page, 'fig'), '2/4');
+  assert.equal(await stepCount(page, 'fig'), '2/5');
   await page.evaluate(async () => (await handle).destroy());
   assert.equal(await page.locator(`#fig ${sel('player')}`).count(), 0, 'destroy removes the figure');
+  // A destroyed figure takes no more control messages.
+  assert.equal(await page.evaluate(async () => (await handle).control({ type: 'mcp-lanes:control', action: 'play' })), false);
   assert.deepEqual(view.problems(), []);
 });
 

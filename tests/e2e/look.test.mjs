@@ -357,7 +357,7 @@ for (const width of [360, 1280]) {
 test('the course page: one main, figures are regions named by their titles, screenshots', T, async () => {
   const view = await app.open('/course-demo.html');
   const { page } = view;
-  for (const id of ['fig-discover', 'fig-plain-vs-rich', 'fig-unchecked']) {
+  for (const id of ['fig-discover', 'fig-plain-vs-rich', 'fig-unchecked', 'fig-weather']) {
     await page.waitForFunction((id) => !!document.getElementById(id).shadowRoot?.querySelector('[data-testid="player"]'), id, { timeout: 30_000 });
   }
   await page.frameLocator('#fig-frame').locator(sel('player')).waitFor({ timeout: 30_000 });
@@ -375,6 +375,7 @@ test('the course page: one main, figures are regions named by their titles, scre
     'Figure 1: one server/discover round trip',
     'Figure 2: plain and rich clients side by side',
     'Figure 3: a lock held while asking a client that cannot answer',
+    'A forecast needs sampling',
   ]);
   for (const h of landmarks.headings) assert.doesNotMatch(h, /^\d+\. /, 'no catalogue number in a figure heading');
   // Figure 2 at its end: nothing in flight.
