@@ -58,7 +58,8 @@ test('the page plays under the strict policy, and envelopes travel along their a
   // When it has travelled, the envelope sits at the arrow's end.
   await page.waitForTimeout(3_000);
   const where = await page.evaluate(() => {
-    const env = document.querySelector('.envelope');
+    // The visible envelope (the group also holds its invisible copy at the end).
+    const env = document.querySelector('.envelope rect:not(.env-end)');
     const msg = document.querySelector('g.msg');
     const shaft = msg.querySelector('line.shaft');
     const e = env.getBoundingClientRect();

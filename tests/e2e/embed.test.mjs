@@ -343,6 +343,28 @@ test('events report steps, server replies and the end with the documented payloa
   assert.deepEqual(view.problems(), []);
 });
 
+test('one window.postMessage drives no script figure: each is driven by its own handle', T, async () => {
+  const path = host(
+    'own-handles',
+    '<div id="a"></div><div id="b"></div>',
+    "window.handles = [McpLanes.mount(document.getElementById('a'), {scenario: 'discover'})," +
+      " McpLanes.mount(document.getElementById('b'), {scenario: 'discover'})];",
+  );
+  const view = await app.open(path);
+  const { page } = view;
+  await figure(page, 'a');
+  await figure(page, 'b');
+  await page.evaluate(() => window.postMessage({ type: 'mcp-lanes:control', action: 'step' }, location.origin));
+  await page.waitForTimeout(300);
+  assert.match(await stepCount(page, 'a'), /^0\//, 'figure a is not driven by the page window');
+  assert.match(await stepCount(page, 'b'), /^0\//, 'figure b is not driven by the page window');
+  assert.equal(await page.evaluate(async () => (await handles[0]).control({ type: 'mcp-lanes:control', action: 'step' })), true);
+  await page.waitForTimeout(100);
+  assert.match(await stepCount(page, 'a'), /^1\//, 'its own handle drives figure a');
+  assert.match(await stepCount(page, 'b'), /^0\//, 'and only figure a');
+  assert.deepEqual(view.problems(), []);
+});
+
 describe('control messages from other windows', () => {
   let other;
   before(async () => {
