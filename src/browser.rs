@@ -30,7 +30,40 @@ pub fn page_config() -> Config {
         .unwrap_or_default();
     let params = UrlSearchParams::new_with_str(&search).ok();
     let hash = location.and_then(|l| l.hash().ok()).unwrap_or_default();
-    Config::from_url(|key| params.as_ref().and_then(|p| p.get(key)), &hash)
+    let mut config = Config::from_url(|key| params.as_ref().and_then(|p| p.get(key)), &hash);
+    config.reduced_motion = reduced_motion();
+    config
+}
+
+/// Whether the person asked for reduced motion (no autoplay then).
+pub fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// A figure's colour options as custom properties of `el` (an iframe's
+/// root element, or a mounted figure's host), through the CSSOM, which a
+/// strict `style-src` allows: the light ones as the properties style.css
+/// reads (`--ink`, ...), the dark ones as `--dark-ink`, ..., which it
+/// prefers in the dark scheme. Names and values were checked by
+/// `Config::from_options` (known names, hex digits).
+pub fn apply_colors(el: &web_sys::HtmlElement, colors: &[Vec<(&'static str, String)>; 2]) {
+    let style = el.style();
+    for (dark, set) in colors.iter().enumerate() {
+        for (property, value) in set {
+            let name = if dark == 1 {
+                format!("--dark{}", &property[1..])
+            } else {
+                property.to_string()
+            };
+            let _ = style.set_property(&name, value);
+        }
+    }
 }
 
 /// A JS value as JSON (`Null` for `undefined`); `None` when it cannot be

@@ -54,6 +54,16 @@ pub struct Config {
     pub theme: Option<&'static str>,
     /// Origins whose control messages are accepted (besides our own).
     pub origins: Vec<String>,
+    /// The figure's title, set by the course author (`None`: the
+    /// scenario's title, without the catalogue's number).
+    pub title: Option<String>,
+    /// A caption under the figure, set by the course author.
+    pub caption: Option<String>,
+    /// Colours for an iframe figure (light, then dark scheme): custom
+    /// property names of `www/style.css` and `#rrggbb` values.
+    pub colors: [Vec<(&'static str, String)>; 2],
+    /// The person asked for reduced motion: no autoplay.
+    pub reduced_motion: bool,
     /// What was wrong with the options (shown as the figure's notice).
     pub problem: Option<String>,
     /// The permalink in the URL fragment (page only).
@@ -136,7 +146,7 @@ impl Handoff {
     }
 }
 
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 13] = [
     "scenario",
     "scenarioUrl",
     "setups",
@@ -146,6 +156,10 @@ const KEYS: [&str; 9] = [
     "editor",
     "theme",
     "origins",
+    "title",
+    "caption",
+    "colors",
+    "darkColors",
 ];
 
 /// The query parameter of an option (`?embed=1&…`).
@@ -157,8 +171,32 @@ fn query_name(key: &str) -> &str {
     }
 }
 
+/// The fragment of the page's skip link (`index.html`): Play's id.
+pub const SKIP: &str = "#play";
+
 /// Longest scenario file URL accepted.
 const MAX_URL: usize = 2048;
+
+/// The colours a figure takes as options: option name, then the custom
+/// property of `www/style.css` it sets.
+pub const COLOR_NAMES: [(&str, &str); 6] = [
+    ("ink", "--ink"),
+    ("muted", "--ink-mute"),
+    ("page", "--bg-page"),
+    ("surface", "--bg-surface"),
+    ("rule", "--rule-soft"),
+    ("accent", "--blueprint"),
+];
+
+/// `"ink:#2b2118"` (or `ink:2b2118`) as (custom property, `#2b2118`): a
+/// known name and three or six hex digits, nothing else.
+fn color(item: &Value) -> Option<(&'static str, String)> {
+    let (name, value) = item.as_str()?.split_once(':')?;
+    let property = COLOR_NAMES.iter().find(|(n, _)| *n == name.trim())?.1;
+    let hex = value.trim().trim_start_matches('#');
+    let ok = matches!(hex.len(), 3 | 6) && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    ok.then(|| (property, format!("#{hex}")))
+}
 
 impl Config {
     /// A figure's options from a JSON object: wrong values are listed in
@@ -216,9 +254,30 @@ impl Config {
         let theme = take("theme", "\"light\", \"dark\" or \"auto\"", |v| {
             matches!(v.as_str(), Some("light" | "dark" | "auto"))
         });
-        let origins = take("origins", "a list of origins (strings)", |v| {
-            v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+        let origins = take(
+            "origins",
+            "a list of origins, each named (not \"*\")",
+            |v| {
+                v.as_array().is_some_and(|a| {
+                    a.iter()
+                        .all(|o| o.as_str().is_some_and(|o| !o.contains('*')))
+                })
+            },
+        );
+        let text = "a short text";
+        let title = take("title", text, |v| {
+            v.as_str().is_some_and(|t| t.chars().count() <= 200)
         });
+        let caption = take("caption", text, |v| {
+            v.as_str().is_some_and(|t| t.chars().count() <= 1000)
+        });
+        let colors_what = "a list such as \"ink:#2b2118\" (README)";
+        let colors_ok = |v: &Value| {
+            v.as_array()
+                .is_some_and(|a| a.iter().all(|c| color(c).is_some()))
+        };
+        let light = take("colors", colors_what, colors_ok);
+        let dark = take("darkColors", colors_what, colors_ok);
         fn list(v: Option<&Value>) -> impl Iterator<Item = &Value> {
             v.and_then(Value::as_array).into_iter().flatten()
         }
@@ -268,6 +327,13 @@ impl Config {
             origins: list(origins)
                 .filter_map(|o| o.as_str().map(str::to_string))
                 .collect(),
+            title: title.and_then(Value::as_str).map(str::to_string),
+            caption: caption.and_then(Value::as_str).map(str::to_string),
+            colors: [
+                list(light).filter_map(color).collect(),
+                list(dark).filter_map(color).collect(),
+            ],
+            reduced_motion: false,
             problem,
             link: None,
             arrival: None,
@@ -306,7 +372,7 @@ impl Config {
                     bare.to_string()
                 };
                 let value = match key {
-                    "setups" | "origins" => {
+                    "setups" | "origins" | "colors" | "darkColors" => {
                         let items: Vec<String> = text.split(',').map(|t| typed(t.trim())).collect();
                         format!("[{}]", items.join(","))
                     }
@@ -319,7 +385,15 @@ impl Config {
             }
             json.push('}');
             let options = serde_json::from_str(&json).unwrap_or(Value::Null);
-            return Config::from_options(Mode::Frame, &options);
+            let mut config = Config::from_options(Mode::Frame, &options);
+            // An author may preset lane settings with a permalink fragment
+            // (a scenario file's is checked against the file once loaded).
+            if config.file.is_some() {
+                config.fragment = (hash.len() > 1).then(|| hash.to_string());
+            } else {
+                config.link = (hash.len() > 1).then(|| share::from_fragment(hash));
+            }
+            return config;
         }
         let mut config = Config::from_options(Mode::Page, &Value::Null);
         config.scenario = param("scenario");
@@ -329,7 +403,10 @@ impl Config {
                 config.file = Some(FileRequest::Url(url.trim().to_string()));
                 config.fragment = (hash.len() > 1).then(|| hash.to_string());
             }
-            None => config.link = (hash.len() > 1).then(|| share::from_fragment(hash)),
+            // `#play` is the skip link's target, not a permalink.
+            None => {
+                config.link = (hash.len() > 1 && hash != SKIP).then(|| share::from_fragment(hash))
+            }
         }
         config
     }

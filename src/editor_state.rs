@@ -54,6 +54,10 @@ pub struct EditorState {
     session: Rc<RefCell<EditorSession>>,
     /// The text being written (shared with the view, which never copies it).
     pub text: Rc<str>,
+    /// Counts the times the editor replaced the text itself (a template, a
+    /// toggle, Format): the text area types each replacement as one
+    /// undoable edit; the person's own typing does not count.
+    pub replaced: u32,
     /// What the core says about it.
     pub lint: Shared<Lint>,
     /// HTTP request headers (prefilled from the body).
@@ -150,6 +154,7 @@ impl EditorState {
             transport: TransportKind::Stdio,
             session,
             text: Rc::from(""),
+            replaced: 0,
             lint: Shared::new(Lint::default()),
             headers: Shared::new(Vec::new()),
             headers_edited: false,
@@ -226,6 +231,17 @@ impl EditorState {
         }
     }
 
+    /// What a permalink records besides the text, cheap to compare: the
+    /// target, the transport and the edited headers (by pointer).
+    pub fn link_key(&self) -> (Target, TransportKind, usize) {
+        let headers = if self.headers_edited {
+            Rc::as_ptr(&self.headers.0) as usize
+        } else {
+            0
+        };
+        (self.target, self.transport, headers)
+    }
+
     /// The label of the server talked to.
     pub fn server_label(&self) -> String {
         self.session.borrow().config().label()
@@ -248,9 +264,15 @@ impl EditorState {
         self.session.borrow().http_session().map(str::to_string)
     }
 
+    /// Whether the text is too large for the editor to send or keep in a
+    /// permalink (the view then stops highlighting it, and says so).
+    pub fn too_large(&self) -> bool {
+        self.text.len() > editor::MAX_REQUEST_BYTES
+    }
+
+    /// The text changed: what the core says about it now.
     fn set_text(&mut self, text: String) {
-        let era = self.session.borrow().config().era;
-        let lint = editor::lint_for(&text, era);
+        let lint = self.session.borrow().lint(&text);
         // Headers follow the body while it is JSON (a typo keeps the last ones).
         if self.transport == TransportKind::Http
             && !self.headers_edited
@@ -263,20 +285,50 @@ impl EditorState {
         self.text = text.into();
     }
 
+    /// The editor replaces the text itself (typed into the text area as one
+    /// edit, so Ctrl+Z brings the old text back).
+    fn replace_text(&mut self, text: String) {
+        if *self.text != *text {
+            self.replaced = self.replaced.wrapping_add(1);
+            self.set_text(text);
+        }
+    }
+
     /// Replaces the text by the result of a core edit, or says why not.
     fn edit_with(&mut self, result: Result<String, String>) {
         match result {
             Ok(text) => {
                 self.notice = None;
-                self.set_text(text);
+                self.replace_text(text);
             }
             Err(why) => self.notice = Some((why, true)),
         }
     }
 
+    /// The chosen template, fitted to the server talked to (its tools) and
+    /// with an id not used yet on this connection.
     fn template(&mut self) {
-        if let Some(text) = editor::template_for(self.revision, self.method) {
-            self.set_text(text);
+        let text = {
+            let session = self.session.borrow();
+            editor::template_for_server(
+                self.revision,
+                self.method,
+                session.config(),
+                session.fresh_id(),
+            )
+        };
+        if let Some(text) = text {
+            let had_text = !self.text.trim().is_empty() && *self.text != *text;
+            self.replace_text(text);
+            if had_text {
+                self.notice = Some((
+                    format!(
+                        "The text is now the {} template; Undo (Ctrl+Z in the text) brings the previous text back.",
+                        self.method
+                    ),
+                    false,
+                ));
+            }
         }
     }
 
@@ -346,6 +398,8 @@ impl EditorState {
         self.history = Shared::new(history);
         self.shown = Some(first);
         self.notice = None;
+        // The id is used now: sending the same text again gets a warning.
+        self.lint = Shared::new(self.session.borrow().lint(&self.text));
     }
 
     /// The two replies diffed: the chosen ones, else the last two.
@@ -376,7 +430,11 @@ impl EditorState {
                 let config = next.session.borrow().config().clone();
                 next.connect(config);
             }
-            EditorAction::Edit(text) => next.set_text(text),
+            EditorAction::Edit(text) => {
+                if *next.text != *text {
+                    next.set_text(text);
+                }
+            }
             EditorAction::Revision(name) => {
                 if let Some(r) = settings::known_versions().into_iter().find(|r| *r == name) {
                     next.revision = r;
@@ -404,8 +462,20 @@ impl EditorState {
                 next.edit_with(result);
             }
             EditorAction::Format => {
-                let result = serde_json::from_str::<serde_json::Value>(&next.text)
-                    .map_err(|e| format!("Format needs JSON: {e}"))
+                let result = if next.too_large() {
+                    Err(format!(
+                        "Format skipped: the text is {} bytes, over the {} bytes (1 MiB) the editor sends at all.",
+                        next.text.len(),
+                        editor::MAX_REQUEST_BYTES
+                    ))
+                } else {
+                    Ok(())
+                };
+                let result = result
+                    .and_then(|()| {
+                        serde_json::from_str::<serde_json::Value>(&next.text)
+                            .map_err(|e| format!("Format needs JSON: {e}"))
+                    })
                     .and_then(|v| serde_json::to_string_pretty(&v).map_err(|e| e.to_string()));
                 next.edit_with(result);
             }
@@ -439,6 +509,8 @@ impl EditorState {
             EditorAction::Send => next.send(),
             EditorAction::NewConnection => {
                 next.session.borrow_mut().new_connection();
+                let text = next.text.to_string();
+                next.set_text(text);
                 next.notice = Some((
                     "New connection: whatever session the server kept for the old one is gone."
                         .to_string(),

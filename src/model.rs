@@ -77,12 +77,13 @@ pub struct Gap {
     pub ms: u64,
 }
 
-/// Rows shared by every lane: one group of slots per distinct event time,
-/// as tall as the busiest lane at that time, so lanes line up on the
-/// virtual clock.
+/// Rows shared by every lane: one group of slots per distinct time at
+/// which something is sent, happens or arrives, as tall as the busiest lane
+/// at that time, so lanes line up on the virtual clock.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
-    /// Distinct event times of all lanes, ascending: the playback sequence.
+    /// Distinct times of all lanes' events and deliveries, ascending: the
+    /// playback sequence.
     pub times: Vec<u64>,
     /// Top of each time's group.
     pub row_top: Vec<f64>,
@@ -105,10 +106,15 @@ impl Layout {
     /// [`Layout::new`] once collected: one copy of the work in the bundle,
     /// whichever iterator a caller has.
     fn of(timelines: Vec<&Timeline>) -> Layout {
-        let mut times: Vec<u64> = timelines
-            .iter()
-            .flat_map(|t| t.events.iter().map(|e| e.at_ms))
-            .collect();
+        // Every send and every delivery is a playback position: a run ends
+        // when its last message arrives, not when it is sent.
+        let mut times: Vec<u64> = Vec::new();
+        for e in timelines.iter().flat_map(|t| &t.events) {
+            times.push(e.at_ms);
+            if let Some(t) = e.message().and_then(|m| m.delivered_at_ms) {
+                times.push(t);
+            }
+        }
         // A stable sort: the core already links one, so this costs no code.
         times.sort();
         times.dedup();
@@ -358,7 +364,10 @@ pub fn event_title(event: &Event) -> String {
         EventKind::LockTaken { name } => format!("lock taken: {name}"),
         EventKind::LockReleased { name } => format!("lock released: {name}"),
         EventKind::HostKill => "the host kills the run".to_string(),
-        EventKind::Decision { side } => format!("{} decides", side.name()),
+        // A decision's name says what was decided, not only who decided.
+        EventKind::Decision { side } => {
+            format!("{} decides: {}", side.name(), first_clause(&event.note))
+        }
     }
 }
 

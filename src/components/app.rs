@@ -53,13 +53,33 @@ fn narration(state: &State) -> Vec<String> {
                         .chain([e.note.as_str()])
                 })
                 .collect();
-            (!notes.is_empty()).then(|| format!("{}: {}", lane.timeline.label, notes.join(" ")))
+            let said = if notes.is_empty() {
+                // Nothing new happens: say what arrives.
+                arrivals(&lane.timeline, t)
+            } else {
+                notes.join(" ")
+            };
+            (!said.is_empty()).then(|| format!("{}: {said}", lane.timeline.label))
         })
         .collect();
     if state.at_end() {
         lines.push("End of the run.".to_string());
     }
     lines
+}
+
+/// "The result arrives at the client.": the messages of a lane delivered at `t`.
+fn arrivals(timeline: &mcp_lanes_core::sim::Timeline, t: u64) -> String {
+    let mut out = String::new();
+    for m in timeline.events.iter().filter_map(|e| e.message()) {
+        if m.delivered_at_ms == Some(t) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out += &format!("{} arrives at the {}.", m.label, m.from.peer().name());
+        }
+    }
+    out
 }
 
 /// What the app shows and where.
@@ -172,6 +192,7 @@ pub fn App(props: &AppProps) -> Html {
         let state = state.clone();
         Callback::from(move |lane: usize| state.dispatch(Action::ResetLane(lane)))
     };
+    let onhandover = dispatch(|| Action::HandOver);
     let onhelp_open = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Help(true)))
@@ -191,7 +212,95 @@ pub fn App(props: &AppProps) -> Html {
         Callback::from(move |on: bool| act(&state, Action::ShowEditor(on)))
     };
     let lane_count = state.lanes.len();
+    // A figure's heading is the author's title, else the scenario's (the
+    // catalogue's number belongs to the playground's list, not to a lesson).
+    let heading = state.scenario.map(|s| match (&config.title, page) {
+        (Some(title), false) => title.clone(),
+        (None, false) => s.title.to_string(),
+        (_, true) => format!("{}. {}", s.number, s.title),
+    });
+    let region_name = match (&config.title, &heading, &state.file) {
+        (Some(title), _, _) | (None, Some(title), _) => title.clone(),
+        (None, None, Some(file)) => file.title.clone(),
+        (None, None, None) => String::new(),
+    };
+    let intro = html! {
+        <section class="intro" aria-labelledby="scenario-title">
+            if let (Some(s), Some(heading)) = (state.scenario, heading.clone()) {
+                <h2 id="scenario-title" data-testid="scenario-title" data-scenario={s.id}>
+                    { heading }
+                </h2>
+                <p class="summary">{ s.summary }</p>
+            }
+            if let Some(file) = &state.file {
+                <h2 id="scenario-title" data-testid="scenario-title" data-scenario={file.id.clone()} data-file="1">
+                    { config.title.clone().filter(|_| !page).unwrap_or_else(|| file.title.clone()) }
+                </h2>
+                <p class="summary">{ file.summary.clone() }</p>
+            }
+            if let Some(problems) = &problems {
+                <h2 id="scenario-title" data-testid="scenario-title">{ "This scenario file cannot be shown" }</h2>
+                <div class="notice file-problems" role="alert" data-testid="file-problems">
+                    <p>{ format!("{} problem{} in the scenario file:", problems.len(), if problems.len() == 1 { "" } else { "s" }) }</p>
+                    <ul>
+                        { for problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
+                    </ul>
+                </div>
+            }
+            if let Some(notice) = &state.notice {
+                <p class="notice" role="alert" data-testid="notice">{ notice }</p>
+            }
+        </section>
+    };
+    let body = html! {
+        <>
+            { intro }
+            if with_editor {
+                { view_tabs(editor, &onshow_editor) }
+            }
+            <div class="controls" hidden={editor || problems.is_some()}>
+                <Player pos={state.pos} len={state.layout.len()} time={state.time()}
+                    playing={state.playing} speed={state.speed}
+                    {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
+                <Narration lines={narration(&state)} />
+            </div>
+            <div class="workspace" id="panel-lanes" hidden={editor || problems.is_some()}>
+                <section class="lanes-area" aria-label="Lanes">
+                    if lane_count > 1 {
+                        <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>
+                            { format!("{lane_count} set-ups side by side \u{2014} scroll sideways to see them all \u{2192}") }
+                        </p>
+                    }
+                    <div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region"
+                        aria-label={format!("{lane_count} lane{}, side by side", if lane_count == 1 { "" } else { "s" })}>
+                        <div class="lanes">
+                            { for state.lanes.iter().enumerate().map(|(i, lane)| html! {
+                                <Lane key={lane.key} index={i} lane={lane.clone()} layout={state.layout.clone()}
+                                    pos={state.pos} step_ms={step}
+                                    selected={state.selected.filter(|s| s.lane == i).map(|s| s.event)}
+                                    oninspect={oninspect.clone()} onapply={onapply.clone()}
+                                    oncompare={oncompare.clone()} onremove={onremove.clone()}
+                                    onreset={onreset.clone()} onhandover={onhandover.clone()} />
+                            }) }
+                        </div>
+                    </div>
+                    if page {
+                        { exports(&state, &export_lane, &copied) }
+                    }
+                </section>
+                <Inspector {selection} onclose={oninspector_close} />
+            </div>
+            if with_editor {
+                <div id="panel-editor" hidden={!editor}>
+                    { editor_panel(&state) }
+                </div>
+            }
+        </>
+    };
 
+    // The page's content is its `main`; a figure's is a region of the
+    // course page named by its title (the page has its own `main`). The
+    // header and picker are hidden in a figure (style.css).
     html! {
         <div class={if embed { "app embed" } else { "app" }} ref={root}>
             <header class="app-header">
@@ -210,74 +319,16 @@ pub fn App(props: &AppProps) -> Html {
                 </div>
             </header>
             <ScenarioPicker current={current_id} open={picker_open} {onselect} />
-            <main class="main" id="main">
-                <section class="intro" aria-labelledby="scenario-title">
-                    if let Some(s) = state.scenario {
-                        <h2 id="scenario-title" data-testid="scenario-title" data-scenario={s.id}>
-                            { format!("{}. {}", s.number, s.title) }
-                        </h2>
-                        <p class="summary">{ s.summary }</p>
-                    }
-                    if let Some(file) = &state.file {
-                        <h2 id="scenario-title" data-testid="scenario-title" data-scenario={file.id.clone()} data-file="1">
-                            { file.title.clone() }
-                        </h2>
-                        <p class="summary">{ file.summary.clone() }</p>
-                    }
-                    if let Some(problems) = &problems {
-                        <h2 id="scenario-title" data-testid="scenario-title">{ "This scenario file cannot be shown" }</h2>
-                        <div class="notice file-problems" role="alert" data-testid="file-problems">
-                            <p>{ format!("{} problem{} in the scenario file:", problems.len(), if problems.len() == 1 { "" } else { "s" }) }</p>
-                            <ul>
-                                { for problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
-                            </ul>
-                        </div>
-                    }
-                    if let Some(notice) = &state.notice {
-                        <p class="notice" role="alert" data-testid="notice">{ notice }</p>
+            if page {
+                <main class="main" id="main">{ body }</main>
+            } else {
+                <section class="main" role="region" aria-label={region_name} data-testid="figure">
+                    { body }
+                    if let Some(caption) = &config.caption {
+                        <p class="figure-caption" data-testid="figure-caption">{ caption.clone() }</p>
                     }
                 </section>
-                if with_editor {
-                    { view_tabs(editor, &onshow_editor) }
-                }
-                <div class="controls" hidden={editor || problems.is_some()}>
-                    <Player pos={state.pos} len={state.layout.len()} time={state.time()}
-                        playing={state.playing} speed={state.speed}
-                        {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
-                    <Narration lines={narration(&state)} />
-                </div>
-                <div class="workspace" id="panel-lanes" hidden={editor || problems.is_some()}>
-                    <section class="lanes-area" aria-label="Lanes">
-                        if lane_count > 1 {
-                            <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>
-                                { format!("{lane_count} set-ups side by side \u{2014} scroll sideways to see them all \u{2192}") }
-                            </p>
-                        }
-                        <div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region"
-                            aria-label={format!("{lane_count} lanes, side by side")}>
-                            <div class="lanes" style={format!("--lanes:{lane_count}")}>
-                                { for state.lanes.iter().enumerate().map(|(i, lane)| html! {
-                                    <Lane key={lane.key} index={i} lane={lane.clone()} layout={state.layout.clone()}
-                                        pos={state.pos} step_ms={step}
-                                        selected={state.selected.filter(|s| s.lane == i).map(|s| s.event)}
-                                        oninspect={oninspect.clone()} onapply={onapply.clone()}
-                                        oncompare={oncompare.clone()} onremove={onremove.clone()}
-                                        onreset={onreset.clone()} />
-                                }) }
-                            </div>
-                        </div>
-                        if page {
-                            { exports(&state, &export_lane, &copied) }
-                        }
-                    </section>
-                    <Inspector {selection} onclose={oninspector_close} />
-                </div>
-                if with_editor {
-                    <div id="panel-editor" hidden={!editor}>
-                        { editor_panel(&state) }
-                    </div>
-                }
-            </main>
+            }
             <HelpDialog open={state.help_open} onclose={onhelp_close} />
         </div>
     }

@@ -14,28 +14,55 @@ use crate::editor_model::{
     bracket_pair, byte_of_utf16, newline_at, offset_of, tokens, utf16_len, Tok,
 };
 
+/// Above this size the text is shown plain: no highlighting, no line
+/// numbers, no bracket matching, so typing stays quick in a huge paste.
+pub const PLAIN_ABOVE: usize = 256 * 1024;
+
 #[derive(PartialEq, Properties)]
 pub struct CodeEditorProps {
     pub text: AttrValue,
+    /// Changes each time the editor replaces the text itself: the text area
+    /// then types `text` over everything as one edit the browser can undo.
+    pub replaced: u32,
     /// Where the text stops being JSON (1-based line and column), if it does.
     pub problem: Option<(usize, usize)>,
     /// The person changed the text.
     pub oninput: Callback<String>,
 }
 
-/// Types `text` at the selection (the browser keeps it in its undo
-/// history; without `execCommand` the value is spliced and reported), then
-/// puts the caret `back` UTF-16 units before the end of the insertion.
-fn insert(ta: &HtmlTextAreaElement, text: &str, back: u32, oninput: &Callback<String>) {
+/// Types `text` over the whole text as one edit the browser keeps in its
+/// undo history (where `execCommand` is missing, the value is set).
+fn replace_all(ta: &HtmlTextAreaElement, text: &str) {
+    if ta.value() == text {
+        return;
+    }
+    ta.select();
+    if !exec_insert(text) {
+        ta.set_value(text);
+    }
+    let _ = ta.set_selection_range(0, 0);
+    ta.set_scroll_top(0);
+}
+
+/// `document.execCommand("insertText", false, text)`: typing, as far as
+/// the browser's undo history is concerned. Whether it worked.
+fn exec_insert(text: &str) -> bool {
     let doc = JsValue::from(web_sys::window().and_then(|w| w.document()));
-    let typed = js_sys::Reflect::get(&doc, &"execCommand".into())
+    js_sys::Reflect::get(&doc, &"execCommand".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .and_then(|f| {
             f.call3(&doc, &"insertText".into(), &false.into(), &text.into())
                 .ok()
         })
-        .is_some_and(|done| done.is_truthy());
+        .is_some_and(|done| done.is_truthy())
+}
+
+/// Types `text` at the selection (the browser keeps it in its undo
+/// history; without `execCommand` the value is spliced and reported), then
+/// puts the caret `back` UTF-16 units before the end of the insertion.
+fn insert(ta: &HtmlTextAreaElement, text: &str, back: u32, oninput: &Callback<String>) {
+    let typed = exec_insert(text);
     let start = ta.selection_start().ok().flatten().unwrap_or(0);
     let mut at = start;
     if !typed {
@@ -90,12 +117,32 @@ fn piece(out: &mut Vec<Html>, kind: Tok, s: &str) {
 pub fn CodeEditor(props: &CodeEditorProps) -> Html {
     // Esc was the last key: the next Tab leaves the text area.
     let escaped = use_mut_ref(|| false);
+    let area = use_node_ref();
+    let plain = props.text.len() > PLAIN_ABOVE;
+    // The text area is the person's: its value is set once, then only by
+    // typing, or by the editor's own replacements typed in as one edit.
+    {
+        let (area, text) = (area.clone(), props.text.clone());
+        let first = use_mut_ref(|| true);
+        use_effect_with(props.replaced, move |_| {
+            if let Some(ta) = area.cast::<HtmlTextAreaElement>() {
+                if std::mem::replace(&mut *first.borrow_mut(), false) {
+                    ta.set_value(&text);
+                } else {
+                    replace_all(&ta, &text);
+                }
+            }
+        });
+    }
     // The bracket pair at the caret (byte offsets), set only when it changes.
     let pair = use_state(|| None::<(usize, Option<usize>)>);
 
     let oncaret = {
         let (pair, text_) = (pair.clone(), props.text.clone());
         move |ta: HtmlTextAreaElement| {
+            if text_.len() > PLAIN_ABOVE {
+                return;
+            }
             let value = ta.value();
             // Between an input event and the re-render the text is ahead.
             if value.len() == text_.len() {
@@ -139,7 +186,7 @@ pub fn CodeEditor(props: &CodeEditorProps) -> Html {
         })
     };
 
-    let t: &str = &props.text;
+    let t: &str = if plain { "" } else { &props.text };
     // At most three marks (bracket, partner, parse error), kept in order.
     let mut marks: Vec<(usize, &'static str)> = Vec::new();
     let mut mark = |at: usize, class: &'static str| {
@@ -166,7 +213,7 @@ pub fn CodeEditor(props: &CodeEditorProps) -> Html {
     view.push(html! { { "\n" } });
 
     html! {
-        <div class="code">
+        <div class={classes!("code", plain.then_some("plain"))}>
             <div class="code-grid">
                 <pre class="gutter" aria-hidden="true">{ numbers.join("\n") }</pre>
                 <div class="code-area">
@@ -174,7 +221,7 @@ pub fn CodeEditor(props: &CodeEditorProps) -> Html {
                     <textarea class="code-input" data-testid="editor-text" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         aria-label="JSON-RPC request" aria-describedby="editor-keys"
-                        value={props.text.clone()} {oninput} {onkeydown} {onkeyup} {onclick} />
+                        ref={area} {oninput} {onkeydown} {onkeyup} {onclick} />
                 </div>
             </div>
         </div>

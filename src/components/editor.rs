@@ -159,15 +159,25 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
     // Report the content for the permalink, 300 ms after the last change
-    // (not for the untouched start, so a plain page keeps a plain URL).
+    // (not for the untouched start, so a plain page keeps a plain URL; not
+    // for a text too large to send, which the page says it does not keep).
+    // What changed is told by pointers: the text is never copied to compare.
     {
         let first = use_mut_ref(|| props.initial.is_none());
         let pending = use_mut_ref(|| None::<Timeout>);
         let onlink = props.onlink.clone();
-        use_effect_with(state.link(), move |link| {
+        let key = (
+            std::rc::Rc::as_ptr(&state.text) as *const u8 as usize,
+            state.text.len(),
+            state.link_key(),
+        );
+        let state = state.clone();
+        use_effect_with(key, move |_| {
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
-                let link = link.clone();
-                *pending.borrow_mut() = Some(Timeout::new(300, move || onlink.emit(link)));
+                *pending.borrow_mut() = (!state.too_large()).then(|| {
+                    let state = state.clone();
+                    Timeout::new(300, move || onlink.emit(state.link()))
+                });
             }
         });
     }
@@ -328,21 +338,27 @@ pub fn Editor(props: &EditorProps) -> Html {
                             onclick={on_click(&d, || EditorAction::NewConnection)}>{ "New connection" }</button>
                     </div>
                     <div class="row">
-                        { select("Revision", "editor-revision", on_select(&d, |v| Some(EditorAction::Revision(v))),
+                        { select("Templates of revision", "editor-revision", on_select(&d, |v| Some(EditorAction::Revision(v))),
                             options(settings::known_versions(), state.revision)) }
-                        { select("Template", "editor-method", on_select(&d, |v| Some(EditorAction::Method(v))),
+                        { select("Template method", "editor-method", on_select(&d, |v| Some(EditorAction::Method(v))),
                             options(editor::methods(state.revision).iter().copied(), state.method)) }
                         <button type="button" data-testid="insert-template"
-                            onclick={on_click(&d, || EditorAction::Template)}>{ "Insert" }</button>
+                            onclick={on_click(&d, || EditorAction::Template)}>{ "Replace text with template" }</button>
                         <button type="button" data-testid="format"
                             onclick={on_click(&d, || EditorAction::Format)}>{ "Format" }</button>
                     </div>
                     <fieldset class="row toggles">
                         <legend>{ "Declares" }</legend>
                         { for toggles }
-                        { select("Version", "editor-version", on_select(&d, |v| Some(EditorAction::Version(v))), versions) }
+                        { select("Asks for version", "editor-version", on_select(&d, |v| Some(EditorAction::Version(v))), versions) }
                     </fieldset>
-                    <CodeEditor text={AttrValue::from(state.text.clone())} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} />
+                    <CodeEditor text={AttrValue::from(state.text.clone())} replaced={state.replaced} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} />
+                    if state.too_large() {
+                        <p class="notice" data-testid="editor-too-large" role="status">
+                            { format!("This text is {} bytes: over the {} bytes (1 MiB) a request may have, so it is shown plain, not sent, and not kept in the page's link; a reload would lose it. Save it elsewhere, or shorten it.",
+                                state.text.len(), editor::MAX_REQUEST_BYTES) }
+                        </p>
+                    }
                     <p class="hint" id="editor-keys">
                         { "Enter keeps the indentation; Tab inserts two spaces (Esc then Tab, or Shift+Tab, leaves the text); Ctrl+Enter sends. Over 1 MiB or 128 levels deep is not sent." }
                     </p>
@@ -371,7 +387,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             <div class="editor-grid">
                 <section class="editor-lane" aria-label="The exchanges as a lane">
                     <p class="peers">{ format!("{} \u{2192} {} over {transport}", lane.client_label, lane.server_label) }</p>
-                    <LaneDiagram index={EDITOR_LANE} timeline={lane.clone()} layout={state.layout.clone()}
+                    <LaneDiagram index={EDITOR_LANE} row={0} hint="Send a request: it is drawn here" timeline={lane.clone()} layout={state.layout.clone()}
                         {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
                 </section>
                 { history(&d, &state.history, state.shown, state.diff_pair()) }

@@ -4,7 +4,7 @@
 //! caused it with links to the spec.
 
 use mcp_lanes_core::rules::{self, RuleId};
-use mcp_lanes_core::sim::{EventKind, MessageEvent};
+use mcp_lanes_core::sim::{EventKind, MessageEvent, Side};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -29,7 +29,9 @@ fn message_details(message: &MessageEvent) -> Html {
                 <dt>{ "Kind" }</dt><dd data-testid="inspector-kind">{ kind_name(message.kind) }</dd>
                 <dt>{ "From" }</dt><dd>{ format!("{} \u{2192} {}", message.from.name(), message.from.peer().name()) }</dd>
                 <dt>{ "Arrives" }</dt><dd>{ delivered }</dd>
-                <dt>{ "Revision" }</dt>
+                // What a client message asks for and what a server message
+                // speaks are different things (lesson 07): never one word.
+                <dt>{ match message.from { Side::Client => "Client asks for", Side::Server => "Server speaks" } }</dt>
                 <dd data-testid="inspector-revision">
                     { &message.revision }
                     { if message.legacy { " (legacy)" } else { "" } }

@@ -4,8 +4,8 @@
 use mcp_lanes_core::settings::Setting;
 use yew::prelude::*;
 
+use crate::bundle::panels::settings;
 use crate::components::lane_diagram::LaneDiagram;
-use crate::components::settings_panel::SettingsPanel;
 use crate::model::{held_locks, Layout, Shared};
 use crate::state::Lane as LaneModel;
 
@@ -24,6 +24,8 @@ pub struct LaneProps {
     pub oncompare: Callback<(usize, Setting)>,
     pub onremove: Callback<usize>,
     pub onreset: Callback<usize>,
+    /// Lite bundle: hand the page over to the full one (its settings panel).
+    pub onhandover: Callback<()>,
 }
 
 #[component]
@@ -57,10 +59,9 @@ pub fn Lane(props: &LaneProps) -> Html {
                     </span>
                     <span class="peer"><span class="role">{ "server" }</span>{ &timeline.server_label }</span>
                 </p>
-                <SettingsPanel index={n} lane={props.lane.clone()}
-                    onapply={props.onapply.reform(move |s| (n, s))}
-                    oncompare={props.oncompare.reform(move |s| (n, s))}
-                    onreset={props.onreset.reform(move |()| n)} />
+                { settings(n, &props.lane, props.onapply.reform(move |s| (n, s)),
+                    props.oncompare.reform(move |s| (n, s)), props.onreset.reform(move |()| n),
+                    &props.onhandover) }
             </header>
             <div class="lane-status" aria-live="off">
                 if !held.is_empty() {
@@ -72,7 +73,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                     </p>
                 }
             </div>
-            <LaneDiagram index={n} timeline={Shared(props.lane.timeline.clone())} layout={props.layout.clone()}
+            <LaneDiagram index={n} row={n} timeline={Shared(props.lane.timeline.clone())} layout={props.layout.clone()}
                 pos={props.pos} step_ms={props.step_ms} selected={props.selected}
                 oninspect={props.oninspect.reform(move |i| (n, i))} />
             if at_end {

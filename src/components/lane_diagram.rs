@@ -16,8 +16,14 @@ use crate::model::{
 
 #[derive(PartialEq, Properties)]
 pub struct LaneDiagramProps {
-    /// Lane position (for test ids).
+    /// Lane number in test ids (`message-{index}-{event}`).
     pub index: usize,
+    /// This lane's position in `layout` (a scenario lane's own index; the
+    /// editor's lane is alone in its layout: 0).
+    pub row: usize,
+    /// What an empty lane says before anything is drawn.
+    #[prop_or(AttrValue::Static("press Play"))]
+    pub hint: AttrValue,
     /// What the lane shows (compared by pointer: a new run is a new value).
     pub timeline: Shared<Timeline>,
     pub layout: Shared<Layout>,
@@ -133,27 +139,47 @@ fn message_arrow(
         (delivered && !arrived).then_some("in-flight"),
         selected.then_some("selected"),
     );
+    // "result: server to client", not "result result: ...".
+    let kind = kind_name(message.kind);
     let aria = format!(
-        "{} {}: {} to {}, at {}{}. Press Enter to inspect.",
-        kind_name(message.kind),
-        message.label,
+        "{kind}{}{}: {} to {}, at {}{}{}. Press Enter to inspect.",
+        if message.label == kind { "" } else { " " },
+        if message.label == kind {
+            ""
+        } else {
+            &message.label
+        },
         message.from.name(),
         message.from.peer().name(),
         clock(event.at_ms),
-        if delivered { "" } else { ", never arrives" }
+        if delivered { "" } else { ", never arrives" },
+        if message.violation.is_some() {
+            ", breaking a rule"
+        } else {
+            ""
+        }
     );
-    let (hit_x, hit_w) = (x1.min(x2) - 6.0, (x1 - x2).abs() + 12.0);
-    let hit_y = label_y - 13.0;
-    let hit_h = (y2.max(y1) - hit_y) + 6.0;
+    // What takes the clicks: a band along the shaft and the label's chip,
+    // so an arrow drawn later never covers an earlier one.
+    let (lx, _, anchor) = label_spot(props, message, y1);
+    let chip_w = label_text(message).chars().count() as f64 * CHAR_W + 6.0;
+    let chip_x = match anchor {
+        "start" => lx - 3.0,
+        "end" => lx - chip_w + 3.0,
+        _ => lx - chip_w / 2.0,
+    };
     html! {
-        <g class={class} tabindex="0" role="button" aria-label={aria}
+        <g key={event.index} class={class} tabindex="0" role="button" aria-label={aria}
             data-testid={format!("message-{n}-{}", event.index)}
             data-label={message.label.clone()}
             data-kind={kind_name(message.kind)}
             data-delivered={if delivered { "true" } else { "false" }}
+            data-sent-ms={event.at_ms.to_string()}
+            data-delivered-ms={message.delivered_at_ms.map(|t| t.to_string())}
             {onclick} {onkeydown}>
             <title>{ format!("{} \u{2014} {}", message.label, event.note) }</title>
-            <rect class="hit" x={f(hit_x)} y={f(hit_y)} width={f(hit_w)} height={f(hit_h)} rx="4" />
+            <line class="hit hit-band" x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
+            <rect class="hit" x={f(chip_x)} y={f(label_y - 10.5)} width={f(chip_w)} height="14" rx="3" />
             <line class="shaft" x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
             if delivered {
                 <polygon class="head" points={arrow_head(x1, y1, x2, y2)} />
@@ -194,17 +220,25 @@ fn message_label(props: &LaneDiagramProps, event: &Event, message: &MessageEvent
 /// Advance of one character of the 11px monospace label font.
 const CHAR_W: f64 = 6.65;
 
+/// The envelope that travels along an arrow sent at the playhead, without
+/// a `style` attribute (a strict `style-src` forbids them): an invisible
+/// copy of it at the arrow's end makes the group's box span the whole path,
+/// so style.css moves it by that box's size (`transform-box: fill-box`,
+/// percentages), back when the arrow points left; the class `d<ms>` says
+/// how long a step lasts.
 fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
     let x1 = column_x(message.from);
     let (x2, y2, _) = arrow_end(&props.layout, message, y1);
-    let style = format!(
-        "--dx:{}px;--dy:{}px;animation-duration:{}ms",
-        f(x2 - x1),
-        f(y2 - y1),
-        props.step_ms * 7 / 10
-    );
+    let duration = match props.step_ms {
+        3600 => "d3600",
+        1800 => "d1800",
+        450 => "d450",
+        225 => "d225",
+        _ => "",
+    };
     html! {
-        <g class="envelope" style={style} aria-hidden="true">
+        <g class={classes!("envelope", duration, (x2 < x1).then_some("back"))} aria-hidden="true">
+            <rect class="env-end" x={f(x2 - 7.0)} y={f(y2 - 5.0)} width="14" height="10" />
             <rect x={f(x1 - 7.0)} y={f(y1 - 5.0)} width="14" height="10" rx="1.5" />
             <polyline points={format!("{},{} {},{} {},{}", f(x1 - 7.0), f(y1 - 5.0), f(x1), f(y1 + 1.0), f(x1 + 7.0), f(y1 - 5.0))} />
         </g>
@@ -269,19 +303,20 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
         None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
     };
     let text = marker_text(event);
+    // A decision's name says what was decided, not only who decided.
     let aria = format!(
         "{} at {}. Press Enter to inspect.",
         event_title(event),
         clock(event.at_ms)
     );
     html! {
-        <g class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
+        <g key={event.index} class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
             tabindex="0" role="button" aria-label={aria}
             data-testid={format!("event-{n}-{}", event.index)}
             data-kind={kind_class}
             {onclick} {onkeydown}>
             <title>{ event.note.clone() }</title>
-            <rect class="hit" x={f(CLIENT_X - 6.0)} y={f(y - 14.0)} width={f(SERVER_X - CLIENT_X + 12.0)} height="24" rx="4" />
+            <rect class="hit" x={f(CLIENT_X - 6.0)} y={f(y - 11.0)} width={f(SERVER_X - CLIENT_X + 12.0)} height="19" rx="4" />
             if matches!(event.kind, EventKind::HostKill) {
                 <line class="kill-line" x1={f(CLIENT_X)} y1={f(y)} x2={f(SERVER_X)} y2={f(y)} />
             }
@@ -295,7 +330,7 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
 pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
     let layout = &props.layout;
     let timeline: &Timeline = &props.timeline;
-    let n = props.index;
+    let n = props.row;
     let time = layout.time_at(props.pos);
     let playhead_y = layout.playhead_y(props.pos);
     let height = layout.height;
@@ -395,7 +430,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
             if props.pos > 0 {
                 <line class="playhead" data-playhead="true" x1="2" y1={f(playhead_y)} x2={f(LANE_WIDTH - 2.0)} y2={f(playhead_y)} />
             } else {
-                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ "press play" }</text>
+                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ props.hint.clone() }</text>
             }
             { events }
             <g class="labels" aria-hidden="true">{ labels }</g>

@@ -97,7 +97,7 @@ pub fn Player(props: &PlayerProps) -> Html {
                     onclick={props.onstep.reform(|_: MouseEvent| -1)}>
                     { icon(ICON_BACK) }
                 </button>
-                <button type="button" class="primary" data-testid="play" aria-label={play_label} title={play_label}
+                <button type="button" class="primary" id="play" data-testid="play" aria-label={play_label} title={play_label}
                     disabled={props.len == 0}
                     onclick={onplay_pause}>
                     { icon(play_icon) }

@@ -118,3 +118,64 @@ fn a_scenario_file_is_asked_for_by_url_or_as_an_object() {
     assert!(wrong.problem.is_some_and(|p| p.contains("scenarioUrl")));
     assert_eq!(wrong.file, None);
 }
+
+#[test]
+fn an_author_names_a_figure_and_captions_it() {
+    let config = Config::from_options(
+        Mode::Mount,
+        &json!({"scenario": "discover", "title": "Figure 1: discover", "caption": "One round trip."}),
+    );
+    assert_eq!(config.problem, None);
+    assert_eq!(config.title.as_deref(), Some("Figure 1: discover"));
+    assert_eq!(config.caption.as_deref(), Some("One round trip."));
+}
+
+#[test]
+fn origins_star_is_refused_with_a_clear_problem() {
+    let config = Config::from_url(query(&[("embed", "1"), ("origins", "*")]), "");
+    let problem = config.problem.expect("a problem");
+    assert!(problem.contains("not \"*\""), "{problem}");
+    assert!(config.origins.is_empty());
+}
+
+#[test]
+fn colours_are_names_and_hex_digits_only() {
+    let config = Config::from_url(
+        query(&[
+            ("embed", "1"),
+            ("colors", "ink:2b2118,accent:#0b625d"),
+            ("darkColors", "page:1c1814"),
+        ]),
+        "",
+    );
+    assert_eq!(config.problem, None);
+    assert_eq!(
+        config.colors,
+        [
+            vec![
+                ("--ink", "#2b2118".to_string()),
+                ("--blueprint", "#0b625d".to_string())
+            ],
+            vec![("--bg-page", "#1c1814".to_string())],
+        ]
+    );
+    for hostile in ["ink:red;}body{", "ink:url(x)", "nope:#000", "ink:#12345"] {
+        let config = Config::from_options(Mode::Frame, &json!({ "colors": [hostile] }));
+        assert!(config.problem.is_some(), "{hostile}");
+        assert!(config.colors[0].is_empty(), "{hostile}");
+    }
+}
+
+#[test]
+fn an_iframe_figure_honours_a_permalink_fragment() {
+    let link = ShareState {
+        scenario: "discover".into(),
+        lanes: vec![LaneState::untouched(0)],
+        step: 2,
+        editor: None,
+    };
+    let hash = format!("#{}", share::to_fragment(&link));
+    let config = Config::from_url(query(&[("embed", "1"), ("scenario", "discover")]), &hash);
+    assert_eq!(config.mode, Mode::Frame);
+    assert_eq!(config.link, Some(Ok(link)));
+}

@@ -32,7 +32,13 @@ impl PartialEq for Remote {
 }
 
 impl Remote {
-    /// Hands `action` to the figure; false before the figure runs.
+    /// Forgets the figure (it was destroyed): `dispatch` is false from now on.
+    pub fn clear(&self) {
+        self.0.borrow_mut().take();
+    }
+
+    /// Hands `action` to the figure; false before the figure runs, and
+    /// after it was destroyed.
     pub fn dispatch(&self, action: Action) -> bool {
         match self.0.borrow().as_ref() {
             Some(dispatcher) => {
@@ -192,7 +198,17 @@ pub fn use_bridge(
         let window = web_sys::window();
         let mut listener = None;
         let mut observer = None;
-        if let (Some(window), true) = (&window, config.mode != Mode::Page) {
+        // Only an iframe figure listens to messages posted to its window: a
+        // script figure is driven by its own handle (`control`), so one
+        // `postMessage` on the page never drives every figure at once.
+        if let (Some(window), Mode::Frame) = (&window, config.mode) {
+            if let Some(root) = window
+                .document()
+                .and_then(|d| d.document_element())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                crate::browser::apply_colors(&root, &config.colors);
+            }
             let own = window.location().origin().unwrap_or_default();
             let mut allowed = config.origins.clone();
             allowed.push(own);
@@ -219,13 +235,17 @@ pub fn use_bridge(
                     None => {}
                 }
             }));
-            let theme_root = match config.mode {
-                Mode::Mount => host.element.clone(),
-                _ => window.document().and_then(|d| d.document_element()),
-            };
-            if let (Some(el), Some(theme)) = (theme_root, config.theme) {
-                let _ = el.set_attribute("data-theme", theme);
-            }
+        }
+        let theme_root = match config.mode {
+            Mode::Mount => host.element.clone(),
+            Mode::Frame => window
+                .as_ref()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element()),
+            Mode::Page => None,
+        };
+        if let (Some(el), Some(theme)) = (theme_root, config.theme) {
+            let _ = el.set_attribute("data-theme", theme);
         }
         if let (Mode::Frame, Some(el)) = (config.mode, root.cast::<web_sys::HtmlElement>()) {
             let target = el.clone();
@@ -244,7 +264,9 @@ pub fn use_bridge(
                 observer = Some((o, post));
             }
         }
+        let remote = host.remote.clone();
         move || {
+            remote.clear();
             drop(listener);
             if let Some((o, _)) = observer {
                 o.disconnect();

@@ -38,6 +38,11 @@ pub fn use_history(dispatcher: UseReducerDispatcher<State>, enabled: bool) {
         let listener = web_sys::window().filter(|_| enabled).map(|window| {
             EventListener::new(&window, "popstate", move |_| {
                 let config = page_config();
+                // The skip link moved focus to Play: nothing to open.
+                let hash = web_sys::window().and_then(|w| w.location().hash().ok());
+                if hash.as_deref() == Some(crate::config::SKIP) {
+                    return;
+                }
                 // A scenario file is fetched and checked at start: load it again.
                 if config.file.is_some() {
                     if let Some(window) = web_sys::window() {

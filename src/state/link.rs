@@ -33,8 +33,15 @@ impl State {
         match &config.link {
             Some(Ok(link)) => state.restore(link),
             Some(Err(why)) => {
+                // The reason may end in a question ("was it cut short?").
+                let why = why.to_string();
+                let stop = if matches!(why.chars().last(), Some('.' | '?' | '!')) {
+                    ""
+                } else {
+                    "."
+                };
                 state.notice = Some(format!(
-                    "This link could not be restored: {why}. Showing the defaults instead."
+                    "This link could not be restored: {why}{stop} Showing the defaults instead."
                 ))
             }
             None => {}
@@ -57,7 +64,13 @@ impl State {
         if config.step > 0 {
             state.seek(config.step);
         }
-        state.playing = config.autoplay && !state.layout.is_empty();
+        state.playing = config.autoplay && !config.reduced_motion && !state.layout.is_empty();
+        if config.autoplay && config.reduced_motion && state.notice.is_none() {
+            state.notice = Some(
+                "Not playing by itself: your system asks for reduced motion. Press Play to start."
+                    .to_string(),
+            );
+        }
         if let Some(arrival) = &config.arrival {
             state.selected = arrival.selected.and_then(|(lane, event)| {
                 let valid = state

@@ -363,3 +363,38 @@ fn an_invalid_file_shows_its_problems_and_no_lanes() {
     assert!(state.lanes.is_empty());
     assert_eq!(state.scenario_id(), "");
 }
+
+#[test]
+fn a_run_ends_when_its_last_message_arrives() {
+    for info in scenarios::CATALOG {
+        let state = after(full(info.id), [Action::JumpToEnd]);
+        let end = state.time().expect("an end");
+        for lane in state.lanes.iter() {
+            for m in lane.timeline.events.iter().filter_map(|e| e.message()) {
+                if let Some(t) = m.delivered_at_ms {
+                    assert!(
+                        t <= end,
+                        "{}: {} arrives at {t} after the end {end}",
+                        info.id,
+                        m.label
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn autoplay_waits_for_play_when_the_reader_asks_for_reduced_motion() {
+    let mut config = Config::from_options(
+        Mode::Frame,
+        &json!({"scenario": "discover", "autoplay": true}),
+    );
+    config.reduced_motion = true;
+    let state = State::start(&config, Some(Simulator::CORE));
+    assert!(!state.playing);
+    assert!(state
+        .notice
+        .as_deref()
+        .is_some_and(|n| n.contains("reduced motion")));
+}

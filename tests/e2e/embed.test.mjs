@@ -292,14 +292,15 @@ test('events report steps, server replies and the end with the documented payloa
   await page.waitForFunction(() => events.some((e) => e.type === 'mcp-lanes:complete'), null, { timeout: 20_000 });
   const events = await page.evaluate(() => events);
   const steps = events.filter((e) => e.type === 'mcp-lanes:step').map((e) => e.detail);
+  // Four sends, and the last reply's arrival: the run ends when it arrives.
   assert.deepEqual(
     steps.map((s) => s.step),
-    [0, 1, 2, 3, 4],
+    [0, 1, 2, 3, 4, 5],
   );
   for (const s of steps) {
     assert.deepEqual(Object.keys(s).sort(), ['atMs', 'scenario', 'step', 'total']);
     assert.equal(s.scenario, 'plain-vs-rich');
-    assert.equal(s.total, 4);
+    assert.equal(s.total, 5);
     assert.equal(typeof s.atMs, 'number');
   }
   assert.equal(steps[0].atMs, 0);
@@ -334,9 +335,33 @@ test('events report steps, server replies and the end with the documented payloa
     ];
   });
   assert.deepEqual(bad, [false, false, false, false, true]);
-  assert.equal(await stepCount(page, 'fig'), '2/4');
+  assert.equal(await stepCount(page, 'fig'), '2/5');
   await page.evaluate(async () => (await handle).destroy());
   assert.equal(await page.locator(`#fig ${sel('player')}`).count(), 0, 'destroy removes the figure');
+  // A destroyed figure takes no more control messages.
+  assert.equal(await page.evaluate(async () => (await handle).control({ type: 'mcp-lanes:control', action: 'play' })), false);
+  assert.deepEqual(view.problems(), []);
+});
+
+test('one window.postMessage drives no script figure: each is driven by its own handle', T, async () => {
+  const path = host(
+    'own-handles',
+    '<div id="a"></div><div id="b"></div>',
+    "window.handles = [McpLanes.mount(document.getElementById('a'), {scenario: 'discover'})," +
+      " McpLanes.mount(document.getElementById('b'), {scenario: 'discover'})];",
+  );
+  const view = await app.open(path);
+  const { page } = view;
+  await figure(page, 'a');
+  await figure(page, 'b');
+  await page.evaluate(() => window.postMessage({ type: 'mcp-lanes:control', action: 'step' }, location.origin));
+  await page.waitForTimeout(300);
+  assert.match(await stepCount(page, 'a'), /^0\//, 'figure a is not driven by the page window');
+  assert.match(await stepCount(page, 'b'), /^0\//, 'figure b is not driven by the page window');
+  assert.equal(await page.evaluate(async () => (await handles[0]).control({ type: 'mcp-lanes:control', action: 'step' })), true);
+  await page.waitForTimeout(100);
+  assert.match(await stepCount(page, 'a'), /^1\//, 'its own handle drives figure a');
+  assert.match(await stepCount(page, 'b'), /^0\//, 'and only figure a');
   assert.deepEqual(view.problems(), []);
 });
 

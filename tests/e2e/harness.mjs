@@ -75,9 +75,10 @@ async function isFile(p) {
 /**
  * Serve `root` over HTTP on 127.0.0.1 at an ephemeral port. `/` and extension-less
  * unknown paths get index.html (the app reads `?scenario=` etc. itself).
+ * `headers` are added to every file served (e.g. a Content-Security-Policy).
  * Returns { url, requests, close() }; `requests` lists "STATUS METHOD PATH".
  */
-export async function startStaticServer(root = DIST_DIR) {
+export async function startStaticServer(root = DIST_DIR, { headers = {} } = {}) {
   if (!(await isFile(path.join(root, 'index.html')))) {
     throw new Error(
       `${root}/index.html not found: build the app first (trunk build --release --offline, or scripts/test.sh)`,
@@ -107,6 +108,7 @@ export async function startStaticServer(root = DIST_DIR) {
         'content-type': contentType(target),
         'content-length': size,
         'cache-control': 'no-store',
+        ...headers,
       });
       if (req.method === 'HEAD') return res.end();
       createReadStream(target).pipe(res);
@@ -217,7 +219,7 @@ export async function openPage(context, baseUrl, urlPath = '/', { waitUntil = 'l
  * Returns { url, server, context, open(path, opts), close() }.
  */
 export async function startApp(options = {}) {
-  const server = await startStaticServer(options.dist ?? DIST_DIR);
+  const server = await startStaticServer(options.dist ?? DIST_DIR, { headers: options.headers });
   let browser;
   try {
     browser = await launchChromium(options);

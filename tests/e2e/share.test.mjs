@@ -143,7 +143,7 @@ describe('permalinks', () => {
         await ready(page);
         const notice = page.locator(sel('notice'));
         await notice.waitFor();
-        assert.match(await notice.innerText(), /^This link could not be restored: .+\. Showing the defaults instead\.$/);
+        assert.match(await notice.innerText(), /^This link could not be restored: .+[.?!] Showing the defaults instead\.$/);
         assert.equal(await page.locator(sel('scenario-title')).getAttribute('data-scenario'), 'version-retry');
         assert.equal(
           await page.locator('[data-testid^="lane-"]').count(),

@@ -103,8 +103,8 @@ pub fn mermaid(timeline: &Timeline) -> String {
     }
     if timeline.summary.leaked_locks > 0 {
         out.push_str(&format!(
-            "    Note over S: {} lock(s) never released\n",
-            timeline.summary.leaked_locks
+            "    Note over S: {} never released\n",
+            crate::server::count(timeline.summary.leaked_locks as usize, "lock")
         ));
     }
     out

@@ -511,10 +511,10 @@ fn l_list_changed_burst_becomes_one_relist() {
 fn l_subscribe_is_accepted_when_declared() {
     let mut s = server("notes");
     handshake(&mut s, "2025-06-18", json!({}));
-    for method in ["resources/subscribe", "resources/unsubscribe"] {
+    for (id, method) in [(1, "resources/subscribe"), (2, "resources/unsubscribe")] {
         let r = reply(
             &mut s,
-            &json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": {"uri": "note://standup"}}),
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"uri": "note://standup"}}),
         );
         assert_eq!(r["result"], json!({}), "{method}: {r}");
         common::schema::schemas()
@@ -738,4 +738,48 @@ fn l_cap_session_every_checking_legacy_preset_reads_required_capabilities() {
             );
         }
     }
+}
+
+#[test]
+fn rpc_id_legacy_session_refuses_an_id_used_before_in_the_session() {
+    for preset in LEGACY_PRESETS {
+        let mut s = server(preset);
+        handshake(&mut s, "2025-11-25", json!({}));
+        let first = reply(&mut s, &plain(json!(2), "tools/list"));
+        assert!(first.get("result").is_some(), "{preset}: {first}");
+        // The same id again: refused before any work, naming RPC-ID.
+        let again = send(&mut s, &plain(json!(2), "tools/list")).expect("reply");
+        assert_eq!(
+            code(&again.message),
+            Some(-32600),
+            "{preset}: {}",
+            again.message
+        );
+        assert_eq!(again.message["id"], json!(2));
+        assert!(
+            again.rules.contains(&"RPC-ID"),
+            "{preset}: {:?}",
+            again.rules
+        );
+        // initialize's id counts too (handshake uses id 0).
+        let init_id = send(&mut s, &plain(json!(0), "ping")).expect("reply");
+        assert_eq!(code(&init_id.message), Some(-32600), "{preset}");
+        // A new id is served as usual.
+        let fresh = reply(&mut s, &plain(json!(3), "tools/list"));
+        assert!(fresh.get("result").is_some(), "{preset}: {fresh}");
+    }
+}
+
+#[test]
+fn rpc_id_a_new_connection_is_a_new_session_with_fresh_ids() {
+    let mut s = server("notes");
+    handshake(&mut s, "2025-11-25", json!({}));
+    assert!(reply(&mut s, &plain(json!(2), "tools/list"))
+        .get("result")
+        .is_some());
+    s.handle_disconnect(SimTime::ZERO, &ConnId::stdio());
+    drain(&mut s);
+    handshake(&mut s, "2025-11-25", json!({}));
+    let list = reply(&mut s, &plain(json!(2), "tools/list"));
+    assert!(list.get("result").is_some(), "{list}");
 }

@@ -700,18 +700,19 @@ fn e_header_route_initialize_with_modern_header_is_404() {
 fn l_logging_set_level_filters_messages() {
     let mut s = reference();
     handshake(&mut s, "2025-11-25", json!({}));
-    let set = |level: &str| json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": level}});
-    let r = reply(&mut s, &set("debug"));
+    // Every request of a legacy session has an id of its own (RPC-ID).
+    let set = |id: i64, level: &str| json!({"jsonrpc": "2.0", "id": id, "method": "logging/setLevel", "params": {"level": level}});
+    let r = reply(&mut s, &set(2, "debug"));
     assert_eq!(r["result"], json!({}), "exactly an empty result");
-    let call_msg = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "test_tool_with_logging", "arguments": {}}});
-    let r = reply(&mut s, &call_msg);
+    let call_msg = |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "test_tool_with_logging", "arguments": {}}});
+    let r = reply(&mut s, &call_msg(3));
     valid("2025-11-25", &r, Some("tools/call"));
     let logs = sends_to(&drain(&mut s), &ConnId::stdio());
     assert_eq!(logs.len(), 3);
-    reply(&mut s, &set("error"));
-    reply(&mut s, &call_msg);
+    reply(&mut s, &set(4, "error"));
+    reply(&mut s, &call_msg(5));
     assert!(sends_to(&drain(&mut s), &ConnId::stdio()).is_empty());
-    assert_eq!(code(&reply(&mut s, &set("loud"))), Some(-32602));
+    assert_eq!(code(&reply(&mut s, &set(6, "loud"))), Some(-32602));
     // ping is exactly {} too.
     assert_eq!(reply(&mut s, &plain(json!(9), "ping"))["result"], json!({}));
 }

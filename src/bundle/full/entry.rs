@@ -132,6 +132,17 @@ fn read_options(options: &JsValue) -> Result<Value, String> {
         .map_err(|err| format!("options: cannot be read ({err})"))
 }
 
+/// The request editor's stylesheet (only this bundle shows the editor).
+const EDITOR_CSS: &str = "editor.css";
+
+/// A `<link rel="stylesheet">` to `href`.
+fn stylesheet(href: &str) -> Result<Element, JsValue> {
+    let link = gloo::utils::document().create_element("link")?;
+    link.set_attribute("rel", "stylesheet")?;
+    link.set_attribute("href", href)?;
+    Ok(link)
+}
+
 /// Starts the page with what the URL and a hand-over say (under
 /// `embed.js`, waits for `McpLanes.mount` instead).
 pub fn start() {
@@ -144,6 +155,10 @@ pub fn start() {
     }
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    // The editor's rules come with the bundle that has the editor.
+    if let (Ok(link), Some(head)) = (stylesheet(EDITOR_CSS), gloo::utils::document().head()) {
+        let _ = head.append_child(&link);
     }
     // The page runs until it is closed: its handle is not needed.
     if config.file.is_some() {
@@ -168,6 +183,9 @@ impl Handle {
     // step?}`, as a parent window would post it); returns whether it was
     // one.
     pub fn control(&self, message: JsValue) -> bool {
+        if self.app.is_none() {
+            return false;
+        }
         let action = to_json(&message)
             .as_ref()
             .and_then(crate::state::Action::from_control);
@@ -179,6 +197,7 @@ impl Handle {
         if let Some(app) = self.app.take() {
             app.destroy();
         }
+        self.remote.clear();
     }
 }
 
@@ -208,6 +227,7 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
             config
         }
     };
+    config.reduced_motion = crate::browser::reduced_motion();
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
@@ -220,13 +240,17 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
         },
     };
     shadow.set_inner_html("");
+    // Colour options: custom properties on the host, through the CSSOM.
+    if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
+        crate::browser::apply_colors(el, &config.colors);
+    }
     let document = gloo::utils::document();
-    let link = document.create_element("link")?;
-    link.set_attribute("rel", "stylesheet")?;
     let base = script_base().unwrap_or_else(|| "/".into());
-    link.set_attribute("href", &format!("{base}style.css"))?;
+    for sheet in ["style.css", EDITOR_CSS] {
+        let link = stylesheet(&format!("{base}{sheet}"))?;
+        shadow.append_child(&link)?;
+    }
     let root = document.create_element("div")?;
-    shadow.append_child(&link)?;
     shadow.append_child(&root)?;
     let host = Host {
         element: Some(host),

@@ -1,10 +1,12 @@
-//! The full bundle's panels: the request editor and "Export a run".
+//! The full bundle's panels: the request editor, a lane's settings and
+//! "Export a run".
 
 use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
 use crate::components::editor::Editor;
+use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_export::{export_menu, Status};
 use crate::model::Shared;
 use crate::state::{Action, Lane, State};
@@ -19,6 +21,20 @@ pub fn editor_panel(state: &UseReducerHandle<State>) -> Html {
     html! {
         <EditorPanel {viewed} initial={state.editor_restored.clone()} dispatcher={state.dispatcher()}
             files={state.file_servers.clone()} />
+    }
+}
+
+/// A lane's settings panel (lane `index`).
+pub fn settings(
+    index: usize,
+    lane: &Lane,
+    onapply: Callback<mcp_lanes_core::settings::Setting>,
+    oncompare: Callback<mcp_lanes_core::settings::Setting>,
+    onreset: Callback<()>,
+    _onhandover: &Callback<()>,
+) -> Html {
+    html! {
+        <SettingsPanel {index} lane={lane.clone()} {onapply} {oncompare} {onreset} />
     }
 }
 

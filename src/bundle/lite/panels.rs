@@ -1,10 +1,13 @@
 //! The lite bundle's panels: no editor (the state hands over before it
-//! shows), and an "Export a run" panel whose opening hands the page over to
-//! the full bundle, which has the exporters and opens the panel.
+//! shows), and a lane's "Settings" and an "Export a run" panel whose
+//! opening hands the page over to the full bundle, which has the settings
+//! and the exporters and opens the panel (the first visit stays within its
+//! size budget: the settings panel alone is about 6 KB gzip of WebAssembly).
 
 use yew::prelude::*;
 
 use crate::components::share_export::Status;
+use crate::state::Lane;
 use crate::state::{Action, State};
 
 /// Nothing: the lite page hands over before the editor shows.
@@ -30,6 +33,31 @@ pub fn exports(
         <details class="exports" data-testid="exports" {ontoggle}>
             <summary data-testid="exports-toggle">{ "Export a run" }</summary>
             <div class="export-body"><p class="export-note">{ "Loading the exporters\u{2026}" }</p></div>
+        </details>
+    }
+}
+
+/// A lane's "Settings", handing over when opened (the full bundle opens it
+/// with the knobs in it).
+pub fn settings(
+    index: usize,
+    _lane: &Lane,
+    _onapply: Callback<mcp_lanes_core::settings::Setting>,
+    _oncompare: Callback<mcp_lanes_core::settings::Setting>,
+    _onreset: Callback<()>,
+    onhandover: &Callback<()>,
+) -> Html {
+    let onhandover = onhandover.clone();
+    let ontoggle = Callback::from(move |e: Event| {
+        let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
+        if details.open() {
+            onhandover.emit(());
+        }
+    });
+    html! {
+        <details class="settings" data-testid={format!("settings-{index}")} {ontoggle}>
+            <summary>{ "Settings" }</summary>
+            <div class="settings-body"><p class="export-note">{ "Loading the simulator\u{2026}" }</p></div>
         </details>
     }
 }

@@ -80,7 +80,7 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
                 if let Some(status) = ex.status {
                     <span class="mono" data-testid="reply-status">{ format!("HTTP {status}") }</span>
                 }
-                <span class="hint">{ format!("#{} {} \u{b7} {}", n + 1, sent.method, ex.revision) }</span>
+                <span class="hint" data-testid="reply-versions">{ versions(n, &sent.method, ex) }</span>
             </p>
             <p class="note" data-testid="reply-note">{ ex.note.clone() }</p>
             if ex.badge == Badge::InputRequired {
@@ -102,4 +102,17 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
             { rule_list(&ex.rules, "reply-rules") }
         </section>
     }
+}
+
+/// "#2 server/discover · asked for 2025-11-25 · server speaks 2026-07-28":
+/// what the request asked for and what the reply speaks, never one label.
+fn versions(n: usize, method: &str, ex: &mcp_lanes_core::editor::Exchange) -> String {
+    let mut out = format!("#{} {method}", n + 1);
+    if !ex.asked.is_empty() {
+        out.push_str(&format!(" \u{b7} asked for {}", ex.asked));
+    }
+    if !ex.revision.is_empty() {
+        out.push_str(&format!(" \u{b7} server speaks {}", ex.revision));
+    }
+    out
 }

@@ -83,6 +83,12 @@ pub struct Exchange {
     pub reply_problems: Vec<String>,
     /// The revision the reply speaks.
     pub revision: String,
+    /// The protocol version the request asked for (empty when it named
+    /// none): lesson 07's difference between what the client asks for and
+    /// what the server speaks.
+    pub asked: String,
+    /// The request reused an id already sent on its connection (RPC-ID).
+    pub reused_id: bool,
 }
 
 /// One request sent and what came back, before [`describe`] sums it up.
@@ -144,6 +150,8 @@ pub(super) fn describe(exchanged: Exchanged) -> Exchange {
         side_effects,
         reply_problems,
         revision,
+        asked: String::new(),
+        reused_id: false,
     }
 }
 

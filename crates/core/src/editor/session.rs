@@ -8,6 +8,8 @@ use super::edits::headers_for;
 use super::pretty;
 use super::reply::{describe, Exchanged};
 use super::reply::{Exchange, ServerMessage};
+use super::{Lint, Warning};
+use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::ProtocolVersion;
 use crate::rules::{self, RuleId};
 use crate::server::{ConnId, HttpReply, OutputKind, Server, ServerConfig};
@@ -24,6 +26,9 @@ pub struct EditorSession {
     http_session: Option<String>,
     clock: SimTime,
     history: Vec<Exchange>,
+    /// Request ids sent on the current connection (a new connection starts
+    /// a new session and forgets them).
+    used_ids: Vec<RequestId>,
 }
 
 impl EditorSession {
@@ -35,6 +40,7 @@ impl EditorSession {
             http_session: None,
             clock: SimTime::ZERO,
             history: Vec::new(),
+            used_ids: Vec::new(),
         }
     }
 
@@ -63,12 +69,60 @@ impl EditorSession {
         self.server.handle_disconnect(self.clock, &conn);
         while self.server.poll_output().is_some() {}
         self.http_session = None;
+        self.used_ids.clear();
+    }
+
+    /// What the core says about `text` before it is sent to this server:
+    /// [`super::lint_for`] its era, plus a warning when its id was already
+    /// used on this connection (RPC-ID: a retry is a new request with a new
+    /// id; a legacy server refuses the duplicate).
+    pub fn lint(&self, text: &str) -> Lint {
+        let mut lint = super::lint_for(text, self.config().era);
+        if let Some(id) = request_id(text).filter(|id| self.used_ids.contains(id)) {
+            let legacy = self.config().era.speaks_legacy()
+                && lint.revision.as_deref() != Some(ProtocolVersion::MODERN);
+            let message = if legacy {
+                format!("{id} was already used in this session: a retry is a new request with a new id (this server refuses the duplicate with -32600)")
+            } else {
+                format!("{id} was already used on this connection: a retry is a new request with a new id")
+            };
+            lint.warnings.push(Warning {
+                path: "id".into(),
+                message,
+                rule: Some(rules::RPC_ID),
+            });
+        }
+        lint
+    }
+
+    /// An integer id not yet used on this connection (one more than the
+    /// largest used so far), for templates.
+    pub fn fresh_id(&self) -> i64 {
+        self.used_ids
+            .iter()
+            .filter_map(|id| match id {
+                RequestId::Number(n) => Some(*n),
+                RequestId::Text(_) => None,
+            })
+            .max()
+            .map_or(1, |n| n.saturating_add(1))
     }
 
     /// Sends `text` (with `headers` on HTTP; `None` = what a conforming
     /// client would send) and describes the reply.
     pub fn send(&mut self, text: &str, headers: Option<Vec<(String, String)>>) -> Exchange {
-        let exchange = self.exchange(text, headers);
+        let asked = super::lint(text).version.unwrap_or_default();
+        let reused = match request_id(text) {
+            Some(id) if self.used_ids.contains(&id) => true,
+            Some(id) => {
+                self.used_ids.push(id);
+                false
+            }
+            None => false,
+        };
+        let mut exchange = self.exchange(text, headers);
+        exchange.asked = asked;
+        exchange.reused_id = reused;
         self.history.push(exchange.clone());
         exchange
     }
@@ -121,16 +175,22 @@ impl EditorSession {
                 headers: ex.request_headers.clone(),
                 event_id: None,
             });
-            let mut sent =
-                message_event(Side::Client, &ex.sent, revision(&ex.revision), None, http);
+            // The request speaks the version it names; the reply, the
+            // version the server answers in.
+            let asked = if ex.asked.is_empty() {
+                &ex.revision
+            } else {
+                &ex.asked
+            };
+            let mut sent = message_event(Side::Client, &ex.sent, revision(asked), None, http);
             sent.delivered_at_ms = Some(at + 20);
-            push(
-                &mut events,
-                at,
-                EventKind::Message(sent),
-                Vec::new(),
-                "Sent from the editor.".into(),
-            );
+            let (rules, note) = if ex.reused_id {
+                sent.violation = Some("its id was already used on this connection (RPC-ID)".into());
+                (vec![rules::RPC_ID], "Sent from the editor with an id already used on this connection: a retry is a new request with a new id.".to_string())
+            } else {
+                (Vec::new(), "Sent from the editor.".to_string())
+            };
+            push(&mut events, at, EventKind::Message(sent), rules, note);
             // What the server sent arrives 20 ms later; locks and drops are markers.
             let server_says = |events: &mut Vec<Event>,
                                message: &Value,
@@ -313,4 +373,14 @@ impl EditorSession {
         }
         out
     }
+}
+
+/// The id of `text` when it is a JSON-RPC request (has a method and an id).
+fn request_id(text: &str) -> Option<RequestId> {
+    if text.len() > super::MAX_REQUEST_BYTES {
+        return None;
+    }
+    let value: Value = serde_json::from_str(text).ok()?;
+    value.get("method")?;
+    RequestId::from_json(value.get("id")?)
 }

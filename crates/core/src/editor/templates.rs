@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::lint::{LEGACY_METHODS, MODERN_METHODS};
 use super::{parse, pretty};
 use crate::protocol::{meta, methods, ProtocolVersion};
+use crate::server::ServerConfig;
 
 /// A starting point for a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +59,55 @@ pub fn template_for(revision: &str, method: &str) -> Option<String> {
     methods(revision)
         .contains(&method)
         .then(|| pretty(&template_value(method, modern, revision)))
+}
+
+/// [`template_for`] fitted to the server talked to and to the session so
+/// far: `tools/call` names one of `config`'s tools (the first that needs no
+/// client capability, so a first Send works), `prompts/get` one of its
+/// prompts, a resource method one of its resources; a request gets id `id`
+/// (a fresh one: RPC-ID).
+pub fn template_for_server(
+    revision: &str,
+    method: &str,
+    config: &ServerConfig,
+    id: i64,
+) -> Option<String> {
+    let modern = ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern;
+    if !methods(revision).contains(&method) {
+        return None;
+    }
+    let mut value = template_value(method, modern, revision);
+    let params = value.get_mut("params").and_then(Value::as_object_mut);
+    match (method, params) {
+        (methods::TOOLS_CALL, Some(params)) => {
+            let tool = config
+                .tools
+                .iter()
+                .find(|t| t.requires.is_empty())
+                .or(config.tools.first());
+            if let Some(tool) = tool {
+                params.insert("name".into(), Value::from(tool.name.as_str()));
+            }
+        }
+        (methods::PROMPTS_GET, Some(params)) => {
+            if let Some(prompt) = config.prompts.first() {
+                params.insert("name".into(), Value::from(prompt.name.as_str()));
+            }
+        }
+        (
+            methods::RESOURCES_READ | methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE,
+            Some(params),
+        ) => {
+            if let Some(resource) = config.resources.first() {
+                params.insert("uri".into(), Value::from(resource.uri.as_str()));
+            }
+        }
+        _ => {}
+    }
+    if let Some(obj) = value.as_object_mut().filter(|o| o.contains_key("id")) {
+        obj.insert("id".into(), Value::from(id));
+    }
+    Some(pretty(&value))
 }
 
 pub(super) fn template_value(method: &str, modern: bool, revision: &str) -> Value {

@@ -112,7 +112,8 @@ fn l_init_editor_initialize_then_tools_call_is_a_legacy_session() {
             .find(|t| t.method == methods::TOOLS_CALL)
             .unwrap()
             .text
-            .replace("list_incidents", "read_note");
+            .replace("list_incidents", "read_note")
+            .replace("\"id\": 1", "\"id\": 2");
         let ex = s.send(init, None);
         assert_eq!(ex.badge, Badge::Result, "{transport:?}");
         assert_eq!(
@@ -338,4 +339,99 @@ fn templates_cover_every_client_method_and_modern_ones_lint_clean() {
         }
     }
     assert_eq!(template_for("2026-07-28", "initialize"), None);
+}
+
+#[test]
+fn rpc_id_editor_warns_before_sending_a_reused_id_and_marks_it_in_the_lane() {
+    let mut s = EditorSession::new(presets::notes(), TransportKind::Stdio);
+    let init = template_for_server("2025-11-25", methods::INITIALIZE, s.config(), 1).unwrap();
+    s.send(&init, None);
+    s.send(
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        None,
+    );
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    assert!(!s
+        .lint(list)
+        .warnings
+        .iter()
+        .any(|w| w.rule == Some(rules::RPC_ID)));
+    assert_eq!(s.fresh_id(), 2);
+    s.send(list, None);
+    assert_eq!(s.fresh_id(), 3);
+    let warning = s
+        .lint(list)
+        .warnings
+        .into_iter()
+        .find(|w| w.rule == Some(rules::RPC_ID));
+    assert!(warning.is_some_and(|w| w.path == "id" && w.message.contains("-32600")));
+    let again = s.send(list, None);
+    assert_eq!(again.badge, Badge::Error(-32600));
+    assert!(again.reused_id && again.rules.contains(&rules::RPC_ID));
+    let lane = s.timeline();
+    let marked: Vec<&Event> = lane
+        .events
+        .iter()
+        .filter(|e| e.rules.contains(&rules::RPC_ID))
+        .collect();
+    // The duplicate request and the server's refusal.
+    assert_eq!(marked.len(), 2, "{marked:?}");
+    assert!(marked[0].message().is_some_and(|m| m.violation.is_some()));
+    // A new connection is a new session: the id is fresh again.
+    s.new_connection();
+    assert!(!s
+        .lint(list)
+        .warnings
+        .iter()
+        .any(|w| w.rule == Some(rules::RPC_ID)));
+}
+
+#[test]
+fn m_unknown_tool_tools_call_template_calls_a_tool_of_the_target() {
+    for (id, _) in presets::PRESETS {
+        let config = presets::server(id).unwrap();
+        let revision = if config.era.speaks_modern() {
+            ProtocolVersion::MODERN
+        } else {
+            "2025-11-25"
+        };
+        let Some(text) = template_for_server(revision, methods::TOOLS_CALL, &config, 7) else {
+            continue;
+        };
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["id"], json!(7));
+        if let Some(first) = config.tools.first() {
+            let name = value["params"]["name"].as_str().unwrap();
+            assert!(config.tools.iter().any(|t| t.name == name), "{id}: {name}");
+            assert!(
+                first.name == name
+                    || config
+                        .tools
+                        .iter()
+                        .any(|t| t.name == name && t.requires.is_empty())
+            );
+        }
+    }
+    // order-desk: the first Send of the template is not "Unknown tool".
+    let mut s = EditorSession::new(presets::order_desk(), TransportKind::Stdio);
+    let text = template_for_server(
+        ProtocolVersion::MODERN,
+        methods::TOOLS_CALL,
+        s.config(),
+        s.fresh_id(),
+    )
+    .unwrap();
+    let ex = s.send(&text, None);
+    assert_ne!(ex.badge, Badge::Error(-32602), "{}", ex.reply);
+}
+
+#[test]
+fn m_version_editor_exchange_keeps_the_version_asked_apart_from_the_one_spoken() {
+    let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+    let old = set_version(&template(methods::DISCOVER), "2025-11-25").unwrap();
+    let ex = s.send(&old, None);
+    assert_eq!(ex.asked, "2025-11-25");
+    let lane = s.timeline();
+    let request = lane.events[0].message().unwrap();
+    assert_eq!(request.revision, "2025-11-25");
 }

@@ -54,6 +54,8 @@ pub enum Fault {
     NotInitialized,
     /// A legacy-only HTTP server wants a session first (E-PROBE-HTTP).
     SessionRequired,
+    /// A request id the client already used in this session (RPC-ID).
+    ReusedId,
 }
 
 impl Fault {
@@ -62,7 +64,7 @@ impl Fault {
     pub fn wire(self, era: Era) -> (ErrorCode, u16) {
         use Fault::*;
         match (self, era) {
-            (MessageTooLarge | InvalidRequest, _) => (ErrorCode::INVALID_REQUEST, 400),
+            (MessageTooLarge | InvalidRequest | ReusedId, _) => (ErrorCode::INVALID_REQUEST, 400),
             (BodyTooLarge, _) => (ErrorCode::INVALID_REQUEST, 413),
             (ForbiddenOrigin | ForbiddenHost, _) => (ErrorCode::INVALID_REQUEST, 403),
             (ParseError, _) => (ErrorCode::PARSE_ERROR, 400),

@@ -4,8 +4,8 @@
 use serde_json::{json, Map, Value};
 
 use super::{
-    ConnId, Fault, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server,
-    SessionState, UnknownMethodPolicy,
+    count, ConnId, Fault, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply,
+    Server, SessionState, UnknownMethodPolicy,
 };
 use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
 use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
@@ -103,6 +103,11 @@ impl Server {
                 last_seen: self.now,
                 seq: self.session_seq,
                 streams: Default::default(),
+                used_ids: {
+                    let mut used = super::used_ids::UsedIds::default();
+                    used.insert(&id);
+                    used
+                },
             },
         );
         Reply {
@@ -166,6 +171,18 @@ impl Server {
                 format!("Invalid Request: {method} received before initialize"), &[rules::L_INIT],
                 format!("A legacy session starts with initialize; {method} on a connection without one is refused.")), revision));
         }
+        // An id may not come twice in one session (2025-11-25: "MUST NOT
+        // have been previously used by the requestor within the same
+        // session"): a careful server refuses the duplicate as an invalid
+        // request before doing any work, so the answer to the first request
+        // stays the only one with that id.
+        if let Some(session) = self.sessions.get_mut(conn) {
+            if !session.used_ids.insert(&id) {
+                return Some(self.refuse(Some(&id), Refusal::new(Fault::ReusedId,
+                    format!("Invalid Request: id {id} was already used in this session"), &[rules::RPC_ID],
+                    format!("The client already sent a request with id {id} in this session; a retry is a new request with a new id, so the server refuses this one (-32600) and does not run {method}.")), revision));
+            }
+        }
         let reply = |server: &Server, result: Value, rules: &[RuleId], note: String| Reply {
             message: jsonrpc::result(&id, result),
             status: 200,
@@ -189,8 +206,8 @@ impl Server {
                     json!({"tools": tools}),
                     &[rules::L_CAP_SESSION],
                     format!(
-                        "tools/list: {} tool(s), as the tools capability promised.",
-                        cfg.tools.len()
+                        "tools/list: {}, as the tools capability promised.",
+                        count(cfg.tools.len(), "tool")
                     ),
                 )
             }

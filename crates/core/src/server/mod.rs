@@ -29,6 +29,7 @@ mod sessions;
 mod streams;
 mod subscriptions;
 mod tools;
+mod used_ids;
 
 use std::collections::VecDeque;
 
@@ -182,6 +183,16 @@ pub(crate) enum SessionState {
     Operating,
 }
 
+/// `"1 tool"`, `"2 tools"`: a count with its noun in the right number.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A legacy session's state on one connection.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LegacySession {
     pub state: SessionState,
@@ -198,6 +209,9 @@ pub(crate) struct LegacySession {
     pub seq: u64,
     /// Its SSE streams (HTTP sessions only).
     pub streams: Streams,
+    /// The request ids the client used in this session, initialize's
+    /// included: none may come again (RPC-ID, 2025-11-25). Bounded.
+    pub used_ids: used_ids::UsedIds,
 }
 
 /// A tools/call waiting for the client's answer to a server request.
@@ -398,9 +412,13 @@ impl Server {
     /// `conn`. Returns the reply to send back, if the message gets one.
     pub fn handle_text(&mut self, now: SimTime, conn: &ConnId, text: &str) -> Option<Reply> {
         self.now = now;
-        let reply = self.handle_message(conn, text, None);
+        let mut reply = self.handle_message(conn, text, None);
         // stdio has no SSE stream to end early.
         self.poll_reply = None;
+        // H-STATUS is about HTTP status codes: a stdio reply has none.
+        if let Some(reply) = reply.as_mut() {
+            reply.rules.retain(|r| *r != rules::H_STATUS);
+        }
         reply
     }
 

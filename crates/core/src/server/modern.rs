@@ -256,8 +256,8 @@ impl Server {
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
                     format!(
-                        "tools/list returns {} tool(s) with cache hints.",
-                        cfg.tools.len()
+                        "tools/list returns {} with cache hints.",
+                        super::count(cfg.tools.len(), "tool")
                     ),
                 ))
             }

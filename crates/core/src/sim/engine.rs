@@ -172,7 +172,8 @@ fn outcome(events: &[Event], leaked: u32, truncated: bool) -> String {
     };
     if leaked > 0 {
         text.push_str(&format!(
-            " {leaked} lock(s) still held: leaked until the server process restarts."
+            " {} still held: leaked until the server process restarts.",
+            crate::server::count(leaked as usize, "lock")
         ));
     }
     if truncated {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# trunk post_build hook (Trunk.toml), in every profile:
+#   1. scripts/extract-loader.mjs: moves the module script trunk writes inline
+#      into index.html (it starts the lite bundle) into its own file,
+#      start.js, so the page runs under a strict Content-Security-Policy
+#      (`script-src 'self'`, no 'unsafe-inline'); see README, "Content
+#      Security Policy".
+#   2. release builds only: scripts/minify-js.sh (terser over the JS glue)
+#      and scripts/minify-css.mjs (comments and whitespace out of style.css).
+set -euo pipefail
+dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+node "$here/extract-loader.mjs" "$dir"
+bash "$here/minify-js.sh"
+[ "${TRUNK_PROFILE:-release}" = "release" ] && node "$here/minify-css.mjs" "$dir"
+exit 0
