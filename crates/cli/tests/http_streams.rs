@@ -296,7 +296,9 @@ fn l_session_idle_the_cap_drops_the_session_idle_longest() {
     assert_eq!(post(port, &first, &ping).status, 200);
     std::thread::sleep(Duration::from_millis(20));
     let third = initialize(port, json!({}));
-    assert_eq!(post(port, &first, &ping).status, 200);
+    // A new id: an id may not come twice in one session (RPC-ID).
+    let ping_again = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    assert_eq!(post(port, &first, &ping_again).status, 200);
     assert_eq!(post(port, &second, &ping).status, 404);
     assert_eq!(post(port, &third, &ping).status, 200);
 }

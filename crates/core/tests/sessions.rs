@@ -303,8 +303,10 @@ fn l_session_idle_the_cap_drops_the_session_idle_longest() {
     server.handle_http(t(20), &post(Some(&first), ping.clone()));
     let third = open_session(&mut server, 30, json!({}));
     assert_eq!(server.session_count(), 2);
+    // (A new id: an id may not come twice in one session, RPC-ID.)
+    let ping_again = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
     let HttpReply { response: kept, .. } =
-        server.handle_http(t(40), &post(Some(&first), ping.clone()));
+        server.handle_http(t(40), &post(Some(&first), ping_again));
     assert_eq!(kept.status, 200);
     let HttpReply {
         response: dropped, ..
