@@ -205,44 +205,25 @@ impl Server {
         if !declared {
             return;
         }
-        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.state == SessionState::Operating)
-            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
-            .collect();
-        // In the order the sessions began.
-        conns.sort_by_key(|(seq, ..)| *seq);
-        for (_, conn, revision) in conns {
-            let message = jsonrpc::notification(method, Value::Null);
-            self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
-                format!("The server declared listChanged, so the session hears {method}: a hint to re-list."));
-        }
+        self.notify_legacy_sessions(
+            |s| s.state == SessionState::Operating,
+            method,
+            Value::Null,
+            rules::L_LIST_CHANGED,
+            &format!("The server declared listChanged, so the session hears {method}: a hint to re-list."),
+        );
     }
 
     /// A resource changed: legacy sessions subscribed to it hear of it.
     fn legacy_resource_updated(&mut self, uri: &str) {
-        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.subscribed.iter().any(|u| u == uri))
-            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
-            .collect();
-        conns.sort_by_key(|(seq, ..)| *seq);
-        for (_, conn, revision) in conns {
-            let message = jsonrpc::notification(methods::RESOURCES_UPDATED, json!({"uri": uri}));
-            self.note(
-                &conn,
-                OutputKind::Send {
-                    message,
-                    revision,
-                    violation: None,
-                },
-                &[rules::L_SUBSCRIBE],
-                format!(
-                    "The session subscribed to {uri}, so it hears notifications/resources/updated."
-                ),
-            );
-        }
+        self.notify_legacy_sessions(
+            |s| s.subscribed.iter().any(|u| u == uri),
+            methods::RESOURCES_UPDATED,
+            json!({"uri": uri}),
+            rules::L_SUBSCRIBE,
+            &format!(
+                "The session subscribed to {uri}, so it hears notifications/resources/updated."
+            ),
+        );
     }
 }
