@@ -302,6 +302,15 @@ fn preset_ids(list: &[(&str, &str)]) -> String {
         .join(", ")
 }
 
+/// The config a set-up names by `id`: one the file defines, else a preset.
+fn find<P: PeerConfig>(defined: &[(String, P)], id: &str) -> Option<P> {
+    defined
+        .iter()
+        .find(|(d, _)| d == id)
+        .map(|(_, c)| c.clone())
+        .or_else(|| P::preset(id))
+}
+
 /// Resolves references and builds every set-up; every dangling reference
 /// is reported.
 pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
@@ -315,20 +324,8 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
         .iter()
         .map(|d| (d.peer.id.clone(), client_config(d)))
         .collect();
-    let find_server = |id: &str| {
-        server_defs
-            .iter()
-            .find(|(d, _)| d == id)
-            .map(|(_, c)| c.clone())
-            .or_else(|| servers::server(id))
-    };
-    let find_client = |id: &str| {
-        client_defs
-            .iter()
-            .find(|(d, _)| d == id)
-            .map(|(_, c)| c.clone())
-            .or_else(|| clients::client(id))
-    };
+    let find_server = |id: &str| find(&server_defs, id);
+    let find_client = |id: &str| find(&client_defs, id);
     let no_server = |id: &str| {
         format!(
             "no server \"{id}\": define it under \"servers\" or name a server preset ({})",
