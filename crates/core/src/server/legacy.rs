@@ -641,27 +641,6 @@ impl Server {
             format!("The session declared the capability at initialize, so while {} waits the server sends {method} id {ask_id} to the client; the call's result follows the answer.", tool.name));
     }
 
-    /// The tool list changed: tell every operating session, if declared.
-    pub(super) fn legacy_tools_changed(&mut self) {
-        let declared = self
-            .config
-            .capabilities
-            .tools
-            .as_ref()
-            .and_then(|t| t.list_changed)
-            .unwrap_or(false);
-        if !declared {
-            return;
-        }
-        self.notify_legacy_sessions(
-            |s| s.state == SessionState::Operating,
-            methods::TOOLS_LIST_CHANGED,
-            Value::Null,
-            rules::L_LIST_CHANGED,
-            "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list.",
-        );
-    }
-
     /// Sends the notification `method` with `params` to every legacy
     /// session `hears` selects, in the order the sessions began, each
     /// output carrying `rule` and `note`.
