@@ -45,8 +45,13 @@ fn outputs(server: &mut Server) -> Vec<ServerOutput> {
 /// initialize (declaring `caps`) and notifications/initialized at `now`;
 /// the session id.
 fn open_session(server: &mut Server, now: u64, caps: Value) -> String {
+    open_session_of(server, now, V, caps)
+}
+
+/// [`open_session`] naming the protocol version `version`.
+fn open_session_of(server: &mut Server, now: u64, version: &str, caps: Value) -> String {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": V, "capabilities": caps,
+        "protocolVersion": version, "capabilities": caps,
         "clientInfo": {"name": "test", "version": "1"}}});
     let HttpReply { response, .. } = server.handle_http(t(now), &post(None, init));
     assert_eq!(response.status, 200, "{}", response.body);
@@ -55,14 +60,18 @@ fn open_session(server: &mut Server, now: u64, caps: Value) -> String {
         .expect("a session id")
         .to_string();
     let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let HttpReply { response, .. } = server.handle_http(t(now), &post(Some(&session), done));
+    let headers = http::legacy_headers(Some(version), Some(&session));
+    let HttpReply { response, .. } =
+        server.handle_http(t(now), &HttpRequest::post(headers, done.to_string()));
     assert_eq!(response.status, 202);
     outputs(server);
     session
 }
 
-/// A server of `config` under the session policy `policy`.
-fn with_policy(config: ServerConfig, policy: SessionPolicy) -> Server {
+/// A server of `config` under the default session policy as `set` changes it.
+fn with_policy(config: ServerConfig, set: impl FnOnce(&mut SessionPolicy)) -> Server {
+    let mut policy = SessionPolicy::default();
+    set(&mut policy);
     let mut server = Server::new(config);
     server.set_session_policy(policy);
     server
@@ -246,16 +255,12 @@ fn l_session_id_comes_from_the_policy_and_the_simulation_numbers_them() {
     assert_eq!(open_session(&mut simulated, 0, json!({})), "session-1");
     assert_eq!(open_session(&mut simulated, 0, json!({})), "session-2");
     let counter = std::sync::atomic::AtomicU32::new(0);
-    let mut real = with_policy(
-        presets::notes(),
-        SessionPolicy {
-            ids: Some(SessionIds::new(move || {
-                let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                format!("0123456789abcdef0123456789abcde{n}")
-            })),
-            ..SessionPolicy::default()
-        },
-    );
+    let mut real = with_policy(presets::notes(), |p| {
+        p.ids = Some(SessionIds::new(move || {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            format!("0123456789abcdef0123456789abcde{n}")
+        }))
+    });
     assert_eq!(
         open_session(&mut real, 0, json!({})),
         "0123456789abcdef0123456789abcde0"
@@ -265,11 +270,7 @@ fn l_session_id_comes_from_the_policy_and_the_simulation_numbers_them() {
 
 #[test]
 fn l_session_idle_expired_session_gets_404_cancels_its_call_and_can_start_again() {
-    let idle = SessionPolicy {
-        idle_ms: Some(1_000),
-        ..SessionPolicy::default()
-    };
-    let mut server = with_policy(presets::search_index(), idle);
+    let mut server = with_policy(presets::search_index(), |p| p.idle_ms = Some(1_000));
     let session = open_session(&mut server, 0, json!({"elicitation": {}}));
     let HttpReply { response, .. } = server.handle_http(t(500), &post(Some(&session), purge(1)));
     assert!(response.stream.is_some());
@@ -310,11 +311,7 @@ fn l_session_idle_expired_session_gets_404_cancels_its_call_and_can_start_again(
 
 #[test]
 fn l_session_idle_the_cap_drops_the_session_idle_longest() {
-    let capped = SessionPolicy {
-        max_sessions: Some(2),
-        ..SessionPolicy::default()
-    };
-    let mut server = with_policy(presets::notes(), capped);
+    let mut server = with_policy(presets::notes(), |p| p.max_sessions = Some(2));
     let first = open_session(&mut server, 0, json!({}));
     let second = open_session(&mut server, 10, json!({}));
     // The first is used again, so the second is now idle longest.
@@ -329,28 +326,7 @@ fn l_session_idle_the_cap_drops_the_session_idle_longest() {
 
 /// A session of `version` on the reference preset; its id.
 fn reference_session(server: &mut Server, version: &str) -> String {
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": version, "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    let HttpReply { response, .. } = server.handle_http(
-        t(0),
-        &HttpRequest::post(http::legacy_headers(None, None), init.to_string()),
-    );
-    assert_eq!(response.status, 200, "{}", response.body);
-    let session = response
-        .header(http::SESSION_HEADER)
-        .expect("a session id")
-        .to_string();
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    server.handle_http(
-        t(0),
-        &HttpRequest::post(
-            http::legacy_headers(Some(version), Some(&session)),
-            done.to_string(),
-        ),
-    );
-    outputs(server);
-    session
+    open_session_of(server, 0, version, json!({}))
 }
 
 #[test]
