@@ -44,10 +44,15 @@ pub(super) fn era_versions(era: EraMode, server: bool) -> (Vec<String>, Vec<Stri
 /// write (besides capabilities, whose defaults differ).
 #[derive(Debug, Clone)]
 pub(super) struct Shared {
+    /// The preset id (or the file's id of a peer without one).
     pub(super) preset: String,
+    /// serverInfo or clientInfo.
     pub(super) info: Implementation,
+    /// Which eras it speaks.
     pub(super) era: EraMode,
+    /// Modern versions.
     pub(super) modern_versions: Vec<String>,
+    /// Legacy versions.
     pub(super) legacy_versions: Vec<String>,
 }
 
