@@ -30,13 +30,9 @@ SERVER_CPU="${SERVER_CPU:-0}"
 # processes go first. Empty: default priority.
 NICE="${NICE:-}"
 LOAD_CPU="${LOAD_CPU:-1}"
-OUT="${OUT:-$ROOT/bench/results/latency-$(date -u +%Y%m%dT%H%M%SZ).jsonl}"
-mkdir -p "$(dirname "$OUT")"
-ulimit -n 20000 2>/dev/null || true
-
-cargo build --profile serve -p mcp-lanes-cli --bin mcp-lanes --example load >/dev/null
-LANES="$ROOT/target/serve/mcp-lanes"
-LOAD="$ROOT/target/serve/examples/load"
+# shellcheck source=scripts/bench-common.sh
+. "$ROOT/scripts/bench-common.sh"
+bench_prepare latency-
 PORT=21700
 
 cpu_ms() { # pid -> user+system CPU time in ms
@@ -51,10 +47,7 @@ for rep in $(seq 1 "$REPS"); do
       "${prio[@]}" taskset -c "$SERVER_CPU" "$LANES" serve --transport http --port "$PORT" \
         --preset deploy-console --threads 1 --quiet 2>/dev/null &
       pid=$!
-      for _ in $(seq 1 100); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-        sleep 0.1
-      done
+      wait_for_port "$PORT" 100 0.1 || true
       before=$(cpu_ms "$pid")
       line=$("${prio[@]}" taskset -c "$LOAD_CPU" "$LOAD" --url "http://127.0.0.1:$PORT/mcp" \
         --work "$work" --connections "$CONNS" --seconds "$SECONDS_RUN" \

@@ -34,13 +34,9 @@ SECONDS_RUN="${SECONDS_RUN:-5}"
 SERVER_CPU="${SERVER_CPU:-0}"
 LOAD_CPU="${LOAD_CPU:-1}"
 PEERS_DIR="${PEERS_DIR:-$ROOT/tests/peers}"
-OUT="${OUT:-$ROOT/bench/results/$(date -u +%Y%m%dT%H%M%SZ).jsonl}"
-mkdir -p "$(dirname "$OUT")"
-ulimit -n 20000 2>/dev/null || true
-
-cargo build --profile serve -p mcp-lanes-cli --bin mcp-lanes --example load >/dev/null
-LANES="$ROOT/target/serve/mcp-lanes"
-LOAD="$ROOT/target/serve/examples/load"
+# shellcheck source=scripts/bench-common.sh
+. "$ROOT/scripts/bench-common.sh"
+bench_prepare ""
 NODE_PATH_DIR="$PEERS_DIR/node_modules"
 PYTHON="$PEERS_DIR/venv/bin/python"
 [ -x "$PYTHON" ] || PYTHON="$PEERS_DIR/.venv/bin/python"
@@ -74,10 +70,7 @@ start_server() { # name work -> sets PID
   esac
   PID=$!
   # Up to 30 s: importing the Python SDK alone takes seconds on a busy machine.
-  for _ in $(seq 1 600); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then return 0; fi
-    sleep 0.05
-  done
+  wait_for_port "$PORT" 600 0.05 && return 0
   echo "server $name did not start" >&2
   return 1
 }

@@ -84,9 +84,22 @@ fn temp_file(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-fn read_timelines(path: &Path) -> Vec<Timeline> {
-    let text = std::fs::read_to_string(path).expect("the --out file");
-    Timeline::from_json(&text).expect("the page can read the --out file")
+/// Runs `--flow FLOW --out FILE TARGET...` (`file`: a name in a temporary
+/// folder), checks it succeeded and reads the timelines it wrote.
+fn recorded(flow: &str, file: &str, target: &[&str]) -> (Done, Vec<Timeline>) {
+    let out = temp_file(file);
+    let mut args = vec!["--flow", flow, "--out", out.to_str().expect("utf-8 path")];
+    args.extend_from_slice(target);
+    let done = client(&args);
+    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
+    let text = std::fs::read_to_string(&out).expect("the --out file");
+    let timelines = Timeline::from_json(&text).expect("the page can read the --out file");
+    (done, timelines)
+}
+
+/// Checks that `output` (a run's stdout or stderr) contains `needle`.
+fn assert_has(output: &str, needle: &str) {
+    assert!(output.contains(needle), "{needle:?} not in:\n{output}");
 }
 
 /// Labels of a timeline's messages, in order.
@@ -99,21 +112,8 @@ fn labels(t: &Timeline) -> Vec<String> {
 #[test]
 fn m_discover_flow_against_serve_over_http_records_the_page_timeline() {
     let (_server, port) = http_server("deploy-console");
-    let out = temp_file("discover.json");
-    let done = client(&[
-        "--flow",
-        "discover",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-        &url(port),
-    ]);
-    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    assert!(
-        done.stdout.contains("POST server/discover"),
-        "{}",
-        done.stdout
-    );
-    let timelines = read_timelines(&out);
+    let (done, timelines) = recorded("discover", "discover.json", &[&url(port)]);
+    assert_has(&done.stdout, "POST server/discover");
     assert_eq!(timelines.len(), 1);
     let t = &timelines[0];
     assert_eq!(labels(t), ["server/discover", "200 result"]);
@@ -162,16 +162,8 @@ fn m_version_retry_flow_against_serve_over_http() {
 #[test]
 fn m_cap_required_capability_retry_flow_against_serve_over_http() {
     let (_server, port) = http_server("deploy-console");
-    let out = temp_file("capability.json");
-    let done = client(&[
-        "--flow",
-        "capability-per-request",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-        &url(port),
-    ]);
-    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    let t = &read_timelines(&out)[0];
+    let (_, timelines) = recorded("capability-per-request", "capability.json", &[&url(port)]);
+    let t = &timelines[0];
     assert_eq!(
         labels(t),
         [
@@ -191,16 +183,7 @@ fn m_cap_required_capability_retry_flow_against_serve_over_http() {
 #[test]
 fn c_mrtr_rounds_two_rounds_with_a_signed_request_state_against_serve_reference() {
     let (_server, port) = http_server("reference");
-    let out = temp_file("mrtr.json");
-    let done = client(&[
-        "--flow",
-        "mrtr-sampling-roots",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-        &url(port),
-    ]);
-    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    let timelines = read_timelines(&out);
+    let (_, timelines) = recorded("mrtr-sampling-roots", "mrtr.json", &[&url(port)]);
     let two = timelines
         .iter()
         .find(|t| t.label.contains("two rounds"))
@@ -252,17 +235,11 @@ fn e_probe_http_overview_falls_back_to_initialize_on_a_legacy_preset() {
 #[test]
 fn m_discover_flow_over_stdio_against_serve() {
     let cmd = format!("'{BIN}' serve --transport stdio --preset deploy-console");
-    let out = temp_file("stdio.json");
-    let done = client(&[
-        "--flow",
+    let (_, timelines) = recorded(
         "unknown-tool-vs-unknown-method",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-        "--cmd",
-        &cmd,
-    ]);
-    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    let timelines = read_timelines(&out);
+        "stdio.json",
+        &["--cmd", &cmd],
+    );
     assert_eq!(timelines.len(), 2, "one timeline per set-up");
     assert_eq!(labels(&timelines[0]), ["tools/call", "-32602"]);
     assert_eq!(labels(&timelines[1]), ["incidents/close", "-32601"]);
@@ -283,14 +260,14 @@ fn m_unknown_tool_the_flow_comes_from_mcp_conformance_scenario() {
     // deploy-console has no add_numbers: -32602, an answer, exit 0.
     assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
     assert!(done.stdout.contains("== tools_call (reference client) =="));
-    assert!(done.stdout.contains("-32602"), "{}", done.stdout);
+    assert_has(&done.stdout, "-32602");
     let bad = client_with(
         &[&url(port)],
         &[("MCP_CONFORMANCE_SCENARIO", "no-such-flow")],
         Duration::from_secs(60),
     );
     assert_eq!(bad.status.code(), Some(2));
-    assert!(bad.stderr.contains("unknown flow"), "{}", bad.stderr);
+    assert_has(&bad.stderr, "unknown flow");
 }
 
 // ---- against the official SDK servers (tests/peers) -------------------------
@@ -400,16 +377,12 @@ fn c_mrtr_rounds_against_the_typescript_sdk_v2_server() {
             "0",
         ],
     );
-    let out = temp_file("ts.json");
-    let done = client(&[
-        "--flow",
+    let (_, timelines) = recorded(
         "sep-2322-client-request-state",
-        "--out",
-        out.to_str().expect("path"),
-        &url(peer.port),
-    ]);
-    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    let t = &read_timelines(&out)[0];
+        "ts.json",
+        &[&url(peer.port)],
+    );
+    let t = &timelines[0];
     let l = labels(t);
     assert!(l.contains(&"200 input_required".to_string()), "{l:?}");
     assert_eq!(l.last().map(String::as_str), Some("200 result"));
@@ -441,8 +414,8 @@ fn c_mrtr_rounds_against_the_python_sdk_server() {
     );
     let done = client(&["--flow", "sep-2322-client-request-state", &url(peer.port)]);
     assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    assert!(done.stdout.contains("input_required"), "{}", done.stdout);
-    assert!(done.stdout.contains("C-MRTR-ROUNDS"), "{}", done.stdout);
+    assert_has(&done.stdout, "input_required");
+    assert_has(&done.stdout, "C-MRTR-ROUNDS");
 }
 
 #[test]
@@ -453,17 +426,8 @@ fn m_discover_against_the_python_sdk_server_over_stdio() {
         dir.join(".venv/bin/python").display(),
         dir.join("smoke/server.py").display()
     );
-    let out = temp_file("python-stdio.json");
-    let done = client(&[
-        "--flow",
-        "request-metadata",
-        "--out",
-        out.to_str().expect("path"),
-        "--cmd",
-        &cmd,
-    ]);
-    assert!(done.status.success(), "{}\n{}", done.stdout, done.stderr);
-    let t = &read_timelines(&out)[0];
+    let (_, timelines) = recorded("request-metadata", "python-stdio.json", &["--cmd", &cmd]);
+    let t = &timelines[0];
     assert_eq!(
         labels(t),
         ["server/discover", "result", "tools/list", "result"]
@@ -504,14 +468,12 @@ fn read_head(stream: &mut TcpStream) {
     }
 }
 
-/// Runs the discover flow against a hostile server with a 500 ms exchange
-/// deadline; it must end on its own, within a few seconds.
-fn against(port: u16) -> Done {
-    let done = client_with(
-        &["--flow", "discover", "--timeout", "500", &url(port)],
-        &[],
-        Duration::from_secs(20),
-    );
+/// Runs the discover flow against `target` (a URL, or `--cmd COMMAND`) with
+/// a 500 ms exchange deadline; it must end on its own, within a few seconds.
+fn against_target(target: &[&str]) -> Done {
+    let mut args = vec!["--flow", "discover", "--timeout", "500"];
+    args.extend_from_slice(target);
+    let done = client_with(&args, &[], Duration::from_secs(20));
     assert!(
         done.elapsed < Duration::from_secs(10),
         "took {:?}\n{}\n{}",
@@ -522,6 +484,11 @@ fn against(port: u16) -> Done {
     done
 }
 
+/// Runs the discover flow against a hostile server (see [`against_target`]).
+fn against(port: u16) -> Done {
+    against_target(&[&url(port)])
+}
+
 #[test]
 fn l_timeout_a_silent_server_times_out_with_a_clear_message() {
     let port = hostile(|mut s| {
@@ -530,17 +497,8 @@ fn l_timeout_a_silent_server_times_out_with_a_clear_message() {
     });
     let done = against(port);
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(
-        done.stderr.contains("no answer to request 1 within 500 ms"),
-        "{}",
-        done.stderr
-    );
-    assert!(
-        done.stdout
-            .contains("timeout waiting for the answer to id 1"),
-        "{}",
-        done.stdout
-    );
+    assert_has(&done.stderr, "no answer to request 1 within 500 ms");
+    assert_has(&done.stdout, "timeout waiting for the answer to id 1");
 }
 
 #[test]
@@ -552,12 +510,8 @@ fn c_exchange_failed_a_server_that_dies_mid_exchange_is_named() {
     });
     let done = against(port);
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(
-        done.stderr.contains("closed the connection"),
-        "{}",
-        done.stderr
-    );
-    assert!(done.stdout.contains("C-EXCHANGE-FAILED"), "{}", done.stdout);
+    assert_has(&done.stderr, "closed the connection");
+    assert_has(&done.stdout, "C-EXCHANGE-FAILED");
 }
 
 #[test]
@@ -569,7 +523,7 @@ fn c_exchange_failed_garbage_bytes_are_not_http() {
     });
     let done = against(port);
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(done.stderr.contains("not HTTP"), "{}", done.stderr);
+    assert_has(&done.stderr, "not HTTP");
 }
 
 #[test]
@@ -584,7 +538,7 @@ fn c_exchange_failed_a_flooding_body_stops_at_the_size_limit() {
     });
     let done = against(port);
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(done.stderr.contains("larger than the"), "{}", done.stderr);
+    assert_has(&done.stderr, "larger than the");
 }
 
 #[test]
@@ -619,17 +573,13 @@ fn h_status_a_server_that_is_not_mcp_is_named() {
     });
     let done = against(port);
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(
-        done.stderr.contains("is it an MCP server?"),
-        "{}",
-        done.stderr
-    );
+    assert_has(&done.stderr, "is it an MCP server?");
     assert!(
         done.stdout.contains("404 (not JSON-RPC)"),
         "{}",
         done.stdout
     );
-    assert!(done.stdout.contains("H-STATUS"), "{}", done.stdout);
+    assert_has(&done.stdout, "H-STATUS");
 }
 
 #[test]
@@ -640,73 +590,46 @@ fn c_exchange_failed_nothing_listening_is_a_usage_exit() {
     };
     let done = against(port);
     assert_eq!(done.status.code(), Some(2), "{}", done.stderr);
-    assert!(
-        done.stderr.contains("cannot reach the server"),
-        "{}",
-        done.stderr
-    );
+    assert_has(&done.stderr, "cannot reach the server");
     let https = client(&["https://example.com/mcp"]);
     assert_eq!(https.status.code(), Some(2));
-    assert!(
-        https.stderr.contains("https is not supported"),
-        "{}",
-        https.stderr
-    );
+    assert_has(&https.stderr, "https is not supported");
 }
 
-/// Runs the discover flow against `sh -c SCRIPT` over stdio.
+/// Runs the discover flow against `sh -c SCRIPT` over stdio (see
+/// [`against_target`]).
 fn against_command(script: &str) -> Done {
     let cmd = format!("sh -c '{script}'");
-    let done = client_with(
-        &["--flow", "discover", "--timeout", "500", "--cmd", &cmd],
-        &[],
-        Duration::from_secs(20),
-    );
-    assert!(
-        done.elapsed < Duration::from_secs(10),
-        "took {:?}\n{}\n{}",
-        done.elapsed,
-        done.stdout,
-        done.stderr
-    );
-    done
+    against_target(&["--cmd", &cmd])
 }
 
 #[test]
 fn c_exchange_failed_a_command_that_exits_is_named_with_its_stderr() {
     let done = against_command("echo cannot open the database >&2; exit 3");
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(done.stderr.contains("exit status: 3"), "{}", done.stderr);
-    assert!(
-        done.stderr.contains("cannot open the database"),
-        "{}",
-        done.stderr
-    );
+    assert_has(&done.stderr, "exit status: 3");
+    assert_has(&done.stderr, "cannot open the database");
 }
 
 #[test]
 fn l_timeout_a_silent_command_times_out_and_is_stopped() {
     let done = against_command("exec sleep 30");
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(done.stderr.contains("within 500 ms"), "{}", done.stderr);
+    assert_has(&done.stderr, "within 500 ms");
 }
 
 #[test]
 fn c_exchange_failed_a_command_writing_an_endless_line_is_cut_off() {
     let done = against_command("head -c 20000000 /dev/zero; sleep 30");
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(done.stderr.contains("over the"), "{}", done.stderr);
+    assert_has(&done.stderr, "over the");
 }
 
 #[test]
 fn c_exchange_failed_a_command_flooding_garbage_lines_is_stopped() {
     let done = against_command("exec yes garbage");
     assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
-    assert!(
-        done.stderr.contains("is it an MCP server?"),
-        "{}",
-        done.stderr
-    );
+    assert_has(&done.stderr, "is it an MCP server?");
     assert!(
         done.stderr.contains("events") || done.stderr.contains("within 500 ms"),
         "{}",

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{http, http_server, modern, post, raw_http};
+use common::{http, http_server, modern, post, post_legacy, raw_http};
 use serde_json::{json, Value};
 
 const MODERN: &str = "2026-07-28";
@@ -285,16 +285,7 @@ fn l_init_legacy_session_over_http() {
             "clientInfo": {"name": "test-host", "version": "1.0"}
         }
     });
-    let reply = http(
-        port,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-        ],
-        &init.to_string(),
-    );
+    let reply = post_legacy(port, &init, &[]);
     assert_eq!(reply.status, 200);
     assert_eq!(reply.json()["result"]["protocolVersion"], "2025-06-18");
     let session = reply

@@ -6,10 +6,7 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-
-use common::{http, http_server_with, TIMEOUT};
+use common::{http, http_server_with, Incoming};
 use serde_json::{json, Value};
 
 const V: &str = "2026-07-28";
@@ -59,10 +56,7 @@ fn call(port: u16, id: u64, tool: &str) {
 }
 
 /// An open listen stream read as its chunks arrive.
-struct Listen {
-    stream: TcpStream,
-    buf: Vec<u8>,
-}
+struct Listen(Incoming);
 
 impl Listen {
     fn open(port: u16, id: u64, notifications: Value) -> Listen {
@@ -77,44 +71,20 @@ impl Listen {
             text.push_str(&format!("{name}: {value}\r\n"));
         }
         text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        stream.set_read_timeout(Some(TIMEOUT)).expect("timeout");
-        stream.write_all(text.as_bytes()).expect("write");
-        let mut listen = Listen {
-            stream,
-            buf: Vec::new(),
-        };
-        let head = listen.until(b"\r\n\r\n");
-        let head: Vec<u8> = listen.buf.drain(..head + 4).collect();
-        let head = String::from_utf8_lossy(&head).into_owned();
+        let listen = Incoming::open(port, &text);
+        let head = &listen.head;
         assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
         assert!(head.contains("text/event-stream"), "{head}");
         assert!(head.contains("chunked"), "an open stream: {head}");
-        listen
-    }
-
-    fn until(&mut self, needle: &[u8]) -> usize {
-        loop {
-            if let Some(at) = self.buf.windows(needle.len()).position(|w| w == needle) {
-                return at;
-            }
-            let mut chunk = [0u8; 4096];
-            let n = self.stream.read(&mut chunk).expect("read");
-            assert!(
-                n > 0,
-                "closed early: {:?}",
-                String::from_utf8_lossy(&self.buf)
-            );
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
+        Listen(listen)
     }
 
     /// The next message on the stream (chunk framing and keep-alive
     /// comments skipped).
     fn message(&mut self) -> Value {
         loop {
-            let end = self.until(b"\n\n");
-            let event: Vec<u8> = self.buf.drain(..end + 2).collect();
+            let end = self.0.until(b"\n\n");
+            let event: Vec<u8> = self.0.buf.drain(..end + 2).collect();
             let event = String::from_utf8_lossy(&event).into_owned();
             if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data: ")) {
                 assert!(

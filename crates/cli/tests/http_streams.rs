@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::time::{Duration, Instant};
 
-use common::{http, http_server, http_server_with, TIMEOUT};
+use common::{http, http_server, http_server_with, post_legacy, Incoming, TIMEOUT};
 use serde_json::{json, Value};
 
 const V: &str = "2025-06-18";
@@ -20,16 +20,7 @@ fn initialize(port: u16, caps: Value) -> String {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": V, "capabilities": caps,
         "clientInfo": {"name": "test-host", "version": "1.0"}}});
-    let reply = http(
-        port,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-        ],
-        &init.to_string(),
-    );
+    let reply = post_legacy(port, &init, &[]);
     assert_eq!(reply.status, 200);
     let session = reply
         .header("Mcp-Session-Id")
@@ -45,81 +36,19 @@ fn initialize(port: u16, caps: Value) -> String {
 }
 
 fn post(port: u16, session: &str, body: &Value) -> common::HttpReply {
-    http(
+    post_legacy(
         port,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", V),
-            ("Mcp-Session-Id", session),
-        ],
-        &body.to_string(),
+        body,
+        &[("MCP-Protocol-Version", V), ("Mcp-Session-Id", session)],
     )
 }
 
-/// A response read as it arrives: the head, then chunk by chunk.
-struct Streamed {
-    stream: TcpStream,
-    buf: Vec<u8>,
-    head: String,
-}
-
-impl Streamed {
-    /// Sends `request` on a new connection and reads the response head.
-    fn open(port: u16, request: &str) -> Streamed {
-        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        stream.set_read_timeout(Some(TIMEOUT)).expect("timeout");
-        stream.write_all(request.as_bytes()).expect("write");
-        let mut s = Streamed {
-            stream,
-            buf: Vec::new(),
-            head: String::new(),
-        };
-        let end = s.until(b"\r\n\r\n");
-        let head: Vec<u8> = s.buf.drain(..end + 4).collect();
-        s.head = String::from_utf8_lossy(&head).into_owned();
-        s
-    }
-
-    fn until(&mut self, needle: &[u8]) -> usize {
-        loop {
-            if let Some(at) = self.buf.windows(needle.len()).position(|w| w == needle) {
-                return at;
-            }
-            let mut chunk = [0u8; 4096];
-            let n = self.stream.read(&mut chunk).expect("read");
-            assert!(
-                n > 0,
-                "closed early; so far {:?}",
-                String::from_utf8_lossy(&self.buf)
-            );
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
-    }
-
-    /// The next chunk of a chunked body; `None` at its end.
-    fn chunk(&mut self) -> Option<String> {
-        let line_end = self.until(b"\r\n");
-        let size_line: Vec<u8> = self.buf.drain(..line_end + 2).collect();
-        let size = usize::from_str_radix(String::from_utf8_lossy(&size_line).trim(), 16)
-            .expect("chunk size");
-        while self.buf.len() < size + 2 {
-            let mut chunk = [0u8; 4096];
-            let n = self.stream.read(&mut chunk).expect("read");
-            assert!(n > 0, "closed inside a chunk");
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
-        let data: Vec<u8> = self.buf.drain(..size + 2).collect();
-        (size > 0).then(|| String::from_utf8_lossy(&data[..size]).into_owned())
-    }
-
-    /// The next SSE event, as (id, data JSON).
-    fn event(&mut self) -> (String, Value) {
-        let text = self.chunk().expect("an event, not the end of the stream");
-        parse_event(&text)
-    }
+/// The next SSE event of a streamed response, as (id, data JSON).
+fn event(streamed: &mut Incoming) -> (String, Value) {
+    let text = streamed
+        .chunk()
+        .expect("an event, not the end of the stream");
+    parse_event(&text)
 }
 
 fn parse_event(text: &str) -> (String, Value) {
@@ -175,7 +104,7 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 fn h_sse_stream_legacy_elicitation_round_trip_with_the_result_on_the_same_stream() {
     let (mut server, port) = http_server("search-index");
     let session = initialize(port, json!({"elicitation": {}}));
-    let mut call = Streamed::open(port, &purge_request(&session));
+    let mut call = Incoming::open(port, &purge_request(&session));
     assert!(
         call.head.starts_with("HTTP/1.1 200 OK\r\n"),
         "{}",
@@ -187,14 +116,14 @@ fn h_sse_stream_legacy_elicitation_round_trip_with_the_result_on_the_same_stream
     );
     assert_eq!(header(&call.head, "Transfer-Encoding"), Some("chunked"));
     assert_eq!(header(&call.head, "Content-Length"), None);
-    let (id, asked) = call.event();
+    let (id, asked) = event(&mut call);
     assert_eq!(id, "1-1");
     assert_eq!(asked["method"], "elicitation/create");
     // The answer goes in its own POST: 202.
     let answered = post(port, &session, &accept(&asked));
     assert_eq!(answered.status, 202);
     // The result arrives on the first stream, which then ends.
-    let (id, result) = call.event();
+    let (id, result) = event(&mut call);
     assert_eq!(id, "1-2");
     assert_eq!(result["id"], 5);
     assert_eq!(result["result"]["content"][0]["text"], "Purged docs.");
@@ -206,8 +135,8 @@ fn h_sse_stream_legacy_elicitation_round_trip_with_the_result_on_the_same_stream
 fn h_sse_resume_after_a_dropped_connection_the_result_is_replayed() {
     let (_server, port) = http_server("search-index");
     let session = initialize(port, json!({"elicitation": {}}));
-    let mut call = Streamed::open(port, &purge_request(&session));
-    let (id, asked) = call.event();
+    let mut call = Incoming::open(port, &purge_request(&session));
+    let (id, asked) = event(&mut call);
     assert_eq!(id, "1-1");
     // The client's connection drops mid-stream.
     drop(call);
@@ -236,8 +165,8 @@ fn h_sse_resume_after_a_dropped_connection_the_result_is_replayed() {
 fn h_sse_resume_a_stream_resumed_early_carries_the_rest_live() {
     let (_server, port) = http_server("search-index");
     let session = initialize(port, json!({"elicitation": {}}));
-    let mut call = Streamed::open(port, &purge_request(&session));
-    let (_, asked) = call.event();
+    let mut call = Incoming::open(port, &purge_request(&session));
+    let (_, asked) = event(&mut call);
     drop(call);
     let get = request_text(
         "GET",
@@ -248,10 +177,10 @@ fn h_sse_resume_a_stream_resumed_early_carries_the_rest_live() {
         ],
         "",
     );
-    let mut resumed = Streamed::open(port, &get);
+    let mut resumed = Incoming::open(port, &get);
     assert_eq!(header(&resumed.head, "Transfer-Encoding"), Some("chunked"));
     assert_eq!(post(port, &session, &accept(&asked)).status, 202);
-    let (id, result) = resumed.event();
+    let (id, result) = event(&mut resumed);
     assert_eq!((id.as_str(), result["id"].as_u64()), ("1-2", Some(5)));
     assert_eq!(resumed.chunk(), None);
 }
@@ -383,8 +312,8 @@ fn slow_silent_and_half_closed_clients_are_dropped() {
 fn shutdown_on_sigterm_ends_open_streams_cleanly_and_exits() {
     let (mut server, port) = http_server("search-index");
     let session = initialize(port, json!({"elicitation": {}}));
-    let mut call = Streamed::open(port, &purge_request(&session));
-    let (id, _) = call.event();
+    let mut call = Incoming::open(port, &purge_request(&session));
+    let (id, _) = event(&mut call);
     assert_eq!(id, "1-1");
     server.terminate();
     // The open stream ends with the chunked terminator, not a reset.

@@ -30,6 +30,17 @@ fn ok(result: Value, id: &Value) -> HttpResponse {
     )
 }
 
+/// A 400 -32022 answer to request `id`: `supported` is all the server
+/// speaks, `requested` what the request named.
+fn unsupported(id: &Value, message: &str, supported: &str, requested: &str) -> HttpResponse {
+    HttpResponse::json(
+        400,
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32022, "message": message,
+            "data": {"supported": [supported], "requested": requested}}})
+        .to_string(),
+    )
+}
+
 /// Answers the last request over HTTP with a JSON result.
 fn answer_http(d: &mut Driver, at: u64, result: Value) {
     let id = d.last_sent()["id"].clone();
@@ -553,16 +564,8 @@ fn c_schema_no_deref_schemas_are_kept_and_passed_on_as_listed() {
 fn c_version_retry_once_when_supported_names_the_version_sent() {
     let mut d = start(vec![Step::Discover { version: None }]);
     let first = d.last_sent();
-    d.receive_http(
-        10,
-        &HttpResponse::json(
-            400,
-            json!({"jsonrpc": "2.0", "id": first["id"], "error": {"code": -32022,
-                "message": "Unsupported protocol version",
-                "data": {"supported": [MODERN], "requested": MODERN}}})
-            .to_string(),
-        ),
-    );
+    let refusal = |id: &Value| unsupported(id, "Unsupported protocol version", MODERN, MODERN);
+    d.receive_http(10, &refusal(&first["id"]));
     let retry = d.last_sent();
     assert_ne!(retry["id"], first["id"]);
     assert_eq!(
@@ -577,16 +580,7 @@ fn c_version_retry_once_when_supported_names_the_version_sent() {
         .iter()
         .any(|(r, _)| r.contains(&rules::C_VERSION_RETRY_ONCE)));
     // A second refusal ends the request: no third attempt.
-    d.receive_http(
-        20,
-        &HttpResponse::json(
-            400,
-            json!({"jsonrpc": "2.0", "id": retry["id"], "error": {"code": -32022,
-                "message": "Unsupported protocol version",
-                "data": {"supported": [MODERN], "requested": MODERN}}})
-            .to_string(),
-        ),
-    );
+    d.receive_http(20, &refusal(&retry["id"]));
     assert_eq!(d.sent().len(), 2);
     assert!(d.client.is_done());
 }
@@ -603,15 +597,7 @@ fn c_version_retry_once_bounds_retries_between_contradicting_answers() {
         (40, MODERN),
     ] {
         let id = d.last_sent()["id"].clone();
-        d.receive_http(
-            at,
-            &HttpResponse::json(
-                400,
-                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32022, "message": "no",
-                    "data": {"supported": [other], "requested": "x"}}})
-                .to_string(),
-            ),
-        );
+        d.receive_http(at, &unsupported(&id, "no", other, "x"));
     }
     assert_eq!(d.sent().len(), 4, "the first try and three retries");
 }

@@ -4,7 +4,8 @@
 //! idle expiry and the cap (L-SESSION-IDLE).
 
 use mcp_lanes_core::server::{
-    presets, HttpReply, OutputKind, Server, ServerOutput, ServerTrigger, SessionIds, SessionPolicy,
+    presets, HttpReply, OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger, SessionIds,
+    SessionPolicy,
 };
 use mcp_lanes_core::sim::SimTime;
 use mcp_lanes_core::transport::http::{self, HttpRequest, HttpResponse};
@@ -44,8 +45,13 @@ fn outputs(server: &mut Server) -> Vec<ServerOutput> {
 /// initialize (declaring `caps`) and notifications/initialized at `now`;
 /// the session id.
 fn open_session(server: &mut Server, now: u64, caps: Value) -> String {
+    open_session_of(server, now, V, caps)
+}
+
+/// [`open_session`] naming the protocol version `version`.
+fn open_session_of(server: &mut Server, now: u64, version: &str, caps: Value) -> String {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": V, "capabilities": caps,
+        "protocolVersion": version, "capabilities": caps,
         "clientInfo": {"name": "test", "version": "1"}}});
     let HttpReply { response, .. } = server.handle_http(t(now), &post(None, init));
     assert_eq!(response.status, 200, "{}", response.body);
@@ -54,10 +60,34 @@ fn open_session(server: &mut Server, now: u64, caps: Value) -> String {
         .expect("a session id")
         .to_string();
     let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let HttpReply { response, .. } = server.handle_http(t(now), &post(Some(&session), done));
+    let headers = http::legacy_headers(Some(version), Some(&session));
+    let HttpReply { response, .. } =
+        server.handle_http(t(now), &HttpRequest::post(headers, done.to_string()));
     assert_eq!(response.status, 202);
     outputs(server);
     session
+}
+
+/// A server of `config` under the default session policy as `set` changes it.
+fn with_policy(config: ServerConfig, set: impl FnOnce(&mut SessionPolicy)) -> Server {
+    let mut policy = SessionPolicy::default();
+    set(&mut policy);
+    let mut server = Server::new(config);
+    server.set_session_policy(policy);
+    server
+}
+
+/// A ping with id `id`.
+fn ping(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "ping"})
+}
+
+/// The status of the answer to `body` posted on `session` at `now`.
+fn status(server: &mut Server, now: u64, session: &str, body: Value) -> u16 {
+    server
+        .handle_http(t(now), &post(Some(session), body))
+        .response
+        .status
 }
 
 fn purge(id: u64) -> Value {
@@ -225,13 +255,11 @@ fn l_session_id_comes_from_the_policy_and_the_simulation_numbers_them() {
     assert_eq!(open_session(&mut simulated, 0, json!({})), "session-1");
     assert_eq!(open_session(&mut simulated, 0, json!({})), "session-2");
     let counter = std::sync::atomic::AtomicU32::new(0);
-    let mut real = Server::new(presets::notes());
-    real.set_session_policy(SessionPolicy {
-        ids: Some(SessionIds::new(move || {
+    let mut real = with_policy(presets::notes(), |p| {
+        p.ids = Some(SessionIds::new(move || {
             let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             format!("0123456789abcdef0123456789abcde{n}")
-        })),
-        ..SessionPolicy::default()
+        }))
     });
     assert_eq!(
         open_session(&mut real, 0, json!({})),
@@ -242,11 +270,7 @@ fn l_session_id_comes_from_the_policy_and_the_simulation_numbers_them() {
 
 #[test]
 fn l_session_idle_expired_session_gets_404_cancels_its_call_and_can_start_again() {
-    let mut server = Server::new(presets::search_index());
-    server.set_session_policy(SessionPolicy {
-        idle_ms: Some(1_000),
-        ..SessionPolicy::default()
-    });
+    let mut server = with_policy(presets::search_index(), |p| p.idle_ms = Some(1_000));
     let session = open_session(&mut server, 0, json!({"elicitation": {}}));
     let HttpReply { response, .. } = server.handle_http(t(500), &post(Some(&session), purge(1)));
     assert!(response.stream.is_some());
@@ -257,17 +281,13 @@ fn l_session_idle_expired_session_gets_404_cancels_its_call_and_can_start_again(
     );
     outputs(&mut server);
     // Used at 500 ms: still there at 1,400 ms.
-    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
-    let HttpReply {
-        response: alive, ..
-    } = server.handle_http(t(1_400), &post(Some(&session), ping.clone()));
-    assert_eq!(alive.status, 200);
+    assert_eq!(status(&mut server, 1_400, &session, ping(2)), 200);
     // Unused for more than 1,000 ms: expired.
     let HttpReply {
         response: gone,
         rules,
         ..
-    } = server.handle_http(t(2_500), &post(Some(&session), ping));
+    } = server.handle_http(t(2_500), &post(Some(&session), ping(2)));
     assert_eq!(gone.status, 404);
     assert!(rules.contains(&"L-SESSION-IDLE"), "{rules:?}");
     let effects = outputs(&mut server);
@@ -291,57 +311,22 @@ fn l_session_idle_expired_session_gets_404_cancels_its_call_and_can_start_again(
 
 #[test]
 fn l_session_idle_the_cap_drops_the_session_idle_longest() {
-    let mut server = Server::new(presets::notes());
-    server.set_session_policy(SessionPolicy {
-        max_sessions: Some(2),
-        ..SessionPolicy::default()
-    });
+    let mut server = with_policy(presets::notes(), |p| p.max_sessions = Some(2));
     let first = open_session(&mut server, 0, json!({}));
     let second = open_session(&mut server, 10, json!({}));
     // The first is used again, so the second is now idle longest.
-    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
-    server.handle_http(t(20), &post(Some(&first), ping.clone()));
+    status(&mut server, 20, &first, ping(2));
     let third = open_session(&mut server, 30, json!({}));
     assert_eq!(server.session_count(), 2);
     // (A new id: an id may not come twice in one session, RPC-ID.)
-    let ping_again = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
-    let HttpReply { response: kept, .. } =
-        server.handle_http(t(40), &post(Some(&first), ping_again));
-    assert_eq!(kept.status, 200);
-    let HttpReply {
-        response: dropped, ..
-    } = server.handle_http(t(40), &post(Some(&second), ping.clone()));
-    assert_eq!(dropped.status, 404);
-    let HttpReply {
-        response: newest, ..
-    } = server.handle_http(t(40), &post(Some(&third), ping));
-    assert_eq!(newest.status, 200);
+    assert_eq!(status(&mut server, 40, &first, ping(3)), 200);
+    assert_eq!(status(&mut server, 40, &second, ping(2)), 404);
+    assert_eq!(status(&mut server, 40, &third, ping(2)), 200);
 }
 
 /// A session of `version` on the reference preset; its id.
 fn reference_session(server: &mut Server, version: &str) -> String {
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": version, "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    let HttpReply { response, .. } = server.handle_http(
-        t(0),
-        &HttpRequest::post(http::legacy_headers(None, None), init.to_string()),
-    );
-    assert_eq!(response.status, 200, "{}", response.body);
-    let session = response
-        .header(http::SESSION_HEADER)
-        .expect("a session id")
-        .to_string();
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    server.handle_http(
-        t(0),
-        &HttpRequest::post(
-            http::legacy_headers(Some(version), Some(&session)),
-            done.to_string(),
-        ),
-    );
-    outputs(server);
-    session
+    open_session_of(server, 0, version, json!({}))
 }
 
 #[test]

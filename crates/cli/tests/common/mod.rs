@@ -370,6 +370,80 @@ pub fn parse_response(raw: &[u8]) -> HttpReply {
     }
 }
 
+/// A response read as it arrives, on its own connection: the head first,
+/// then the rest as a test asks for it.
+pub struct Incoming {
+    stream: TcpStream,
+    /// Read and not taken yet.
+    pub buf: Vec<u8>,
+    /// The status line and header fields.
+    pub head: String,
+}
+
+impl Incoming {
+    /// Sends `request` (raw text) on a new connection and reads the
+    /// response head.
+    pub fn open(port: u16, request: &str) -> Incoming {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        stream.set_read_timeout(Some(TIMEOUT)).expect("timeout");
+        stream.write_all(request.as_bytes()).expect("write");
+        let mut incoming = Incoming {
+            stream,
+            buf: Vec::new(),
+            head: String::new(),
+        };
+        let end = incoming.until(b"\r\n\r\n");
+        let head: Vec<u8> = incoming.buf.drain(..end + 4).collect();
+        incoming.head = String::from_utf8_lossy(&head).into_owned();
+        incoming
+    }
+
+    /// Reads until `needle` is in the buffer; where it starts.
+    pub fn until(&mut self, needle: &[u8]) -> usize {
+        loop {
+            if let Some(at) = self.buf.windows(needle.len()).position(|w| w == needle) {
+                return at;
+            }
+            self.read_more("closed early");
+        }
+    }
+
+    /// The next chunk of a chunked body; `None` at its end.
+    pub fn chunk(&mut self) -> Option<String> {
+        let line_end = self.until(b"\r\n");
+        let size_line: Vec<u8> = self.buf.drain(..line_end + 2).collect();
+        let size = usize::from_str_radix(String::from_utf8_lossy(&size_line).trim(), 16)
+            .expect("chunk size");
+        while self.buf.len() < size + 2 {
+            self.read_more("closed inside a chunk");
+        }
+        let data: Vec<u8> = self.buf.drain(..size + 2).collect();
+        (size > 0).then(|| String::from_utf8_lossy(&data[..size]).into_owned())
+    }
+
+    fn read_more(&mut self, closed: &str) {
+        let mut chunk = [0u8; 4096];
+        let n = self.stream.read(&mut chunk).expect("read");
+        assert!(
+            n > 0,
+            "{closed}; so far {:?}",
+            String::from_utf8_lossy(&self.buf)
+        );
+        self.buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// POSTs a JSON body to `/mcp` as a legacy client does (no modern
+/// headers), plus `extra` headers.
+pub fn post_legacy(port: u16, body: &Value, extra: &[(&str, &str)]) -> HttpReply {
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    headers.extend_from_slice(extra);
+    http(port, "POST", "/mcp", &headers, &body.to_string())
+}
+
 /// Sends `method path` with `headers` and `body` (and `Connection: close`).
 pub fn http(
     port: u16,

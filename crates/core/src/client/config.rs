@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::protocol::version::EraMode;
-use crate::protocol::{ClientCapabilities, Implementation};
+use crate::protocol::{ClientCapabilities, Implementation, ProtocolVersion};
 
 /// What a legacy client does with a request it never agreed to handle
 /// (L-UNDECLARED).
@@ -76,6 +76,32 @@ pub struct ClientConfig {
 }
 
 impl ClientConfig {
+    /// A modern-only client (the current modern version) with
+    /// `capabilities`: the defaults every preset and every client of a
+    /// scenario file starts from (no discover first, -32601 for undeclared
+    /// requests, 30 s request deadline, 3 s probe, 200 ms debounce, first
+    /// id 1).
+    pub fn new(
+        preset: &str,
+        info: Implementation,
+        capabilities: ClientCapabilities,
+    ) -> ClientConfig {
+        ClientConfig {
+            preset: preset.into(),
+            info,
+            era: EraMode::ModernOnly,
+            modern_versions: vec![ProtocolVersion::MODERN.into()],
+            legacy_versions: Vec::new(),
+            capabilities,
+            discover_first: false,
+            undeclared: UndeclaredPolicy::MethodNotFound,
+            request_timeout_ms: Some(30_000),
+            probe_timeout_ms: 3_000,
+            host_kill_ms: None,
+            debounce_ms: 200,
+            first_id: 1,
+        }
+    }
     /// A human label for the lane header.
     pub fn label(&self) -> String {
         format!(

@@ -6,7 +6,7 @@ use serde_json::{json, Map};
 use super::config::{ClientConfig, UndeclaredPolicy};
 use crate::protocol::capabilities::{settings, ElicitationCapability};
 use crate::protocol::version::EraMode;
-use crate::protocol::{meta, ClientCapabilities, Implementation, ProtocolVersion};
+use crate::protocol::{meta, ClientCapabilities, Implementation};
 
 /// Preset ids with a one-line description, in catalog order.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -37,21 +37,7 @@ fn modern(
     version: &str,
     capabilities: ClientCapabilities,
 ) -> ClientConfig {
-    ClientConfig {
-        preset: preset.into(),
-        info: Implementation::new(name, version),
-        era: EraMode::ModernOnly,
-        modern_versions: vec![ProtocolVersion::MODERN.into()],
-        legacy_versions: Vec::new(),
-        capabilities,
-        discover_first: false,
-        undeclared: UndeclaredPolicy::MethodNotFound,
-        request_timeout_ms: Some(30_000),
-        probe_timeout_ms: 3_000,
-        host_kill_ms: None,
-        debounce_ms: 200,
-        first_id: 1,
-    }
+    ClientConfig::new(preset, Implementation::new(name, version), capabilities)
 }
 
 /// `plain`: clientCapabilities `{}`.

@@ -16,6 +16,24 @@ use crate::transport::{sse, TransportKind};
 /// The largest SSE event the client reads from a response stream, in bytes.
 pub const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 
+/// A message to emit, with HTTP headers to send after the computed ones
+/// (the `Mcp-Param-*` headers of a tool call, C-PARAM-HEADERS).
+pub(super) struct Outgoing {
+    /// The JSON-RPC message.
+    pub(super) message: Value,
+    /// More HTTP headers (none for most messages).
+    pub(super) extra_headers: Vec<(String, String)>,
+}
+
+impl From<Value> for Outgoing {
+    fn from(message: Value) -> Outgoing {
+        Outgoing {
+            message,
+            extra_headers: Vec::new(),
+        }
+    }
+}
+
 impl Client {
     /// Queues an output; it carries the pending narration, if any.
     pub(super) fn output(&mut self, action: ClientAction, rules: &[RuleId], note: String) {
@@ -145,32 +163,21 @@ impl Client {
         self.config.request_timeout_ms.map(|t| now.plus_millis(t))
     }
 
-    /// Emits a message and starts waiting if it is a request.
+    /// Emits a message (a [`Value`], or an [`Outgoing`] with more HTTP
+    /// headers) and starts waiting if it is a request.
     pub(super) fn emit(
         &mut self,
-        message: Value,
+        message: impl Into<Outgoing>,
         era: Era,
         purpose: Option<Purpose>,
         deadline: Option<SimTime>,
         rules: &[RuleId],
         note: String,
     ) {
-        self.emit_with_headers(message, era, purpose, deadline, rules, note, Vec::new());
-    }
-
-    /// [`Client::emit`], with more HTTP headers after the computed ones
-    /// (the `Mcp-Param-*` headers of a tool call, C-PARAM-HEADERS).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn emit_with_headers(
-        &mut self,
-        message: Value,
-        era: Era,
-        purpose: Option<Purpose>,
-        deadline: Option<SimTime>,
-        rules: &[RuleId],
-        note: String,
-        extra_headers: Vec<(String, String)>,
-    ) {
+        let Outgoing {
+            message,
+            extra_headers,
+        } = message.into();
         let revision = match era {
             Era::Modern => ProtocolVersion::modern(),
             Era::Legacy => match &self.known.session {
@@ -346,14 +353,16 @@ impl Client {
                     note.push_str(&extra_note);
                 }
                 let msg = jsonrpc::request(&id, method, params);
-                self.emit_with_headers(
-                    msg,
+                self.emit(
+                    Outgoing {
+                        message: msg,
+                        extra_headers: extra,
+                    },
                     Era::Modern,
                     Some(Purpose::Job),
                     deadline,
                     &rules,
                     note,
-                    extra,
                 );
             }
             Era::Legacy => {

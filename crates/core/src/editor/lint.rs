@@ -234,40 +234,46 @@ pub fn lint_for(text: &str, server_era: crate::protocol::version::EraMode) -> Li
     out
 }
 
+/// A method list: `before`, the requests of tools, prompts and resources
+/// both eras have (in the templates' order), then `after`.
+macro_rules! around_feature_methods {
+    ([$($before:expr),* $(,)?], [$($after:expr),* $(,)?]) => {
+        &[
+            $($before,)*
+            methods::TOOLS_LIST,
+            methods::TOOLS_CALL,
+            methods::PROMPTS_LIST,
+            methods::PROMPTS_GET,
+            methods::RESOURCES_LIST,
+            methods::RESOURCES_TEMPLATES_LIST,
+            methods::RESOURCES_READ,
+            $($after,)*
+        ]
+    };
+}
+
 /// Client-to-server methods of 2026-07-28.
-pub const MODERN_METHODS: &[&str] = &[
-    methods::DISCOVER,
-    methods::TOOLS_LIST,
-    methods::TOOLS_CALL,
-    methods::PROMPTS_LIST,
-    methods::PROMPTS_GET,
-    methods::RESOURCES_LIST,
-    methods::RESOURCES_TEMPLATES_LIST,
-    methods::RESOURCES_READ,
-    "completion/complete",
-    "subscriptions/listen",
-    methods::CANCELLED,
-];
+pub const MODERN_METHODS: &[&str] = around_feature_methods!(
+    [methods::DISCOVER],
+    [
+        "completion/complete",
+        "subscriptions/listen",
+        methods::CANCELLED
+    ]
+);
 
 /// Client-to-server methods of the legacy revisions (2025-11-25 and earlier).
-pub const LEGACY_METHODS: &[&str] = &[
-    methods::INITIALIZE,
-    methods::INITIALIZED,
-    methods::PING,
-    methods::TOOLS_LIST,
-    methods::TOOLS_CALL,
-    methods::PROMPTS_LIST,
-    methods::PROMPTS_GET,
-    methods::RESOURCES_LIST,
-    methods::RESOURCES_TEMPLATES_LIST,
-    methods::RESOURCES_READ,
-    methods::RESOURCES_SUBSCRIBE,
-    methods::RESOURCES_UNSUBSCRIBE,
-    methods::LOGGING_SET_LEVEL,
-    "completion/complete",
-    methods::CANCELLED,
-    "notifications/roots/list_changed",
-];
+pub const LEGACY_METHODS: &[&str] = around_feature_methods!(
+    [methods::INITIALIZE, methods::INITIALIZED, methods::PING],
+    [
+        methods::RESOURCES_SUBSCRIBE,
+        methods::RESOURCES_UNSUBSCRIBE,
+        methods::LOGGING_SET_LEVEL,
+        "completion/complete",
+        methods::CANCELLED,
+        "notifications/roots/list_changed",
+    ]
+);
 
 /// Checks `value` against a schema shape; on failure, a warning at the
 /// failing path naming the schema type.

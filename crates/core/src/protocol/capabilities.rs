@@ -203,6 +203,12 @@ pub struct ServerCapabilities {
 }
 
 impl ListCapability {
+    /// Whether `cap`, a list capability a server may not have, declares
+    /// `listChanged: true`.
+    pub fn announces_changes(cap: &Option<ListCapability>) -> bool {
+        cap.as_ref().and_then(|c| c.list_changed).unwrap_or(false)
+    }
+
     fn to_json(&self) -> Value {
         let mut out = Map::new();
         if let Some(v) = self.list_changed {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::protocol::version::EraMode;
-use crate::protocol::{ClientCapabilities, Implementation, ServerCapabilities};
+use crate::protocol::{ClientCapabilities, Implementation, ProtocolVersion, ServerCapabilities};
 
 /// `cacheScope` of cacheable results (M-CACHE-HINTS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -307,6 +307,32 @@ impl ToolSpec {
 }
 
 impl ServerConfig {
+    /// A modern-only server (the current modern version) that offers
+    /// nothing yet: the defaults every preset and every server of a
+    /// scenario file starts from (one-hour public cache hint, capability
+    /// check before work, unknown methods answered, first request id 1).
+    pub fn new(preset: &str, info: Implementation) -> ServerConfig {
+        ServerConfig {
+            preset: preset.into(),
+            info,
+            era: EraMode::ModernOnly,
+            modern_versions: vec![ProtocolVersion::MODERN.into()],
+            legacy_versions: Vec::new(),
+            capabilities: ServerCapabilities::default(),
+            instructions: None,
+            ttl_ms: 3_600_000,
+            cache_scope: CacheScope::Public,
+            tools: Vec::new(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
+            resource_templates: Vec::new(),
+            checks_capability_before_work: true,
+            unknown_method: UnknownMethodPolicy::Answer,
+            first_request_id: 1,
+            checks_host: false,
+            fixtures: None,
+        }
+    }
     /// A human label for the lane header.
     pub fn label(&self) -> String {
         format!(

@@ -641,30 +641,36 @@ impl Server {
             format!("The session declared the capability at initialize, so while {} waits the server sends {method} id {ask_id} to the client; the call's result follows the answer.", tool.name));
     }
 
-    /// The tool list changed: tell every operating session, if declared.
-    pub(super) fn legacy_tools_changed(&mut self) {
-        let declared = self
-            .config
-            .capabilities
-            .tools
-            .as_ref()
-            .and_then(|t| t.list_changed)
-            .unwrap_or(false);
-        if !declared {
-            return;
-        }
+    /// Sends the notification `method` with `params` to every legacy
+    /// session `hears` selects, in the order the sessions began, each
+    /// output carrying `rule` and `note`.
+    pub(super) fn notify_legacy_sessions(
+        &mut self,
+        hears: impl Fn(&LegacySession) -> bool,
+        method: &str,
+        params: Value,
+        rule: RuleId,
+        note: &str,
+    ) {
         let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
             .iter()
-            .filter(|(_, s)| s.state == SessionState::Operating)
+            .filter(|(_, s)| hears(s))
             .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
             .collect();
-        // In the order the sessions began.
         conns.sort_by_key(|(seq, ..)| *seq);
         for (_, conn, revision) in conns {
-            let message = jsonrpc::notification(methods::TOOLS_LIST_CHANGED, Value::Null);
-            self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
-                "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list.");
+            let message = jsonrpc::notification(method, params.clone());
+            self.note(
+                &conn,
+                OutputKind::Send {
+                    message,
+                    revision,
+                    violation: None,
+                },
+                &[rule],
+                note,
+            );
         }
     }
 

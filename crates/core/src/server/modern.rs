@@ -122,9 +122,7 @@ impl Server {
     /// Whether this server has anything a listen stream could hear.
     fn listens(&self) -> bool {
         let caps = &self.config.capabilities;
-        let changed = |c: &Option<crate::protocol::capabilities::ListCapability>| {
-            c.as_ref().and_then(|c| c.list_changed).unwrap_or(false)
-        };
+        let changed = crate::protocol::capabilities::ListCapability::announces_changes;
         changed(&caps.tools)
             || changed(&caps.prompts)
             || changed(&caps.resources)

@@ -4,12 +4,10 @@
 
 use serde_json::json;
 
-use super::config::{
-    CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec, UnknownMethodPolicy,
-};
+use super::config::{PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec};
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
-use crate::protocol::{ClientCapabilities, Implementation, ProtocolVersion, ServerCapabilities};
+use crate::protocol::{ClientCapabilities, Implementation, ServerCapabilities};
 
 /// Preset ids with a one-line description, in catalog order.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -35,29 +33,9 @@ pub fn server(id: &str) -> Option<ServerConfig> {
 }
 
 fn modern_only(preset: &str, name: &str, version: &str) -> ServerConfig {
-    ServerConfig {
-        preset: preset.into(),
-        info: Implementation::new(name, version),
-        era: EraMode::ModernOnly,
-        modern_versions: vec![ProtocolVersion::MODERN.into()],
-        legacy_versions: Vec::new(),
-        capabilities: ServerCapabilities {
-            tools: Some(ListCapability::default()),
-            ..Default::default()
-        },
-        instructions: None,
-        ttl_ms: 3_600_000,
-        cache_scope: CacheScope::Public,
-        tools: Vec::new(),
-        prompts: Vec::new(),
-        resources: Vec::new(),
-        resource_templates: Vec::new(),
-        checks_capability_before_work: true,
-        unknown_method: UnknownMethodPolicy::Answer,
-        first_request_id: 1,
-        checks_host: false,
-        fixtures: None,
-    }
+    let mut cfg = ServerConfig::new(preset, Implementation::new(name, version));
+    cfg.capabilities.tools = Some(ListCapability::default());
+    cfg
 }
 
 fn text_args(props: serde_json::Value, required: &[&str]) -> serde_json::Value {

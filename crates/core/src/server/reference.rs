@@ -8,13 +8,13 @@
 use serde_json::{json, Value};
 
 use super::config::{
-    Behaviour, CacheScope, InputAsk, InputRound, MrtrSpec, PromptArgument, PromptSpec, Question,
-    ResourceSpec, ServerConfig, TemplateSpec, ToolSpec, UnknownMethodPolicy,
+    Behaviour, InputAsk, InputRound, MrtrSpec, PromptArgument, PromptSpec, Question, ResourceSpec,
+    ServerConfig, TemplateSpec, ToolSpec,
 };
 use super::ServerTrigger;
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
-use crate::protocol::{ClientCapabilities, Implementation, ProtocolVersion, ServerCapabilities};
+use crate::protocol::{ClientCapabilities, Implementation, ServerCapabilities};
 
 /// A 1x1 PNG, base64.
 pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==";
@@ -211,10 +211,7 @@ pub fn reference() -> ServerConfig {
         })
     };
     ServerConfig {
-        preset: "reference".into(),
-        info: Implementation::new("mcp-lanes-reference", "1.0.0"),
         era: EraMode::DualEra,
-        modern_versions: vec![ProtocolVersion::MODERN.into()],
         legacy_versions: vec!["2025-11-25".into(), "2025-06-18".into(), "2025-03-26".into(), "2024-11-05".into()],
         capabilities: ServerCapabilities {
             tools: changes(None),
@@ -226,16 +223,9 @@ pub fn reference() -> ServerConfig {
         },
         instructions: Some("The reference server: every request of both eras, with the fixtures of the official conformance suite.".into()),
         ttl_ms: 60_000,
-        cache_scope: CacheScope::Public,
-        tools: Vec::new(),
-        prompts: Vec::new(),
-        resources: Vec::new(),
-        resource_templates: Vec::new(),
-        checks_capability_before_work: true,
-        unknown_method: UnknownMethodPolicy::Answer,
-        first_request_id: 1,
         checks_host: true,
         fixtures: Some("reference".into()),
+        ..ServerConfig::new("reference", Implementation::new("mcp-lanes-reference", "1.0.0"))
     }
 }
 

@@ -19,6 +19,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{ConnId, OutputKind, Server, ServerTrigger, SessionState};
+use crate::protocol::capabilities::ListCapability;
 use crate::protocol::jsonrpc::{self, RequestId};
 use crate::protocol::{meta, methods, ProtocolVersion};
 use crate::rules;
@@ -102,9 +103,7 @@ impl Server {
         let flag =
             |key: &str| asked.and_then(|a| a.get(key)).and_then(Value::as_bool) == Some(true);
         let caps = &self.config.capabilities;
-        let list_changed = |c: &Option<crate::protocol::capabilities::ListCapability>| {
-            c.as_ref().and_then(|c| c.list_changed).unwrap_or(false)
-        };
+        let list_changed = ListCapability::announces_changes;
         let subscribe = caps
             .resources
             .as_ref()
@@ -184,65 +183,48 @@ impl Server {
                 format!("{method} goes to the stream of subscription {} (it asked for it), tagged with its id.", l.id));
         }
         match change {
-            ServerTrigger::ToolsChanged => self.legacy_tools_changed(),
-            ServerTrigger::PromptsChanged | ServerTrigger::ResourcesChanged => {
-                self.legacy_list_changed(change, method)
-            }
+            ServerTrigger::ToolsChanged
+            | ServerTrigger::PromptsChanged
+            | ServerTrigger::ResourcesChanged => self.legacy_list_changed(change, method),
             ServerTrigger::ResourceUpdated { uri } => self.legacy_resource_updated(uri),
         }
     }
 
-    /// Prompts or resources changed: operating legacy sessions hear of it if
-    /// the server declared listChanged for them.
+    /// Tools, prompts or resources changed: operating legacy sessions hear
+    /// `method` if the server declared listChanged for that list.
     fn legacy_list_changed(&mut self, change: &ServerTrigger, method: &str) {
         let caps = &self.config.capabilities;
-        let declared = match change {
-            ServerTrigger::PromptsChanged => caps.prompts.as_ref(),
-            _ => caps.resources.as_ref(),
-        }
-        .and_then(|c| c.list_changed)
-        .unwrap_or(false);
-        if !declared {
+        let cap = match change {
+            ServerTrigger::ToolsChanged => &caps.tools,
+            ServerTrigger::PromptsChanged => &caps.prompts,
+            _ => &caps.resources,
+        };
+        if !ListCapability::announces_changes(cap) {
             return;
         }
-        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.state == SessionState::Operating)
-            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
-            .collect();
-        // In the order the sessions began.
-        conns.sort_by_key(|(seq, ..)| *seq);
-        for (_, conn, revision) in conns {
-            let message = jsonrpc::notification(method, Value::Null);
-            self.note(&conn, OutputKind::Send { message, revision, violation: None }, &[rules::L_LIST_CHANGED],
-                format!("The server declared listChanged, so the session hears {method}: a hint to re-list."));
-        }
+        let note = match change {
+            ServerTrigger::ToolsChanged => "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list.".to_string(),
+            _ => format!("The server declared listChanged, so the session hears {method}: a hint to re-list."),
+        };
+        self.notify_legacy_sessions(
+            |s| s.state == SessionState::Operating,
+            method,
+            Value::Null,
+            rules::L_LIST_CHANGED,
+            &note,
+        );
     }
 
     /// A resource changed: legacy sessions subscribed to it hear of it.
     fn legacy_resource_updated(&mut self, uri: &str) {
-        let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.subscribed.iter().any(|u| u == uri))
-            .map(|(c, s)| (s.seq, c.clone(), s.version.clone()))
-            .collect();
-        conns.sort_by_key(|(seq, ..)| *seq);
-        for (_, conn, revision) in conns {
-            let message = jsonrpc::notification(methods::RESOURCES_UPDATED, json!({"uri": uri}));
-            self.note(
-                &conn,
-                OutputKind::Send {
-                    message,
-                    revision,
-                    violation: None,
-                },
-                &[rules::L_SUBSCRIBE],
-                format!(
-                    "The session subscribed to {uri}, so it hears notifications/resources/updated."
-                ),
-            );
-        }
+        self.notify_legacy_sessions(
+            |s| s.subscribed.iter().any(|u| u == uri),
+            methods::RESOURCES_UPDATED,
+            json!({"uri": uri}),
+            rules::L_SUBSCRIBE,
+            &format!(
+                "The session subscribed to {uri}, so it hears notifications/resources/updated."
+            ),
+        );
     }
 }

@@ -9,15 +9,14 @@ use serde_json::{json, Map, Value};
 use super::read::{child, Errors, LISTS};
 use super::types::*;
 use super::ScenarioFile;
-use crate::client::{presets as clients, ClientConfig, Step, UndeclaredPolicy};
+use crate::client::{presets as clients, ClientConfig, Step};
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
 use crate::protocol::{
     methods, ClientCapabilities, Implementation, ProtocolVersion, ServerCapabilities,
 };
 use crate::server::{
-    presets as servers, CacheScope, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec,
-    UnknownMethodPolicy,
+    presets as servers, PromptSpec, Question, ResourceSpec, ServerConfig, ToolSpec,
 };
 use crate::sim::engine::ServerEvent;
 use crate::sim::{Setup, SimTime};
@@ -41,48 +40,112 @@ pub(super) fn era_versions(era: EraMode, server: bool) -> (Vec<String>, Vec<Stri
     }
 }
 
-/// The server a definition without `preset` starts from.
-pub(super) fn blank_server(id: &str) -> ServerConfig {
-    ServerConfig {
-        preset: id.into(),
-        info: Implementation::new(id, "1.0.0"),
-        era: EraMode::ModernOnly,
-        modern_versions: vec![ProtocolVersion::MODERN.into()],
-        legacy_versions: Vec::new(),
-        capabilities: ServerCapabilities::default(),
-        instructions: None,
-        ttl_ms: 3_600_000,
-        cache_scope: CacheScope::Public,
-        tools: Vec::new(),
-        prompts: Vec::new(),
-        resources: Vec::new(),
-        resource_templates: Vec::new(),
-        checks_capability_before_work: true,
-        unknown_method: UnknownMethodPolicy::Answer,
-        first_request_id: 1,
-        checks_host: false,
-        fixtures: None,
+/// The fields a server's and a client's config share that a file can
+/// write (besides capabilities, whose defaults differ).
+#[derive(Debug, Clone)]
+pub(super) struct Shared {
+    /// The preset id (or the file's id of a peer without one).
+    pub(super) preset: String,
+    /// serverInfo or clientInfo.
+    pub(super) info: Implementation,
+    /// Which eras it speaks.
+    pub(super) era: EraMode,
+    /// Modern versions.
+    pub(super) modern_versions: Vec<String>,
+    /// Legacy versions.
+    pub(super) legacy_versions: Vec<String>,
+}
+
+/// A server's or a client's config as the file sees both: a preset or a
+/// blank config to start from, shared fields, and capabilities.
+pub(super) trait PeerConfig: Clone + PartialEq {
+    /// Its capabilities' type.
+    type Caps: Clone + PartialEq;
+    /// Whether it is a server (a dual-era server names two legacy versions).
+    const SERVER: bool;
+    /// The preset `id`, if there is one.
+    fn preset(id: &str) -> Option<Self>;
+    /// What a definition without `preset` starts from.
+    fn blank(id: &str) -> Self;
+    /// The capabilities `cfg`, made from `base`, has when the file names
+    /// none.
+    fn implied_capabilities(base: &Self, cfg: &Self) -> Self::Caps;
+    /// Its shared fields.
+    fn shared(&self) -> Shared;
+    /// Replaces its shared fields.
+    fn set_shared(&mut self, shared: Shared);
+    /// Its capabilities.
+    fn capabilities(&self) -> &Self::Caps;
+    /// Replaces its capabilities.
+    fn set_capabilities(&mut self, caps: Self::Caps);
+
+    /// The base of a definition: its preset, or a blank config.
+    fn base(preset: Option<&str>, id: &str) -> Self {
+        preset
+            .and_then(Self::preset)
+            .unwrap_or_else(|| Self::blank(id))
     }
 }
 
-/// The client a definition without `preset` starts from.
-pub(super) fn blank_client(id: &str) -> ClientConfig {
-    ClientConfig {
-        preset: id.into(),
-        info: Implementation::new(id, "1.0.0"),
-        era: EraMode::ModernOnly,
-        modern_versions: vec![ProtocolVersion::MODERN.into()],
-        legacy_versions: Vec::new(),
-        capabilities: ClientCapabilities::none(),
-        discover_first: false,
-        undeclared: UndeclaredPolicy::MethodNotFound,
-        request_timeout_ms: Some(30_000),
-        probe_timeout_ms: 3_000,
-        host_kill_ms: None,
-        debounce_ms: 200,
-        first_id: 1,
-    }
+/// Implements [`PeerConfig`] for a config type: the field names are the
+/// same in `ServerConfig` and `ClientConfig`.
+macro_rules! peer_config {
+    ($config:ty, $caps:ty, server: $server:literal, presets: $presets:path, blank: $blank:expr, implied: $implied:expr) => {
+        impl PeerConfig for $config {
+            type Caps = $caps;
+            const SERVER: bool = $server;
+            fn preset(id: &str) -> Option<Self> {
+                $presets(id)
+            }
+            fn blank(id: &str) -> Self {
+                $blank(id)
+            }
+            fn implied_capabilities(base: &Self, cfg: &Self) -> $caps {
+                $implied(base, cfg)
+            }
+            fn shared(&self) -> Shared {
+                Shared {
+                    preset: self.preset.clone(),
+                    info: self.info.clone(),
+                    era: self.era,
+                    modern_versions: self.modern_versions.clone(),
+                    legacy_versions: self.legacy_versions.clone(),
+                }
+            }
+            fn set_shared(&mut self, shared: Shared) {
+                self.preset = shared.preset;
+                self.info = shared.info;
+                self.era = shared.era;
+                self.modern_versions = shared.modern_versions;
+                self.legacy_versions = shared.legacy_versions;
+            }
+            fn capabilities(&self) -> &$caps {
+                &self.capabilities
+            }
+            fn set_capabilities(&mut self, caps: $caps) {
+                self.capabilities = caps;
+            }
+        }
+    };
 }
+
+peer_config!(
+    ServerConfig,
+    ServerCapabilities,
+    server: true,
+    presets: servers::server,
+    blank: |id| ServerConfig::new(id, Implementation::new(id, "1.0.0")),
+    implied: |base: &ServerConfig, cfg| derived_capabilities(&base.capabilities, cfg)
+);
+
+peer_config!(
+    ClientConfig,
+    ClientCapabilities,
+    server: false,
+    presets: clients::client,
+    blank: |id| ClientConfig::new(id, Implementation::new(id, "1.0.0"), ClientCapabilities::none()),
+    implied: |base: &ClientConfig, _| base.capabilities.clone()
+);
 
 /// `base`'s capabilities plus `{}` for each of tools, resources and prompts
 /// the server has but does not announce: what a server whose author wrote
@@ -126,92 +189,81 @@ pub(super) fn default_input_schema() -> Value {
     json!({"type": "object", "properties": {}})
 }
 
-/// The server base of a definition: its preset, or a blank server.
-pub(super) fn server_base(def_preset: Option<&str>, id: &str) -> ServerConfig {
-    def_preset
-        .and_then(servers::server)
-        .unwrap_or_else(|| blank_server(id))
+/// Sets `slot` to what the file wrote, if it wrote anything.
+fn set<T: Clone>(slot: &mut T, written: &Option<T>) {
+    if let Some(value) = written {
+        *slot = value.clone();
+    }
 }
 
-/// The client base of a definition: its preset, or a blank client.
-pub(super) fn client_base(def_preset: Option<&str>, id: &str) -> ClientConfig {
-    def_preset
-        .and_then(clients::client)
-        .unwrap_or_else(|| blank_client(id))
+/// A config from a definition: its base (preset or blank) with the shared
+/// fields the file wrote, then `own` (the kind's own fields), then its
+/// capabilities: the written ones, else those the result implies.
+fn config<P: PeerConfig>(def: &PeerDef<P::Caps>, own: impl FnOnce(&mut P)) -> P {
+    let base = P::base(def.preset.as_deref(), &def.id);
+    let mut cfg = base.clone();
+    let from = base.shared();
+    let mut shared = from.clone();
+    shared.preset = def.preset.clone().unwrap_or_else(|| def.id.clone());
+    set(&mut shared.info.name, &def.name);
+    set(&mut shared.info.version, &def.version);
+    if let Some(era) = def.era {
+        shared.era = era;
+        (shared.modern_versions, shared.legacy_versions) = versions_for(
+            from.era,
+            (&from.modern_versions, &from.legacy_versions),
+            era,
+            P::SERVER,
+        );
+    }
+    set(&mut shared.modern_versions, &def.modern_versions);
+    set(&mut shared.legacy_versions, &def.legacy_versions);
+    cfg.set_shared(shared);
+    own(&mut cfg);
+    let caps = match &def.capabilities {
+        Some(caps) => caps.clone(),
+        None => P::implied_capabilities(&base, &cfg),
+    };
+    cfg.set_capabilities(caps);
+    cfg
 }
 
 fn server_config(def: &ServerDef) -> ServerConfig {
-    let base = server_base(def.preset.as_deref(), &def.id);
-    let mut cfg = base.clone();
-    cfg.preset = def.preset.clone().unwrap_or_else(|| def.id.clone());
-    if let Some(name) = &def.name {
-        cfg.info.name = name.clone();
-    }
-    if let Some(version) = &def.version {
-        cfg.info.version = version.clone();
-    }
-    if let Some(era) = def.era {
-        cfg.era = era;
-        (cfg.modern_versions, cfg.legacy_versions) = versions_for(
-            base.era,
-            (&base.modern_versions, &base.legacy_versions),
-            era,
-            true,
+    config(&def.peer, |cfg: &mut ServerConfig| {
+        set(&mut cfg.instructions, &def.instructions);
+        set(&mut cfg.ttl_ms, &def.ttl_ms);
+        set(&mut cfg.cache_scope, &def.cache_scope);
+        if let Some(tools) = &def.tools {
+            cfg.tools = tools.iter().map(tool_spec).collect();
+        }
+        if let Some(resources) = &def.resources {
+            cfg.resources = resources
+                .iter()
+                .map(|r| ResourceSpec {
+                    uri: r.uri.clone(),
+                    name: r.name.clone().unwrap_or_else(|| r.uri.clone()),
+                    text: r.text.clone().unwrap_or_default(),
+                    ..Default::default()
+                })
+                .collect();
+        }
+        if let Some(prompts) = &def.prompts {
+            cfg.prompts = prompts
+                .iter()
+                .map(|p| PromptSpec {
+                    name: p.name.clone(),
+                    description: p.description.clone().unwrap_or_default(),
+                    ..Default::default()
+                })
+                .collect();
+        }
+        set(
+            &mut cfg.checks_capability_before_work,
+            &def.checks_capability_before_work,
         );
-    }
-    if let Some(v) = &def.modern_versions {
-        cfg.modern_versions = v.clone();
-    }
-    if let Some(v) = &def.legacy_versions {
-        cfg.legacy_versions = v.clone();
-    }
-    if let Some(instructions) = &def.instructions {
-        cfg.instructions = instructions.clone();
-    }
-    if let Some(ttl) = def.ttl_ms {
-        cfg.ttl_ms = ttl;
-    }
-    if let Some(scope) = def.cache_scope {
-        cfg.cache_scope = scope;
-    }
-    if let Some(tools) = &def.tools {
-        cfg.tools = tools.iter().map(tool_spec).collect();
-    }
-    if let Some(resources) = &def.resources {
-        cfg.resources = resources
-            .iter()
-            .map(|r| ResourceSpec {
-                uri: r.uri.clone(),
-                name: r.name.clone().unwrap_or_else(|| r.uri.clone()),
-                text: r.text.clone().unwrap_or_default(),
-                ..Default::default()
-            })
-            .collect();
-    }
-    if let Some(prompts) = &def.prompts {
-        cfg.prompts = prompts
-            .iter()
-            .map(|p| PromptSpec {
-                name: p.name.clone(),
-                description: p.description.clone().unwrap_or_default(),
-                ..Default::default()
-            })
-            .collect();
-    }
-    cfg.capabilities = match &def.capabilities {
-        Some(caps) => caps.clone(),
-        None => derived_capabilities(&base.capabilities, &cfg),
-    };
-    if let Some(check) = def.checks_capability_before_work {
-        cfg.checks_capability_before_work = check;
-    }
-    if let Some(policy) = def.unknown_methods {
-        cfg.unknown_method = policy;
-    }
-    if let Some(id) = def.first_request_id {
-        cfg.first_request_id = id;
-    }
-    cfg
+        set(&mut cfg.unknown_method, &def.unknown_methods);
+        set(&mut cfg.first_request_id, &def.first_request_id);
+    })
 }
 
 fn tool_spec(def: &ToolDef) -> ToolSpec {
@@ -237,55 +289,15 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
 }
 
 fn client_config(def: &ClientDef) -> ClientConfig {
-    let base = client_base(def.preset.as_deref(), &def.id);
-    let mut cfg = base.clone();
-    cfg.preset = def.preset.clone().unwrap_or_else(|| def.id.clone());
-    if let Some(name) = &def.name {
-        cfg.info.name = name.clone();
-    }
-    if let Some(version) = &def.version {
-        cfg.info.version = version.clone();
-    }
-    if let Some(era) = def.era {
-        cfg.era = era;
-        (cfg.modern_versions, cfg.legacy_versions) = versions_for(
-            base.era,
-            (&base.modern_versions, &base.legacy_versions),
-            era,
-            false,
-        );
-    }
-    if let Some(v) = &def.modern_versions {
-        cfg.modern_versions = v.clone();
-    }
-    if let Some(v) = &def.legacy_versions {
-        cfg.legacy_versions = v.clone();
-    }
-    if let Some(caps) = &def.capabilities {
-        cfg.capabilities = caps.clone();
-    }
-    if let Some(v) = def.discover_first {
-        cfg.discover_first = v;
-    }
-    if let Some(v) = def.undeclared_requests {
-        cfg.undeclared = v;
-    }
-    if let Some(v) = def.request_timeout_ms {
-        cfg.request_timeout_ms = v;
-    }
-    if let Some(v) = def.probe_timeout_ms {
-        cfg.probe_timeout_ms = v;
-    }
-    if let Some(v) = def.host_kill_ms {
-        cfg.host_kill_ms = v;
-    }
-    if let Some(v) = def.debounce_ms {
-        cfg.debounce_ms = v;
-    }
-    if let Some(v) = def.first_id {
-        cfg.first_id = v;
-    }
-    cfg
+    config(&def.peer, |cfg: &mut ClientConfig| {
+        set(&mut cfg.discover_first, &def.discover_first);
+        set(&mut cfg.undeclared, &def.undeclared_requests);
+        set(&mut cfg.request_timeout_ms, &def.request_timeout_ms);
+        set(&mut cfg.probe_timeout_ms, &def.probe_timeout_ms);
+        set(&mut cfg.host_kill_ms, &def.host_kill_ms);
+        set(&mut cfg.debounce_ms, &def.debounce_ms);
+        set(&mut cfg.first_id, &def.first_id);
+    })
 }
 
 fn preset_ids(list: &[(&str, &str)]) -> String {
@@ -295,33 +307,30 @@ fn preset_ids(list: &[(&str, &str)]) -> String {
         .join(", ")
 }
 
+/// The config a set-up names by `id`: one the file defines, else a preset.
+fn find<P: PeerConfig>(defined: &[(String, P)], id: &str) -> Option<P> {
+    defined
+        .iter()
+        .find(|(d, _)| d == id)
+        .map(|(_, c)| c.clone())
+        .or_else(|| P::preset(id))
+}
+
 /// Resolves references and builds every set-up; every dangling reference
 /// is reported.
 pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
     let server_defs: Vec<(String, ServerConfig)> = file
         .servers
         .iter()
-        .map(|d| (d.id.clone(), server_config(d)))
+        .map(|d| (d.peer.id.clone(), server_config(d)))
         .collect();
     let client_defs: Vec<(String, ClientConfig)> = file
         .clients
         .iter()
-        .map(|d| (d.id.clone(), client_config(d)))
+        .map(|d| (d.peer.id.clone(), client_config(d)))
         .collect();
-    let find_server = |id: &str| {
-        server_defs
-            .iter()
-            .find(|(d, _)| d == id)
-            .map(|(_, c)| c.clone())
-            .or_else(|| servers::server(id))
-    };
-    let find_client = |id: &str| {
-        client_defs
-            .iter()
-            .find(|(d, _)| d == id)
-            .map(|(_, c)| c.clone())
-            .or_else(|| clients::client(id))
-    };
+    let find_server = |id: &str| find(&server_defs, id);
+    let find_client = |id: &str| find(&client_defs, id);
     let no_server = |id: &str| {
         format!(
             "no server \"{id}\": define it under \"servers\" or name a server preset ({})",

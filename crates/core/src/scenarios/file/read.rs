@@ -645,14 +645,14 @@ pub(super) fn file(e: &mut Errors, value: &Value) -> Option<FileDef> {
     unique(
         e,
         &f.path("servers"),
-        servers.iter().map(|s| s.id.as_str()),
+        servers.iter().map(|s| s.peer.id.as_str()),
         "id",
         "the server id",
     );
     unique(
         e,
         &f.path("clients"),
-        clients.iter().map(|c| c.id.as_str()),
+        clients.iter().map(|c| c.peer.id.as_str()),
         "id",
         "the client id",
     );
@@ -686,16 +686,45 @@ fn preset(e: &mut Errors, f: &Fields, known: &[(&str, &str)], what: &str) -> Opt
     }
 }
 
+/// The keys of a server and a client definition alike, in the README's
+/// order (each kind's own keys follow).
+const PEER_KEYS: &[&str] = &[
+    "id",
+    "preset",
+    "name",
+    "version",
+    "era",
+    "modernVersions",
+    "legacyVersions",
+    "capabilities",
+];
+
+/// Reads what a server and a client definition share but the id, which
+/// the caller reads last (`presets`: the kind's presets, `what`: its word,
+/// `caps`: its capability reader).
+fn peer<C>(
+    e: &mut Errors,
+    f: &Fields,
+    presets: &[(&str, &str)],
+    what: &str,
+    caps: fn(&mut Errors, &str, &Value) -> Option<C>,
+) -> PeerDef<C> {
+    PeerDef {
+        id: String::new(),
+        preset: preset(e, f, presets, what),
+        name: name(e, f, "name", false),
+        version: name(e, f, "version", false),
+        era: choice(e, f, "era", ERAS),
+        modern_versions: versions(e, f, "modernVersions"),
+        legacy_versions: versions(e, f, "legacyVersions"),
+        capabilities: f
+            .get("capabilities")
+            .and_then(|v| caps(e, &f.path("capabilities"), v)),
+    }
+}
+
 fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
     const KEYS: &[&str] = &[
-        "id",
-        "preset",
-        "name",
-        "version",
-        "era",
-        "modernVersions",
-        "legacyVersions",
-        "capabilities",
         "instructions",
         "cache",
         "tools",
@@ -705,18 +734,16 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
         "unknownMethods",
         "firstRequestId",
     ];
-    let f = fields(e, path, value, "a server", KEYS)?;
+    let f = fields(e, path, value, "a server", &[PEER_KEYS, KEYS].concat())?;
     let before = e.0.len();
     let mut def = ServerDef {
-        preset: preset(e, &f, crate::server::presets::PRESETS, "server"),
-        name: name(e, &f, "name", false),
-        version: name(e, &f, "version", false),
-        era: choice(e, &f, "era", ERAS),
-        modern_versions: versions(e, &f, "modernVersions"),
-        legacy_versions: versions(e, &f, "legacyVersions"),
-        capabilities: f
-            .get("capabilities")
-            .and_then(|v| server_caps(e, &f.path("capabilities"), v)),
+        peer: peer(
+            e,
+            &f,
+            crate::server::presets::PRESETS,
+            "server",
+            server_caps,
+        ),
         instructions: match f.get("instructions") {
             None => None,
             Some(Value::Null) => Some(None),
@@ -787,7 +814,7 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
             "the resource",
         );
     }
-    def.id = id(e, &f, "id", true)?;
+    def.peer.id = id(e, &f, "id", true)?;
     (e.0.len() == before).then_some(def)
 }
 
@@ -864,14 +891,6 @@ fn prompt(e: &mut Errors, path: &str, value: &Value) -> Option<PromptDef> {
 
 fn client(e: &mut Errors, path: &str, value: &Value) -> Option<ClientDef> {
     const KEYS: &[&str] = &[
-        "id",
-        "preset",
-        "name",
-        "version",
-        "era",
-        "modernVersions",
-        "legacyVersions",
-        "capabilities",
         "discoverFirst",
         "undeclaredRequests",
         "requestTimeoutMs",
@@ -880,18 +899,16 @@ fn client(e: &mut Errors, path: &str, value: &Value) -> Option<ClientDef> {
         "debounceMs",
         "firstId",
     ];
-    let f = fields(e, path, value, "a client", KEYS)?;
+    let f = fields(e, path, value, "a client", &[PEER_KEYS, KEYS].concat())?;
     let before = e.0.len();
     let mut def = ClientDef {
-        preset: preset(e, &f, crate::client::presets::PRESETS, "client"),
-        name: name(e, &f, "name", false),
-        version: name(e, &f, "version", false),
-        era: choice(e, &f, "era", ERAS),
-        modern_versions: versions(e, &f, "modernVersions"),
-        legacy_versions: versions(e, &f, "legacyVersions"),
-        capabilities: f
-            .get("capabilities")
-            .and_then(|v| client_caps(e, &f.path("capabilities"), v)),
+        peer: peer(
+            e,
+            &f,
+            crate::client::presets::PRESETS,
+            "client",
+            client_caps,
+        ),
         discover_first: boolean(e, &f, "discoverFirst"),
         undeclared_requests: choice(e, &f, "undeclaredRequests", UNDECLARED),
         request_timeout_ms: nullable_uint(e, &f, "requestTimeoutMs", MAX_MS),
@@ -899,9 +916,8 @@ fn client(e: &mut Errors, path: &str, value: &Value) -> Option<ClientDef> {
         host_kill_ms: nullable_uint(e, &f, "hostKillMs", MAX_MS),
         debounce_ms: uint(e, &f, "debounceMs", MAX_MS),
         first_id: uint(e, &f, "firstId", MAX_FIRST_ID as u64).map(|n| n as i64),
-        ..ClientDef::default()
     };
-    def.id = id(e, &f, "id", true)?;
+    def.peer.id = id(e, &f, "id", true)?;
     (e.0.len() == before).then_some(def)
 }
 

@@ -28,25 +28,36 @@ pub struct FileDef {
     pub setups: Vec<SetupDef>,
 }
 
-/// A server: a preset with overrides, or one written from scratch.
+/// What a server and a client definition share: how set-ups refer to it,
+/// the preset it starts from, who it says it is, which versions it speaks
+/// and its capabilities (`C`: server or client capabilities).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ServerDef {
+pub struct PeerDef<C> {
     /// How set-ups refer to it.
     pub id: String,
     /// The built-in preset it starts from.
     pub preset: Option<String>,
-    /// serverInfo.name.
+    /// serverInfo.name or clientInfo.name.
     pub name: Option<String>,
-    /// serverInfo.version.
+    /// serverInfo.version or clientInfo.version.
     pub version: Option<String>,
     /// Which eras it speaks.
     pub era: Option<EraMode>,
-    /// Modern protocol versions it implements.
+    /// Modern protocol versions (a client's in preference order).
     pub modern_versions: Option<Vec<String>>,
-    /// Legacy protocol versions it implements, newest first.
+    /// Legacy protocol versions (a server's newest first, a client's in
+    /// preference order).
     pub legacy_versions: Option<Vec<String>>,
-    /// ServerCapabilities (derived from its lists when not written).
-    pub capabilities: Option<ServerCapabilities>,
+    /// Its capabilities (a server's are derived from its lists when not
+    /// written).
+    pub capabilities: Option<C>,
+}
+
+/// A server: a preset with overrides, or one written from scratch.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerDef {
+    /// Id, preset, info, era, versions and capabilities.
+    pub peer: PeerDef<ServerCapabilities>,
     /// Instructions; `Some(None)` is an explicit `null` (none).
     pub instructions: Option<Option<String>>,
     /// Cache hint: ttlMs.
@@ -125,22 +136,8 @@ pub struct PromptDef {
 /// A client: a preset with overrides, or one written from scratch.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClientDef {
-    /// How set-ups refer to it.
-    pub id: String,
-    /// The built-in preset it starts from.
-    pub preset: Option<String>,
-    /// clientInfo.name.
-    pub name: Option<String>,
-    /// clientInfo.version.
-    pub version: Option<String>,
-    /// Which eras it speaks.
-    pub era: Option<EraMode>,
-    /// Modern versions in preference order.
-    pub modern_versions: Option<Vec<String>>,
-    /// Legacy versions in preference order.
-    pub legacy_versions: Option<Vec<String>>,
-    /// ClientCapabilities it has.
-    pub capabilities: Option<ClientCapabilities>,
+    /// Id, preset, info, era, versions and capabilities.
+    pub peer: PeerDef<ClientCapabilities>,
     /// Calls server/discover before its first modern request.
     pub discover_first: Option<bool>,
     /// What it does with a request it never declared.

@@ -118,27 +118,37 @@ fn differs<T: PartialEq + Clone>(value: &T, base: &T) -> Option<T> {
     (value != base).then(|| value.clone())
 }
 
-fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
-    let preset = servers::server(&cfg.preset).map(|_| cfg.preset.clone());
-    let base = server_base(preset.as_deref(), id);
+/// The shared part of the definition of `cfg` named `id`: its preset when
+/// it came from one, and each field that differs from what that preset (or
+/// a blank config) and its era imply; with that base, for the rest.
+fn peer_def<P: PeerConfig>(cfg: &P, id: &str) -> (PeerDef<P::Caps>, P) {
+    let shared = cfg.shared();
+    let preset = P::preset(&shared.preset).map(|_| shared.preset.clone());
+    let base = P::base(preset.as_deref(), id);
+    let from = base.shared();
     let (modern, legacy) = versions_for(
-        base.era,
-        (&base.modern_versions, &base.legacy_versions),
-        cfg.era,
-        true,
+        from.era,
+        (&from.modern_versions, &from.legacy_versions),
+        shared.era,
+        P::SERVER,
     );
-    ServerDef {
+    let def = PeerDef {
         id: id.into(),
         preset,
-        name: differs(&cfg.info.name, &base.info.name),
-        version: differs(&cfg.info.version, &base.info.version),
-        era: differs(&cfg.era, &base.era),
-        modern_versions: differs(&cfg.modern_versions, &modern),
-        legacy_versions: differs(&cfg.legacy_versions, &legacy),
-        capabilities: differs(
-            &cfg.capabilities,
-            &derived_capabilities(&base.capabilities, cfg),
-        ),
+        name: differs(&shared.info.name, &from.info.name),
+        version: differs(&shared.info.version, &from.info.version),
+        era: differs(&shared.era, &from.era),
+        modern_versions: differs(&shared.modern_versions, &modern),
+        legacy_versions: differs(&shared.legacy_versions, &legacy),
+        capabilities: differs(cfg.capabilities(), &P::implied_capabilities(&base, cfg)),
+    };
+    (def, base)
+}
+
+fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
+    let (peer, base) = peer_def(cfg, id);
+    ServerDef {
+        peer,
         instructions: differs(&cfg.instructions, &base.instructions),
         ttl_ms: differs(&cfg.ttl_ms, &base.ttl_ms),
         cache_scope: differs(&cfg.cache_scope, &base.cache_scope),
@@ -190,23 +200,9 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
 }
 
 fn client_def(cfg: &ClientConfig, id: &str) -> ClientDef {
-    let preset = clients::client(&cfg.preset).map(|_| cfg.preset.clone());
-    let base = client_base(preset.as_deref(), id);
-    let (modern, legacy) = versions_for(
-        base.era,
-        (&base.modern_versions, &base.legacy_versions),
-        cfg.era,
-        false,
-    );
+    let (peer, base) = peer_def(cfg, id);
     ClientDef {
-        id: id.into(),
-        preset,
-        name: differs(&cfg.info.name, &base.info.name),
-        version: differs(&cfg.info.version, &base.info.version),
-        era: differs(&cfg.era, &base.era),
-        modern_versions: differs(&cfg.modern_versions, &modern),
-        legacy_versions: differs(&cfg.legacy_versions, &legacy),
-        capabilities: differs(&cfg.capabilities, &base.capabilities),
+        peer,
         discover_first: differs(&cfg.discover_first, &base.discover_first),
         undeclared_requests: differs(&cfg.undeclared, &base.undeclared),
         request_timeout_ms: differs(&cfg.request_timeout_ms, &base.request_timeout_ms),
@@ -402,29 +398,28 @@ pub(super) fn to_value(file: &FileDef) -> Value {
     o.done()
 }
 
-fn server_caps_value(caps: &ServerCapabilities) -> Value {
-    caps.to_json()
+/// The keys a server and a client have alike, in the README's order.
+fn peer_value<C>(p: &PeerDef<C>, caps: impl Fn(&C) -> Value) -> Obj {
+    let mut o = Obj::default();
+    o.put("id", p.id.as_str())
+        .opt("preset", p.preset.clone())
+        .opt("name", p.name.clone())
+        .opt("version", p.version.clone())
+        .opt("era", p.era.map(era_name))
+        .opt("modernVersions", p.modern_versions.as_deref().map(strings))
+        .opt("legacyVersions", p.legacy_versions.as_deref().map(strings))
+        .opt("capabilities", p.capabilities.as_ref().map(caps));
+    o
 }
 
 fn server_value(s: &ServerDef) -> Value {
-    let mut o = Obj::default();
-    o.put("id", s.id.as_str())
-        .opt("preset", s.preset.clone())
-        .opt("name", s.name.clone())
-        .opt("version", s.version.clone())
-        .opt("era", s.era.map(era_name))
-        .opt("modernVersions", s.modern_versions.as_deref().map(strings))
-        .opt("legacyVersions", s.legacy_versions.as_deref().map(strings))
-        .opt(
-            "capabilities",
-            s.capabilities.as_ref().map(server_caps_value),
-        )
-        .opt(
-            "instructions",
-            s.instructions
-                .clone()
-                .map(|i| i.map_or(Value::Null, Value::from)),
-        );
+    let mut o = peer_value(&s.peer, ServerCapabilities::to_json);
+    o.opt(
+        "instructions",
+        s.instructions
+            .clone()
+            .map(|i| i.map_or(Value::Null, Value::from)),
+    );
     if s.ttl_ms.is_some() || s.cache_scope.is_some() {
         let mut c = Obj::default();
         c.opt("ttlMs", s.ttl_ms).opt(
@@ -512,18 +507,7 @@ fn tool_value(t: &ToolDef) -> Value {
 
 fn client_value(c: &ClientDef) -> Value {
     let nullable = |v: Option<Option<u64>>| v.map(|v| v.map_or(Value::Null, Value::from));
-    Obj::default()
-        .put("id", c.id.as_str())
-        .opt("preset", c.preset.clone())
-        .opt("name", c.name.clone())
-        .opt("version", c.version.clone())
-        .opt("era", c.era.map(era_name))
-        .opt("modernVersions", c.modern_versions.as_deref().map(strings))
-        .opt("legacyVersions", c.legacy_versions.as_deref().map(strings))
-        .opt(
-            "capabilities",
-            c.capabilities.as_ref().map(ClientCapabilities::to_json),
-        )
+    peer_value(&c.peer, ClientCapabilities::to_json)
         .opt("discoverFirst", c.discover_first)
         .opt(
             "undeclaredRequests",
