@@ -61,6 +61,8 @@ struct Checker<'a> {
     http: Option<Connection>,
     timelines: Vec<Timeline>,
     skipped: Vec<String>,
+    /// What went wrong below the protocol, per flow.
+    problems: Vec<String>,
     stderr_tail: Option<String>,
     started: Instant,
 }
@@ -102,6 +104,12 @@ impl Checker<'_> {
                 run
             }
         };
+        for p in &run.problems {
+            let line = format!("{}: {}", flow.label, p.detail);
+            if !self.problems.contains(&line) {
+                self.problems.push(line);
+            }
+        }
         self.timelines.push(run.timeline.clone());
         Ok(Some(run.timeline))
     }
@@ -129,6 +137,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         http: None,
         timelines: Vec::new(),
         skipped: Vec::new(),
+        problems: Vec::new(),
         stderr_tail: None,
         started: Instant::now(),
     };
@@ -156,7 +165,12 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             json.push('\n');
             json
         }
-        Format::Text => render::text(&report, &checker.skipped, checker.stderr_tail.as_deref()),
+        Format::Text => render::text(
+            &report,
+            &checker.skipped,
+            &checker.problems,
+            checker.stderr_tail.as_deref(),
+        ),
     };
     crate::print(&text)?;
     let summary = check::summary(&report.verdicts);
@@ -171,7 +185,8 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
 }
 
 fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
-    let Some(first) = checker.run(&plan::discover())? else {
+    let probe_ms = u64::try_from(checker.limits.exchange.as_millis()).unwrap_or(u64::MAX);
+    let Some(first) = checker.run(&plan::discover(probe_ms))? else {
         return Ok(());
     };
     let era = check::era(&first);

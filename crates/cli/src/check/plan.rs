@@ -126,10 +126,15 @@ pub fn callable(named: &[(String, Value)], listed: &[(String, bool, Value)]) -> 
 
 /// The dual-era client of the first flow (the one the era-probe scenarios
 /// animate): server/discover first, initialize if the server is legacy.
-pub fn discover() -> Flow {
+/// The probe waits `probe_ms` before taking silence for legacy
+/// (E-PROBE-STDIO): as long as any exchange, since a real server may take
+/// seconds to start (the Python SDK's takes about 3 s here).
+pub fn discover(probe_ms: u64) -> Flow {
+    let mut client = crate::flows::explorer();
+    client.probe_timeout_ms = probe_ms;
     Flow {
         label: "discover: the era probe, discover and list".into(),
-        client: crate::flows::explorer(),
+        client,
         script: vec![
             Step::Discover { version: None },
             Step::request("tools/list"),
@@ -241,38 +246,35 @@ fn raw(
     }
 }
 
-/// Requests whose `_meta` is malformed; on HTTP also one without `_meta`
-/// (its `MCP-Protocol-Version` header says modern, so it cannot be taken
-/// for a legacy request). Ids from 900, clear of the client's own.
-pub fn meta(http: bool) -> Flow {
-    let caps = json!({});
-    let mut script = vec![
-        raw(
+/// Requests whose `_meta` is malformed; on HTTP also one without `_meta`.
+/// On HTTP each carries `MCP-Protocol-Version: 2026-07-28`, so a dual-era
+/// server routes it to its modern side (E-HEADER-ROUTE) and cannot take it
+/// for a legacy request. Ids from 900, clear of the client's own.
+pub fn meta(on_http: bool) -> Flow {
+    let bodies = [
+        (
             json!({"jsonrpc": "2.0", "id": 901, "method": "tools/list",
                 "params": {"_meta": {meta::PROTOCOL_VERSION: "2026-07-28"}}}),
-            None,
             "_meta without clientCapabilities",
-            &["M-META-REQUIRED"],
         ),
-        raw(
+        (
             json!({"jsonrpc": "2.0", "id": 902, "method": "tools/list",
-                "params": {"_meta": {meta::PROTOCOL_VERSION: 20260728, meta::CLIENT_CAPABILITIES: caps}}}),
-            None,
+                "params": {"_meta": {meta::PROTOCOL_VERSION: 20260728, meta::CLIENT_CAPABILITIES: {}}}}),
             "_meta protocolVersion is a number",
-            &["M-META-REQUIRED"],
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 903, "method": "tools/list", "params": {}}),
+            "no _meta at all",
         ),
     ];
-    if http {
-        let body = json!({"jsonrpc": "2.0", "id": 903, "method": "tools/list", "params": {}});
-        let mut headers = http::modern_headers(&body);
-        headers.push((http::PROTOCOL_VERSION_HEADER.into(), "2026-07-28".into()));
-        script.push(raw(
-            body,
-            Some(headers),
-            "no _meta at all",
-            &["M-META-REQUIRED"],
-        ));
-    }
+    let script = bodies
+        .into_iter()
+        .filter(|(body, _)| on_http || body.pointer("/params/_meta").is_some())
+        .map(|(body, violation)| {
+            let headers = on_http.then(|| modern_route(&body));
+            raw(body, headers, violation, &["M-META-REQUIRED"])
+        })
+        .collect();
     Flow {
         label: "meta: missing or malformed _meta".into(),
         client: modern(),
@@ -280,7 +282,20 @@ pub fn meta(http: bool) -> Flow {
     }
 }
 
-/// POSTs whose headers contradict their body (HTTP only).
+/// The headers of a modern POST of `body`, with `MCP-Protocol-Version:
+/// 2026-07-28` whatever the body says.
+fn modern_route(body: &Value) -> Vec<(String, String)> {
+    let mut headers: Vec<(String, String)> = http::modern_headers(body)
+        .into_iter()
+        .filter(|(n, _)| !n.eq_ignore_ascii_case(http::PROTOCOL_VERSION_HEADER))
+        .collect();
+    headers.push((http::PROTOCOL_VERSION_HEADER.into(), "2026-07-28".into()));
+    headers
+}
+
+/// A POST whose `Mcp-Method` header contradicts its body (HTTP only). A
+/// missing `MCP-Protocol-Version` is not tried: a dual-era server may
+/// rightly take such a POST for a legacy one.
 pub fn headers() -> Flow {
     let meta = json!({meta::PROTOCOL_VERSION: "2026-07-28", meta::CLIENT_CAPABILITIES: {}});
     let body =
@@ -291,29 +306,15 @@ pub fn headers() -> Flow {
             *value = "prompts/list".into();
         }
     }
-    let body2 =
-        json!({"jsonrpc": "2.0", "id": 912, "method": "tools/list", "params": {"_meta": meta}});
-    let no_version: Vec<(String, String)> = http::modern_headers(&body2)
-        .into_iter()
-        .filter(|(n, _)| !n.eq_ignore_ascii_case(http::PROTOCOL_VERSION_HEADER))
-        .collect();
     Flow {
-        label: "headers: Mcp-Method and MCP-Protocol-Version against the body".into(),
+        label: "headers: Mcp-Method against the body".into(),
         client: modern(),
-        script: vec![
-            raw(
-                body,
-                Some(wrong_method),
-                "Mcp-Method says prompts/list, the body tools/list",
-                &["H-HEADERS"],
-            ),
-            raw(
-                body2,
-                Some(no_version),
-                "no MCP-Protocol-Version header",
-                &["H-HEADERS"],
-            ),
-        ],
+        script: vec![raw(
+            body,
+            Some(wrong_method),
+            "Mcp-Method says prompts/list, the body tools/list",
+            &["H-HEADERS"],
+        )],
     }
 }
 

@@ -43,7 +43,12 @@ fn flows(report: &Report) -> Vec<String> {
 }
 
 /// The whole text report.
-pub fn text(report: &Report, skipped: &[String], stderr_tail: Option<&str>) -> String {
+pub fn text(
+    report: &Report,
+    skipped: &[String],
+    problems: &[String],
+    stderr_tail: Option<&str>,
+) -> String {
     let mut out = String::new();
     out.push_str(&format!("Checking {}\n", one_line(&report.target)));
     out.push_str(&format!("Era: {}\n\nFlows:\n", report.era));
@@ -55,6 +60,12 @@ pub fn text(report: &Report, skipped: &[String], stderr_tail: Option<&str>) -> S
         out.push_str("\nSkipped:\n");
         for s in skipped {
             out.push_str(&format!("  - {}\n", one_line(s)));
+        }
+    }
+    if !problems.is_empty() {
+        out.push_str("\nBelow the protocol:\n");
+        for p in problems {
+            out.push_str(&format!("  - {}\n", one_line(p)));
         }
     }
     let failed: Vec<&Verdict> = report
@@ -119,7 +130,7 @@ pub fn text(report: &Report, skipped: &[String], stderr_tail: Option<&str>) -> S
             out.push_str(&format!("  n/a  {}: {}\n", v.rule, one_line(&v.got)));
         }
     }
-    if let Some(tail) = stderr_tail.filter(|_| !failed.is_empty()) {
+    if let Some(tail) = stderr_tail.filter(|_| !failed.is_empty() || !problems.is_empty()) {
         out.push_str("\nThe server's stderr ended with:\n");
         let lines: Vec<&str> = tail.lines().collect();
         for line in &lines[lines.len().saturating_sub(5)..] {

@@ -34,15 +34,11 @@ pub(crate) fn answered(exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
             TransportKind::Stdio => missing.probe_silence,
             TransportKind::Http => matches!(exchange.status(), Some(400 | 404 | 405)),
         };
-    // A request that never went out was stopped by the run, not the server.
-    let never_sent = exchange.message.delivered_at_ms.is_none();
     // A listen stream stays open: its result comes only when the server ends it.
     let listen = exchange.method == methods::SUBSCRIPTIONS_LISTEN;
-    if legacy_signal || never_sent || listen || missing.client_left {
+    if legacy_signal || listen || missing.client_left {
         let why = if missing.client_left {
             "the client closed the connection before an answer".to_string()
-        } else if never_sent {
-            "never sent: the run had stopped".to_string()
         } else if listen {
             format!(
                 "{} (a listen stream stays open until the server ends it)",
@@ -63,11 +59,16 @@ pub(crate) fn answered(exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
         ));
         return;
     }
+    let got = if exchange.message.delivered_at_ms.is_none() {
+        format!("never delivered: {}", missing_text(&missing))
+    } else {
+        missing_text(&missing)
+    };
     out.push(Verdict::judge(
         rules::S_ANSWER,
         false,
         expected,
-        missing_text(&missing),
+        got,
         exchange.at(),
     ));
 }

@@ -81,10 +81,21 @@ pub(crate) fn judge(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Verdic
     let at = exchange.at();
     let got = exchange.got();
     if let Some(problem) = meta_problem(exchange) {
+        // When the headers cannot match a malformed `_meta` either, a
+        // server that checks headers first rightly answers -32020.
+        let code = exchange.error_code();
+        let headers_too = header_mismatch(exchange).is_some();
+        let ok = code == Some(ErrorCode::INVALID_PARAMS.0)
+            || (headers_too && code == Some(ErrorCode::HEADER_MISMATCH.0));
+        let expected = if headers_too {
+            format!("error -32602 (Invalid params), or -32020 since the headers cannot match it either: {problem}")
+        } else {
+            format!("error -32602 (Invalid params): {problem}")
+        };
         out.push(Verdict::judge(
             rules::M_META_REQUIRED,
-            exchange.error_code() == Some(ErrorCode::INVALID_PARAMS.0),
-            format!("error -32602 (Invalid params): {problem}"),
+            ok,
+            expected,
             got,
             at,
         ));
