@@ -646,3 +646,52 @@ fn the_report_is_the_page_s_format_and_out_writes_it() {
         }
     }
 }
+
+// ---- the README's example: lesson 07's DeployServer ------------------------
+
+#[test]
+fn m_init_on_modern_the_lesson_deploy_server_fails_exactly_its_mistake() {
+    let Some(python) = python3() else { return };
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/lesson/deploy_server.py");
+    let tool = [
+        "--tool",
+        "notify_oncall",
+        "--args",
+        r#"{"service":"checkout","message":"p99 over 2 s"}"#,
+    ];
+    let mut run = |extra: &str| {
+        let cmd = format!("{python} '{}' {extra}", script.display());
+        let mut args = vec!["--cmd", cmd.as_str()];
+        args.extend(tool);
+        let text = check_with(&args, Duration::from_secs(120));
+        (text, check_json(&args))
+    };
+    let (text, json) = run("");
+    assert_eq!(json.failed(), set(&["M-INIT-ON-MODERN"]), "{}", json.stdout);
+    assert_eq!(text.status.code(), Some(1));
+    // It paged once: the call that declared elicitation and confirmed.
+    assert_eq!(
+        text.stdout.matches("| paged checkout").count(),
+        1,
+        "{}",
+        text.stdout
+    );
+    for rule in ["M-MRTR-CAP", "M-STATELESS", "M-CAP-REQUIRED", "S-SCHEMA"] {
+        assert!(
+            text.stdout.contains(&format!("pass {rule} (")),
+            "{rule}\n{}",
+            text.stdout
+        );
+    }
+    let (fixed, fixed_json) = run("--fixed");
+    assert_eq!(fixed_json.failed(), set(&[]), "{}", fixed_json.stdout);
+    assert_eq!(fixed.status.code(), Some(0));
+    assert!(
+        fixed
+            .stdout
+            .contains("14 rule(s) passed, 0 failed, 5 not exercised. Nothing to fix."),
+        "{}",
+        fixed.stdout
+    );
+}

@@ -42,6 +42,19 @@ fn flows(report: &Report) -> Vec<String> {
         .collect()
 }
 
+/// The first sentence of a rule summary ("e.g." does not end one).
+fn first_sentence(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(". ") {
+        let end = from + at;
+        if !text[..end].ends_with("e.g") && !text[..end].ends_with("i.e") {
+            return &text[..=end];
+        }
+        from = end + 2;
+    }
+    text
+}
+
 /// The whole text report.
 pub fn text(
     report: &Report,
@@ -95,7 +108,7 @@ pub fn text(
         out.push_str("\nWhat the server got right:\n");
         for c in passed {
             let what = rules::find(&c.rule).map(|r| r.summary).unwrap_or("");
-            let first = what.split(". ").next().unwrap_or(what);
+            let first = first_sentence(what);
             let times = if c.passed == 1 {
                 "1 exchange".to_string()
             } else {
