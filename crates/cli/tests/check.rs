@@ -660,7 +660,7 @@ fn m_init_on_modern_the_lesson_deploy_server_fails_exactly_its_mistake() {
         "--args",
         r#"{"service":"checkout","message":"p99 over 2 s"}"#,
     ];
-    let mut run = |extra: &str| {
+    let run = |extra: &str| {
         let cmd = format!("{python} '{}' {extra}", script.display());
         let mut args = vec!["--cmd", cmd.as_str()];
         args.extend(tool);

@@ -20,23 +20,38 @@ use serde_json::{json, Map, Value};
 const SCHEMAS: &[(&str, &str)] = &[
     (
         "2024-11-05",
-        include_str!("../../../../spec/2024-11-05/schema.json"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/2024-11-05/schema.json"
+        )),
     ),
     (
         "2025-03-26",
-        include_str!("../../../../spec/2025-03-26/schema.json"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/2025-03-26/schema.json"
+        )),
     ),
     (
         "2025-06-18",
-        include_str!("../../../../spec/2025-06-18/schema.json"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/2025-06-18/schema.json"
+        )),
     ),
     (
         "2025-11-25",
-        include_str!("../../../../spec/2025-11-25/schema.json"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/2025-11-25/schema.json"
+        )),
     ),
     (
         "2026-07-28",
-        include_str!("../../../../spec/2026-07-28/schema.json"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/2026-07-28/schema.json"
+        )),
     ),
 ];
 
