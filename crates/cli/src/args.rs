@@ -23,6 +23,9 @@ Usage:
   mcp-lanes export --scenario ID
   mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] URL
   mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] --cmd \"COMMAND ARGS\"
+  mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
+                  [--tool NAME [--args JSON]]... [--format text|json] [--out FILE]
+                  [--timeout MS]
   mcp-lanes --help | --version
 
 Commands:
@@ -51,6 +54,13 @@ Commands:
           http-custom-headers, http-invalid-tool-headers,
           json-schema-ref-no-deref, json-schema-2020-12-preservation),
           and every scenario id (its set-ups' client scripts).
+  check   Run the lesson flows against a real server and grade every
+          exchange against the rule catalog (spec/RULES.md): pass, fail or
+          n/a per rule, with what was expected, what came, the exchange
+          and the spec link. Flows: discover, capabilities, unknown,
+          version, meta, headers (HTTP), legacy, counter-offer. Only tools
+          named with --tool, or marked readOnlyHint by the server, are
+          ever called.
 
 Options:
   --scenario ID     scenario id (or catalog number) for run and export
@@ -81,15 +91,25 @@ Client options (client):
   --out FILE        write the client's runs as timeline JSON, the page's
                     format (client)
   --timeout MS      deadline of each exchange (client; default 10000)
-  --cmd \"COMMAND\"   a server to start and speak stdio with (client)
+  --cmd \"COMMAND\"   a server to start and speak stdio with (client, check)
+
+Check options (check):
+  --url URL         a Streamable HTTP server
+  --flow ID         run only this flow (repeatable; discover always runs)
+  --tool NAME       a tool the check may call (repeatable)
+  --args JSON       the arguments of the --tool before it (default {})
+  --format FORMAT   text (feedback to read) or json (the report, with the
+                    page's timeline)
+  --out FILE        write the report as JSON (the page opens it)
+  --timeout MS      deadline of each exchange (default 10000)
 
   -h, --help        print this help
   -V, --version     print the version
 
 Exit status: 0 on success, 1 on an I/O failure (client: an exchange
 failed below the protocol: a timeout, a closed connection, an answer over
-the size limit, a server that exits), 2 on a usage error or (client) an
-unreachable server.
+the size limit, a server that exits; check: a rule failed), 2 on a usage
+error or (client, check) an unreachable server.
 ";
 
 /// Output format of `run`.
@@ -207,6 +227,9 @@ pub enum Command {
     },
     /// `client [--flow NAME] [--out FILE] [--timeout MS] (URL | --cmd C)`.
     Client(crate::client::ClientArgs),
+    /// `check (--url URL | --cmd C) [--flow ID]... [--tool N [--args J]]...
+    /// [--format F] [--out FILE] [--timeout MS]`.
+    Check(crate::check::CheckArgs),
     /// `serve --transport T (--preset ID | --file PATH --server ID)`.
     Serve {
         /// Where to serve.
@@ -261,6 +284,9 @@ where
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     if args.first().is_some_and(|a| a == "client") {
         return parse_client(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "check") {
+        return parse_check(&args[1..]);
     }
     let mut parser = lexopt::Parser::from_args(args);
     let mut command: Option<String> = None;
@@ -517,6 +543,98 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
         out: out.map(std::path::PathBuf::from),
         timeout_ms,
         target,
+    }))
+}
+
+/// `--timeout MS`, checked.
+fn timeout_ms(timeout: Option<String>) -> Result<Option<u64>, UsageError> {
+    match timeout {
+        None => Ok(None),
+        Some(t) => t
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| (1..=3_600_000).contains(ms))
+            .map(Some)
+            .ok_or_else(|| {
+                usage(format!(
+                    "--timeout {t:?} is not a number of milliseconds (1 to 3600000)"
+                ))
+            }),
+    }
+}
+
+/// `--cmd "COMMAND ARGS"` split like a POSIX shell would.
+fn command_words(cmd: &str) -> Result<Vec<String>, UsageError> {
+    shlex::split(cmd)
+        .filter(|words| !words.is_empty())
+        .ok_or_else(|| usage(format!("--cmd {cmd:?} is not a command line")))
+}
+
+/// `check`'s options.
+fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
+    use lexopt::prelude::*;
+
+    let mut parser = lexopt::Parser::from_args(args.iter().cloned());
+    let (mut url, mut cmd, mut out, mut timeout, mut format) = (None, None, None, None, None);
+    let mut flows = Vec::new();
+    let mut tools: Vec<(String, serde_json::Value)> = Vec::new();
+    let mut args_given = 0usize;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Long("url") => set_once(&mut url, "url", parser.value()?.string()?)?,
+            Long("cmd") => set_once(&mut cmd, "cmd", parser.value()?.string()?)?,
+            Long("out") => set_once(&mut out, "out", parser.value()?.string()?)?,
+            Long("timeout") => set_once(&mut timeout, "timeout", parser.value()?.string()?)?,
+            Long("format") => set_once(&mut format, "format", parser.value()?.string()?)?,
+            Long("flow") => flows.push(parser.value()?.string()?),
+            Long("tool") => tools.push((parser.value()?.string()?, serde_json::json!({}))),
+            Long("args") => {
+                let text = parser.value()?.string()?;
+                let value: serde_json::Value = serde_json::from_str(&text)
+                    .ok()
+                    .filter(serde_json::Value::is_object)
+                    .ok_or_else(|| usage(format!("--args {text:?} is not a JSON object")))?;
+                let count = tools.len();
+                match tools.last_mut() {
+                    Some(tool) if args_given < count => tool.1 = value,
+                    _ => return Err(usage("--args follows the --tool it belongs to")),
+                }
+                args_given = tools.len();
+            }
+            Value(value) => {
+                return Err(usage(format!(
+                    "unexpected argument {:?} (check takes --url URL or --cmd \"COMMAND\")",
+                    value.to_string_lossy()
+                )))
+            }
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    let format = match format.as_deref() {
+        None | Some("text") => Format::Text,
+        Some("json") => Format::Json,
+        Some(other) => return Err(usage(format!("--format {other:?} is not text or json"))),
+    };
+    let target = match (url, cmd) {
+        (Some(url), None) => crate::driver::Target::Http { url },
+        (None, Some(cmd)) => crate::driver::Target::Stdio {
+            command: command_words(&cmd)?,
+        },
+        (Some(_), Some(_)) => return Err(usage("check takes --url or --cmd, not both")),
+        (None, None) => {
+            return Err(usage(
+                "check needs the server: --url http://HOST:PORT/PATH or --cmd \"COMMAND\"",
+            ))
+        }
+    };
+    Ok(Command::Check(crate::check::CheckArgs {
+        target,
+        flows,
+        tools,
+        format,
+        out: out.map(std::path::PathBuf::from),
+        timeout_ms: timeout_ms(timeout)?,
     }))
 }
 

@@ -107,7 +107,7 @@ pub fn resolve(name: &str, context: Option<&str>) -> Result<Vec<Flow>, String> {
 
 /// The reference client, dual-era: it probes with server/discover and
 /// falls back to initialize for a legacy server.
-fn explorer() -> ClientConfig {
+pub(crate) fn explorer() -> ClientConfig {
     let mut config = clients::reference();
     config.era = EraMode::DualEra;
     config.legacy_versions = vec![

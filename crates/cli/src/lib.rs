@@ -8,7 +8,9 @@
 //!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`;
 //! - `export` prints a catalog scenario as a scenario file;
 //! - `client` runs the very same simulated client against a real server,
-//!   over Streamable HTTP or a child's stdio ([`driver`]).
+//!   over Streamable HTTP or a child's stdio ([`driver`]);
+//! - `check` runs the lesson flows against a real server and grades every
+//!   exchange against the rule catalog (`check`).
 //!
 //! `run` and `serve` also take a scenario file (`--file`), read by the core.
 //!
@@ -20,6 +22,7 @@
 //! than `/mcp`), see [`edge`].
 
 mod args;
+mod check;
 mod client;
 mod driver;
 mod edge;
@@ -44,6 +47,8 @@ pub enum Failure {
     Usage(String),
     /// An I/O failure: the message, exit status 1.
     Io(String),
+    /// `check` found a rule the server broke: the message, exit status 1.
+    Verdict(String),
     /// stdout was closed by the reader (e.g. `| head`): exit 0 quietly.
     StdoutClosed,
 }
@@ -74,6 +79,7 @@ pub fn main() -> ExitCode {
         Command::List => print(&list::render()),
         Command::Run { scenario, format } => run::run(&scenario, format).and_then(|s| print(&s)),
         Command::Client(args) => client::client(&args),
+        Command::Check(args) => check::check(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Serve { transport, server } => {
             source::server(&server).and_then(|config| match transport {
@@ -90,6 +96,10 @@ pub fn main() -> ExitCode {
         }
         Err(Failure::Io(msg)) => {
             let _ = writeln!(io::stderr(), "error: {msg}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Verdict(msg)) => {
+            let _ = writeln!(io::stderr(), "{msg}");
             ExitCode::FAILURE
         }
     }

@@ -1,0 +1,300 @@
+//! `mcp-lanes check (--url URL | --cmd "COMMAND ARGS") [--flow ID]...
+//! [--tool NAME [--args JSON]]... [--format text|json] [--out FILE]
+//! [--timeout MS]`: the lesson flows against a real server, graded rule by
+//! rule.
+//!
+//! The flows ([`plan`]) run through the same driver as `mcp-lanes client`
+//! ([`crate::driver`]); on stdio each flow gets a fresh process, so a
+//! legacy handshake never meets an earlier one. The first flow is the era
+//! probe the dual-era client animates; its answers decide which flows
+//! follow, and a server that answered nothing usable stops the check
+//! there. Their timelines are merged into one
+//! ([`mcp_lanes_core::check::merge`]) and graded by the core
+//! ([`mcp_lanes_core::check::grade`]); S-SCHEMA is added here
+//! ([`schema`]), the one rule that needs a JSON Schema validator.
+//!
+//! Exit status: 0 when no rule failed, 1 when one did, 2 for a usage error
+//! or an unreachable server.
+
+mod plan;
+mod render;
+mod schema;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use mcp_lanes_core::check::{self, Report};
+use mcp_lanes_core::sim::Timeline;
+use serde_json::Value;
+
+use crate::args::Format;
+use crate::driver::{Connection, Flow, Limits, OpenError, Target};
+use crate::Failure;
+
+pub use plan::FLOWS;
+
+/// What `check` was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckArgs {
+    /// The server.
+    pub target: Target,
+    /// `--flow` ids (empty: all).
+    pub flows: Vec<String>,
+    /// `--tool NAME --args JSON` pairs: tools the user allows to be called.
+    pub tools: Vec<(String, Value)>,
+    /// `--format`.
+    pub format: Format,
+    /// `--out`: where to write the report as JSON.
+    pub out: Option<PathBuf>,
+    /// `--timeout` in milliseconds: the deadline of each exchange.
+    pub timeout_ms: Option<u64>,
+}
+
+/// The longest a whole check may take, whatever the server does.
+const CHECK_LIMIT: Duration = Duration::from_secs(300);
+
+/// A check in progress: the connection (kept on HTTP, one per flow on
+/// stdio), the timelines so far and what was skipped.
+struct Checker<'a> {
+    args: &'a CheckArgs,
+    limits: Limits,
+    http: Option<Connection>,
+    timelines: Vec<Timeline>,
+    skipped: Vec<String>,
+    /// What went wrong below the protocol, per flow.
+    problems: Vec<String>,
+    stderr_tail: Option<String>,
+    started: Instant,
+}
+
+impl Checker<'_> {
+    fn wanted(&self, id: &str) -> bool {
+        self.args.flows.is_empty() || self.args.flows.iter().any(|f| f == id)
+    }
+
+    fn open(&self) -> Result<Connection, Failure> {
+        Connection::open(&self.args.target, self.limits).map_err(|e| match e {
+            OpenError::Usage(msg) => Failure::Usage(msg),
+            OpenError::Unreachable(msg) => Failure::Usage(format!(
+                "cannot reach the server at {}: {msg}",
+                self.args.target.label()
+            )),
+        })
+    }
+
+    /// Runs one flow and keeps its timeline; `None` when the check ran out
+    /// of time (said in `skipped`).
+    fn run(&mut self, flow: &Flow) -> Result<Option<Timeline>, Failure> {
+        if self.started.elapsed() >= CHECK_LIMIT {
+            self.skipped.push(format!(
+                "{}: the check passed its {} s limit",
+                flow.label,
+                CHECK_LIMIT.as_secs()
+            ));
+            return Ok(None);
+        }
+        let run = match &mut self.http {
+            Some(connection) => connection.run(flow),
+            None => {
+                let mut connection = self.open()?;
+                let run = connection.run(flow);
+                if let Some(tail) = connection.close() {
+                    self.stderr_tail = Some(tail);
+                }
+                run
+            }
+        };
+        for p in &run.problems {
+            let line = format!("{}: {}", flow.label, p.detail);
+            if !self.problems.contains(&line) {
+                self.problems.push(line);
+            }
+        }
+        self.timelines.push(run.timeline.clone());
+        Ok(Some(run.timeline))
+    }
+}
+
+/// Runs the check, prints it, writes `--out`.
+pub fn check(args: &CheckArgs) -> Result<(), Failure> {
+    for id in &args.flows {
+        if !FLOWS.iter().any(|(f, _)| f == id) {
+            return Err(Failure::Usage(format!(
+                "unknown flow {id:?}; flows: {}",
+                FLOWS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
+    let mut limits = Limits::default();
+    if let Some(ms) = args.timeout_ms {
+        limits.exchange = Duration::from_millis(ms.max(1));
+        limits.connect = limits.connect.min(limits.exchange);
+    }
+    limits.run = Duration::from_secs(60);
+    let mut checker = Checker {
+        args,
+        limits,
+        http: None,
+        timelines: Vec::new(),
+        skipped: Vec::new(),
+        problems: Vec::new(),
+        stderr_tail: None,
+        started: Instant::now(),
+    };
+    let is_http = matches!(args.target, Target::Http { .. });
+    if is_http {
+        checker.http = Some(checker.open()?);
+    }
+    run_flows(&mut checker, is_http)?;
+    let label = format!("check: {}", args.target.label());
+    let Some(merged) = check::merge(&label, &checker.timelines) else {
+        return Err(Failure::Usage("no flow ran".into()));
+    };
+    let mut report = Report::new(args.target.label(), merged);
+    report.verdicts.extend(schema::verdicts(&report.timeline));
+    check::sort(&mut report.verdicts);
+    if let Some(path) = &args.out {
+        let mut json = report.to_json();
+        json.push('\n');
+        std::fs::write(path, json)
+            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let text = match args.format {
+        Format::Json => {
+            let mut json = report.to_json();
+            json.push('\n');
+            json
+        }
+        Format::Text => render::text(
+            &report,
+            &checker.skipped,
+            &checker.problems,
+            checker.stderr_tail.as_deref(),
+        ),
+    };
+    crate::print(&text)?;
+    let summary = check::summary(&report.verdicts);
+    if summary.failed > 0 {
+        return Err(Failure::Verdict(format!(
+            "{} rule(s) failed against {}",
+            summary.failed,
+            args.target.label()
+        )));
+    }
+    Ok(())
+}
+
+fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
+    let probe_ms = u64::try_from(checker.limits.exchange.as_millis()).unwrap_or(u64::MAX);
+    let Some(first) = checker.run(&plan::discover(probe_ms))? else {
+        return Ok(());
+    };
+    let era = check::era(&first);
+    if era == check::UNKNOWN {
+        checker.skipped.push(
+            "every other flow: the server answered neither server/discover nor initialize".into(),
+        );
+        return Ok(());
+    }
+    let listed = plan::listed_tools(&first);
+    let callable = plan::callable(&checker.args.tools, &listed);
+    let modern = era == check::MODERN || era == check::DUAL_ERA;
+    let mut legacy = era == check::LEGACY || era == check::DUAL_ERA;
+    if modern {
+        if checker.wanted("capabilities") {
+            if callable.is_empty() {
+                checker.skipped.push(
+                    "capabilities: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)"
+                        .into(),
+                );
+            } else if let Some(probe) = checker.run(&plan::capability_probe(&callable))? {
+                for tool in refused_for_capability(&probe, &callable) {
+                    checker.run(&plan::capability_round(&tool))?;
+                }
+            }
+        }
+        if checker.wanted("unknown") {
+            checker.run(&plan::unknown())?;
+        }
+        if checker.wanted("version") {
+            checker.run(&plan::version())?;
+        }
+        if checker.wanted("meta") {
+            checker.run(&plan::meta(is_http))?;
+        }
+        if checker.wanted("headers") {
+            if is_http {
+                checker.run(&plan::headers())?;
+            } else {
+                checker
+                    .skipped
+                    .push("headers: an HTTP flow, and this server speaks stdio".into());
+            }
+        }
+    } else {
+        for id in ["capabilities", "unknown", "version", "meta", "headers"] {
+            if checker.wanted(id) {
+                checker
+                    .skipped
+                    .push(format!("{id}: a 2026-07-28 flow, and the server is legacy"));
+            }
+        }
+    }
+    if checker.wanted("legacy") {
+        // Also against a modern-only server: its refusal of initialize is
+        // graded (M-INIT-ON-MODERN). Callable tools only where a session
+        // can be had.
+        let tools = if legacy { callable.clone() } else { Vec::new() };
+        if legacy && callable.is_empty() {
+            checker.skipped.push(
+                "legacy tool calls: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)"
+                    .into(),
+            );
+        }
+        if let Some(run) = checker.run(&plan::legacy(&tools))? {
+            // A dual-era server probed as modern shows its legacy side here.
+            legacy |= check::era(&run) == check::LEGACY;
+        }
+    }
+    if checker.wanted("counter-offer") {
+        if legacy {
+            checker.run(&plan::counter_offer())?;
+        } else {
+            checker
+                .skipped
+                .push("counter-offer: the server does not complete initialize".into());
+        }
+    }
+    Ok(())
+}
+
+/// The callable tools whose call without capabilities got -32021.
+fn refused_for_capability(probe: &Timeline, tools: &[plan::Callable]) -> Vec<plan::Callable> {
+    let mut calls: Vec<(Value, String)> = Vec::new();
+    let mut out: Vec<plan::Callable> = Vec::new();
+    for (_, message) in probe.messages() {
+        let Some(body) = message.json.as_ref() else {
+            continue;
+        };
+        if let (mcp_lanes_core::sim::Side::Client, Some(id), Some(name)) = (
+            message.from,
+            body.get("id"),
+            body.pointer("/params/name").and_then(Value::as_str),
+        ) {
+            calls.push((id.clone(), name.to_string()));
+            continue;
+        }
+        if body.pointer("/error/code").and_then(Value::as_i64) == Some(-32021) {
+            let name = calls
+                .iter()
+                .find(|(id, _)| Some(id) == body.get("id"))
+                .map(|(_, n)| n.clone());
+            if let Some(tool) = tools.iter().find(|t| Some(&t.name) == name.as_ref()) {
+                if !out.contains(tool) {
+                    out.push(tool.clone());
+                }
+            }
+        }
+    }
+    out
+}
