@@ -8,6 +8,7 @@ use web_sys::UrlSearchParams;
 use yew::Callback;
 
 use crate::config::Config;
+use crate::i18n;
 
 /// The global `embed.js` sets before it loads a bundle: the bundle's base
 /// URL. While it is set, `start` leaves the page alone.
@@ -121,4 +122,96 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     })
     .forget();
     Some(())
+}
+
+#[wasm_bindgen(inline_js = "
+export function catalog(url) {
+  const cache = (globalThis.mcpLanesI18n ??= {});
+  return (cache[url] ??= fetch(url).then(r => r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status))));
+}
+export function browser_languages() {
+  const n = globalThis.navigator || {};
+  return (n.languages && n.languages.length ? Array.from(n.languages) : [n.language || '']).join(',');
+}
+")]
+extern "C" {
+    /// The text of a catalog, fetched once per page (the promise is kept in
+    /// `globalThis.mcpLanesI18n`, so the full bundle after a hand-over and
+    /// every mounted figure reuse it).
+    fn catalog(url: &str) -> js_sys::Promise;
+    /// `navigator.languages`, comma-separated.
+    fn browser_languages() -> String;
+}
+
+/// The text of the catalog of `tag` under `base`, if it can be fetched.
+async fn catalog_text(base: &str, tag: &str) -> Option<String> {
+    wasm_bindgen_futures::JsFuture::from(catalog(&format!("{base}i18n/{tag}.json")))
+        .await
+        .ok()?
+        .as_string()
+}
+
+/// Chooses the language and installs its catalog (before the first
+/// render): `asked` (the `lang` option or `?lang=`), else `host`'s
+/// language (a mounted figure: the closest `lang` attribute of the course
+/// page), else the browser's, else English. English is fetched too when
+/// the chosen catalog is partial, or when it cannot be fetched. Returns the
+/// installed language's tag. `base` is where `i18n/` is (`""`: next to the
+/// page).
+pub async fn load_catalog(
+    base: &str,
+    asked: Option<&str>,
+    host: Option<&web_sys::Element>,
+) -> String {
+    let language = choose_language(asked, host);
+    let text = catalog_text(base, &language.tag).await;
+    let english = if language.partial || text.is_none() {
+        catalog_text(base, i18n::FALLBACK).await
+    } else {
+        None
+    };
+    match text {
+        Some(text) => {
+            i18n::install(&language.tag, &text, english.as_deref());
+            language.tag
+        }
+        None => {
+            i18n::install(i18n::FALLBACK, english.as_deref().unwrap_or("{}"), None);
+            i18n::FALLBACK.to_string()
+        }
+    }
+}
+
+/// Starts fetching the catalog [`load_catalog`] will want (so that it
+/// comes while other things are fetched).
+pub fn prefetch_catalog(base: &str, asked: Option<&str>, host: Option<&web_sys::Element>) {
+    let language = choose_language(asked, host);
+    let _ = catalog(&format!("{base}i18n/{}.json", language.tag));
+}
+
+/// The language to show (see [`load_catalog`]).
+fn choose_language(asked: Option<&str>, host: Option<&web_sys::Element>) -> i18n::Language {
+    let host_lang = host
+        .and_then(|h| h.closest("[lang]").ok().flatten())
+        .and_then(|el| el.get_attribute("lang"));
+    let browser = browser_languages();
+    let wanted = asked
+        .into_iter()
+        .chain(host_lang.as_deref())
+        .chain(browser.split(',').filter(|l| !l.is_empty()));
+    i18n::choose(wanted)
+}
+
+/// The page in the chosen language: `<html lang>` and the skip link
+/// (index.html's own text).
+pub fn localize_page(tag: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(html) = document.document_element() {
+        let _ = html.set_attribute("lang", tag);
+    }
+    if let Ok(Some(skip)) = document.query_selector("[data-testid=skip-link]") {
+        skip.set_text_content(Some(&i18n::t("page.skip")));
+    }
 }

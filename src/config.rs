@@ -59,6 +59,9 @@ pub struct Config {
     pub title: Option<String>,
     /// A caption under the figure, set by the course author.
     pub caption: Option<String>,
+    /// The language asked for (`lang` option, `?lang=`); `None`: the host
+    /// page's, then the browser's (see `i18n::choose`).
+    pub lang: Option<String>,
     /// Colours for an iframe figure (light, then dark scheme): custom
     /// property names of `www/style.css` and `#rrggbb` values.
     pub colors: [Vec<(&'static str, String)>; 2],
@@ -146,7 +149,7 @@ impl Handoff {
     }
 }
 
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "scenario",
     "scenarioUrl",
     "setups",
@@ -158,6 +161,7 @@ const KEYS: [&str; 13] = [
     "origins",
     "title",
     "caption",
+    "lang",
     "colors",
     "darkColors",
 ];
@@ -196,6 +200,15 @@ fn color(item: &Value) -> Option<(&'static str, String)> {
     let hex = value.trim().trim_start_matches('#');
     let ok = matches!(hex.len(), 3 | 6) && hex.bytes().all(|b| b.is_ascii_hexdigit());
     ok.then(|| (property, format!("#{hex}")))
+}
+
+/// A BCP 47 language tag's shape: letters, digits and hyphens, at most 35.
+pub fn valid_lang(tag: &str) -> bool {
+    !tag.is_empty()
+        && tag.len() <= 35
+        && tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 impl Config {
@@ -271,6 +284,9 @@ impl Config {
         let caption = take("caption", text, |v| {
             v.as_str().is_some_and(|t| t.chars().count() <= 1000)
         });
+        let lang = take("lang", "a language tag such as \"zh\" or \"en\"", |v| {
+            v.as_str().is_some_and(valid_lang)
+        });
         let colors_what = "a list such as \"ink:#2b2118\" (README)";
         let colors_ok = |v: &Value| {
             v.as_array()
@@ -329,6 +345,7 @@ impl Config {
                 .collect(),
             title: title.and_then(Value::as_str).map(str::to_string),
             caption: caption.and_then(Value::as_str).map(str::to_string),
+            lang: lang.and_then(Value::as_str).map(str::to_string),
             colors: [
                 list(light).filter_map(color).collect(),
                 list(dark).filter_map(color).collect(),
@@ -397,6 +414,7 @@ impl Config {
         }
         let mut config = Config::from_options(Mode::Page, &Value::Null);
         config.scenario = param("scenario");
+        config.lang = param("lang").filter(|l| valid_lang(l));
         match param("scenario-url").filter(|u| !u.trim().is_empty() && u.len() <= MAX_URL) {
             // The fragment is checked against the file once it is loaded.
             Some(url) => {

@@ -15,6 +15,23 @@
 
 #![warn(missing_docs)]
 
+/// English prose of the catalogs (rule summaries, scenario titles and
+/// summaries): the text itself with the `text` feature (the default), an
+/// empty string without it (the web app, which shows its own catalogs).
+#[cfg(feature = "text")]
+macro_rules! en {
+    ($text:expr) => {
+        $text
+    };
+}
+/// See the `text` feature: the English prose is left out.
+#[cfg(not(feature = "text"))]
+macro_rules! en {
+    ($text:expr) => {
+        ""
+    };
+}
+
 pub mod client;
 pub mod editor;
 pub mod export;

@@ -11,7 +11,9 @@ use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 
 use super::hand_over;
 use crate::boot::{self, Running};
-use crate::browser::{page_config, script_base, to_json};
+use crate::browser::{
+    load_catalog, localize_page, page_config, prefetch_catalog, script_base, to_json,
+};
 use crate::config::{Config, FileRequest, Mode};
 use crate::hooks::use_bridge::{Host, Remote};
 
@@ -161,13 +163,15 @@ pub fn start() {
         let _ = head.append_child(&link);
     }
     // The page runs until it is closed: its handle is not needed.
-    if config.file.is_some() {
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = boot::render(with_file(config).await);
-        });
-    } else {
+    wasm_bindgen_futures::spawn_local(async move {
+        prefetch_catalog("", config.lang.as_deref(), None);
+        if config.file.is_some() {
+            config = with_file(config).await;
+        }
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        localize_page(&tag);
         let _ = boot::render(config);
-    }
+    });
 }
 
 // One mounted figure (returned to JS by `McpLanes.mount`).
@@ -231,7 +235,10 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
+    let base = script_base().unwrap_or_else(|| "/".into());
+    prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
     config = with_file(config).await;
+    let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
     let shadow = match host.shadow_root() {
         Some(shadow) => shadow,
         None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {
@@ -245,12 +252,12 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
         crate::browser::apply_colors(el, &config.colors);
     }
     let document = gloo::utils::document();
-    let base = script_base().unwrap_or_else(|| "/".into());
     for sheet in ["style.css", EDITOR_CSS] {
         let link = stylesheet(&format!("{base}{sheet}"))?;
         shadow.append_child(&link)?;
     }
     let root = document.create_element("div")?;
+    root.set_attribute("lang", &lang)?;
     shadow.append_child(&root)?;
     let host = Host {
         element: Some(host),

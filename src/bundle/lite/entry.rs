@@ -8,7 +8,7 @@ use mcp_lanes_core::scenarios;
 use super::hand_over;
 use super::recorded;
 use crate::boot;
-use crate::browser::{page_config, script_base};
+use crate::browser::{load_catalog, localize_page, page_config, prefetch_catalog, script_base};
 use crate::state::{needs_simulator, Upgrade};
 
 /// Starts the page (under `embed.js`, which loads the full bundle, does
@@ -48,10 +48,16 @@ pub fn start() {
         Some(_) => id,
         None => scenarios::CATALOG.first().map_or("", |s| s.id).to_string(),
     };
+    // The catalog comes while the runs do.
+    prefetch_catalog("", config.lang.as_deref(), None);
     wasm_bindgen_futures::spawn_local(async move {
         if !recorded::fetch(&id).await {
             start_full(None);
-        } else if let Some(running) = boot::render(config) {
+            return;
+        }
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        localize_page(&tag);
+        if let Some(running) = boot::render(config) {
             // Kept so that the hand-over can take the lite page down.
             let root = running.root().clone();
             hand_over::keep(root, Box::new(move || running.destroy()));
