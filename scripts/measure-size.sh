@@ -3,7 +3,8 @@
 # file it references (the lite bundle's wasm, its JS glue and snippets, the
 # stylesheet, the favicon), plus the largest of the recorded runs in
 # timelines/ (a first visit fetches one scenario's; the largest is the
-# worst case) and the largest message catalog of i18n/ (one is fetched) —
+# worst case) and the largest message catalog of i18n/ (one is fetched;
+# not the rules' summaries, fetched when a reader first inspects) —
 # against the 200 KB gzip budget of DESIGN.md. Files a first
 # visit never loads (the full bundle, fetched when a person changes
 # something; embed.js; course-demo.html) are listed apart.
@@ -47,10 +48,11 @@ first_visit() {
     done | sort -n | tail -1 | cut -d' ' -f2
   fi
   # The largest message catalog (a visit fetches its language's; English
-  # too only for a catalog marked partial, which none is).
+  # too only for a catalog marked partial, which none is; the rules'
+  # summaries, <tag>.rules.json, come when a reader first inspects a message).
   if [ -d "$dist/i18n" ]; then
     for t in "$dist"/i18n/*.json; do
-      case "$t" in */languages.json) continue;; esac
+      case "$t" in */languages.json|*.rules.json) continue;; esac
       echo "$(gzip -9 -c "$t" | wc -c) i18n/${t##*/}"
     done | sort -n | tail -1 | cut -d' ' -f2
   fi

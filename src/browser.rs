@@ -182,6 +182,33 @@ pub async fn load_catalog(
     }
 }
 
+thread_local! {
+    /// Where the installed catalog came from and its language (for the
+    /// rules' catalog, fetched later).
+    static LOADED: std::cell::RefCell<Option<(String, i18n::Language)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Fetches the rules' catalog of the installed language
+/// (`i18n/<tag>.rules.json`, with English's when it is partial) and adds
+/// it; false if it could not be had.
+pub async fn load_rules() -> bool {
+    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+        return false;
+    };
+    let text = catalog_text(base.as_str(), &format!("{}.rules", language.tag)).await;
+    let english = if language.partial || text.is_none() {
+        catalog_text(&base, &format!("{}.rules", i18n::FALLBACK)).await
+    } else {
+        None
+    };
+    match (text, english) {
+        (Some(text), english) => i18n::add_rules(&text, english.as_deref()),
+        (None, Some(english)) => i18n::add_rules(&english, None),
+        (None, None) => return false,
+    }
+    true
+}
+
 /// Starts fetching the catalog [`load_catalog`] will want (so that it
 /// comes while other things are fetched).
 pub fn prefetch_catalog(base: &str, asked: Option<&str>, host: Option<&web_sys::Element>) {

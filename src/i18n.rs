@@ -3,6 +3,8 @@
 //! a parameter), fetched with the page: only the chosen language's, plus
 //! English when that catalog is marked `partial` in
 //! `www/i18n/languages.json` (a missing key then falls back to English).
+//! The rules' summaries, most of the text, are in `<tag>.rules.json`,
+//! fetched the first time a rule is shown (the inspector, the editor).
 //! The language list is data compiled in; adding a language is adding its
 //! catalog and one line there (README, "Languages").
 //!
@@ -82,6 +84,7 @@ struct Catalog {
     tag: String,
     entries: Map<String, Value>,
     fallback: Map<String, Value>,
+    rules: bool,
 }
 
 thread_local! {
@@ -95,7 +98,9 @@ thread_local! {
 /// browser installs the fetched catalog before it renders.
 #[cfg(not(target_arch = "wasm32"))]
 fn default_entries() -> Map<String, Value> {
-    entries(include_str!("../www/i18n/en.json"))
+    let mut all = entries(include_str!("../www/i18n/en.json"));
+    all.extend(entries(include_str!("../www/i18n/en.rules.json")));
+    all
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -121,9 +126,28 @@ pub fn install(tag: &str, text: &str, fallback: Option<&str>) -> bool {
             tag: tag.to_string(),
             entries,
             fallback: fallback.map(self::entries).unwrap_or_default(),
+            rules: false,
         }
     });
     ok
+}
+
+/// Adds the rules' catalog (`<tag>.rules.json`, with English's when the
+/// language is partial) to the installed one.
+pub fn add_rules(text: &str, fallback: Option<&str>) {
+    CATALOG.with(|c| {
+        let mut c = c.borrow_mut();
+        c.entries.extend(entries(text));
+        if let Some(fallback) = fallback {
+            c.fallback.extend(entries(fallback));
+        }
+        c.rules = true;
+    });
+}
+
+/// Whether the rules' summaries are here ([`add_rules`]).
+pub fn has_rules() -> bool {
+    CATALOG.with(|c| c.borrow().rules)
 }
 
 /// The installed language's tag (`en` before any is installed).
@@ -188,7 +212,8 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     out
 }
 
-/// A rule's summary (`rule.<id>`; empty for an unknown rule).
+/// A rule's summary (`rule.<id>`; empty for an unknown rule, and until
+/// the rules' catalog is here).
 pub fn rule(id: &str) -> String {
     get(&format!("rule.{id}")).unwrap_or_default()
 }

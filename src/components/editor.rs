@@ -142,6 +142,7 @@ fn lint_view(lint: &editor::Lint) -> Html {
 
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
+    crate::hooks::use_rule_text::use_rule_text(true);
     // The viewed lane (cheap to clone); its server config is read when needed.
     let viewed = props.viewed.clone();
     let state = {

@@ -157,6 +157,10 @@ pub fn Inspector(props: &InspectorProps) -> Html {
         });
     }
 
+    crate::hooks::use_rule_text::use_rule_text(
+        selected.is_some_and(|(_, _, e)| !e.rules.is_empty()),
+    );
+
     let body = match selected {
         None => html! {
             <p class="inspector-empty">{ t("inspector.empty") }</p>

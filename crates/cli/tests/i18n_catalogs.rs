@@ -1,4 +1,6 @@
-//! The page's message catalogs (`www/i18n/`, README "Languages"):
+//! The page's message catalogs (`www/i18n/`, README "Languages"; a
+//! language's catalog is `<tag>.json` plus `<tag>.rules.json`, the rules'
+//! summaries, fetched when first shown):
 //! - `en.json`'s rule summaries and scenario prose are the core's English
 //!   (`UPDATE_CATALOG=1` rewrites those entries from the core);
 //! - every listed language has a catalog, every catalog is listed, and a
@@ -17,6 +19,22 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../www/i18n")
 }
 
+/// A language's whole catalog: `<tag>.json` and `<tag>.rules.json`.
+fn catalog(tag: &str) -> Map<String, Value> {
+    let mut all = read(&format!("{tag}.json"));
+    for (k, v) in read(&format!("{tag}.rules.json")) {
+        assert!(
+            k.starts_with("rule."),
+            "{tag}.rules.json: {k} is not a rule"
+        );
+        assert!(
+            all.insert(k.clone(), v).is_none(),
+            "{tag}: {k} is in both files"
+        );
+    }
+    all
+}
+
 fn read(name: &str) -> Map<String, Value> {
     let path = dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -30,15 +48,17 @@ fn read(name: &str) -> Map<String, Value> {
 /// names and symbols that stay as they are in every language.
 const SAME_AS_ENGLISH: &[&str] = &[
     "app.name",
-    "scenario.discover.title",
-    "scenario.mrtr-sampling-roots.title",
-    "player.speed_value",
-    "player.step_of",
-    "inspector.rules_count",
-    "lane.stdio",
-    "lane.http",
-    "lane.legacy",
-    "theme.title",
+    "event.message",
+    "shortcut.2.key",
+    "shortcut.3.key",
+    "shortcut.4.key",
+    "shortcut.5.key",
+    "shortcut.6.key",
+    "shortcut.7.key",
+    "shortcut.8.key",
+    "shortcut.9.key",
+    "shortcut.10.key",
+    "shortcut.13.key",
 ];
 
 /// The core's English for the catalog's rule and scenario keys.
@@ -60,15 +80,26 @@ fn from_core(key: &str) -> bool {
 
 #[test]
 fn english_catalog_is_the_cores_text() {
-    let en = read("en.json");
+    let en = catalog("en");
     let core = core_entries();
     if std::env::var_os("UPDATE_CATALOG").is_some() {
-        let mut out: Map<String, Value> = en.into_iter().filter(|(k, _)| !from_core(k)).collect();
+        let mut page: Map<String, Value> = read("en.json")
+            .into_iter()
+            .filter(|(k, _)| !from_core(k))
+            .collect();
+        let mut rules = Map::new();
         for (k, v) in &core {
-            out.insert(k.clone(), Value::String(v.clone()));
+            let into = if k.starts_with("rule.") {
+                &mut rules
+            } else {
+                &mut page
+            };
+            into.insert(k.clone(), Value::String(v.clone()));
         }
-        let text = serde_json::to_string_pretty(&Value::Object(out)).unwrap() + "\n";
-        std::fs::write(dir().join("en.json"), text).unwrap();
+        for (name, map) in [("en.json", page), ("en.rules.json", rules)] {
+            let text = serde_json::to_string_pretty(&Value::Object(map)).unwrap() + "\n";
+            std::fs::write(dir().join(name), text).unwrap();
+        }
         return;
     }
     let mut problems = Vec::new();
@@ -88,7 +119,7 @@ fn english_catalog_is_the_cores_text() {
     }
     assert!(
         problems.is_empty(),
-        "www/i18n/en.json and the core differ (UPDATE_CATALOG=1 cargo test -p mcp-lanes-cli --test i18n_catalogs rewrites it):\n{}",
+        "www/i18n/en.json, en.rules.json and the core differ (UPDATE_CATALOG=1 cargo test -p mcp-lanes-cli --test i18n_catalogs rewrites it):\n{}",
         problems.join("\n")
     );
 }
@@ -127,7 +158,7 @@ fn placeholders(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn catalogs_have_englishs_keys_and_placeholders() {
-    let en = read("en.json");
+    let en = catalog("en");
     let listed = languages();
     assert_eq!(
         listed.first().map(|l| l.0.as_str()),
@@ -140,6 +171,20 @@ fn catalogs_have_englishs_keys_and_placeholders() {
         .filter(|n| n.ends_with(".json") && n != "languages.json")
         .map(|n| n.trim_end_matches(".json").to_string())
         .collect();
+    for tag in &files {
+        if let Some(lang) = tag.strip_suffix(".rules") {
+            assert!(
+                files.iter().any(|f| f == lang),
+                "{tag}.json without {lang}.json"
+            );
+        } else {
+            assert!(
+                files.iter().any(|f| *f == format!("{tag}.rules")),
+                "{tag}.json without {tag}.rules.json"
+            );
+        }
+    }
+    files.retain(|f| !f.ends_with(".rules"));
     files.sort();
     let mut tags: Vec<String> = listed.iter().map(|l| l.0.clone()).collect();
     tags.sort();
@@ -149,7 +194,7 @@ fn catalogs_have_englishs_keys_and_placeholders() {
     );
     let mut problems = Vec::new();
     for (tag, partial) in &listed {
-        let catalog = read(&format!("{tag}.json"));
+        let catalog = catalog(tag);
         for (k, v) in &en {
             match catalog.get(k).and_then(Value::as_str) {
                 None if !partial => problems.push(format!("{tag}: missing {k}")),
@@ -179,10 +224,10 @@ fn catalogs_have_englishs_keys_and_placeholders() {
 
 #[test]
 fn translated_catalogs_leave_no_english() {
-    let en = read("en.json");
+    let en = catalog("en");
     let mut problems = Vec::new();
     for (tag, _) in languages().iter().filter(|l| l.0 != "en") {
-        for (k, v) in read(&format!("{tag}.json")) {
+        for (k, v) in catalog(tag) {
             if en.get(&k) == Some(&v) && !SAME_AS_ENGLISH.contains(&k.as_str()) {
                 problems.push(format!("{tag}: {k} is English: {v}"));
             }
