@@ -155,9 +155,6 @@ pub fn start() {
     if let Some(handoff) = hand_over::take() {
         config.receive(&handoff);
     }
-    if let Some(problem) = &config.problem {
-        gloo::console::error!(format!("mcp-lanes: {problem}"));
-    }
     // The editor's rules come with the bundle that has the editor.
     if let (Ok(link), Some(head)) = (stylesheet(EDITOR_CSS), gloo::utils::document().head()) {
         let _ = head.append_child(&link);
@@ -170,6 +167,11 @@ pub fn start() {
         }
         let tag = load_catalog("", config.lang.as_deref(), None).await;
         localize_page(&tag);
+        // The options' problems, in the page's language now.
+        config.problem = page_config().problem;
+        if let Some(problem) = &config.problem {
+            gloo::console::error!(format!("mcp-lanes: {problem}"));
+        }
         let _ = boot::render(config);
     });
 }
@@ -221,24 +223,26 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     if !host.is_instance_of::<Element>() {
         return fail("McpLanes.mount needs an element to show the figure in");
     }
-    let mut config = match read_options(&options) {
-        Ok(options) => Config::from_options(Mode::Mount, &options),
+    let options = read_options(&options);
+    let parse = |options: &Result<Value, String>| match options {
+        Ok(options) => Config::from_options(Mode::Mount, options),
         Err(why) => {
             let mut config = Config::from_options(Mode::Mount, &Value::Null);
-            config.problem = Some(format!(
-                "Invalid figure options: {why}. Showing the defaults."
-            ));
+            config.problem = Some(crate::i18n::tf("options.unreadable", &[("why", why)]));
             config
         }
     };
+    let mut config = parse(&options);
     config.reduced_motion = crate::browser::reduced_motion();
-    if let Some(problem) = &config.problem {
-        gloo::console::error!(format!("mcp-lanes: {problem}"));
-    }
     let base = script_base().unwrap_or_else(|| "/".into());
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
     config = with_file(config).await;
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    // The options' problems, in the figure's language now.
+    config.problem = parse(&options).problem;
+    if let Some(problem) = &config.problem {
+        gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
     let shadow = match host.shadow_root() {
         Some(shadow) => shadow,
         None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {
