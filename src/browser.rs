@@ -124,28 +124,66 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     Some(())
 }
 
-#[wasm_bindgen(inline_js = "
-export function catalog(url) {
-  const cache = (globalThis.mcpLanesI18n ??= {});
-  return (cache[url] ??= fetch(url).then(r => r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status))));
+// No `inline_js` here: both bundles number their inline snippets into the
+// same `snippets/` directory, so a snippet one bundle has and the other has
+// not would shift the other's numbering.
+
+/// The response for a catalog at `url`, fetched once per page: the promise
+/// is kept in `globalThis.mcpLanesI18n`, so the full bundle after a
+/// hand-over and every mounted figure reuse it (each reads a clone).
+fn catalog(url: &str) -> js_sys::Promise {
+    use js_sys::{Object, Promise, Reflect};
+    let global = js_sys::global();
+    let key = JsValue::from_str("mcpLanesI18n");
+    let cache = match Reflect::get(&global, &key) {
+        Ok(cache) if cache.is_object() => cache,
+        _ => {
+            let cache: JsValue = Object::new().into();
+            let _ = Reflect::set(&global, &key, &cache);
+            cache
+        }
+    };
+    if let Ok(Ok(promise)) = Reflect::get(&cache, &url.into()).map(|p| p.dyn_into::<Promise>()) {
+        return promise;
+    }
+    let Some(window) = web_sys::window() else {
+        return Promise::reject(&"no window".into());
+    };
+    let promise = window.fetch_with_str(url);
+    let _ = Reflect::set(&cache, &url.into(), &promise);
+    promise
 }
-export function browser_languages() {
-  const n = globalThis.navigator || {};
-  return (n.languages && n.languages.length ? Array.from(n.languages) : [n.language || '']).join(',');
-}
-")]
-extern "C" {
-    /// The text of a catalog, fetched once per page (the promise is kept in
-    /// `globalThis.mcpLanesI18n`, so the full bundle after a hand-over and
-    /// every mounted figure reuse it).
-    fn catalog(url: &str) -> js_sys::Promise;
-    /// `navigator.languages`, comma-separated.
-    fn browser_languages() -> String;
+
+/// `navigator.languages` (or `navigator.language`), in order.
+fn browser_languages() -> Vec<String> {
+    let navigator =
+        js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap_or_default();
+    let list = js_sys::Reflect::get(&navigator, &"languages".into()).unwrap_or_default();
+    let mut out: Vec<String> = js_sys::Array::from(&list)
+        .iter()
+        .filter_map(|l| l.as_string())
+        .collect();
+    if out.is_empty() {
+        out.extend(
+            js_sys::Reflect::get(&navigator, &"language".into())
+                .ok()
+                .and_then(|l| l.as_string()),
+        );
+    }
+    out
 }
 
 /// The text of the catalog of `tag` under `base`, if it can be fetched.
 async fn catalog_text(base: &str, tag: &str) -> Option<String> {
-    wasm_bindgen_futures::JsFuture::from(catalog(&format!("{base}i18n/{tag}.json")))
+    use wasm_bindgen_futures::JsFuture;
+    let response = JsFuture::from(catalog(&format!("{base}i18n/{tag}.json")))
+        .await
+        .ok()?;
+    let response: web_sys::Response = response.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    JsFuture::from(response.clone().ok()?.text().ok()?)
         .await
         .ok()?
         .as_string()
@@ -225,7 +263,7 @@ fn choose_language(asked: Option<&str>, host: Option<&web_sys::Element>) -> i18n
     let wanted = asked
         .into_iter()
         .chain(host_lang.as_deref())
-        .chain(browser.split(',').filter(|l| !l.is_empty()));
+        .chain(browser.iter().map(String::as_str));
     i18n::choose(wanted)
 }
 

@@ -58,8 +58,11 @@ for (const tag of LANGS) {
       const view = await app.open(`/?lang=${tag}&scenario=${SCENARIOS[0]}`);
       const { page } = view;
       for (const [i, id] of SCENARIOS.entries()) {
-        if (i > 0) await page.click(`${sel('scenario-picker')} summary`).catch(() => {});
-        if (i > 0) await page.click(sel(`scenario-${id}`));
+        if (i > 0) {
+          const picker = page.locator(sel('scenario-picker'));
+          if (!(await picker.evaluate((d) => d.open))) await picker.locator('> summary').click();
+          await page.click(sel(`scenario-${id}`));
+        }
         await page.waitForSelector(`${sel('scenario-title')}[data-scenario="${id}"]`, { timeout: 30_000 });
         const shown = await chrome(page);
         assert.equal(shown.title, `${i + 1}. ${c[`scenario.${id}.title`]}`, id);
