@@ -73,8 +73,15 @@ for (const tag of LANGS) {
         assert.equal(shown.narration, c['narration.ready']);
       }
       assert.equal(await page.evaluate(() => document.documentElement.lang), tag);
-      // The inspector's rules in the language, their ids as they are.
+      // The inspector's rules in the language (fetched when first shown),
+      // their ids as they are.
+      await page.keyboard.press('End');
       await page.locator(`${sel('lane-0')} .msg`).first().click();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="inspector-rules"] .rule-summary')?.textContent.length > 0,
+        null,
+        { timeout: 30_000 },
+      );
       const rule = await page.locator(`${sel('inspector-rules')} li`).first();
       const id = await rule.getAttribute('data-rule');
       assert.equal(await rule.locator('.rule-id').innerText(), id);
@@ -116,6 +123,8 @@ describe('a course page with <html lang="zh">', () => {
       assert.equal(lang, 'zh', id);
     }
     // MCP terms stay as they are: method names in lanes, rule ids.
+    await page.locator(`#fig-discover ${sel('jump-end')}`).click();
+    await page.waitForFunction(() => document.getElementById('fig-discover').shadowRoot.querySelectorAll('.msg').length > 0);
     const labels = await page.evaluate(() =>
       [...document.getElementById('fig-discover').shadowRoot.querySelectorAll('.msg')].map((m) => m.getAttribute('aria-label')),
     );
