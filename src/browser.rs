@@ -202,6 +202,7 @@ pub async fn load_catalog(
     host: Option<&web_sys::Element>,
 ) -> String {
     let language = choose_language(asked, host);
+    LOADED.with(|l| *l.borrow_mut() = Some((base.to_string(), language.clone())));
     let text = catalog_text(base, &language.tag).await;
     let english = if language.partial || text.is_none() {
         catalog_text(base, i18n::FALLBACK).await
