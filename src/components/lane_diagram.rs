@@ -22,9 +22,10 @@ pub struct LaneDiagramProps {
     /// This lane's position in `layout` (a scenario lane's own index; the
     /// editor's lane is alone in its layout: 0).
     pub row: usize,
-    /// What an empty lane says before anything is drawn.
-    #[prop_or(AttrValue::Static("press Play"))]
-    pub hint: AttrValue,
+    /// What an empty lane says before anything is drawn (`None`: "press
+    /// Play" in the page's language).
+    #[prop_or_default]
+    pub hint: Option<AttrValue>,
     /// What the lane shows (compared by pointer: a new run is a new value).
     pub timeline: Shared<Timeline>,
     pub layout: Shared<Layout>,
@@ -434,9 +435,9 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
             role="group" aria-label={tf("diagram.label", &[("lane", &timeline.label)])}>
             <g class="heads" aria-hidden="true">
                 <rect class="process" x={f(CLIENT_X - 32.0)} y="6" width="64" height="22" rx="3" />
-                <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ "client" }</text>
+                <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ t("side.client") }</text>
                 <rect class="process" x={f(SERVER_X - 32.0)} y="6" width="64" height="22" rx="3" />
-                <text class="head-text" x={f(SERVER_X)} y="21" text-anchor="middle">{ "server" }</text>
+                <text class="head-text" x={f(SERVER_X)} y="21" text-anchor="middle">{ t("side.server") }</text>
                 <line class="transport-line" x1={f(CLIENT_X + 36.0)} y1="17" x2={f(SERVER_X - 36.0)} y2="17" />
                 <text class="transport-text" x={f(LANE_WIDTH / 2.0)} y="13" text-anchor="middle">{ transport }</text>
             </g>
@@ -447,7 +448,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
             if props.pos > 0 {
                 <line class="playhead" data-playhead="true" x1="2" y1={f(playhead_y)} x2={f(LANE_WIDTH - 2.0)} y2={f(playhead_y)} />
             } else {
-                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ props.hint.clone() }</text>
+                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ props.hint.as_ref().map_or_else(|| t("diagram.press_play"), |h| h.to_string()) }</text>
             }
             { events }
             <g class="labels" aria-hidden="true">{ labels }</g>
