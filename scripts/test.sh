@@ -95,7 +95,7 @@ section "6/8 bundle: trunk build --release --offline"
 trunk build --release --offline
 section_done
 
-section "7/8 size: scripts/measure-size.sh (budget 206 KB gzip, temporarily)"
+section "7/8 size: scripts/measure-size.sh (budget 210 KB gzip, temporarily; issue 16 asks for 150 KB)"
 scripts/measure-size.sh dist
 section_done
 

@@ -8,6 +8,7 @@ use web_sys::UrlSearchParams;
 use yew::Callback;
 
 use crate::config::Config;
+use crate::i18n;
 
 /// The global `embed.js` sets before it loads a bundle: the bundle's base
 /// URL. While it is set, `start` leaves the page alone.
@@ -121,4 +122,162 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     })
     .forget();
     Some(())
+}
+
+// No `inline_js` here: both bundles number their inline snippets into the
+// same `snippets/` directory, so a snippet one bundle has and the other has
+// not would shift the other's numbering.
+
+/// The response for a catalog at `url`, fetched once per page: the promise
+/// is kept in `globalThis.mcpLanesI18n`, so the full bundle after a
+/// hand-over and every mounted figure reuse it (each reads a clone).
+fn catalog(url: &str) -> js_sys::Promise {
+    use js_sys::{Object, Promise, Reflect};
+    let global = js_sys::global();
+    let key = JsValue::from_str("mcpLanesI18n");
+    let cache = match Reflect::get(&global, &key) {
+        Ok(cache) if cache.is_object() => cache,
+        _ => {
+            let cache: JsValue = Object::new().into();
+            let _ = Reflect::set(&global, &key, &cache);
+            cache
+        }
+    };
+    if let Ok(Ok(promise)) = Reflect::get(&cache, &url.into()).map(|p| p.dyn_into::<Promise>()) {
+        return promise;
+    }
+    let Some(window) = web_sys::window() else {
+        return Promise::reject(&"no window".into());
+    };
+    let promise = window.fetch_with_str(url);
+    let _ = Reflect::set(&cache, &url.into(), &promise);
+    promise
+}
+
+/// `navigator.languages` (or `navigator.language`), in order.
+fn browser_languages() -> Vec<String> {
+    let navigator =
+        js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap_or_default();
+    let list = js_sys::Reflect::get(&navigator, &"languages".into()).unwrap_or_default();
+    let mut out: Vec<String> = js_sys::Array::from(&list)
+        .iter()
+        .filter_map(|l| l.as_string())
+        .collect();
+    if out.is_empty() {
+        out.extend(
+            js_sys::Reflect::get(&navigator, &"language".into())
+                .ok()
+                .and_then(|l| l.as_string()),
+        );
+    }
+    out
+}
+
+/// The text of the catalog of `tag` under `base`, if it can be fetched.
+async fn catalog_text(base: &str, tag: &str) -> Option<String> {
+    use wasm_bindgen_futures::JsFuture;
+    let response = JsFuture::from(catalog(&format!("{base}i18n/{tag}.json")))
+        .await
+        .ok()?;
+    let response: web_sys::Response = response.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    JsFuture::from(response.clone().ok()?.text().ok()?)
+        .await
+        .ok()?
+        .as_string()
+}
+
+/// Chooses the language and installs its catalog (before the first
+/// render): `asked` (the `lang` option or `?lang=`), else `host`'s
+/// language (a mounted figure: the closest `lang` attribute of the course
+/// page), else the browser's, else English. English is fetched too when
+/// the chosen catalog is partial, or when it cannot be fetched. Returns the
+/// installed language's tag. `base` is where `i18n/` is (`""`: next to the
+/// page).
+pub async fn load_catalog(
+    base: &str,
+    asked: Option<&str>,
+    host: Option<&web_sys::Element>,
+) -> String {
+    let language = choose_language(asked, host);
+    LOADED.with(|l| *l.borrow_mut() = Some((base.to_string(), language.clone())));
+    let text = catalog_text(base, &language.tag).await;
+    let english = if language.partial || text.is_none() {
+        catalog_text(base, i18n::FALLBACK).await
+    } else {
+        None
+    };
+    match text {
+        Some(text) => {
+            i18n::install(&language.tag, &text, english.as_deref());
+            language.tag
+        }
+        None => {
+            i18n::install(i18n::FALLBACK, english.as_deref().unwrap_or("{}"), None);
+            i18n::FALLBACK.to_string()
+        }
+    }
+}
+
+thread_local! {
+    /// Where the installed catalog came from and its language (for the
+    /// rules' catalog, fetched later).
+    static LOADED: std::cell::RefCell<Option<(String, i18n::Language)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Fetches the rules' catalog of the installed language
+/// (`i18n/<tag>.rules.json`, with English's when it is partial) and adds
+/// it; false if it could not be had.
+pub async fn load_rules() -> bool {
+    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+        return false;
+    };
+    let text = catalog_text(base.as_str(), &format!("{}.rules", language.tag)).await;
+    let english = if language.partial || text.is_none() {
+        catalog_text(&base, &format!("{}.rules", i18n::FALLBACK)).await
+    } else {
+        None
+    };
+    match (text, english) {
+        (Some(text), english) => i18n::add_rules(&text, english.as_deref()),
+        (None, Some(english)) => i18n::add_rules(&english, None),
+        (None, None) => return false,
+    }
+    true
+}
+
+/// Starts fetching the catalog [`load_catalog`] will want (so that it
+/// comes while other things are fetched).
+pub fn prefetch_catalog(base: &str, asked: Option<&str>, host: Option<&web_sys::Element>) {
+    let language = choose_language(asked, host);
+    let _ = catalog(&format!("{base}i18n/{}.json", language.tag));
+}
+
+/// The language to show (see [`load_catalog`]).
+fn choose_language(asked: Option<&str>, host: Option<&web_sys::Element>) -> i18n::Language {
+    let host_lang = host
+        .and_then(|h| h.closest("[lang]").ok().flatten())
+        .and_then(|el| el.get_attribute("lang"));
+    let browser = browser_languages();
+    let wanted = asked
+        .into_iter()
+        .chain(host_lang.as_deref())
+        .chain(browser.iter().map(String::as_str));
+    i18n::choose(wanted)
+}
+
+/// The page in the chosen language: `<html lang>` and the skip link
+/// (index.html's own text).
+pub fn localize_page(tag: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(html) = document.document_element() {
+        let _ = html.set_attribute("lang", tag);
+    }
+    if let Ok(Some(skip)) = document.query_selector("[data-testid=skip-link]") {
+        skip.set_text_content(Some(&i18n::t("page.skip")));
+    }
 }

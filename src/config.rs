@@ -12,6 +12,7 @@
 //! Data layer: plain Rust over the core, no browser (boot reads the URL and
 //! passes its parts in).
 
+use crate::i18n::{t, tf};
 use std::rc::Rc;
 
 use mcp_lanes_core::scenarios;
@@ -59,6 +60,9 @@ pub struct Config {
     pub title: Option<String>,
     /// A caption under the figure, set by the course author.
     pub caption: Option<String>,
+    /// The language asked for (`lang` option, `?lang=`); `None`: the host
+    /// page's, then the browser's (see `i18n::choose`).
+    pub lang: Option<String>,
     /// Colours for an iframe figure (light, then dark scheme): custom
     /// property names of `www/style.css` and `#rrggbb` values.
     pub colors: [Vec<(&'static str, String)>; 2],
@@ -146,7 +150,7 @@ impl Handoff {
     }
 }
 
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "scenario",
     "scenarioUrl",
     "setups",
@@ -158,6 +162,7 @@ const KEYS: [&str; 13] = [
     "origins",
     "title",
     "caption",
+    "lang",
     "colors",
     "darkColors",
 ];
@@ -198,6 +203,15 @@ fn color(item: &Value) -> Option<(&'static str, String)> {
     ok.then(|| (property, format!("#{hex}")))
 }
 
+/// A BCP 47 language tag's shape: letters, digits and hyphens, at most 35.
+pub fn valid_lang(tag: &str) -> bool {
+    !tag.is_empty()
+        && tag.len() <= 35
+        && tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 impl Config {
     /// A figure's options from a JSON object: wrong values are listed in
     /// `problem` and replaced by their defaults.
@@ -205,11 +219,11 @@ impl Config {
         let mut problems = Vec::new();
         let map = options.as_object();
         if !options.is_null() && map.is_none() {
-            problems.push("options must be an object".into());
+            problems.push(t("options.not_object"));
         }
         for key in map.iter().flat_map(|m| m.keys()) {
             if !KEYS.contains(&key.as_str()) {
-                problems.push(format!("unknown option \u{201c}{key}\u{201d}"));
+                problems.push(tf("options.unknown", &[("key", key)]));
             }
         }
         // The value of an option when `ok` accepts it, else a problem.
@@ -218,17 +232,18 @@ impl Config {
                 Some(v) if ok(v) => Some(v),
                 None | Some(Value::Null) => None,
                 Some(v) => {
-                    problems.push(format!("\u{201c}{key}\u{201d} must be {what}, not {v}"));
+                    problems.push(tf(
+                        "options.wrong",
+                        &[("key", key), ("what", &t(what)), ("value", &v.to_string())],
+                    ));
                     None
                 }
             };
-        let flag = "true or false";
-        let scenario = take(
-            "scenario",
-            "a scenario id such as \"discover\" (README lists them) or a scenario file's object",
-            |v| v.is_object() || v.as_str().is_some_and(|id| scenarios::find(id).is_some()),
-        );
-        let scenario_url = take("scenarioUrl", "the URL of a scenario file", |v| {
+        let flag = "options.flag";
+        let scenario = take("scenario", "options.scenario", |v| {
+            v.is_object() || v.as_str().is_some_and(|id| scenarios::find(id).is_some())
+        });
+        let scenario_url = take("scenarioUrl", "options.scenario_url", |v| {
             v.as_str()
                 .is_some_and(|u| !u.trim().is_empty() && u.len() <= MAX_URL)
         });
@@ -237,41 +252,36 @@ impl Config {
             (None, Some(v)) if v.is_object() => Some(FileRequest::Inline(v.clone())),
             _ => None,
         };
-        let setups = take(
-            "setups",
-            "a list of set-up numbers of the scenario (0, 1, \u{2026})",
-            |v| {
-                v.as_array()
-                    .is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_u64))
-            },
-        );
+        let setups = take("setups", "options.setups", |v| {
+            v.as_array()
+                .is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_u64))
+        });
         let autoplay = take("autoplay", flag, Value::is_boolean);
-        let speed = take("speed", "one of 0.25, 0.5, 1, 2, 4", |v| {
+        let speed = take("speed", "options.speed", |v| {
             v.as_f64().is_some_and(|x| SPEED_VALUES.contains(&x))
         });
-        let step = take("step", "a whole number \u{2265} 0", Value::is_u64);
+        let step = take("step", "options.step", Value::is_u64);
         let editor = take("editor", flag, Value::is_boolean);
-        let theme = take("theme", "\"light\", \"dark\" or \"auto\"", |v| {
+        let theme = take("theme", "options.theme", |v| {
             matches!(v.as_str(), Some("light" | "dark" | "auto"))
         });
-        let origins = take(
-            "origins",
-            "a list of origins, each named (not \"*\")",
-            |v| {
-                v.as_array().is_some_and(|a| {
-                    a.iter()
-                        .all(|o| o.as_str().is_some_and(|o| !o.contains('*')))
-                })
-            },
-        );
-        let text = "a short text";
+        let origins = take("origins", "options.origins", |v| {
+            v.as_array().is_some_and(|a| {
+                a.iter()
+                    .all(|o| o.as_str().is_some_and(|o| !o.contains('*')))
+            })
+        });
+        let text = "options.text";
         let title = take("title", text, |v| {
             v.as_str().is_some_and(|t| t.chars().count() <= 200)
         });
         let caption = take("caption", text, |v| {
             v.as_str().is_some_and(|t| t.chars().count() <= 1000)
         });
-        let colors_what = "a list such as \"ink:#2b2118\" (README)";
+        let lang = take("lang", "options.lang", |v| {
+            v.as_str().is_some_and(valid_lang)
+        });
+        let colors_what = "options.colors";
         let colors_ok = |v: &Value| {
             v.as_array()
                 .is_some_and(|a| a.iter().all(|c| color(c).is_some()))
@@ -296,18 +306,14 @@ impl Config {
                 .as_ref()
                 .is_some_and(|s| s.iter().any(|&i| i >= count))
         {
-            problems.push(format!(
-                "\u{201c}setups\u{201d} must be numbers from 0 to {}",
-                count.saturating_sub(1)
+            problems.push(tf(
+                "options.setups_range",
+                &[("last", &count.saturating_sub(1).to_string())],
             ));
             setups = None;
         }
-        let problem = (!problems.is_empty()).then(|| {
-            format!(
-                "Invalid figure options: {}. Showing the defaults for those.",
-                problems.join("; ")
-            )
-        });
+        let problem = (!problems.is_empty())
+            .then(|| tf("options.invalid", &[("problems", &problems.join("; "))]));
         let flag = |v: Option<&Value>| v.and_then(Value::as_bool).unwrap_or(false);
         Config {
             mode,
@@ -329,6 +335,7 @@ impl Config {
                 .collect(),
             title: title.and_then(Value::as_str).map(str::to_string),
             caption: caption.and_then(Value::as_str).map(str::to_string),
+            lang: lang.and_then(Value::as_str).map(str::to_string),
             colors: [
                 list(light).filter_map(color).collect(),
                 list(dark).filter_map(color).collect(),
@@ -397,6 +404,7 @@ impl Config {
         }
         let mut config = Config::from_options(Mode::Page, &Value::Null);
         config.scenario = param("scenario");
+        config.lang = param("lang").filter(|l| valid_lang(l));
         match param("scenario-url").filter(|u| !u.trim().is_empty() && u.len() <= MAX_URL) {
             // The fragment is checked against the file once it is loaded.
             Some(url) => {

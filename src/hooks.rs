@@ -13,6 +13,7 @@ pub mod use_bridge;
 pub mod use_follow_playhead;
 pub mod use_history;
 pub mod use_playback_timer;
+pub mod use_rule_text;
 pub mod use_shortcuts;
 pub mod use_theme;
 

@@ -16,7 +16,7 @@
 //! import against this order or on an import cycle between modules.
 //!
 //! 1. **data**: [`model`] (what the lanes draw), [`editor_model`] (the
-//!    editor's text), [`config`] (page and figure options, the hand-over
+//!    editor's text), [`i18n`] (the message catalogs), [`config`] (page and figure options, the hand-over
 //!    message), [`runs`] (the simulator or the recorded runs).
 //! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
 //!    [`editor_state`] (the request editor's).
@@ -51,6 +51,7 @@
 // Data layer.
 pub mod config;
 pub mod editor_model;
+pub mod i18n;
 pub mod model;
 pub mod runs;
 

@@ -3,6 +3,7 @@
 //! and the words for a setting. Nothing here decides protocol behaviour: it
 //! only arranges what a [`Timeline`] recorded.
 
+use crate::i18n::{t, tf};
 use std::ops::Deref;
 use std::rc::Rc;
 
@@ -269,6 +270,14 @@ pub fn column_x(side: Side) -> f64 {
     }
 }
 
+/// "client" or "server", in the page's language.
+pub fn side(side: Side) -> String {
+    t(match side {
+        Side::Client => "side.client",
+        Side::Server => "side.server",
+    })
+}
+
 /// `"600.000 s"`: virtual milliseconds as seconds with three decimals.
 pub fn clock(ms: u64) -> String {
     format!("{}.{:03} s", ms / 1000, ms % 1000)
@@ -349,25 +358,41 @@ pub fn event_side(kind: &EventKind) -> Option<Side> {
 /// A short title for an event (inspector heading, tooltips).
 pub fn event_title(event: &Event) -> String {
     match &event.kind {
-        EventKind::Message(m) => format!("{} {}", m.from.name(), m.label),
-        EventKind::Timeout { side, request_id } => {
-            format!("{} times out waiting for id {request_id}", side.name())
+        EventKind::Message(m) => tf(
+            "event.message",
+            &[("side", &side(m.from)), ("message", &m.label)],
+        ),
+        EventKind::Timeout { side, request_id } => tf(
+            "event.timeout",
+            &[
+                ("side", &self::side(*side)),
+                ("id", &request_id.to_string()),
+            ],
+        ),
+        EventKind::Dropped { side, what } => tf(
+            "event.dropped",
+            &[("side", &self::side(*side)), ("what", what)],
+        ),
+        EventKind::Disconnected { side } => {
+            tf("event.disconnects", &[("side", &self::side(*side))])
         }
-        EventKind::Dropped { side, what } => format!("{} drops {what}", side.name()),
-        EventKind::Disconnected { side } => format!("{} disconnects", side.name()),
-        EventKind::CacheHit { key } => format!("cache hit: {key}"),
-        EventKind::CacheMiss { key } => format!("cache miss: {key}"),
-        EventKind::CacheExpired { key } => format!("cache expired: {key}"),
+        EventKind::CacheHit { key } => tf("event.cache_hit", &[("key", key)]),
+        EventKind::CacheMiss { key } => tf("event.cache_miss", &[("key", key)]),
+        EventKind::CacheExpired { key } => tf("event.cache_expired", &[("key", key)]),
         EventKind::CacheStored { key, ttl_ms } => {
-            format!("cached {key} for {}", duration(*ttl_ms))
+            tf("event.cached", &[("key", key), ("ttl", &duration(*ttl_ms))])
         }
-        EventKind::LockTaken { name } => format!("lock taken: {name}"),
-        EventKind::LockReleased { name } => format!("lock released: {name}"),
-        EventKind::HostKill => "the host kills the run".to_string(),
+        EventKind::LockTaken { name } => tf("event.lock_taken", &[("lock", name)]),
+        EventKind::LockReleased { name } => tf("event.lock_released", &[("lock", name)]),
+        EventKind::HostKill => t("event.host_kill"),
         // A decision's name says what was decided, not only who decided.
-        EventKind::Decision { side } => {
-            format!("{} decides: {}", side.name(), first_clause(&event.note))
-        }
+        EventKind::Decision { side } => tf(
+            "event.decides",
+            &[
+                ("side", &self::side(*side)),
+                ("what", &first_clause(&event.note)),
+            ],
+        ),
     }
 }
 
@@ -375,16 +400,21 @@ pub fn event_title(event: &Event) -> String {
 /// narration and the tooltip have the whole note).
 pub fn marker_text(event: &Event) -> String {
     let text = match &event.kind {
-        EventKind::Timeout { request_id, .. } => format!("timeout: id {request_id}"),
-        EventKind::Dropped { what, .. } => format!("drops {what}"),
-        EventKind::Disconnected { .. } => "disconnects".to_string(),
+        EventKind::Timeout { request_id, .. } => {
+            tf("marker.timeout", &[("id", &request_id.to_string())])
+        }
+        EventKind::Dropped { what, .. } => tf("marker.drops", &[("what", what)]),
+        EventKind::Disconnected { .. } => t("marker.disconnects"),
         EventKind::CacheHit { key } => format!("cache hit: {key}"),
         EventKind::CacheMiss { key } => format!("cache miss: {key}"),
-        EventKind::CacheExpired { key } => format!("expired: {key}"),
-        EventKind::CacheStored { key, ttl_ms } => format!("cached {key}, {}", duration(*ttl_ms)),
-        EventKind::LockTaken { name } => format!("takes {name}"),
-        EventKind::LockReleased { name } => format!("releases {name}"),
-        EventKind::HostKill => format!("host kill at {}", clock(event.at_ms)),
+        EventKind::CacheExpired { key } => tf("marker.expired", &[("key", key)]),
+        EventKind::CacheStored { key, ttl_ms } => tf(
+            "marker.cached",
+            &[("key", key), ("ttl", &duration(*ttl_ms))],
+        ),
+        EventKind::LockTaken { name } => tf("marker.takes", &[("lock", name)]),
+        EventKind::LockReleased { name } => tf("marker.releases", &[("lock", name)]),
+        EventKind::HostKill => tf("marker.host_kill", &[("time", &clock(event.at_ms))]),
         EventKind::Decision { .. } => first_clause(&event.note),
         EventKind::Message(m) => m.label.clone(),
     };

@@ -10,6 +10,7 @@
 //! and turns every change that needs one into an [`Upgrade`]
 //! (`state/hand_over.rs`).
 
+use crate::i18n::{t, tf};
 use std::rc::Rc;
 
 use mcp_lanes_core::scenarios::file::ScenarioFile;
@@ -322,8 +323,7 @@ impl State {
         // `?scenario=stress`: the playback benchmark's load (not a lesson).
         if id == Some("stress") {
             let bases = scenarios::stress(3, 200);
-            self.notice =
-                Some("Benchmark load: three synthetic lanes of 200 messages each.".into());
+            self.notice = Some(t("notice.stress"));
             self.scenario = None;
             let shares = (0..bases.len()).map(LaneState::untouched).collect();
             self.open_lanes(bases, shares);
@@ -332,11 +332,15 @@ impl State {
         let found = id.and_then(scenarios::find);
         let info = found.or_else(|| CATALOG.first());
         self.notice = match (id, found, info) {
-            (Some(id), None, Some(info)) => Some(format!(
-                "There is no scenario \u{201c}{id}\u{201d}; showing {}. {} instead.",
-                info.number, info.title
+            (Some(id), None, Some(info)) => Some(tf(
+                "notice.no_scenario_showing",
+                &[
+                    ("id", id),
+                    ("number", &info.number.to_string()),
+                    ("title", &crate::i18n::scenario_title(info.id)),
+                ],
             )),
-            (Some(id), None, None) => Some(format!("There is no scenario \u{201c}{id}\u{201d}.")),
+            (Some(id), None, None) => Some(tf("notice.no_scenario", &[("id", id)])),
             _ => None,
         };
         self.scenario = info;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "data",
-        &["model", "editor_model", "config", "runs", "bundle"],
+        &["model", "editor_model", "i18n", "config", "runs", "bundle"],
     ),
     ("state", &["state", "editor_state"]),
     (

@@ -3,6 +3,7 @@
 //! one bundle has (the editor, the exporters, its side of the hand-over)
 //! comes from the seam, `bundle`.
 
+use crate::i18n::{self, t, tf};
 use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share;
 use yew::prelude::*;
@@ -34,7 +35,7 @@ use crate::state::{step_ms, Action, Selection, State};
 /// events at that virtual time, prefixed by the lane label.
 fn narration(state: &State) -> Vec<String> {
     let Some(t) = state.time() else {
-        return vec!["Ready. Press Play (Space) or step forward (\u{2192}) to start.".to_string()];
+        return vec![t("narration.ready")];
     };
     let mut lines: Vec<String> = state
         .lanes
@@ -59,11 +60,16 @@ fn narration(state: &State) -> Vec<String> {
             } else {
                 notes.join(" ")
             };
-            (!said.is_empty()).then(|| format!("{}: {said}", lane.timeline.label))
+            (!said.is_empty()).then(|| {
+                tf(
+                    "narration.line",
+                    &[("lane", &lane.timeline.label), ("text", &said)],
+                )
+            })
         })
         .collect();
     if state.at_end() {
-        lines.push("End of the run.".to_string());
+        lines.push(i18n::t("narration.end"));
     }
     lines
 }
@@ -76,7 +82,14 @@ fn arrivals(timeline: &mcp_lanes_core::sim::Timeline, t: u64) -> String {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out += &format!("{} arrives at the {}.", m.label, m.from.peer().name());
+            out += &tf(
+                if m.from.peer() == mcp_lanes_core::sim::Side::Client {
+                    "narration.arrives_client"
+                } else {
+                    "narration.arrives_server"
+                },
+                &[("message", &m.label)],
+            );
         }
     }
     out
@@ -216,8 +229,8 @@ pub fn App(props: &AppProps) -> Html {
     // catalogue's number belongs to the playground's list, not to a lesson).
     let heading = state.scenario.map(|s| match (&config.title, page) {
         (Some(title), false) => title.clone(),
-        (None, false) => s.title.to_string(),
-        (_, true) => format!("{}. {}", s.number, s.title),
+        (None, false) => i18n::scenario_title(s.id),
+        (_, true) => format!("{}. {}", s.number, i18n::scenario_title(s.id)),
     });
     let region_name = match (&config.title, &heading, &state.file) {
         (Some(title), _, _) | (None, Some(title), _) => title.clone(),
@@ -230,7 +243,7 @@ pub fn App(props: &AppProps) -> Html {
                 <h2 id="scenario-title" data-testid="scenario-title" data-scenario={s.id}>
                     { heading }
                 </h2>
-                <p class="summary">{ s.summary }</p>
+                <p class="summary">{ i18n::scenario_summary(s.id) }</p>
             }
             if let Some(file) = &state.file {
                 <h2 id="scenario-title" data-testid="scenario-title" data-scenario={file.id.clone()} data-file="1">
@@ -239,9 +252,9 @@ pub fn App(props: &AppProps) -> Html {
                 <p class="summary">{ file.summary.clone() }</p>
             }
             if let Some(problems) = &problems {
-                <h2 id="scenario-title" data-testid="scenario-title">{ "This scenario file cannot be shown" }</h2>
+                <h2 id="scenario-title" data-testid="scenario-title">{ t("file.cannot_show") }</h2>
                 <div class="notice file-problems" role="alert" data-testid="file-problems">
-                    <p>{ format!("{} problem{} in the scenario file:", problems.len(), if problems.len() == 1 { "" } else { "s" }) }</p>
+                    <p>{ if problems.len() == 1 { t("file.problem_one") } else { tf("file.problems", &[("count", &problems.len().to_string())]) } }</p>
                     <ul>
                         { for problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
                     </ul>
@@ -265,14 +278,14 @@ pub fn App(props: &AppProps) -> Html {
                 <Narration lines={narration(&state)} />
             </div>
             <div class="workspace" id="panel-lanes" hidden={editor || problems.is_some()}>
-                <section class="lanes-area" aria-label="Lanes">
+                <section class="lanes-area" aria-label={t("lanes.region")}>
                     if lane_count > 1 {
                         <p class="scroll-hint" data-testid="scroll-hint" data-count={lane_count.to_string()}>
-                            { format!("{lane_count} set-ups side by side \u{2014} scroll sideways to see them all \u{2192}") }
+                            { tf("lanes.scroll_hint", &[("count", &lane_count.to_string())]) }
                         </p>
                     }
                     <div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region"
-                        aria-label={format!("{lane_count} lane{}, side by side", if lane_count == 1 { "" } else { "s" })}>
+                        aria-label={if lane_count == 1 { t("lanes.one") } else { tf("lanes.many", &[("count", &lane_count.to_string())]) }}>
                         <div class="lanes">
                             { for state.lanes.iter().enumerate().map(|(i, lane)| html! {
                                 <Lane key={lane.key} index={i} lane={lane.clone()} layout={state.layout.clone()}
@@ -306,13 +319,13 @@ pub fn App(props: &AppProps) -> Html {
             <header class="app-header">
                 <div class="brand">
                     <h1>{ "mcp-lanes" }</h1>
-                    <p class="tagline">{ "A simulated MCP client and server, message by message." }</p>
+                    <p class="tagline">{ t("app.tagline") }</p>
                 </div>
                 <div class="header-actions">
                     <button type="button" data-testid="help-button" aria-haspopup="dialog"
-                        aria-label="Keyboard shortcuts (?)" onclick={onhelp_open}>
+                        aria-label={t("help.button")} onclick={onhelp_open}>
                         <span aria-hidden="true">{ "?" }</span>
-                        <span class="button-text" aria-hidden="true">{ " Keys" }</span>
+                        <span class="button-text" aria-hidden="true">{ format!(" {}", t("help.keys")) }</span>
                     </button>
                     <ThemeToggle theme={theme.theme} ontoggle={theme.ontoggle.clone()} />
                     { share_link(&onlink, &copied) }

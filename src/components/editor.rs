@@ -142,6 +142,7 @@ fn lint_view(lint: &editor::Lint) -> Html {
 
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
+    crate::hooks::use_rule_text::use_rule_text(true);
     // The viewed lane (cheap to clone); its server config is read when needed.
     let viewed = props.viewed.clone();
     let state = {
@@ -387,7 +388,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             <div class="editor-grid">
                 <section class="editor-lane" aria-label="The exchanges as a lane">
                     <p class="peers">{ format!("{} \u{2192} {} over {transport}", lane.client_label, lane.server_label) }</p>
-                    <LaneDiagram index={EDITOR_LANE} row={0} hint="Send a request: it is drawn here" timeline={lane.clone()} layout={state.layout.clone()}
+                    <LaneDiagram index={EDITOR_LANE} row={0} hint={AttrValue::Static("Send a request: it is drawn here")} timeline={lane.clone()} layout={state.layout.clone()}
                         {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
                 </section>
                 { history(&d, &state.history, state.shown, state.diff_pair()) }

@@ -3,6 +3,7 @@
 //! `showModal` focuses its Close button; an `autofocus` attribute would be
 //! refused, with a console error, in a cross-origin iframe figure.
 
+use crate::i18n::t;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlDialogElement, HtmlElement};
 use yew::prelude::*;
@@ -49,19 +50,19 @@ pub fn HelpDialog(props: &HelpDialogProps) -> Html {
 
     html! {
         <dialog ref={dialog_ref} class="help" data-testid="help-dialog" aria-labelledby="help-title" {onclose}>
-            <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
-            <p>{ "They work anywhere on the page except while typing in a field." }</p>
+            <h2 id="help-title">{ t("help.title") }</h2>
+            <p>{ t("help.where") }</p>
             <table class="shortcuts">
-                <thead><tr><th scope="col">{ "Key" }</th><th scope="col">{ "Does" }</th></tr></thead>
+                <thead><tr><th scope="col">{ t("help.key") }</th><th scope="col">{ t("help.does") }</th></tr></thead>
                 <tbody>
                     { for SHORTCUTS.iter().map(|(key, what)| html! {
-                        <tr><td><kbd>{ *key }</kbd></td><td>{ *what }</td></tr>
+                        <tr><td><kbd>{ t(key) }</kbd></td><td>{ t(what) }</td></tr>
                     }) }
                 </tbody>
             </table>
-            <p>{ "Tab moves between controls and messages; every control is a button, link or field." }</p>
+            <p>{ t("help.tab") }</p>
             <div class="dialog-actions">
-                <button type="button" data-testid="help-close" onclick={onclick_close}>{ "Close" }</button>
+                <button type="button" data-testid="help-close" onclick={onclick_close}>{ t("help.close") }</button>
             </div>
         </dialog>
     }

@@ -3,6 +3,7 @@
 //! status and headers, revision, violation, the note, and the rules that
 //! caused it with links to the spec.
 
+use crate::i18n::{self, t, tf};
 use mcp_lanes_core::rules::{self, RuleId};
 use mcp_lanes_core::sim::{EventKind, MessageEvent, Side};
 use wasm_bindgen::JsCast;
@@ -21,25 +22,25 @@ pub struct InspectorProps {
 fn message_details(message: &MessageEvent) -> Html {
     let delivered = match message.delivered_at_ms {
         Some(ms) => clock(ms),
-        None => "never (lost)".to_string(),
+        None => t("inspector.never"),
     };
     html! {
         <>
             <dl class="facts">
-                <dt>{ "Kind" }</dt><dd data-testid="inspector-kind">{ kind_name(message.kind) }</dd>
-                <dt>{ "From" }</dt><dd>{ format!("{} \u{2192} {}", message.from.name(), message.from.peer().name()) }</dd>
-                <dt>{ "Arrives" }</dt><dd>{ delivered }</dd>
+                <dt>{ t("inspector.kind") }</dt><dd data-testid="inspector-kind">{ kind_name(message.kind) }</dd>
+                <dt>{ t("inspector.from") }</dt><dd>{ if message.from == Side::Client { t("inspector.client_to_server") } else { t("inspector.server_to_client") } }</dd>
+                <dt>{ t("inspector.arrives") }</dt><dd>{ delivered }</dd>
                 // What a client message asks for and what a server message
                 // speaks are different things (lesson 07): never one word.
-                <dt>{ match message.from { Side::Client => "Client asks for", Side::Server => "Server speaks" } }</dt>
+                <dt>{ match message.from { Side::Client => t("inspector.client_asks"), Side::Server => t("inspector.server_speaks") } }</dt>
                 <dd data-testid="inspector-revision">
                     { &message.revision }
-                    { if message.legacy { " (legacy)" } else { "" } }
+                    { if message.legacy { format!(" ({})", t("inspector.legacy")) } else { String::new() } }
                 </dd>
             </dl>
             if let Some(why) = &message.violation {
                 <p class="violation" data-testid="inspector-violation">
-                    <strong>{ "Deliberately broken: " }</strong>{ why }
+                    <strong>{ t("inspector.broken") }</strong>{ why }
                 </p>
             }
             if let Some(http) = &message.http {
@@ -47,13 +48,13 @@ fn message_details(message: &MessageEvent) -> Html {
                     <h3>{ "HTTP" }</h3>
                     <p class="http-line">
                         { for http.method.as_ref().map(|m| html! { <span>{ format!("{m} /mcp") }</span> }) }
-                        { for http.status.map(|s| html! { <span data-testid="inspector-status">{ format!("status {s}") }</span> }) }
+                        { for http.status.map(|s| html! { <span data-testid="inspector-status">{ tf("inspector.status", &[("status", &s.to_string())]) }</span> }) }
                     </p>
                     { headers_table(&http.headers) }
                 </section>
             }
-            <h3>{ "Wire" }</h3>
-            <pre class="wire" data-testid="inspector-json" tabindex="0" aria-label="Message as sent on the wire">
+            <h3>{ t("inspector.wire") }</h3>
+            <pre class="wire" data-testid="inspector-json" tabindex="0" aria-label={t("inspector.wire_label")}>
                 <code>{ pretty_wire(message) }</code>
             </pre>
         </>
@@ -98,21 +99,21 @@ pub fn rule_list(ids: &[RuleId], testid: &'static str) -> Html {
     }
     html! {
         <>
-            <h3>{ "Why: the rules" }</h3>
+            <h3>{ t("inspector.rules") }</h3>
             <ul class="rules" data-testid={testid}>
                 { for ids.iter().map(|id| {
                     let rule = rules::find(id);
                     html! {
                         <li data-rule={*id}>
                             <code class="rule-id">{ *id }</code>
-                            { for rule.map(|r| html! { <span class="rule-summary">{ code_spans(r.summary) }</span> }) }
+                            { for rule.map(|r| html! { <span class="rule-summary">{ code_spans(&i18n::rule(r.id)) }</span> }) }
                             { for rule.filter(|r| !r.spec_url.is_empty()).map(|r| html! {
                                 <a href={r.spec_url} target="_blank" rel="noopener">
-                                    { format!("spec: {}", r.source) }
+                                    { tf("inspector.spec", &[("source", r.source)]) }
                                 </a>
                             }) }
                             { for rule.filter(|r| r.spec_url.is_empty()).map(|r| html! {
-                                <span class="rule-source">{ format!("source: {}", r.source) }</span>
+                                <span class="rule-source">{ tf("inspector.source", &[("source", r.source)]) }</span>
                             }) }
                         </li>
                     }
@@ -156,12 +157,22 @@ pub fn Inspector(props: &InspectorProps) -> Html {
         });
     }
 
+    crate::hooks::use_rule_text::use_rule_text(
+        selected.is_some_and(|(_, _, e)| !e.rules.is_empty()),
+    );
+
     let body = match selected {
         None => html! {
-            <p class="inspector-empty">{ "Select a message or marker in a lane (click it, or focus it and press Enter) to see its JSON and the rules behind it." }</p>
+            <p class="inspector-empty">{ t("inspector.empty") }</p>
         },
         Some((n, lane, event)) => {
-            let heading = format!("{} at {}", event_title(event), clock(event.at_ms));
+            let heading = tf(
+                "inspector.at",
+                &[
+                    ("event", &event_title(event)),
+                    ("time", &clock(event.at_ms)),
+                ],
+            );
             html! {
                 <div class="inspector-body" data-lane={n.to_string()} data-event={event.index.to_string()}
                     data-kind={event_kind_name(&event.kind)}>
@@ -181,10 +192,10 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     html! {
         <aside class="inspector" data-testid="inspector" aria-labelledby="inspector-heading" ref={node}>
             <div class="inspector-head">
-                <h2 id="inspector-heading">{ "Inspector" }</h2>
+                <h2 id="inspector-heading">{ t("inspector.title") }</h2>
                 if selected.is_some() {
-                    <button type="button" data-testid="inspector-close" aria-label="Close the inspector (Esc)"
-                        onclick={props.onclose.reform(|_: MouseEvent| ())}>{ "Close" }</button>
+                    <button type="button" data-testid="inspector-close" aria-label={t("inspector.close_label")}
+                        onclick={props.onclose.reform(|_: MouseEvent| ())}>{ t("inspector.close") }</button>
                 }
             </div>
             { body }

@@ -1,6 +1,7 @@
 //! One set-up: its header (label, client, transport, server), its settings,
 //! the sequence diagram, and what is held or leaked.
 
+use crate::i18n::{t, tf};
 use mcp_lanes_core::settings::Setting;
 use yew::prelude::*;
 
@@ -44,20 +45,20 @@ pub fn Lane(props: &LaneProps) -> Html {
                 <div class="lane-title-row">
                     <h3 id={format!("lane-title-{n}")} class="lane-title">{ &timeline.label }</h3>
                     if props.lane.modified() {
-                        <span class="badge" data-testid={format!("modified-{n}")}>{ "changed" }</span>
+                        <span class="badge" data-testid={format!("modified-{n}")}>{ t("lane.changed") }</span>
                     }
                     if props.lane.added {
                         <button type="button" class="small" data-testid={format!("remove-{n}")}
-                            aria-label={format!("Remove lane {}", timeline.label)}
-                            onclick={props.onremove.reform(move |_: MouseEvent| n)}>{ "Remove" }</button>
+                            aria-label={tf("lane.remove_label", &[("lane", &timeline.label)])}
+                            onclick={props.onremove.reform(move |_: MouseEvent| n)}>{ t("lane.remove") }</button>
                     }
                 </div>
                 <p class="peers">
-                    <span class="peer"><span class="role">{ "client" }</span>{ &timeline.client_label }</span>
-                    <span class="peer"><span class="role">{ "via" }</span>
+                    <span class="peer"><span class="role">{ t("side.client") }</span>{ &timeline.client_label }</span>
+                    <span class="peer"><span class="role">{ t("lane.via") }</span>
                         <span class="transport" data-testid={format!("transport-name-{n}")}>{ timeline.transport.name() }</span>
                     </span>
-                    <span class="peer"><span class="role">{ "server" }</span>{ &timeline.server_label }</span>
+                    <span class="peer"><span class="role">{ t("side.server") }</span>{ &timeline.server_label }</span>
                 </p>
                 { settings(n, &props.lane, props.onapply.reform(move |s| (n, s)),
                     props.oncompare.reform(move |s| (n, s)), props.onreset.reform(move |()| n),
@@ -69,7 +70,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                         <svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
                             <rect x="3" y="7" width="10" height="8" rx="1" /><path d="M5 7V5a3 3 0 0 1 6 0v2" class="icon-stroke" />
                         </svg>
-                        { format!("lock held: {}", held.join(", ")) }
+                        { tf("lane.lock_held", &[("locks", &held.join(", "))]) }
                     </p>
                 }
             </div>
@@ -80,7 +81,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                 <footer class="lane-end" data-testid={format!("outcome-{n}")}>
                     <p class={classes!("leaked", (leaked > 0).then_some("has-leak"))} data-testid={format!("leaked-locks-{n}")}
                         data-count={leaked.to_string()}>
-                        { format!("leaked locks: {leaked}") }
+                        { tf("lane.leaked", &[("count", &leaked.to_string())]) }
                     </p>
                     <p class="outcome">{ &timeline.summary.outcome }</p>
                 </footer>

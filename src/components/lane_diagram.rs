@@ -6,6 +6,7 @@
 //! playhead is drawn; the messages sent at the playhead carry an envelope
 //! that travels along the arrow.
 
+use crate::i18n::{t, tf};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 use yew::prelude::*;
 
@@ -21,9 +22,10 @@ pub struct LaneDiagramProps {
     /// This lane's position in `layout` (a scenario lane's own index; the
     /// editor's lane is alone in its layout: 0).
     pub row: usize,
-    /// What an empty lane says before anything is drawn.
-    #[prop_or(AttrValue::Static("press Play"))]
-    pub hint: AttrValue,
+    /// What an empty lane says before anything is drawn (`None`: "press
+    /// Play" in the page's language).
+    #[prop_or_default]
+    pub hint: Option<AttrValue>,
     /// What the lane shows (compared by pointer: a new run is a new value).
     pub timeline: Shared<Timeline>,
     pub layout: Shared<Layout>,
@@ -141,23 +143,37 @@ fn message_arrow(
     );
     // "result: server to client", not "result result: ...".
     let kind = kind_name(message.kind);
-    let aria = format!(
-        "{kind}{}{}: {} to {}, at {}{}{}. Press Enter to inspect.",
-        if message.label == kind { "" } else { " " },
-        if message.label == kind {
-            ""
+    let label = if message.label == kind {
+        kind.to_string()
+    } else {
+        format!("{kind} {}", message.label)
+    };
+    let aria = tf(
+        if message.from == Side::Client {
+            "diagram.message_to_server"
         } else {
-            &message.label
+            "diagram.message_to_client"
         },
-        message.from.name(),
-        message.from.peer().name(),
-        clock(event.at_ms),
-        if delivered { "" } else { ", never arrives" },
-        if message.violation.is_some() {
-            ", breaking a rule"
-        } else {
-            ""
-        }
+        &[
+            ("message", &label),
+            ("time", &clock(event.at_ms)),
+            (
+                "lost",
+                &if delivered {
+                    String::new()
+                } else {
+                    t("diagram.never_arrives")
+                },
+            ),
+            (
+                "broken",
+                &if message.violation.is_some() {
+                    t("diagram.breaking")
+                } else {
+                    String::new()
+                },
+            ),
+        ],
     );
     // What takes the clicks: a band along the shaft and the label's chip,
     // so an arrow drawn later never covers an earlier one.
@@ -188,7 +204,7 @@ fn message_arrow(
                     <line x1={f(x2 - 5.0)} y1={f(y2 - 5.0)} x2={f(x2 + 5.0)} y2={f(y2 + 5.0)} />
                     <line x1={f(x2 - 5.0)} y1={f(y2 + 5.0)} x2={f(x2 + 5.0)} y2={f(y2 - 5.0)} />
                     <text x={f(x2 + if message.from == Side::Client { 9.0 } else { -9.0 })} y={f(y2 + 4.0)}
-                        text-anchor={if message.from == Side::Client { "start" } else { "end" }}>{ "lost" }</text>
+                        text-anchor={if message.from == Side::Client { "start" } else { "end" }}>{ t("diagram.lost") }</text>
                 </g>
             }
         </g>
@@ -304,10 +320,12 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
     };
     let text = marker_text(event);
     // A decision's name says what was decided, not only who decided.
-    let aria = format!(
-        "{} at {}. Press Enter to inspect.",
-        event_title(event),
-        clock(event.at_ms)
+    let aria = tf(
+        "diagram.event",
+        &[
+            ("event", &event_title(event)),
+            ("time", &clock(event.at_ms)),
+        ],
     );
     html! {
         <g key={event.index} class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
@@ -354,7 +372,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
             html! {
                 <rect class={classes!("lock-bar", held.then_some("held"))}
                     x={f(SERVER_X - 4.0)} y={f(y1)} width="8" height={f((y2 - y1).max(2.0))} rx="2">
-                    <title>{ format!("{} {}", s.name, if held { "held" } else { "held until released" }) }</title>
+                    <title>{ tf(if held { "diagram.lock_held" } else { "diagram.lock_until" }, &[("lock", &s.name)]) }</title>
                 </rect>
             }
         })
@@ -414,12 +432,12 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
     html! {
         <svg class="lane-svg" viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
             width={f(LANE_WIDTH)} height={f(height)}
-            role="group" aria-label={format!("Sequence diagram: {}", timeline.label)}>
+            role="group" aria-label={tf("diagram.label", &[("lane", &timeline.label)])}>
             <g class="heads" aria-hidden="true">
                 <rect class="process" x={f(CLIENT_X - 32.0)} y="6" width="64" height="22" rx="3" />
-                <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ "client" }</text>
+                <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ t("side.client") }</text>
                 <rect class="process" x={f(SERVER_X - 32.0)} y="6" width="64" height="22" rx="3" />
-                <text class="head-text" x={f(SERVER_X)} y="21" text-anchor="middle">{ "server" }</text>
+                <text class="head-text" x={f(SERVER_X)} y="21" text-anchor="middle">{ t("side.server") }</text>
                 <line class="transport-line" x1={f(CLIENT_X + 36.0)} y1="17" x2={f(SERVER_X - 36.0)} y2="17" />
                 <text class="transport-text" x={f(LANE_WIDTH / 2.0)} y="13" text-anchor="middle">{ transport }</text>
             </g>
@@ -430,7 +448,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
             if props.pos > 0 {
                 <line class="playhead" data-playhead="true" x1="2" y1={f(playhead_y)} x2={f(LANE_WIDTH - 2.0)} y2={f(playhead_y)} />
             } else {
-                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ props.hint.clone() }</text>
+                <text class="start-hint" x={f(LANE_WIDTH / 2.0)} y={f(TOP + 16.0)} text-anchor="middle">{ props.hint.as_ref().map_or_else(|| t("diagram.press_play"), |h| h.to_string()) }</text>
             }
             { events }
             <g class="labels" aria-hidden="true">{ labels }</g>

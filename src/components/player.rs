@@ -2,6 +2,7 @@
 //! end, a scrubber over the playback positions, the speed and the virtual
 //! clock.
 
+use crate::i18n::{t, tf};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -81,54 +82,54 @@ pub fn Player(props: &PlayerProps) -> Html {
             .unwrap_or(crate::state::DEFAULT_SPEED)
     });
     let (play_label, play_icon) = if props.playing {
-        ("Pause (Space)", ICON_PAUSE)
+        (t("player.pause_key"), ICON_PAUSE)
     } else {
-        ("Play (Space)", ICON_PLAY)
+        (t("player.play_key"), ICON_PLAY)
     };
 
     html! {
-        <section class="player" data-testid="player" data-state={state} aria-label="Playback">
+        <section class="player" data-testid="player" data-state={state} aria-label={t("player.region")}>
             <div class="player-buttons">
-                <button type="button" data-testid="restart" aria-label="Restart (Home)" title="Restart (Home)"
+                <button type="button" data-testid="restart" aria-label={t("player.restart")} title={t("player.restart")}
                     onclick={props.onrestart.reform(|_: MouseEvent| ())}>
                     { icon(ICON_RESTART) }
                 </button>
-                <button type="button" data-testid="step-back" aria-label="Step back (Left arrow)" title="Step back (\u{2190})"
+                <button type="button" data-testid="step-back" aria-label={t("player.back")} title={t("player.back_title")}
                     onclick={props.onstep.reform(|_: MouseEvent| -1)}>
                     { icon(ICON_BACK) }
                 </button>
-                <button type="button" class="primary" id="play" data-testid="play" aria-label={play_label} title={play_label}
+                <button type="button" class="primary" id="play" data-testid="play" aria-label={play_label.clone()} title={play_label}
                     disabled={props.len == 0}
                     onclick={onplay_pause}>
                     { icon(play_icon) }
-                    <span class="button-text" aria-hidden="true">{ if props.playing { "Pause" } else { "Play" } }</span>
+                    <span class="button-text" aria-hidden="true">{ if props.playing { t("player.pause") } else { t("player.play") } }</span>
                 </button>
-                <button type="button" data-testid="step-forward" aria-label="Step forward (Right arrow)" title="Step forward (\u{2192})"
+                <button type="button" data-testid="step-forward" aria-label={t("player.forward")} title={t("player.forward_title")}
                     onclick={props.onstep.reform(|_: MouseEvent| 1)}>
                     { icon(ICON_FORWARD) }
                 </button>
-                <button type="button" data-testid="jump-end" aria-label="Jump to the end (End)" title="Jump to the end (End)"
+                <button type="button" data-testid="jump-end" aria-label={t("player.end")} title={t("player.end")}
                     onclick={props.onend.reform(|_: MouseEvent| ())}>
                     { icon(ICON_END) }
                 </button>
             </div>
             <div class="player-scrub">
-                <label for="scrubber" class="visually-hidden">{ "Playback position" }</label>
+                <label for="scrubber" class="visually-hidden">{ t("player.position") }</label>
                 <input id="scrubber" type="range" data-testid="scrubber"
                     min="0" max={props.len.to_string()} step="1"
                     value={props.pos.to_string()}
-                    aria-valuetext={format!("step {} of {}, {}", props.pos, props.len, clock_text)}
+                    aria-valuetext={tf("player.step_of", &[("pos", &props.pos.to_string()), ("len", &props.len.to_string()), ("time", &clock_text)])}
                     oninput={onseek} />
                 <span class="step-count" data-testid="step-count">{ format!("{}/{}", props.pos, props.len) }</span>
             </div>
             <div class="player-meta">
-                <label for="speed">{ "Speed" }</label>
+                <label for="speed">{ t("player.speed") }</label>
                 <select id="speed" data-testid="speed" onchange={onspeed}>
                     { for SPEED_LABELS.iter().enumerate().map(|(i, s)| html! {
                         <option value={i.to_string()} selected={i == props.speed}>{ *s }</option>
                     }) }
                 </select>
-                <span class="clock-label">{ "Virtual time" }</span>
+                <span class="clock-label">{ t("player.virtual_time") }</span>
                 <span class="clock" data-testid="clock" data-ms={time_ms.to_string()}>{ clock_text }</span>
             </div>
         </section>

@@ -2,6 +2,7 @@
 //! one-line summaries, as links (`?scenario=ID`) so they can be opened in a
 //! new tab too; a plain click opens the scenario in place.
 
+use crate::i18n::{self, t};
 use mcp_lanes_core::scenarios::CATALOG;
 use yew::prelude::*;
 
@@ -21,12 +22,12 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
     html! {
         <details class="picker" data-testid="scenario-picker" open={props.open}>
             <summary>
-                <span class="picker-label">{ "Scenarios" }</span>
+                <span class="picker-label">{ t("picker.label") }</span>
                 { for current.map(|s| html! {
-                    <span class="picker-current">{ format!("{}. {}", s.number, s.title) }</span>
+                    <span class="picker-current">{ format!("{}. {}", s.number, i18n::scenario_title(s.id)) }</span>
                 }) }
             </summary>
-            <nav aria-label="Scenarios">
+            <nav aria-label={t("picker.label")}>
                 <ol class="picker-list">
                     { for CATALOG.iter().map(|s| {
                         let id = s.id;
@@ -48,8 +49,8 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
                                     data-testid={format!("scenario-{}", s.id)}
                                     aria-current={is_current.then_some("page")}
                                     {onclick}>
-                                    <span class="picker-title">{ format!("{}. {}", s.number, s.title) }</span>
-                                    <span class="picker-summary">{ s.summary }</span>
+                                    <span class="picker-title">{ format!("{}. {}", s.number, i18n::scenario_title(s.id)) }</span>
+                                    <span class="picker-summary">{ i18n::scenario_summary(s.id) }</span>
                                 </a>
                             </li>
                         }

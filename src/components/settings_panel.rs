@@ -3,6 +3,7 @@
 //! "compare" mode the next change adds a copy of the lane with that one
 //! setting changed instead.
 
+use crate::i18n::t;
 use mcp_lanes_core::client::UndeclaredPolicy;
 use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::settings::{self, Capability, Setting};
@@ -66,7 +67,7 @@ fn select_row(
 ) -> Html {
     html! {
         <div class="field">
-            <label for={id.clone()}>{ label }</label>
+            <label for={id.clone()}>{ t(label) }</label>
             <select {id} data-testid={testid} {onchange} {disabled}>
                 { for options.into_iter().map(|(v, selected)| html! { <option value={v} {selected}>{ v }</option> }) }
             </select>
@@ -85,7 +86,7 @@ fn check_row(
     html! {
         <div class="check">
             <input type="checkbox" id={id.clone()} data-testid={testid} {checked} {onchange} />
-            <label for={id}>{ label }</label>
+            <label for={id}>{ t(label) }</label>
         </div>
     }
 }
@@ -204,51 +205,47 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
 
     html! {
         <details class={if *compare { "settings comparing" } else { "settings" }} data-testid={format!("settings-{n}")}>
-            <summary>{ "Settings" }</summary>
+            <summary>{ t("settings.title") }</summary>
             <div class="settings-body">
                 <div class="compare-bar">
                     <button type="button" ref={compare_ref} data-testid={format!("compare-{n}")}
                         aria-pressed={if *compare { "true" } else { "false" }}
                         onclick={on_toggle_compare}>
-                        { if *compare { "Comparing: change one setting\u{2026}" } else { "Compare\u{2026}" } }
+                        { if *compare { t("settings.comparing") } else { t("settings.compare") } }
                     </button>
                     if props.lane.modified() {
                         <button type="button" data-testid={format!("reset-{n}")}
-                            onclick={props.onreset.reform(|_: MouseEvent| ())}>{ "Reset" }</button>
+                            onclick={props.onreset.reform(|_: MouseEvent| ())}>{ t("settings.reset") }</button>
                     }
                 </div>
                 <p class="settings-hint" id={id("hint")}>
-                    { if *compare {
-                        "The next change adds a copy of this set-up with that one setting changed, side by side."
-                    } else {
-                        "Each change re-runs this set-up at once."
-                    } }
+                    { if *compare { t("settings.hint_compare") } else { t("settings.hint") } }
                 </p>
                 <div class="settings-fields" key={*generation}>
                     <fieldset>
-                        <legend>{ "Client" }</legend>
-                        { select_row(id("client-era"), format!("client-era-{n}"), "Era", era_options(client_era), on_client_era, false) }
-                        { select_row(id("preferred"), format!("preferred-version-{n}"), "Preferred version",
+                        <legend>{ t("settings.client") }</legend>
+                        { select_row(id("client-era"), format!("client-era-{n}"), "settings.era", era_options(client_era), on_client_era, false) }
+                        { select_row(id("preferred"), format!("preferred-version-{n}"), "settings.preferred",
                             versions.iter().map(|v| (*v, *v == preferred)).collect(), on_preferred,
                             !client_era.speaks_modern()) }
-                        { select_row(id("undeclared"), format!("undeclared-{n}"), "Undeclared request",
+                        { select_row(id("undeclared"), format!("undeclared-{n}"), "settings.undeclared",
                             POLICIES.iter().map(|p| (p.label(), *p == setup.client.undeclared)).collect(), on_policy, false) }
                         <fieldset class="checks">
-                            <legend>{ "Declared capabilities" }</legend>
+                            <legend>{ t("settings.capabilities") }</legend>
                             { cap_rows }
                         </fieldset>
                     </fieldset>
                     <fieldset>
-                        <legend>{ "Server" }</legend>
-                        { select_row(id("server-era"), format!("server-era-{n}"), "Era", era_options(server_era), on_server_era, false) }
+                        <legend>{ t("settings.server") }</legend>
+                        { select_row(id("server-era"), format!("server-era-{n}"), "settings.era", era_options(server_era), on_server_era, false) }
                         <fieldset class="checks">
-                            <legend>{ "Supported versions" }</legend>
+                            <legend>{ t("settings.versions") }</legend>
                             { version_rows }
                         </fieldset>
-                        { check_row(id("checks"), format!("checks-before-work-{n}"), "Checks the capability before work",
+                        { check_row(id("checks"), format!("checks-before-work-{n}"), "settings.checks",
                             setup.server.checks_capability_before_work, on_checks) }
                     </fieldset>
-                    { select_row(id("transport"), format!("transport-{n}"), "Transport",
+                    { select_row(id("transport"), format!("transport-{n}"), "settings.transport",
                         TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport, false) }
                 </div>
             </div>

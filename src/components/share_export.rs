@@ -7,6 +7,7 @@
 //! WebAssembly. The exporters are the full bundle's (`bundle::panels`);
 //! the lite bundle shows a panel that hands over when opened.
 
+use crate::i18n::t;
 use mcp_lanes_core::transport::TransportKind;
 use mcp_lanes_core::{export, transcript};
 use wasm_bindgen::JsCast;
@@ -71,9 +72,9 @@ fn copy(text: String, link: bool, status: UseStateHandle<Status>) {
             status.set(Status {
                 link,
                 text: if ok {
-                    "Copied."
+                    "share.copied"
                 } else {
-                    "The clipboard is not available here: copy the text below."
+                    "share.no_clipboard"
                 },
                 manual: (!ok).then(|| shown.clone()),
             })
@@ -87,7 +88,7 @@ fn manual(status: &Status, link: bool) -> Html {
         (Some(text), true) => html! {
             <textarea class="manual-copy" readonly=true rows={if link { "2" } else { "8" }}
                 data-testid={if link { "link-field" } else { "export-text" }}
-                aria-label="Text to copy" value={text.clone()} />
+                aria-label={t("share.text_to_copy")} value={text.clone()} />
         },
         _ => html! {},
     }
@@ -102,13 +103,13 @@ pub fn share_link(link: &Callback<(), String>, status: &UseStateHandle<Status>) 
     let by_hand = status.link && status.manual.is_some();
     html! {
         <div class="share">
-            <button type="button" data-testid="copy-link" {onclick}>{ "Copy link" }</button>
+            <button type="button" data-testid="copy-link" {onclick}>{ t("share.copy_link") }</button>
             <span class="share-status" role="status" data-testid="link-status">
-                { if status.link && !by_hand { status.text } else { "" } }
+                { if status.link && !by_hand { t(status.text) } else { String::new() } }
             </span>
             if by_hand {
                 <div class="share-pop">
-                    <p>{ status.text }</p>
+                    <p>{ t(status.text) }</p>
                     { manual(status, true) }
                 </div>
             }
@@ -162,7 +163,7 @@ pub fn export_menu(
                 let (_, _, ext, mime) = FORMATS[format];
                 download(&format!("{scenario}-lane{n}.{ext}"), mime, &text);
                 status.set(Status {
-                    text: "Downloaded.",
+                    text: "share.downloaded",
                     ..Status::default()
                 });
             }
@@ -170,10 +171,10 @@ pub fn export_menu(
     };
     html! {
         <details class="exports" data-testid="exports">
-            <summary data-testid="exports-toggle">{ "Export a run" }</summary>
+            <summary data-testid="exports-toggle">{ t("export.title") }</summary>
             <div class="export-body" {onclick}>
                 <div class="field">
-                    <label for="export-lane">{ "Lane" }</label>
+                    <label for="export-lane">{ t("export.lane") }</label>
                     <select id="export-lane" data-testid="export-lane" onchange={onlane}>
                         { for lanes.iter().enumerate().map(|(i, l)| html! {
                             <option value={i.to_string()} selected={i == n}>{ &l.timeline.label }</option>
@@ -182,33 +183,33 @@ pub fn export_menu(
                 </div>
                 <ul class="export-list">
                     <li>
-                        <span class="export-label">{ "Transcript (JSON)" }</span>
-                        <button type="button" class="small" data-export="json-copy" data-testid="export-json-copy">{ "Copy" }</button>
-                        <button type="button" class="small" data-export="json-download" data-testid="export-json-download">{ "Download" }</button>
+                        <span class="export-label">{ t("export.json") }</span>
+                        <button type="button" class="small" data-export="json-copy" data-testid="export-json-copy">{ t("export.copy") }</button>
+                        <button type="button" class="small" data-export="json-download" data-testid="export-json-download">{ t("export.download") }</button>
                     </li>
                     <li>
-                        <span class="export-label">{ "Mermaid sequence diagram" }</span>
-                        <button type="button" class="small" data-export="mermaid-copy" data-testid="export-mermaid-copy">{ "Copy" }</button>
-                        <button type="button" class="small" data-export="mermaid-download" data-testid="export-mermaid-download">{ "Download" }</button>
+                        <span class="export-label">{ t("export.mermaid") }</span>
+                        <button type="button" class="small" data-export="mermaid-copy" data-testid="export-mermaid-copy">{ t("export.copy") }</button>
+                        <button type="button" class="small" data-export="mermaid-download" data-testid="export-mermaid-download">{ t("export.download") }</button>
                     </li>
                     if http {
                         <li>
-                            <span class="export-label">{ "curl commands" }</span>
-                            <button type="button" class="small" data-export="curl-copy" data-testid="export-curl-copy">{ "Copy" }</button>
-                            <button type="button" class="small" data-export="curl-download" data-testid="export-curl-download">{ "Download" }</button>
+                            <span class="export-label">{ t("export.curl") }</span>
+                            <button type="button" class="small" data-export="curl-copy" data-testid="export-curl-copy">{ t("export.copy") }</button>
+                            <button type="button" class="small" data-export="curl-download" data-testid="export-curl-download">{ t("export.download") }</button>
                         </li>
                     }
                 </ul>
                 <p class="export-note">
                     if http {
-                        { "To replay the curl commands, start the simulated server first: " }
+                        { t("export.replay") }
                         <code data-testid="serve-command">{ serve_command(&lane.setup.server.preset) }</code>
                     } else {
-                        { "curl commands are offered for Streamable HTTP lanes; this one uses stdio." }
+                        { t("export.stdio") }
                     }
                 </p>
                 <p class="export-status" role="status" data-testid="export-status">
-                    { if status.link { "" } else { status.text } }
+                    { if status.link { String::new() } else { t(status.text) } }
                 </p>
                 { manual(status, false) }
             </div>

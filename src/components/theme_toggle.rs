@@ -1,5 +1,6 @@
 //! The light/dark theme switch.
 
+use crate::i18n::t;
 use yew::prelude::*;
 
 use crate::hooks::use_theme::Theme;
@@ -21,7 +22,7 @@ pub fn ThemeToggle(props: &ThemeToggleProps) -> Html {
                 <circle cx="8" cy="8" r="6" class="icon-ring" />
                 <path d="M8 2a6 6 0 0 1 0 12z" />
             </svg>
-            { "Dark theme" }
+            { t("theme.dark") }
         </button>
     }
 }

@@ -1,11 +1,12 @@
 //! "Lanes | Editor": which view fills the main area, as two toggle
 //! buttons (`E` switches from anywhere).
 
+use crate::i18n::t;
 use yew::prelude::*;
 
 /// The switch; `onshow` gets true for the editor.
 pub fn view_tabs(editor: bool, onshow: &Callback<bool>) -> Html {
-    let tab = |to_editor: bool, label: &'static str, panel: &'static str| {
+    let tab = |to_editor: bool, label: String, panel: &'static str| {
         html! {
             <button type="button" data-testid={if to_editor { "tab-editor" } else { "tab-lanes" }}
                 aria-controls={panel} aria-pressed={(editor == to_editor).to_string()}
@@ -13,9 +14,9 @@ pub fn view_tabs(editor: bool, onshow: &Callback<bool>) -> Html {
         }
     };
     html! {
-        <div class="view-tabs" role="group" aria-label="View">
-            { tab(false, "Lanes", "panel-lanes") }
-            { tab(true, "Editor (E)", "panel-editor") }
+        <div class="view-tabs" role="group" aria-label={t("tabs.label")}>
+            { tab(false, t("tabs.lanes"), "panel-lanes") }
+            { tab(true, t("tabs.editor"), "panel-editor") }
         </div>
     }
 }

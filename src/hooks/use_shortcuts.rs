@@ -9,27 +9,22 @@ use yew::prelude::*;
 
 use crate::state::{Action, State};
 
-/// The shortcuts as (keys, what they do), for the help dialog.
+/// The shortcuts as catalog keys of (keys, what they do), for the help
+/// dialog.
 pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Space or K", "Play / pause"),
-    ("\u{2192}", "Step forward one event"),
-    ("\u{2190}", "Step back one event"),
-    ("Home", "Restart"),
-    ("End", "Jump to the end"),
-    ("+", "Faster"),
-    ("\u{2212}", "Slower"),
-    ("Enter", "Inspect the focused message or event"),
-    ("Esc", "Close the inspector or this help"),
-    ("E", "Switch between the lanes and the request editor"),
-    (
-        "Ctrl+Enter or \u{2318}+Enter",
-        "Send the request (in the editor)",
-    ),
-    (
-        "Esc, then Tab",
-        "Leave the editor's text (there Tab inserts two spaces)",
-    ),
-    ("?", "Show this help"),
+    ("shortcut.1.key", "shortcut.1.does"),
+    ("shortcut.2.key", "shortcut.2.does"),
+    ("shortcut.3.key", "shortcut.3.does"),
+    ("shortcut.4.key", "shortcut.4.does"),
+    ("shortcut.5.key", "shortcut.5.does"),
+    ("shortcut.6.key", "shortcut.6.does"),
+    ("shortcut.7.key", "shortcut.7.does"),
+    ("shortcut.8.key", "shortcut.8.does"),
+    ("shortcut.9.key", "shortcut.9.does"),
+    ("shortcut.10.key", "shortcut.10.does"),
+    ("shortcut.11.key", "shortcut.11.does"),
+    ("shortcut.12.key", "shortcut.12.does"),
+    ("shortcut.13.key", "shortcut.13.does"),
 ];
 
 fn closest(target: &Option<Element>, selector: &str) -> bool {

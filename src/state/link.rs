@@ -1,6 +1,7 @@
 //! The state and the outside world: the first state from a [`Config`]
 //! (figure options or a permalink), and the permalink of a state.
 
+use crate::i18n::{t, tf};
 use mcp_lanes_core::scenarios;
 use mcp_lanes_core::share::{self, ShareState};
 
@@ -20,9 +21,8 @@ impl State {
                     match share::from_fragment_for(fragment, &file.id, file.setups.len()) {
                         Ok(link) => state.restore(&link),
                         Err(why) => {
-                            state.notice = Some(format!(
-                                "This link could not be restored: {why}. Showing the file's start instead."
-                            ))
+                            state.notice =
+                                Some(tf("notice.link_file", &[("why", &why.to_string())]))
                         }
                     }
                 }
@@ -40,9 +40,7 @@ impl State {
                 } else {
                     "."
                 };
-                state.notice = Some(format!(
-                    "This link could not be restored: {why}{stop} Showing the defaults instead."
-                ))
+                state.notice = Some(tf("notice.link", &[("why", &why), ("stop", stop)]))
             }
             None => {}
         }
@@ -66,10 +64,7 @@ impl State {
         }
         state.playing = config.autoplay && !config.reduced_motion && !state.layout.is_empty();
         if config.autoplay && config.reduced_motion && state.notice.is_none() {
-            state.notice = Some(
-                "Not playing by itself: your system asks for reduced motion. Press Play to start."
-                    .to_string(),
-            );
+            state.notice = Some(t("notice.reduced_motion"));
         }
         if let Some(arrival) = &config.arrival {
             state.selected = arrival.selected.and_then(|(lane, event)| {

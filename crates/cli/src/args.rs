@@ -13,9 +13,9 @@ pub const USAGE: &str = "\
 mcp-lanes: a simulator of MCP (Model Context Protocol) clients and servers
 
 Usage:
-  mcp-lanes list
-  mcp-lanes run --scenario ID [--format text|json]
-  mcp-lanes run --file PATH [--format text|json]
+  mcp-lanes list [--lang TAG]
+  mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
+  mcp-lanes run --file PATH [--format text|json] [--lang TAG]
   mcp-lanes serve [--transport stdio] --preset ID
   mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
   mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
@@ -68,6 +68,9 @@ Options:
   --server ID       the file's server to serve (an id of its servers, or a
                     preset its set-ups use)
   --format FORMAT   text or json (run; default text)
+  --lang TAG        language of the text output (list, run --format text):
+                    scenario titles and summaries from the page's catalogs
+                    (www/i18n/: en, zh); notes, ids and JSON stay as they are
   --transport T     stdio or http (serve; default stdio)
   --port N          TCP port for --transport http (0 = any free port)
   --preset ID       server preset for serve
@@ -111,6 +114,22 @@ failed below the protocol: a timeout, a closed connection, an answer over
 the size limit, a server that exits; check: a rule failed), 2 on a usage
 error or (client, check) an unreachable server.
 ";
+
+/// `--lang`, when it names a language of the catalogs (`None`: English,
+/// the core's own text).
+fn catalog(lang: Option<String>) -> Result<Option<String>, UsageError> {
+    match lang {
+        None => Ok(None),
+        Some(tag) => crate::i18n::Catalog::load(&tag)
+            .map(|_| Some(tag.clone()))
+            .ok_or_else(|| {
+                usage(format!(
+                    "unknown --lang {tag:?} (expected one of {})",
+                    crate::i18n::tags()
+                ))
+            }),
+    }
+}
 
 /// Output format of `run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,14 +235,19 @@ pub enum Command {
     Help,
     /// `--version`.
     Version,
-    /// `list`.
-    List,
+    /// `list [--lang TAG]`.
+    List {
+        /// The language of the scenario descriptions (`--lang`, checked).
+        lang: Option<String>,
+    },
     /// `run (--scenario ID | --file PATH) [--format F]`.
     Run {
         /// The scenario.
         scenario: Scenario,
         /// Output format.
         format: Format,
+        /// The language of the text output's headings (`--lang`, checked).
+        lang: Option<String>,
     },
     /// `client [--flow NAME] [--out FILE] [--timeout MS] (URL | --cmd C)`.
     Client(crate::client::ClientArgs),
@@ -292,6 +316,7 @@ where
     let mut command: Option<String> = None;
     let mut scenario = None;
     let mut format = None;
+    let mut lang = None;
     let mut transport = None;
     let mut port = None;
     let mut preset = None;
@@ -309,6 +334,7 @@ where
             Short('V') | Long("version") => return Ok(Command::Version),
             Long("scenario") => set_once(&mut scenario, "scenario", parser.value()?.string()?)?,
             Long("format") => set_once(&mut format, "format", parser.value()?.string()?)?,
+            Long("lang") => set_once(&mut lang, "lang", parser.value()?.string()?)?,
             Long("transport") => set_once(&mut transport, "transport", parser.value()?.string()?)?,
             Long("port") => set_once(&mut port, "port", parser.value()?.string()?)?,
             Long("preset") => set_once(&mut preset, "preset", parser.value()?.string()?)?,
@@ -377,9 +403,12 @@ where
             refuse("file", file.is_some())?;
             refuse("server", server.is_some())?;
             not_http("serve --transport http")?;
-            Ok(Command::List)
+            Ok(Command::List {
+                lang: catalog(lang)?,
+            })
         }
         "export" => {
+            refuse("lang", lang.is_some())?;
             refuse("format", format.is_some())?;
             refuse("transport", transport.is_some())?;
             refuse("port", port.is_some())?;
@@ -413,9 +442,14 @@ where
                     )))
                 }
             };
-            Ok(Command::Run { scenario, format })
+            Ok(Command::Run {
+                scenario,
+                format,
+                lang: catalog(lang)?,
+            })
         }
         "serve" => {
+            refuse("lang", lang.is_some())?;
             refuse("scenario", scenario.is_some())?;
             refuse("format", format.is_some())?;
             let server =
@@ -648,19 +682,29 @@ mod tests {
 
     #[test]
     fn parses_each_command() {
-        assert_eq!(p(&["list"]), Ok(Command::List));
+        assert!(matches!(p(&["list"]), Ok(Command::List { lang: None })));
+        assert_eq!(
+            p(&["list", "--lang", "zh"]),
+            Ok(Command::List {
+                lang: Some("zh".into())
+            })
+        );
+        assert!(p(&["list", "--lang", "xx"]).is_err());
+        assert!(p(&["export", "--scenario", "discover", "--lang", "zh"]).is_err());
         assert_eq!(
             p(&["run", "--scenario", "discover"]),
             Ok(Command::Run {
                 scenario: Scenario::Builtin("discover".into()),
-                format: Format::Text
+                format: Format::Text,
+                lang: None,
             })
         );
         assert_eq!(
             p(&["run", "--format=json", "--scenario", "5"]),
             Ok(Command::Run {
                 scenario: Scenario::Builtin("5".into()),
-                format: Format::Json
+                format: Format::Json,
+                lang: None,
             })
         );
         assert_eq!(
@@ -730,7 +774,8 @@ mod tests {
             p(&["run", "--file", "lesson.json", "--format", "json"]),
             Ok(Command::Run {
                 scenario: Scenario::File("lesson.json".into()),
-                format: Format::Json
+                format: Format::Json,
+                lang: None,
             })
         );
         assert_eq!(

@@ -28,6 +28,7 @@ mod driver;
 mod edge;
 mod flows;
 pub mod http;
+pub mod i18n;
 mod list;
 mod log;
 mod run;
@@ -64,6 +65,11 @@ impl Failure {
     }
 }
 
+/// The catalog of a checked `--lang`.
+fn catalog(lang: Option<String>) -> Option<i18n::Catalog> {
+    lang.as_deref().and_then(i18n::Catalog::load)
+}
+
 /// Runs the command line given to the process and returns its exit status.
 pub fn main() -> ExitCode {
     let command = match args::parse(std::env::args_os().skip(1)) {
@@ -76,8 +82,12 @@ pub fn main() -> ExitCode {
     let outcome = match command {
         Command::Help => print(args::USAGE),
         Command::Version => print(&format!("mcp-lanes {}\n", env!("CARGO_PKG_VERSION"))),
-        Command::List => print(&list::render()),
-        Command::Run { scenario, format } => run::run(&scenario, format).and_then(|s| print(&s)),
+        Command::List { lang } => print(&list::render(catalog(lang).as_ref())),
+        Command::Run {
+            scenario,
+            format,
+            lang,
+        } => run::run(&scenario, format, catalog(lang).as_ref()).and_then(|s| print(&s)),
         Command::Client(args) => client::client(&args),
         Command::Check(args) => check::check(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),

@@ -2,14 +2,21 @@
 
 use mcp_lanes_core::{client, scenarios, server};
 
+use crate::i18n::Catalog;
+
 /// One line per id, `ID<TAB>KIND<TAB>DESCRIPTION`: the scenarios in catalog
 /// order, then the server presets, then the client presets. The id comes
 /// first so `cut -f1` gives the bare ids; the kind tells apart an id used by
 /// both a server and a client preset (`dual-era`).
-pub fn render() -> String {
+/// With `lang` (`--lang`), the scenarios' descriptions are in its language.
+pub fn render(lang: Option<&Catalog>) -> String {
     let mut out = String::new();
     for s in scenarios::CATALOG {
-        push(&mut out, s.id, "scenario", s.summary);
+        let summary = match lang {
+            Some(c) => c.text(&format!("scenario.{}.summary", s.id), s.summary),
+            None => s.summary.to_string(),
+        };
+        push(&mut out, s.id, "scenario", &summary);
     }
     for (id, description) in server::presets::PRESETS {
         push(&mut out, id, "server", description);
@@ -51,7 +58,11 @@ mod tests {
 
     #[test]
     fn every_line_has_three_columns() {
-        let text = render();
+        let text = render(None);
+        assert_eq!(
+            render(Catalog::load("zh").as_ref()).lines().count(),
+            text.lines().count()
+        );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines.len(),

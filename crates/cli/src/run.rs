@@ -6,6 +6,7 @@ use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 use mcp_lanes_core::transcript;
 
 use crate::args::{Format, Scenario};
+use crate::i18n::Catalog;
 use crate::{list, source, Failure};
 
 /// What the text listing's first lines say about the scenario.
@@ -28,8 +29,9 @@ fn unknown(id: &str) -> Failure {
 }
 
 /// Runs a catalog scenario (an id or its catalog number) or a scenario
-/// file and renders it.
-pub fn run(scenario: &Scenario, format: Format) -> Result<String, Failure> {
+/// file and renders it; with `lang` (`--lang`), a catalog scenario's title
+/// and summary in its language (JSON is the same in every language).
+pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Result<String, Failure> {
     let (heading, timelines) = match scenario {
         Scenario::Builtin(id) => {
             let info = scenarios::find(id).ok_or_else(|| unknown(id))?;
@@ -37,8 +39,14 @@ pub fn run(scenario: &Scenario, format: Format) -> Result<String, Failure> {
             let heading = Heading {
                 id: info.id.into(),
                 origin: format!("scenario {}", info.number),
-                title: info.title.into(),
-                summary: info.summary.into(),
+                title: match lang {
+                    Some(c) => c.text(&format!("scenario.{}.title", info.id), info.title),
+                    None => info.title.into(),
+                },
+                summary: match lang {
+                    Some(c) => c.text(&format!("scenario.{}.summary", info.id), info.summary),
+                    None => info.summary.into(),
+                },
             };
             (heading, timelines)
         }
@@ -218,22 +226,44 @@ mod tests {
     fn every_scenario_renders_as_text_and_json() {
         for info in scenarios::CATALOG {
             let scenario = Scenario::Builtin(info.id.into());
-            let text = run(&scenario, Format::Text).ok().unwrap_or_default();
+            let text = run(&scenario, Format::Text, None).ok().unwrap_or_default();
             assert!(text.starts_with(info.id), "{}", info.id);
             assert!(text.contains("summary: "), "{}", info.id);
-            let json = run(&scenario, Format::Json).ok().unwrap_or_default();
+            let json = run(&scenario, Format::Json, None).ok().unwrap_or_default();
             let doc: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
             assert_eq!(doc["scenario"], info.id);
+            // --lang: the heading in the language, the JSON the same.
+            let zh = Catalog::load("zh");
+            let text = run(&scenario, Format::Text, zh.as_ref())
+                .ok()
+                .unwrap_or_default();
+            let title = zh
+                .as_ref()
+                .map(|c| c.text(&format!("scenario.{}.title", info.id), ""));
+            assert!(
+                text.lines()
+                    .next()
+                    .is_some_and(|l| l.ends_with(title.as_deref().unwrap_or("?"))),
+                "{text}"
+            );
+            assert_eq!(
+                run(&scenario, Format::Json, zh.as_ref())
+                    .ok()
+                    .unwrap_or_default(),
+                json
+            );
         }
     }
 
     #[test]
     fn catalog_numbers_are_accepted_and_unknown_ids_are_usage_errors() {
         let builtin = |id: &str| Scenario::Builtin(id.into());
-        let by_number = run(&builtin("1"), Format::Json).ok().unwrap_or_default();
+        let by_number = run(&builtin("1"), Format::Json, None)
+            .ok()
+            .unwrap_or_default();
         assert!(by_number.contains("\"scenario\": \"discover\""));
         assert!(
-            matches!(run(&builtin("nope"), Format::Text), Err(Failure::Usage(msg)) if msg.contains("discover"))
+            matches!(run(&builtin("nope"), Format::Text, None), Err(Failure::Usage(msg)) if msg.contains("discover"))
         );
     }
 

@@ -15,6 +15,24 @@
 
 #![warn(missing_docs)]
 
+/// English prose of the catalogs (rule summaries, scenario titles and
+/// summaries): the text itself natively (and in WebAssembly with the `text`
+/// feature), an empty string in WebAssembly without it (the web app, which
+/// shows its own catalogs; see Cargo.toml).
+#[cfg(any(feature = "text", not(target_arch = "wasm32")))]
+macro_rules! en {
+    ($text:expr) => {
+        $text
+    };
+}
+/// See the `text` feature: the English prose is left out.
+#[cfg(all(not(feature = "text"), target_arch = "wasm32"))]
+macro_rules! en {
+    ($text:expr) => {
+        ""
+    };
+}
+
 pub mod check;
 pub mod client;
 pub mod editor;

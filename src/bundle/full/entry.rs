@@ -11,7 +11,9 @@ use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 
 use super::hand_over;
 use crate::boot::{self, Running};
-use crate::browser::{page_config, script_base, to_json};
+use crate::browser::{
+    load_catalog, localize_page, page_config, prefetch_catalog, script_base, to_json,
+};
 use crate::config::{Config, FileRequest, Mode};
 use crate::hooks::use_bridge::{Host, Remote};
 
@@ -153,21 +155,25 @@ pub fn start() {
     if let Some(handoff) = hand_over::take() {
         config.receive(&handoff);
     }
-    if let Some(problem) = &config.problem {
-        gloo::console::error!(format!("mcp-lanes: {problem}"));
-    }
     // The editor's rules come with the bundle that has the editor.
     if let (Ok(link), Some(head)) = (stylesheet(EDITOR_CSS), gloo::utils::document().head()) {
         let _ = head.append_child(&link);
     }
     // The page runs until it is closed: its handle is not needed.
-    if config.file.is_some() {
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = boot::render(with_file(config).await);
-        });
-    } else {
+    wasm_bindgen_futures::spawn_local(async move {
+        prefetch_catalog("", config.lang.as_deref(), None);
+        if config.file.is_some() {
+            config = with_file(config).await;
+        }
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        localize_page(&tag);
+        // The options' problems, in the page's language now.
+        config.problem = page_config().problem;
+        if let Some(problem) = &config.problem {
+            gloo::console::error!(format!("mcp-lanes: {problem}"));
+        }
         let _ = boot::render(config);
-    }
+    });
 }
 
 // One mounted figure (returned to JS by `McpLanes.mount`).
@@ -217,21 +223,26 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     if !host.is_instance_of::<Element>() {
         return fail("McpLanes.mount needs an element to show the figure in");
     }
-    let mut config = match read_options(&options) {
-        Ok(options) => Config::from_options(Mode::Mount, &options),
+    let options = read_options(&options);
+    let parse = |options: &Result<Value, String>| match options {
+        Ok(options) => Config::from_options(Mode::Mount, options),
         Err(why) => {
             let mut config = Config::from_options(Mode::Mount, &Value::Null);
-            config.problem = Some(format!(
-                "Invalid figure options: {why}. Showing the defaults."
-            ));
+            config.problem = Some(crate::i18n::tf("options.unreadable", &[("why", why)]));
             config
         }
     };
+    let mut config = parse(&options);
     config.reduced_motion = crate::browser::reduced_motion();
+    let base = script_base().unwrap_or_else(|| "/".into());
+    prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
+    config = with_file(config).await;
+    let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    // The options' problems, in the figure's language now.
+    config.problem = parse(&options).problem;
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
-    config = with_file(config).await;
     let shadow = match host.shadow_root() {
         Some(shadow) => shadow,
         None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {
@@ -245,12 +256,12 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
         crate::browser::apply_colors(el, &config.colors);
     }
     let document = gloo::utils::document();
-    let base = script_base().unwrap_or_else(|| "/".into());
     for sheet in ["style.css", EDITOR_CSS] {
         let link = stylesheet(&format!("{base}{sheet}"))?;
         shadow.append_child(&link)?;
     }
     let root = document.create_element("div")?;
+    root.set_attribute("lang", &lang)?;
     shadow.append_child(&root)?;
     let host = Host {
         element: Some(host),

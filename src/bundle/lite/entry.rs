@@ -8,7 +8,8 @@ use mcp_lanes_core::scenarios;
 use super::hand_over;
 use super::recorded;
 use crate::boot;
-use crate::browser::{page_config, script_base};
+use crate::browser::{load_catalog, localize_page, page_config, prefetch_catalog, script_base};
+use crate::config::Config;
 use crate::state::{needs_simulator, Upgrade};
 
 /// Starts the page (under `embed.js`, which loads the full bundle, does
@@ -18,9 +19,6 @@ pub fn start() {
         return;
     }
     let config = page_config();
-    if let Some(problem) = &config.problem {
-        gloo::console::error!(format!("mcp-lanes: {problem}"));
-    }
     // A scenario file runs in the simulator: straight to the full bundle,
     // which fetches and checks it.
     if config.file.is_some() {
@@ -48,10 +46,24 @@ pub fn start() {
         Some(_) => id,
         None => scenarios::CATALOG.first().map_or("", |s| s.id).to_string(),
     };
+    // The catalog comes while the runs do.
+    prefetch_catalog("", config.lang.as_deref(), None);
     wasm_bindgen_futures::spawn_local(async move {
         if !recorded::fetch(&id).await {
             start_full(None);
-        } else if let Some(running) = boot::render(config) {
+            return;
+        }
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        localize_page(&tag);
+        // The options' problems, in the page's language now.
+        let config = Config {
+            problem: page_config().problem,
+            ..config
+        };
+        if let Some(problem) = &config.problem {
+            gloo::console::error!(format!("mcp-lanes: {problem}"));
+        }
+        if let Some(running) = boot::render(config) {
             // Kept so that the hand-over can take the lite page down.
             let root = running.root().clone();
             hand_over::keep(root, Box::new(move || running.destroy()));

@@ -192,9 +192,12 @@ fn show_failure() {
     if let (Ok(p), Some(body)) = (document.create_element("p"), document.body()) {
         p.set_class_name("load-failure");
         p.set_attribute("role", "alert").ok();
-        p.set_text_content(Some(
-            "mcp-lanes could not load its simulator. Check the connection and reload the page.",
-        ));
+        p.set_text_content(Some(&crate::i18n::get("page.load_failure").unwrap_or_else(
+            || {
+                "mcp-lanes could not load its simulator. Check the connection and reload the page."
+                    .into()
+            },
+        )));
         let _ = body.append_child(&p);
     }
 }

@@ -4,6 +4,7 @@
 //! and the exporters and opens the panel (the first visit stays within its
 //! size budget: the settings panel alone is about 6 KB gzip of WebAssembly).
 
+use crate::i18n::t;
 use yew::prelude::*;
 
 use crate::components::share_export::Status;
@@ -31,8 +32,8 @@ pub fn exports(
     });
     html! {
         <details class="exports" data-testid="exports" {ontoggle}>
-            <summary data-testid="exports-toggle">{ "Export a run" }</summary>
-            <div class="export-body"><p class="export-note">{ "Loading the exporters\u{2026}" }</p></div>
+            <summary data-testid="exports-toggle">{ t("export.title") }</summary>
+            <div class="export-body"><p class="export-note">{ t("export.loading") }</p></div>
         </details>
     }
 }
@@ -56,8 +57,8 @@ pub fn settings(
     });
     html! {
         <details class="settings" data-testid={format!("settings-{index}")} {ontoggle}>
-            <summary>{ "Settings" }</summary>
-            <div class="settings-body"><p class="export-note">{ "Loading the simulator\u{2026}" }</p></div>
+            <summary>{ t("settings.title") }</summary>
+            <div class="settings-body"><p class="export-note">{ t("settings.loading") }</p></div>
         </details>
     }
 }

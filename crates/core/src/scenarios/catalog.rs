@@ -96,8 +96,8 @@ pub fn setups(id: &str) -> Option<Vec<Setup>> {
 const DISCOVER: ScenarioInfo = ScenarioInfo {
     number: 1,
     id: "discover",
-    title: "Discover",
-    summary: "One server/discover; read every field of the result.",
+    title: en!("Discover"),
+    summary: en!("One server/discover; read every field of the result."),
     setups: || {
         vec![setup(
             "plain client discovers deploy-console",
@@ -112,9 +112,11 @@ const DISCOVER: ScenarioInfo = ScenarioInfo {
 const CAPABILITY_PER_REQUEST: ScenarioInfo = ScenarioInfo {
     number: 2,
     id: "capability-per-request",
-    title: "Capability per request",
-    summary: "notify_oncall with {} gets -32021 naming elicitation; the retry \
-        declaring it completes; dropping it later is refused again.",
+    title: en!("Capability per request"),
+    summary: en!(
+        "notify_oncall with {} gets -32021 naming elicitation; the retry \
+        declaring it completes; dropping it later is refused again."
+    ),
     setups: || {
         let mut client = clients::rich();
         client.preset = "rich".into();
@@ -145,9 +147,11 @@ const CAPABILITY_PER_REQUEST: ScenarioInfo = ScenarioInfo {
 const PLAIN_VS_RICH: ScenarioInfo = ScenarioInfo {
     number: 3,
     id: "plain-vs-rich",
-    title: "Plain vs rich client",
-    summary: "confirm_order: -32021 for the plain client, an input_required \
-        elicitation round trip with a new id for the rich one.",
+    title: en!("Plain vs rich client"),
+    summary: en!(
+        "confirm_order: -32021 for the plain client, an input_required \
+        elicitation round trip with a new id for the rich one."
+    ),
     setups: || {
         vec![
             setup(
@@ -181,8 +185,8 @@ const PLAIN_VS_RICH: ScenarioInfo = ScenarioInfo {
 const UNKNOWN_TOOL_VS_UNKNOWN_METHOD: ScenarioInfo = ScenarioInfo {
     number: 4,
     id: "unknown-tool-vs-unknown-method",
-    title: "Unknown tool vs unknown method",
-    summary: "An unknown tool is -32602; an unknown method is -32601.",
+    title: en!("Unknown tool vs unknown method"),
+    summary: en!("An unknown tool is -32602; an unknown method is -32601."),
     setups: || {
         vec![
             setup(
@@ -206,10 +210,10 @@ const UNKNOWN_TOOL_VS_UNKNOWN_METHOD: ScenarioInfo = ScenarioInfo {
 const VERSION_RETRY: ScenarioInfo = ScenarioInfo {
     number: 5,
     id: "version-retry",
-    title: "Version retry",
-    summary: "A modern request naming 2025-11-25 gets -32022 with \
+    title: en!("Version retry"),
+    summary: en!("A modern request naming 2025-11-25 gets -32022 with \
         data.supported/requested; the client retries with a supported version \
-        and a new id.",
+        and a new id."),
     setups: || {
         vec![setup(
             "discover naming 2025-11-25",
@@ -226,9 +230,11 @@ const VERSION_RETRY: ScenarioInfo = ScenarioInfo {
 const MISSING_META: ScenarioInfo = ScenarioInfo {
     number: 6,
     id: "missing-meta",
-    title: "Missing _meta",
-    summary: "A request without _meta, or missing either required key, is rejected \
-        with -32602; clientInfo is optional.",
+    title: en!("Missing _meta"),
+    summary: en!(
+        "A request without _meta, or missing either required key, is rejected \
+        with -32602; clientInfo is optional."
+    ),
     setups: || {
         let broken = |label: &str, params: serde_json::Value, why: &str| {
             let text = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
@@ -264,27 +270,31 @@ const MISSING_META: ScenarioInfo = ScenarioInfo {
 const ERA_PROBE_STDIO: ScenarioInfo = ScenarioInfo {
     number: 7,
     id: "era-probe-stdio",
-    title: "Era probe on stdio",
-    summary: "A dual-era client probes modern, legacy-answering, legacy-silent and \
-        dual-era servers side by side.",
+    title: en!("Era probe on stdio"),
+    summary: en!(
+        "A dual-era client probes modern, legacy-answering, legacy-silent and \
+        dual-era servers side by side."
+    ),
     setups: || probe_setups(STDIO),
 };
 
 const ERA_PROBE_HTTP: ScenarioInfo = ScenarioInfo {
     number: 8,
     id: "era-probe-http",
-    title: "Era probe on HTTP",
-    summary: "The same probe on Streamable HTTP, deciding from the status and the body.",
+    title: en!("Era probe on HTTP"),
+    summary: en!("The same probe on Streamable HTTP, deciding from the status and the body."),
     setups: || probe_setups(HTTP),
 };
 
 const ERA_CACHE_AND_UPGRADE: ScenarioInfo = ScenarioInfo {
     number: 9,
     id: "era-cache-and-upgrade",
-    title: "Era cache and upgrade",
-    summary: "The era and discover result are cached, reused while fresh, re-probed \
+    title: en!("Era cache and upgrade"),
+    summary: en!(
+        "The era and discover result are cached, reused while fresh, re-probed \
         when ttlMs expires and when an upgraded server returns a version \
-        error.",
+        error."
+    ),
     setups: || {
         let mut client = clients::dual_era();
         client.request_timeout_ms = Some(30_000);
@@ -333,8 +343,8 @@ const ERA_CACHE_AND_UPGRADE: ScenarioInfo = ScenarioInfo {
 const COMPATIBILITY_MATRIX: ScenarioInfo = ScenarioInfo {
     number: 10,
     id: "compatibility-matrix",
-    title: "Compatibility matrix",
-    summary: "The seven client/server era pairs and how each ends.",
+    title: en!("Compatibility matrix"),
+    summary: en!("The seven client/server era pairs and how each ends."),
     setups: || {
         let mut modern_client = clients::plain();
         modern_client.discover_first = true;
@@ -396,9 +406,11 @@ const COMPATIBILITY_MATRIX: ScenarioInfo = ScenarioInfo {
 const LEGACY_HANDSHAKE: ScenarioInfo = ScenarioInfo {
     number: 11,
     id: "legacy-handshake",
-    title: "Legacy handshake",
-    summary: "initialize: version echo, counter-offer, and a client that cannot \
-        speak the answer disconnects; initialized; instructions.",
+    title: en!("Legacy handshake"),
+    summary: en!(
+        "initialize: version echo, counter-offer, and a client that cannot \
+        speak the answer disconnects; initialized; instructions."
+    ),
     setups: || {
         let mut wants_newer = clients::legacy_host();
         wants_newer.legacy_versions = vec!["2025-11-25".into(), "2025-06-18".into()];
@@ -434,9 +446,11 @@ const LEGACY_HANDSHAKE: ScenarioInfo = ScenarioInfo {
 const LIST_CHANGED_DEBOUNCE: ScenarioInfo = ScenarioInfo {
     number: 12,
     id: "list-changed-debounce",
-    title: "list_changed debounce",
-    summary: "A burst of list_changed notices becomes one re-list (compared with \
-        re-listing on every notice).",
+    title: en!("list_changed debounce"),
+    summary: en!(
+        "A burst of list_changed notices becomes one re-list (compared with \
+        re-listing on every notice)."
+    ),
     setups: || {
         let mut naive = clients::legacy_host();
         naive.debounce_ms = 0;
@@ -470,10 +484,12 @@ const LIST_CHANGED_DEBOUNCE: ScenarioInfo = ScenarioInfo {
 const ELICITATION_UNCHECKED: ScenarioInfo = ScenarioInfo {
     number: 13,
     id: "elicitation-unchecked",
-    title: "Elicitation unchecked",
-    summary: "A server takes a lock and then elicits from a client that never \
+    title: en!("Elicitation unchecked"),
+    summary: en!(
+        "A server takes a lock and then elicits from a client that never \
         declared it: -32601, silent drop (lock leaked, host kill at 600 s) and \
-        disconnect.",
+        disconnect."
+    ),
     setups: || {
         let mut server = servers::search_index();
         server.checks_capability_before_work = false;
@@ -500,9 +516,11 @@ const ELICITATION_UNCHECKED: ScenarioInfo = ScenarioInfo {
 const ELICITATION_CHECKED: ScenarioInfo = ScenarioInfo {
     number: 14,
     id: "elicitation-checked",
-    title: "Elicitation checked",
-    summary: "The capability check runs before the lock: a precise tool error naming \
-        retention_days, the re-call completes, nothing leaks.",
+    title: en!("Elicitation checked"),
+    summary: en!(
+        "The capability check runs before the lock: a precise tool error naming \
+        retention_days, the re-call completes, nothing leaks."
+    ),
     setups: || {
         UndeclaredPolicy::ALL
             .into_iter()
@@ -530,8 +548,8 @@ const ELICITATION_CHECKED: ScenarioInfo = ScenarioInfo {
 const LEGACY_CLIENT_VS_MODERN_SERVER: ScenarioInfo = ScenarioInfo {
     number: 15,
     id: "legacy-client-vs-modern-server",
-    title: "Legacy client, modern server",
-    summary: "initialize is refused with the supported versions named, on stdio and on HTTP.",
+    title: en!("Legacy client, modern server"),
+    summary: en!("initialize is refused with the supported versions named, on stdio and on HTTP."),
     setups: || {
         vec![
             setup(
@@ -555,9 +573,11 @@ const LEGACY_CLIENT_VS_MODERN_SERVER: ScenarioInfo = ScenarioInfo {
 const HTTP_HEADER_MISMATCH: ScenarioInfo = ScenarioInfo {
     number: 16,
     id: "http-header-mismatch",
-    title: "HTTP header mismatch",
-    summary: "MCP-Protocol-Version header differs from _meta: 400 with -32020 (and \
-        the matching request for comparison).",
+    title: en!("HTTP header mismatch"),
+    summary: en!(
+        "MCP-Protocol-Version header differs from _meta: 400 with -32020 (and \
+        the matching request for comparison)."
+    ),
     setups: || {
         let body = |id: u32| {
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
@@ -671,9 +691,11 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
 const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
     number: 17,
     id: "resources-prompts-caching",
-    title: "Resources and prompts, with cache hints",
-    summary: "Lists, a template read, an unknown URI (-32602 naming it), a prompt with \
-        arguments and a completion: every list and read carries ttlMs and cacheScope.",
+    title: en!("Resources and prompts, with cache hints"),
+    summary: en!(
+        "Lists, a template read, an unknown URI (-32602 naming it), a prompt with \
+        arguments and a completion: every list and read carries ttlMs and cacheScope."
+    ),
     setups: || {
         reference_setups(
             r#"[{"label":"plain client, reference server","client":"plain","transport":"http","script":[
@@ -690,9 +712,11 @@ const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
 const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
     number: 18,
     id: "per-request-logging",
-    title: "Per-request logging",
-    summary: "No logLevel in _meta: no log messages. logLevel info: three messages on the \
-        request's own SSE stream before its result. logLevel error: none again.",
+    title: en!("Per-request logging"),
+    summary: en!(
+        "No logLevel in _meta: no log messages. logLevel info: three messages on the \
+        request's own SSE stream before its result. logLevel error: none again."
+    ),
     setups: || {
         reference_setups(
             r#"[{"label":"plain client, reference server","client":"plain","transport":"http","script":[
@@ -709,9 +733,11 @@ const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
 const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
     number: 19,
     id: "mrtr-sampling-roots",
-    title: "MRTR: sampling, roots, several rounds",
-    summary: "input_required asks the client's model and its roots; a two-round flow \
-        carries the first answer in a signed requestState; without the capability, -32021.",
+    title: en!("MRTR: sampling, roots, several rounds"),
+    summary: en!(
+        "input_required asks the client's model and its roots; a two-round flow \
+        carries the first answer in a signed requestState; without the capability, -32021."
+    ),
     setups: || {
         reference_setups(
             r#"[{"label":"sampling","client":"all","transport":"http","script":[["call","test_input_required_result_sampling"]]},
@@ -725,10 +751,12 @@ const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
 const SUBSCRIPTIONS_LISTEN: ScenarioInfo = ScenarioInfo {
     number: 20,
     id: "subscriptions-listen",
-    title: "subscriptions/listen with a filter",
-    summary: "A listen stream for prompts and one resource: acknowledged first, tools \
+    title: en!("subscriptions/listen with a filter"),
+    summary: en!(
+        "A listen stream for prompts and one resource: acknowledged first, tools \
         changes filtered out, every notification tagged with the subscription id; after \
-        the client cancels, the server keeps nothing.",
+        the client cancels, the server keeps nothing."
+    ),
     setups: || {
         reference_setups(
             r#"[{"label":"plain client, reference server, stdio","client":"plain","transport":"stdio","timeout":2000,

@@ -1,0 +1,39 @@
+//! Embeds the page's message catalogs (`www/i18n/`, listed in its
+//! `languages.json`) for `--lang`: a new language is a catalog and a line
+//! of that list, no Rust change.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn main() {
+    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default())
+        .join("..")
+        .join("..")
+        .join("www")
+        .join("i18n");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let list = std::fs::read_to_string(dir.join("languages.json")).unwrap_or_default();
+    // The tags, read without a JSON parser: each `"tag": "xx"`.
+    let mut out = String::from("/// The catalogs as (tag, JSON text), in `languages.json` order.\npub const CATALOGS: &[(&str, &str)] = &[\n");
+    for part in list.split("\"tag\"").skip(1) {
+        let tag: String = part
+            .trim_start_matches([' ', ':', '"'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        let file = dir.join(format!("{tag}.json"));
+        println!("cargo:rerun-if-changed={}", file.display());
+        if !tag.is_empty() && file.is_file() {
+            let _ = writeln!(
+                out,
+                "    ({tag:?}, include_str!({:?})),",
+                file.display().to_string()
+            );
+        }
+    }
+    out.push_str("];\n");
+    let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("catalogs.rs");
+    if let Err(err) = std::fs::write(&dest, out) {
+        panic!("cannot write {}: {err}", dest.display());
+    }
+}

@@ -1,0 +1,259 @@
+//! Message catalogs: every reader-facing text of the page by key, from
+//! `www/i18n/<tag>.json` (a flat JSON object of key to text, `{name}` for
+//! a parameter), fetched with the page: only the chosen language's, plus
+//! English when that catalog is marked `partial` in
+//! `www/i18n/languages.json` (a missing key then falls back to English).
+//! The rules' summaries, most of the text, are in `<tag>.rules.json`,
+//! fetched the first time a rule is shown (the inspector, the editor).
+//! The language list is data compiled in; adding a language is adding its
+//! catalog and one line there (README, "Languages").
+//!
+//! Keys: `rule.<RULE-ID>` (a rule's summary), `scenario.<id>.title` and
+//! `scenario.<id>.summary` (the catalog's prose; the core keeps its English
+//! only for the CLI and tests, see its `text` feature), and the page's own
+//! text (`player.play`, ...). A key with no text shows as the key itself.
+//!
+//! The page shows one language at a time: the catalog is installed once,
+//! before the first render.
+//!
+//! Data layer: plain Rust (the browser side fetches, `browser::catalog`).
+
+use std::cell::RefCell;
+
+use serde_json::{Map, Value};
+
+/// The language list (`www/i18n/languages.json`): tags, names, and which
+/// catalogs are partial.
+pub const LANGUAGES: &str = include_str!("../www/i18n/languages.json");
+
+/// The language every catalog falls back to.
+pub const FALLBACK: &str = "en";
+
+/// One offered language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Language {
+    /// Its tag, e.g. `zh` (the catalog is `i18n/<tag>.json`).
+    pub tag: String,
+    /// Its catalog lacks keys: English is fetched too.
+    pub partial: bool,
+}
+
+/// The offered languages, in list order.
+pub fn languages() -> Vec<Language> {
+    let list: Value = serde_json::from_str(LANGUAGES).unwrap_or(Value::Null);
+    list.get("languages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|l| {
+            Some(Language {
+                tag: l.get("tag")?.as_str()?.to_string(),
+                partial: l.get("partial").and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// The offered language for a wanted tag (`zh-CN` finds `zh`): the exact
+/// tag, else its primary subtag, compared without case.
+pub fn offered(wanted: &str) -> Option<Language> {
+    let wanted = wanted.trim().to_ascii_lowercase().replace('_', "-");
+    let primary = wanted.split('-').next().unwrap_or_default().to_string();
+    let list = languages();
+    let find = |tag: &str| {
+        list.iter()
+            .find(|l| l.tag.eq_ignore_ascii_case(tag))
+            .cloned()
+    };
+    find(&wanted).or_else(|| find(&primary))
+}
+
+/// The first offered language of `wanted` (in order of preference: the
+/// `lang` option or `?lang=`, the host page's `lang`, the browser's
+/// languages), else English.
+pub fn choose<'a>(wanted: impl IntoIterator<Item = &'a str>) -> Language {
+    wanted.into_iter().find_map(offered).unwrap_or(Language {
+        tag: FALLBACK.into(),
+        partial: false,
+    })
+}
+
+/// An installed catalog.
+#[derive(Debug, Default)]
+struct Catalog {
+    tag: String,
+    entries: Map<String, Value>,
+    fallback: Map<String, Value>,
+    rules: bool,
+}
+
+thread_local! {
+    static CATALOG: RefCell<Catalog> = RefCell::new(Catalog {
+        entries: default_entries(),
+        ..Catalog::default()
+    });
+}
+
+/// Native builds (the data and state tests) start with English; the
+/// browser installs the fetched catalog before it renders.
+#[cfg(not(target_arch = "wasm32"))]
+fn default_entries() -> Map<String, Value> {
+    let mut all = entries(include_str!("../www/i18n/en.json"));
+    all.extend(entries(include_str!("../www/i18n/en.rules.json")));
+    all
+}
+
+#[cfg(target_arch = "wasm32")]
+fn default_entries() -> Map<String, Value> {
+    Map::new()
+}
+
+/// The object of a catalog's text (empty when it is not one).
+fn entries(text: &str) -> Map<String, Value> {
+    match serde_json::from_str(text) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Installs the catalog of `tag` from its text, with English's for the
+/// keys it lacks; false when `text` is not a catalog.
+pub fn install(tag: &str, text: &str, fallback: Option<&str>) -> bool {
+    let entries = entries(text);
+    let ok = !entries.is_empty();
+    CATALOG.with(|c| {
+        *c.borrow_mut() = Catalog {
+            tag: tag.to_string(),
+            entries,
+            fallback: fallback.map(self::entries).unwrap_or_default(),
+            rules: false,
+        }
+    });
+    ok
+}
+
+/// Adds the rules' catalog (`<tag>.rules.json`, with English's when the
+/// language is partial) to the installed one.
+pub fn add_rules(text: &str, fallback: Option<&str>) {
+    CATALOG.with(|c| {
+        let mut c = c.borrow_mut();
+        c.entries.extend(entries(text));
+        if let Some(fallback) = fallback {
+            c.fallback.extend(entries(fallback));
+        }
+        c.rules = true;
+    });
+}
+
+/// Whether the rules' summaries are here ([`add_rules`]).
+pub fn has_rules() -> bool {
+    CATALOG.with(|c| c.borrow().rules)
+}
+
+/// The installed language's tag (`en` before any is installed).
+pub fn lang() -> String {
+    CATALOG.with(|c| {
+        let c = c.borrow();
+        if c.tag.is_empty() {
+            FALLBACK.to_string()
+        } else {
+            c.tag.clone()
+        }
+    })
+}
+
+/// The text of `key`, if the catalog (or English) has it.
+pub fn get(key: &str) -> Option<String> {
+    CATALOG.with(|c| {
+        let c = c.borrow();
+        c.entries
+            .get(key)
+            .or_else(|| c.fallback.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    })
+}
+
+/// The text of `key` (the key itself when no catalog has it).
+pub fn t(key: &str) -> String {
+    get(key).unwrap_or_else(|| key.to_string())
+}
+
+/// The text of `key` with each `{name}` replaced by its value.
+pub fn tf(key: &str, args: &[(&str, &str)]) -> String {
+    fill(&t(key), args)
+}
+
+/// `template` with each `{name}` of `args` replaced by its value (in one
+/// pass: a value's own braces stay as they are).
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let arg = after.find('}').and_then(|close| {
+            args.iter()
+                .find(|(n, _)| *n == &after[..close])
+                .map(|a| (close, a.1))
+        });
+        match arg {
+            Some((close, value)) => {
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A rule's summary (`rule.<id>`; empty for an unknown rule, and until
+/// the rules' catalog is here).
+pub fn rule(id: &str) -> String {
+    get(&format!("rule.{id}")).unwrap_or_default()
+}
+
+/// A catalog scenario's title.
+pub fn scenario_title(id: &str) -> String {
+    t(&format!("scenario.{id}.title"))
+}
+
+/// A catalog scenario's one-line summary.
+pub fn scenario_summary(id: &str) -> String {
+    t(&format!("scenario.{id}.summary"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choosing_prefers_the_first_offered_language() {
+        assert_eq!(choose(["fr", "zh-CN", "en"]).tag, "zh");
+        assert_eq!(choose(["ZH-hans"]).tag, "zh");
+        assert_eq!(choose(["de"]).tag, "en");
+        assert_eq!(choose([]).tag, "en");
+    }
+
+    #[test]
+    fn a_missing_key_falls_back_to_english_then_to_the_key() {
+        install("zh", r#"{"a": "甲"}"#, Some(r#"{"a": "A", "b": "B"}"#));
+        assert_eq!(t("a"), "甲");
+        assert_eq!(t("b"), "B");
+        assert_eq!(t("c"), "c");
+        assert_eq!(lang(), "zh");
+    }
+
+    #[test]
+    fn parameters_are_filled_once() {
+        assert_eq!(
+            fill("{a} and {b} {c}", &[("a", "{b}"), ("b", "x")]),
+            "{b} and x {c}"
+        );
+    }
+}

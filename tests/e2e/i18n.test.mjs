@@ -1,0 +1,182 @@
+// Languages (README, "Languages"): every scenario in every catalog's
+// language, chosen by `?lang=` (page and iframe figure) and by a course
+// page's `<html lang>` (script figures); MCP terms stay as they are; a
+// missing language falls back to English; and the layout holds at 360 px
+// in the language with the longest text.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, startApp } from './harness.mjs';
+
+const T = { timeout: 240_000 };
+const I18N = path.join(REPO_ROOT, 'www', 'i18n');
+const read = (name) => JSON.parse(readFileSync(path.join(I18N, name), 'utf8'));
+/** A language's whole catalog: `<tag>.json` and its rules, `<tag>.rules.json`. */
+const catalog = (tag) => ({ ...read(`${tag}.json`), ...read(`${tag}.rules.json`) });
+const LANGS = JSON.parse(readFileSync(path.join(I18N, 'languages.json'), 'utf8')).languages.map((l) => l.tag);
+const en = catalog('en');
+const SCENARIOS = Object.keys(en)
+  .filter((k) => /^scenario\..*\.title$/.test(k))
+  .map((k) => k.slice('scenario.'.length, -'.title'.length));
+const sel = (id) => `[data-testid="${id}"]`;
+
+let app;
+const hosts = new Map();
+before(async () => {
+  app = await startApp();
+  await app.context.route('**/__host/*', (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop();
+    const body = hosts.get(name);
+    return body === undefined
+      ? route.fulfill({ status: 404, body: 'no such host page' })
+      : route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
+  });
+});
+after(async () => {
+  await app?.close();
+});
+
+/** What the page shows of the chrome, for comparing with a catalog. */
+async function chrome(page, root = 'document') {
+  return page.evaluate((root) => {
+    const scope = root === 'document' ? document : document.getElementById(root).shadowRoot;
+    const text = (s) => scope.querySelector(s)?.textContent.trim() ?? null;
+    return {
+      title: text('[data-testid="scenario-title"]'),
+      summary: text('.intro .summary'),
+      play: text('[data-testid="play"] .button-text'),
+      speed: text('label[for="speed"]'),
+      narration: text('[data-testid="narration"]'),
+      inspector: text('#inspector-heading'),
+    };
+  }, root);
+}
+
+for (const tag of LANGS) {
+  describe(`?lang=${tag}`, () => {
+    const c = catalog(tag);
+    test(`the page shows every scenario in ${tag}`, T, async () => {
+      const view = await app.open(`/?lang=${tag}&scenario=${SCENARIOS[0]}`);
+      const { page } = view;
+      for (const [i, id] of SCENARIOS.entries()) {
+        if (i > 0) {
+          const picker = page.locator(sel('scenario-picker'));
+          if (!(await picker.evaluate((d) => d.open))) await picker.locator('> summary').click();
+          await page.click(sel(`scenario-${id}`));
+        }
+        await page.waitForSelector(`${sel('scenario-title')}[data-scenario="${id}"]`, { timeout: 30_000 });
+        const shown = await chrome(page);
+        assert.equal(shown.title, `${i + 1}. ${c[`scenario.${id}.title`]}`, id);
+        assert.equal(shown.summary, c[`scenario.${id}.summary`], id);
+        assert.equal(shown.play, c['player.play']);
+        assert.equal(shown.speed, c['player.speed']);
+        assert.equal(shown.inspector, c['inspector.title']);
+        assert.equal(shown.narration, c['narration.ready']);
+      }
+      assert.equal(await page.evaluate(() => document.documentElement.lang), tag);
+      // The inspector's rules in the language (fetched when first shown),
+      // their ids as they are.
+      await page.keyboard.press('End');
+      await page.locator(`${sel('lane-0')} .msg`).first().click();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="inspector-rules"] .rule-summary')?.textContent.length > 0,
+        null,
+        { timeout: 30_000 },
+      );
+      const rule = await page.locator(`${sel('inspector-rules')} li`).first();
+      const id = await rule.getAttribute('data-rule');
+      assert.equal(await rule.locator('.rule-id').innerText(), id);
+      const summary = await rule.locator('.rule-summary').innerText();
+      assert.equal(summary, c[`rule.${id}`].replace(/`/g, ''), id);
+      await view.screenshot(`i18n-page-${tag}`);
+      assert.deepEqual(view.problems(), []);
+    });
+
+    test(`an iframe figure in ${tag}`, T, async () => {
+      const view = await app.open(`/?embed=1&lang=${tag}&scenario=plain-vs-rich`);
+      await view.page.waitForSelector(sel('player'), { timeout: 30_000 });
+      const shown = await chrome(view.page);
+      assert.equal(shown.title, c['scenario.plain-vs-rich.title']);
+      assert.equal(await view.page.evaluate(() => document.documentElement.lang), tag);
+      assert.deepEqual(view.problems(), []);
+    });
+  });
+}
+
+describe('a course page with <html lang="zh">', () => {
+  const zh = catalog('zh');
+  test('its script figures show every scenario in Chinese, MCP terms untouched', T, async () => {
+    const figures = SCENARIOS.map((id) => `<div id="fig-${id}"></div>`).join('');
+    const script = SCENARIOS.map((id) => `McpLanes.mount(document.getElementById('fig-${id}'), {scenario: '${id}'});`).join('');
+    hosts.set(
+      'course-zh',
+      `<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>课程</title><link rel="icon" href="data:,"></head>` +
+        `<body><main>${figures}</main><script src="/embed.js"></script><script>${script}</script></body></html>`,
+    );
+    const view = await app.open('/__host/course-zh');
+    const { page } = view;
+    for (const id of SCENARIOS) {
+      await page.locator(`#fig-${id} ${sel('player')}`).waitFor({ timeout: 60_000 });
+      const shown = await chrome(page, `fig-${id}`);
+      assert.equal(shown.title, zh[`scenario.${id}.title`], id);
+      assert.equal(shown.play, zh['player.play'], id);
+      const lang = await page.evaluate((id) => document.getElementById(`fig-${id}`).shadowRoot.querySelector('[lang]')?.lang, id);
+      assert.equal(lang, 'zh', id);
+    }
+    // MCP terms stay as they are: method names in lanes, rule ids.
+    await page.locator(`#fig-discover ${sel('jump-end')}`).click();
+    await page.waitForFunction(() => document.getElementById('fig-discover').shadowRoot.querySelectorAll('.msg').length > 0);
+    const labels = await page.evaluate(() =>
+      [...document.getElementById('fig-discover').shadowRoot.querySelectorAll('.msg')].map((m) => m.getAttribute('aria-label')),
+    );
+    assert.ok(labels.some((l) => l.includes('server/discover')), labels.join('\n'));
+    await view.screenshot('i18n-course-zh');
+    assert.deepEqual(view.problems(), []);
+  });
+
+  test('an explicit lang option wins over the page, and an unknown language falls back to English', T, async () => {
+    hosts.set(
+      'course-mixed',
+      `<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>x</title><link rel="icon" href="data:,"></head>` +
+        `<body><div id="a"></div><script src="/embed.js"></script>` +
+        `<script>McpLanes.mount(document.getElementById('a'), {scenario: 'discover', lang: 'en'});</script></body></html>`,
+    );
+    const view = await app.open('/__host/course-mixed');
+    await view.page.locator(`#a ${sel('player')}`).waitFor({ timeout: 60_000 });
+    assert.equal((await chrome(view.page, 'a')).play, en['player.play']);
+    const fr = await app.open('/?lang=fr&scenario=discover');
+    await fr.page.waitForSelector(sel('player'), { timeout: 30_000 });
+    assert.equal((await chrome(fr.page)).play, en['player.play']);
+    assert.equal(await fr.page.evaluate(() => document.documentElement.lang), 'en');
+    assert.deepEqual([...view.problems(), ...fr.problems()], []);
+  });
+});
+
+describe('layout at 360 px', () => {
+  // The language whose chrome is widest: by characters, counting a CJK
+  // character as two columns.
+  const width = (s) => [...s].reduce((n, ch) => n + (ch.codePointAt(0) > 0x2e80 ? 2 : 1), 0);
+  const total = (tag) => Object.entries(catalog(tag)).filter(([k]) => !k.startsWith('rule.')).reduce((n, [, v]) => n + width(v), 0);
+  const longest = LANGS.reduce((a, b) => (total(b) > total(a) ? b : a));
+
+  // Every language, the longest (by columns) named.
+  for (const tag of LANGS) test(`the page holds at 360 px in ${tag}${tag === longest ? ', the longest language' : ''}`, T, async () => {
+    const page = await app.context.newPage();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${app.url}/?lang=${tag}&scenario=compatibility-matrix`);
+    await page.waitForSelector(sel('player'), { timeout: 30_000 });
+    const geometry = await page.evaluate(() => {
+      const over = [];
+      for (const el of document.querySelectorAll('.app-header *, .intro *, .player *, .narration, .inspector *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5)) over.push(`${el.tagName}.${el.className} ${r.left}..${r.right}`);
+      }
+      return { scroll: document.documentElement.scrollWidth, width: innerWidth, over };
+    });
+    assert.ok(geometry.scroll <= geometry.width, `the page scrolls sideways: ${geometry.scroll} > ${geometry.width}`);
+    assert.deepEqual(geometry.over, [], 'nothing sticks out of the viewport');
+    await page.screenshot({ path: path.join(REPO_ROOT, 'tests', 'e2e', 'artifacts', `i18n-360-${tag}.png`), fullPage: true });
+    await page.close();
+  });
+});
