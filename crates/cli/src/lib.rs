@@ -8,7 +8,9 @@
 //!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`;
 //! - `export` prints a catalog scenario as a scenario file;
 //! - `client` runs the very same simulated client against a real server,
-//!   over Streamable HTTP or a child's stdio ([`driver`]).
+//!   over Streamable HTTP or a child's stdio ([`driver`]);
+//! - `bridge` serves a stdio server as Streamable HTTP on loopback, for the
+//!   page's live check ([`bridge`]).
 //!
 //! `run` and `serve` also take a scenario file (`--file`), read by the core.
 //!
@@ -20,6 +22,7 @@
 //! than `/mcp`), see [`edge`].
 
 mod args;
+mod bridge;
 mod client;
 mod driver;
 mod edge;
@@ -74,6 +77,7 @@ pub fn main() -> ExitCode {
         Command::List => print(&list::render()),
         Command::Run { scenario, format } => run::run(&scenario, format).and_then(|s| print(&s)),
         Command::Client(args) => client::client(&args),
+        Command::Bridge(args) => bridge::bridge(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Serve { transport, server } => {
             source::server(&server).and_then(|config| match transport {
