@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod client;
 pub mod editor;
 pub mod export;

@@ -159,6 +159,12 @@ pub const C_SCHEMA_NO_DEREF: RuleId = "C-SCHEMA-NO-DEREF";
 pub const C_VERSION_RETRY_ONCE: RuleId = "C-VERSION-RETRY-ONCE";
 /// C-EXCHANGE-FAILED: Each exchange has a deadline and size limits; a failure below the protocol fails its request.
 pub const C_EXCHANGE_FAILED: RuleId = "C-EXCHANGE-FAILED";
+/// S-ANSWER: Every request gets one JSON-RPC response with its id, within the client's deadline: silence, a closed connection or text that is not JSON-RPC leaves the request unanswered.
+pub const S_ANSWER: RuleId = "S-ANSWER";
+/// S-DECLARED: A server answers the list methods of what it declares: `tools` promises `tools/list`, `prompts` promises `prompts/list`, `resources` promises `resources/list`; a declared capability answered with an error is a broken promise.
+pub const S_DECLARED: RuleId = "S-DECLARED";
+/// S-SCHEMA: Every message a server sends validates against the official JSON Schema of the revision it speaks (`spec/<revision>/schema.json`).
+pub const S_SCHEMA: RuleId = "S-SCHEMA";
 
 /// Every rule of the catalog, in catalog order.
 pub const ALL: &[Rule] = &[
@@ -231,6 +237,9 @@ pub const ALL: &[Rule] = &[
     Rule { id: C_SCHEMA_NO_DEREF, summary: "Tool schemas are kept as listed; a network `$ref` is never fetched.", source: "2026-07-28/basic/index#ref-resolution", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#ref-resolution" },
     Rule { id: C_VERSION_RETRY_ONCE, summary: "A -32022 naming the version sent is retried once; three version retries at most.", source: "2026-07-28/basic/versioning#protocol-version-negotiation", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#protocol-version-negotiation" },
     Rule { id: C_EXCHANGE_FAILED, summary: "Each exchange has a deadline and size limits; a failure below the protocol fails its request.", source: "2025-11-25/basic/lifecycle#timeouts", spec_url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts" },
+    Rule { id: S_ANSWER, summary: "Every request gets one JSON-RPC response with its id, within the client's deadline: silence, a closed connection or text that is not JSON-RPC leaves the request unanswered.", source: "2026-07-28/basic/index#responses", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#responses" },
+    Rule { id: S_DECLARED, summary: "A server answers the list methods of what it declares: `tools` promises `tools/list`, `prompts` promises `prompts/list`, `resources` promises `resources/list`; a declared capability answered with an error is a broken promise.", source: "2026-07-28/server/tools#capabilities", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/server/tools#capabilities" },
+    Rule { id: S_SCHEMA, summary: "Every message a server sends validates against the official JSON Schema of the revision it speaks (`spec/<revision>/schema.json`).", source: "2026-07-28/schema", spec_url: "https://modelcontextprotocol.io/specification/2026-07-28/schema" },
 ];
 
 /// Looks a rule up by ID.

@@ -243,6 +243,12 @@ impl Timeline {
         let value: Value = serde_json::from_str(text).ok()?;
         value.as_array()?.iter().map(read::timeline).collect()
     }
+
+    /// Reads one timeline from its serialized `Value` (as
+    /// [`Timeline::from_json`] reads each of a list).
+    pub fn from_value(value: &Value) -> Option<Timeline> {
+        read::timeline(value)
+    }
 }
 
 /// The readers behind [`Timeline::from_json`].

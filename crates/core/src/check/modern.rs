@@ -1,0 +1,413 @@
+//! The 2026-07-28 rules a server's answers show: result shapes, cache
+//! hints, version and `_meta` refusals, unknown methods and tools,
+//! per-request capabilities.
+
+use serde_json::Value;
+
+use super::exchange::{Answer, Exchange, Known};
+use super::verdict::Verdict;
+use crate::protocol::capabilities::ClientCapabilities;
+use crate::protocol::jsonrpc::ErrorCode;
+use crate::protocol::version::Era;
+use crate::protocol::{methods, shape, ProtocolVersion, ResultType};
+use crate::rules;
+use crate::transport::http;
+
+/// Every method of every revision the catalog knows; anything else is an
+/// unknown method (M-UNKNOWN-METHOD).
+const KNOWN_METHODS: &[&str] = &[
+    methods::DISCOVER,
+    methods::INITIALIZE,
+    methods::PING,
+    methods::TOOLS_LIST,
+    methods::TOOLS_CALL,
+    methods::PROMPTS_LIST,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::RESOURCES_READ,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
+    methods::LOGGING_SET_LEVEL,
+    methods::COMPLETION_COMPLETE,
+    methods::SUBSCRIPTIONS_LISTEN,
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+];
+
+/// Whether the method is one the catalog knows.
+pub(crate) fn is_known_method(method: &str) -> bool {
+    KNOWN_METHODS.contains(&method)
+}
+
+/// Whether a request is shaped as a modern one (E-TERMS: an era is a
+/// message shape): its `_meta` names a protocol version (whichever), or
+/// on HTTP its `MCP-Protocol-Version` header names a modern one.
+pub(crate) fn is_modern(exchange: &Exchange<'_>) -> bool {
+    if exchange.method == methods::INITIALIZE {
+        return false;
+    }
+    if exchange
+        .meta()
+        .is_some_and(|m| m.get(crate::protocol::meta::PROTOCOL_VERSION).is_some())
+    {
+        return true;
+    }
+    let header = exchange
+        .message
+        .http
+        .as_ref()
+        .and_then(|h| http::header(&h.headers, http::PROTOCOL_VERSION_HEADER));
+    header.is_some_and(|v| ProtocolVersion::era_of(v) == Era::Modern)
+}
+
+/// Why the request's `_meta` is malformed (M-META-REQUIRED), if it is.
+pub(crate) fn meta_problem(exchange: &Exchange<'_>) -> Option<String> {
+    match exchange.meta() {
+        None => Some("no params._meta".into()),
+        Some(meta) => shape::check(meta, "params._meta", shape::REQUEST_META)
+            .err()
+            .map(|e| e.to_string()),
+    }
+}
+
+/// Judges one exchange of a modern request against a modern server.
+pub(crate) fn judge(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Verdict>) {
+    if let Answer::Missing(_) = exchange.answer {
+        return; // S-ANSWER says it
+    }
+    let at = exchange.at();
+    let got = exchange.got();
+    if let Some(problem) = meta_problem(exchange) {
+        out.push(Verdict::judge(
+            rules::M_META_REQUIRED,
+            exchange.error_code() == Some(ErrorCode::INVALID_PARAMS.0),
+            format!("error -32602 (Invalid params): {problem}"),
+            got,
+            at,
+        ));
+        return;
+    }
+    if let Some(problem) = header_mismatch(exchange) {
+        out.push(Verdict::judge(
+            rules::H_HEADERS,
+            exchange.error_code() == Some(ErrorCode::HEADER_MISMATCH.0),
+            format!("error -32020 (HeaderMismatch): {problem}"),
+            got,
+            at,
+        ));
+        return;
+    }
+    let version = exchange.meta_version().unwrap_or_default();
+    let supported = match &known.versions {
+        Some(list) => list.iter().any(|v| v == version),
+        // Before any discover: a modern request names a modern revision.
+        None => {
+            ProtocolVersion::is_known(version) && ProtocolVersion::era_of(version) == Era::Modern
+        }
+    };
+    if !supported {
+        out.push(version_refusal(exchange, version));
+        return;
+    }
+    if !is_known_method(exchange.method) {
+        out.push(Verdict::judge(
+            rules::M_UNKNOWN_METHOD,
+            exchange.error_code() == Some(ErrorCode::METHOD_NOT_FOUND.0),
+            format!("error -32601 (Method not found) for {}", exchange.method),
+            got,
+            at,
+        ));
+        return;
+    }
+    if exchange.method == methods::TOOLS_CALL {
+        let name = exchange.params().get("name").and_then(Value::as_str);
+        if let Some(name) = name {
+            if known.tools_complete && !known.tools.iter().any(|t| t == name) {
+                out.push(Verdict::judge(
+                    rules::M_UNKNOWN_TOOL,
+                    exchange.error_code() == Some(ErrorCode::INVALID_PARAMS.0),
+                    format!("error -32602 (Unknown tool: {name}), not -32601 and not a result"),
+                    got,
+                    at,
+                ));
+                return;
+            }
+        }
+    }
+    if exchange.error_code() == Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0) {
+        out.push(capability_refusal(exchange));
+    }
+    if let Some(result) = exchange.result() {
+        result_rules(exchange, result, out);
+    }
+}
+
+/// M-VERSION: an unsupported version gets -32022 with `data.supported`
+/// and `data.requested`.
+fn version_refusal(exchange: &Exchange<'_>, version: &str) -> Verdict {
+    let data = exchange.error().and_then(|e| e.get("data"));
+    let supported_ok = data
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .is_some_and(|l| !l.is_empty() && l.iter().all(Value::is_string));
+    let requested_ok = data
+        .and_then(|d| d.get("requested"))
+        .is_some_and(Value::is_string);
+    let code_ok = exchange.error_code() == Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0);
+    let mut got = exchange.got();
+    if code_ok && !(supported_ok && requested_ok) {
+        got.push_str(&format!(
+            " (data: {})",
+            data.map(Value::to_string).unwrap_or_else(|| "none".into())
+        ));
+    }
+    Verdict::judge(
+        rules::M_VERSION,
+        code_ok && supported_ok && requested_ok,
+        format!(
+            "error -32022 with data.supported (strings) and data.requested: {version:?} is not supported"
+        ),
+        got,
+        exchange.at(),
+    )
+}
+
+/// M-CAP-REQUIRED: -32021 names what is missing as ClientCapabilities.
+fn capability_refusal(exchange: &Exchange<'_>) -> Verdict {
+    let required = exchange
+        .error()
+        .and_then(|e| e.get("data"))
+        .and_then(|d| d.get("requiredCapabilities"));
+    let declared = ClientCapabilities::from_json(exchange.declared().unwrap_or(&Value::Null));
+    let ok = match required {
+        Some(r) if r.is_object() => {
+            let needed = ClientCapabilities::from_json(r);
+            // What it asks for must be something this request did not declare.
+            !needed.is_empty() && !declared.covers(&needed)
+        }
+        _ => false,
+    };
+    Verdict::judge(
+        rules::M_CAP_REQUIRED,
+        ok,
+        "data.requiredCapabilities: an object naming a capability this request did not declare",
+        format!(
+            "requiredCapabilities {}",
+            required
+                .map(Value::to_string)
+                .unwrap_or_else(|| "absent".into())
+        ),
+        exchange.at(),
+    )
+}
+
+/// The rules a modern result keeps: resultType, discover's fields, cache
+/// hints, input requests only for declared capabilities.
+fn result_rules(exchange: &Exchange<'_>, result: &Value, out: &mut Vec<Verdict>) {
+    let at = exchange.at();
+    let result_type = ResultType::of(result);
+    let input_required = result_type.as_ref() == Some(&ResultType::INPUT_REQUIRED);
+    let type_ok = input_required || result_type.as_ref() == Some(&ResultType::COMPLETE);
+    out.push(Verdict::judge(
+        rules::M_RESULT_TYPE,
+        type_ok,
+        "resultType \"complete\" or \"input_required\"",
+        match result.get(ResultType::KEY) {
+            Some(v) => format!("resultType {v}"),
+            None => "no resultType".into(),
+        },
+        at,
+    ));
+    if exchange.method == methods::DISCOVER {
+        let versions_ok = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .is_some_and(|l| !l.is_empty() && l.iter().all(Value::is_string));
+        let caps_ok = result.get("capabilities").is_some_and(Value::is_object);
+        let complete = result_type.as_ref() == Some(&ResultType::COMPLETE);
+        let mut missing = Vec::new();
+        if !complete {
+            missing.push("resultType complete");
+        }
+        if !versions_ok {
+            missing.push("supportedVersions");
+        }
+        if !caps_ok {
+            missing.push("capabilities");
+        }
+        out.push(Verdict::judge(
+            rules::M_DISCOVER,
+            missing.is_empty(),
+            "resultType complete, supportedVersions (strings), capabilities (object)",
+            if missing.is_empty() {
+                "all there".to_string()
+            } else {
+                format!("missing or malformed: {}", missing.join(", "))
+            },
+            at,
+        ));
+    }
+    if methods::is_cacheable(exchange.method) {
+        out.push(cache_hints(result, input_required, at));
+    }
+    if input_required {
+        out.push(input_requests(exchange, result));
+    }
+}
+
+/// M-CACHE-HINTS: `ttlMs` (integer >= 0) and `cacheScope` on a complete
+/// result of a cacheable method, neither on input_required.
+fn cache_hints(result: &Value, input_required: bool, at: usize) -> Verdict {
+    let ttl = result.get("ttlMs");
+    let scope = result.get("cacheScope");
+    let got = format!(
+        "ttlMs {}, cacheScope {}",
+        ttl.map(Value::to_string).unwrap_or_else(|| "absent".into()),
+        scope
+            .map(Value::to_string)
+            .unwrap_or_else(|| "absent".into())
+    );
+    if input_required {
+        return Verdict::judge(
+            rules::M_CACHE_HINTS,
+            ttl.is_none() && scope.is_none(),
+            "no ttlMs or cacheScope on an input_required result",
+            got,
+            at,
+        );
+    }
+    let ttl_ok = ttl.is_some_and(|t| t.as_u64().is_some());
+    let scope_ok = matches!(
+        scope.and_then(Value::as_str),
+        Some("public") | Some("private")
+    );
+    Verdict::judge(
+        rules::M_CACHE_HINTS,
+        ttl_ok && scope_ok,
+        "ttlMs (an integer >= 0) and cacheScope \"public\" or \"private\"",
+        got,
+        at,
+    )
+}
+
+/// M-MRTR-CAP: every input request needs only what the request declared.
+fn input_requests(exchange: &Exchange<'_>, result: &Value) -> Verdict {
+    let declared = ClientCapabilities::from_json(exchange.declared().unwrap_or(&Value::Null));
+    let mut undeclared = Vec::new();
+    if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
+        for (key, request) in requests {
+            let method = request.get("method").and_then(Value::as_str).unwrap_or("");
+            let needed = match method {
+                methods::ELICITATION_CREATE => declared.elicitation.is_some(),
+                methods::SAMPLING_CREATE_MESSAGE => declared.sampling.is_some(),
+                methods::ROOTS_LIST => declared.roots.is_some(),
+                _ => true,
+            };
+            if !needed {
+                undeclared.push(format!("{key}: {method}"));
+            }
+        }
+    }
+    Verdict::judge(
+        rules::M_MRTR_CAP,
+        undeclared.is_empty(),
+        "input requests only for capabilities this request declared",
+        if undeclared.is_empty() {
+            "every input request was declared".to_string()
+        } else {
+            format!("asked without the capability: {}", undeclared.join(", "))
+        },
+        exchange.at(),
+    )
+}
+
+/// What differs between the request's headers and its body (H-HEADERS),
+/// on HTTP. Names compare case-insensitively, values after trimming and
+/// decoding the `=?base64?…?=` form.
+pub(crate) fn header_mismatch(exchange: &Exchange<'_>) -> Option<String> {
+    let sent = &exchange.message.http.as_ref()?.headers;
+    let expected = http::modern_headers(exchange.body);
+    for name in [
+        http::PROTOCOL_VERSION_HEADER,
+        http::METHOD_HEADER,
+        http::NAME_HEADER,
+    ] {
+        let want = http::header(&expected, name).map(decode);
+        let have = http::header(sent, name).map(decode);
+        if want != have {
+            return Some(match (want, have) {
+                (Some(w), Some(h)) => format!("{name} is {h:?}, the body says {w:?}"),
+                (Some(w), None) => format!("no {name} header (the body says {w:?})"),
+                (None, Some(h)) => format!("{name} {h:?} names nothing in the body"),
+                (None, None) => continue,
+            });
+        }
+    }
+    None
+}
+
+fn decode(value: &str) -> String {
+    let value = value.trim();
+    http::decode_header_value(value).unwrap_or_else(|| value.to_string())
+}
+
+/// M-STATELESS: a tool refused for a missing capability, then served with
+/// it, is refused again when a later request drops it.
+#[derive(Debug, Default)]
+pub(crate) struct Stateless {
+    /// Per tool: the capabilities its refusal required, and whether a call
+    /// declaring them was served since.
+    tools: Vec<(String, ClientCapabilities, bool)>,
+}
+
+impl Stateless {
+    /// Follows one tools/call exchange.
+    pub fn observe(&mut self, exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
+        if exchange.method != methods::TOOLS_CALL {
+            return;
+        }
+        let Some(name) = exchange.params().get("name").and_then(Value::as_str) else {
+            return;
+        };
+        if let Answer::Missing(_) = exchange.answer {
+            return;
+        }
+        let declared = ClientCapabilities::from_json(exchange.declared().unwrap_or(&Value::Null));
+        let refused =
+            exchange.error_code() == Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0);
+        let entry = self.tools.iter_mut().find(|(n, _, _)| n == name);
+        match entry {
+            None if refused => {
+                let required = exchange
+                    .error()
+                    .and_then(|e| e.get("data"))
+                    .and_then(|d| d.get("requiredCapabilities"))
+                    .map(ClientCapabilities::from_json)
+                    .unwrap_or_default();
+                self.tools.push((name.to_string(), required, false));
+            }
+            None => {}
+            Some((_, required, served)) => {
+                if declared.covers(required) {
+                    if !refused {
+                        *served = true;
+                    }
+                } else if *served {
+                    out.push(Verdict::judge(
+                        rules::M_STATELESS,
+                        refused,
+                        format!(
+                            "error -32021 again: this request does not declare {}, whatever an earlier one did",
+                            required.names().join(", ")
+                        ),
+                        exchange.got(),
+                        exchange.at(),
+                    ));
+                }
+            }
+        }
+    }
+}

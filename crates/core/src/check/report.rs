@@ -1,0 +1,129 @@
+//! A check's report as data and as JSON, and the merging of a check's
+//! flows into the one timeline the report carries.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::verdict::{Outcome, Verdict};
+use crate::sim::{Event, EventKind, Side, Summary, Timeline};
+
+/// What `mcp-lanes check` found: serialized as
+/// `{"target", "era", "verdicts": [{"rule", "verdict", "expected", "got",
+/// "exchange"}], "timeline": {...}}`, `timeline` in the page's format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The server checked (a URL, or `stdio: COMMAND`).
+    pub target: String,
+    /// The era it showed ([`super::era`]).
+    pub era: String,
+    /// Every verdict, sorted by exchange then rule ([`super::grade`]).
+    pub verdicts: Vec<Verdict>,
+    /// The check's flows merged into one timeline ([`merge`]);
+    /// [`Verdict::exchange`] indexes its events.
+    pub timeline: Timeline,
+}
+
+impl Report {
+    /// Grades `timeline` and makes the report.
+    pub fn new(target: impl Into<String>, timeline: Timeline) -> Report {
+        Report {
+            target: target.into(),
+            era: super::era(&timeline).to_string(),
+            verdicts: super::grade(&timeline),
+            timeline,
+        }
+    }
+
+    /// Whether any verdict failed.
+    pub fn failed(&self) -> bool {
+        self.verdicts.iter().any(|v| v.verdict == Outcome::Fail)
+    }
+
+    /// The report as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`Report::to_json`] wrote. Read by hand from a `Value`
+    /// like [`Timeline::from_json`] (derived readers cost WebAssembly
+    /// size). `None` if anything is missing or mistyped.
+    pub fn from_json(text: &str) -> Option<Report> {
+        let value: Value = serde_json::from_str(text).ok()?;
+        Some(Report {
+            target: value.get("target")?.as_str()?.to_string(),
+            era: value.get("era")?.as_str()?.to_string(),
+            verdicts: value
+                .get("verdicts")?
+                .as_array()?
+                .iter()
+                .map(read_verdict)
+                .collect::<Option<_>>()?,
+            timeline: Timeline::from_value(value.get("timeline")?)?,
+        })
+    }
+}
+
+fn read_verdict(v: &Value) -> Option<Verdict> {
+    let text = |key: &str| v.get(key)?.as_str().map(str::to_string);
+    Some(Verdict {
+        rule: text("rule")?,
+        verdict: match v.get("verdict")?.as_str()? {
+            "pass" => Outcome::Pass,
+            "fail" => Outcome::Fail,
+            "n/a" => Outcome::NotApplicable,
+            _ => return None,
+        },
+        expected: text("expected")?,
+        got: text("got")?,
+        exchange: match v.get("exchange") {
+            None | Some(Value::Null) => None,
+            Some(n) => Some(n.as_u64()?.try_into().ok()?),
+        },
+    })
+}
+
+/// Joins a check's flows into one timeline, in run order: each flow is
+/// opened by a client `Decision` event naming it, its events follow with
+/// times shifted to start where the previous flow ended, and indexes run
+/// on. The lane headers are the first flow's; `label` names the whole.
+pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
+    let first = flows.first()?;
+    let mut events: Vec<Event> = Vec::new();
+    let mut offset = 0u64;
+    let mut leaked = 0u32;
+    let mut outcomes = Vec::new();
+    for (n, flow) in flows.iter().enumerate() {
+        events.push(Event {
+            index: events.len(),
+            at_ms: offset,
+            kind: EventKind::Decision { side: Side::Client },
+            rules: Vec::new(),
+            note: format!("Flow {} of {}: {}", n + 1, flows.len(), flow.label),
+            narration: None,
+        });
+        for event in &flow.events {
+            let mut event = event.clone();
+            event.index = events.len();
+            event.at_ms = event.at_ms.saturating_add(offset);
+            if let EventKind::Message(m) = &mut event.kind {
+                m.delivered_at_ms = m.delivered_at_ms.map(|t| t.saturating_add(offset));
+            }
+            events.push(event);
+        }
+        offset = offset.saturating_add(flow.summary.ended_at_ms);
+        leaked = leaked.saturating_add(flow.summary.leaked_locks);
+        outcomes.push(flow.summary.outcome.clone());
+    }
+    Some(Timeline {
+        label: label.to_string(),
+        transport: first.transport,
+        client_label: first.client_label.clone(),
+        server_label: first.server_label.clone(),
+        events,
+        summary: Summary {
+            leaked_locks: leaked,
+            ended_at_ms: offset,
+            outcome: outcomes.join(" "),
+        },
+    })
+}

@@ -1,0 +1,165 @@
+//! What the grader says about one rule at one exchange, and the counts
+//! per rule that the page's summary and the CLI's last line show.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{self, RuleId};
+
+/// The outcome of one rule at one exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The server did what the rule says.
+    #[serde(rename = "pass")]
+    Pass,
+    /// The server departed from the rule.
+    #[serde(rename = "fail")]
+    Fail,
+    /// Nothing in the run exercised the rule.
+    #[serde(rename = "n/a")]
+    NotApplicable,
+}
+
+impl Outcome {
+    /// `pass`, `fail` or `n/a`, as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::NotApplicable => "n/a",
+        }
+    }
+}
+
+/// One rule judged at one exchange.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The rule ID of `spec/RULES.md` (e.g. `M-UNKNOWN-TOOL`).
+    pub rule: String,
+    /// Pass, fail or n/a.
+    pub verdict: Outcome,
+    /// What the rule asks for here, in a few words.
+    pub expected: String,
+    /// What the server did (server-provided text, to be rendered as text).
+    pub got: String,
+    /// The index in `timeline.events` ([`crate::sim::Event::index`]) of
+    /// the message judged: the server's answer, or the client's request
+    /// when no answer came. `None` for a verdict about the whole run
+    /// (a rule nothing exercised).
+    pub exchange: Option<usize>,
+}
+
+impl Verdict {
+    /// A verdict on `rule`.
+    pub fn new(
+        rule: RuleId,
+        verdict: Outcome,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+        exchange: Option<usize>,
+    ) -> Verdict {
+        Verdict {
+            rule: rule.to_string(),
+            verdict,
+            expected: expected.into(),
+            got: got.into(),
+            exchange,
+        }
+    }
+
+    /// Pass when `ok`, else fail.
+    pub fn judge(
+        rule: RuleId,
+        ok: bool,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+        exchange: usize,
+    ) -> Verdict {
+        let outcome = if ok { Outcome::Pass } else { Outcome::Fail };
+        Verdict::new(rule, outcome, expected, got, Some(exchange))
+    }
+
+    /// The spec link of the verdict's rule (empty for a lesson rule or an
+    /// unknown ID).
+    pub fn spec_url(&self) -> &'static str {
+        rules::find(&self.rule).map(|r| r.spec_url).unwrap_or("")
+    }
+}
+
+/// The counts of one rule across a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleCount {
+    /// The rule ID.
+    pub rule: String,
+    /// Exchanges that passed it.
+    pub passed: usize,
+    /// Exchanges that failed it.
+    pub failed: usize,
+    /// Verdicts that said n/a.
+    pub not_applicable: usize,
+}
+
+impl RuleCount {
+    /// The rule's outcome over the run: fail if any exchange failed it,
+    /// else pass if any passed it, else n/a.
+    pub fn outcome(&self) -> Outcome {
+        if self.failed > 0 {
+            Outcome::Fail
+        } else if self.passed > 0 {
+            Outcome::Pass
+        } else {
+            Outcome::NotApplicable
+        }
+    }
+}
+
+/// Counts per rule, in rule-ID order, and how many rules passed, failed
+/// or were not exercised ("n rules passed, m failed").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// One entry per rule that has a verdict, sorted by rule ID.
+    pub rules: Vec<RuleCount>,
+    /// Rules with at least one pass and no fail.
+    pub passed: usize,
+    /// Rules with at least one fail.
+    pub failed: usize,
+    /// Rules with n/a verdicts only.
+    pub not_applicable: usize,
+}
+
+/// Counts the verdicts per rule.
+pub fn summary(verdicts: &[Verdict]) -> Summary {
+    let mut counts: Vec<RuleCount> = Vec::new();
+    for v in verdicts {
+        let at = match counts.binary_search_by(|c| c.rule.as_str().cmp(&v.rule)) {
+            Ok(at) => at,
+            Err(at) => {
+                counts.insert(
+                    at,
+                    RuleCount {
+                        rule: v.rule.clone(),
+                        passed: 0,
+                        failed: 0,
+                        not_applicable: 0,
+                    },
+                );
+                at
+            }
+        };
+        let count = &mut counts[at];
+        match v.verdict {
+            Outcome::Pass => count.passed += 1,
+            Outcome::Fail => count.failed += 1,
+            Outcome::NotApplicable => count.not_applicable += 1,
+        }
+    }
+    let mut out = Summary::default();
+    for c in &counts {
+        match c.outcome() {
+            Outcome::Pass => out.passed += 1,
+            Outcome::Fail => out.failed += 1,
+            Outcome::NotApplicable => out.not_applicable += 1,
+        }
+    }
+    out.rules = counts;
+    out
+}

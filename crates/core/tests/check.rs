@@ -1,0 +1,252 @@
+//! The grader (`check::grade`) against the simulator's own runs: the core's
+//! server keeps the rules, so its timelines grade clean; a timeline edited
+//! to carry one fault fails exactly that fault's rule.
+
+use mcp_lanes_core::check::{self, Outcome, Report, Verdict};
+use mcp_lanes_core::scenarios;
+use mcp_lanes_core::sim::{self, EventKind, Side, Timeline};
+use serde_json::{json, Value};
+
+fn run(scenario: &str, setup: usize) -> Timeline {
+    let setups = scenarios::setups(scenario).expect("scenario");
+    sim::run(&setups[setup])
+}
+
+fn failed(verdicts: &[Verdict]) -> Vec<String> {
+    let mut rules: Vec<String> = verdicts
+        .iter()
+        .filter(|v| v.verdict == Outcome::Fail)
+        .map(|v| v.rule.clone())
+        .collect();
+    rules.dedup();
+    rules
+}
+
+fn passed(verdicts: &[Verdict], rule: &str) -> bool {
+    verdicts
+        .iter()
+        .any(|v| v.rule == rule && v.verdict == Outcome::Pass)
+}
+
+/// Rewrites the first server answer to a request of `method`: `edit` gets
+/// the whole JSON-RPC message.
+fn edit_answer(timeline: &mut Timeline, method: &str, edit: impl Fn(&mut Value)) {
+    let mut id = None;
+    for event in &mut timeline.events {
+        let EventKind::Message(m) = &mut event.kind else {
+            continue;
+        };
+        let Some(body) = m.json.as_mut() else {
+            continue;
+        };
+        match (m.from, &id) {
+            (Side::Client, None) if body.get("method") == Some(&json!(method)) => {
+                id = body.get("id").cloned();
+            }
+            (Side::Server, Some(want)) if body.get("id") == Some(want) => {
+                edit(body);
+                m.wire = body.to_string();
+                return;
+            }
+            _ => {}
+        }
+    }
+    panic!("no answer to {method}");
+}
+
+#[test]
+fn s_answer_every_catalog_run_grades_clean_but_the_unchecked_elicitation_servers() {
+    for info in scenarios::CATALOG {
+        for (n, setup) in scenarios::setups(info.id)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let verdicts = check::grade(&sim::run(setup));
+            let fails = failed(&verdicts);
+            if info.id == "elicitation-unchecked" {
+                // The documented fault: elicitation/create to a client that
+                // never declared it; a client that drops it leaves the call
+                // unanswered.
+                assert!(
+                    fails.contains(&"L-CAP-SESSION".to_string()),
+                    "{}: {fails:?}",
+                    setup.label
+                );
+                assert!(fails
+                    .iter()
+                    .all(|r| r == "L-CAP-SESSION" || r == "S-ANSWER"));
+                continue;
+            }
+            assert!(
+                fails.is_empty(),
+                "{} #{n} {}: {fails:?}",
+                info.id,
+                setup.label
+            );
+        }
+    }
+}
+
+#[test]
+fn s_answer_a_request_left_unanswered_fails() {
+    let mut t = run("discover", 0);
+    // Drop every server message: nothing answers.
+    t.events
+        .retain(|e| e.message().is_none_or(|m| m.from == Side::Client));
+    let verdicts = check::grade(&t);
+    assert_eq!(failed(&verdicts), ["S-ANSWER"]);
+    assert_eq!(check::era(&t), check::UNKNOWN);
+}
+
+#[test]
+fn grading_is_deterministic_and_sorted() {
+    let t = run("resources-prompts-caching", 0);
+    let a = check::grade(&t);
+    assert_eq!(a, check::grade(&t));
+    let mut sorted = a.clone();
+    check::sort(&mut sorted);
+    assert_eq!(a, sorted);
+    assert!(passed(&a, "M-CACHE-HINTS") && passed(&a, "M-RESULT-TYPE"));
+}
+
+#[test]
+fn m_cache_hints_a_discover_result_without_ttl_fails() {
+    let mut t = run("discover", 0);
+    edit_answer(&mut t, "server/discover", |m| {
+        m["result"].as_object_mut().map(|r| r.remove("ttlMs"));
+    });
+    assert_eq!(failed(&check::grade(&t)), ["M-CACHE-HINTS"]);
+}
+
+#[test]
+fn m_result_type_a_result_without_result_type_fails() {
+    let mut t = run("resources-prompts-caching", 0);
+    edit_answer(&mut t, "prompts/get", |m| {
+        m["result"].as_object_mut().map(|r| r.remove("resultType"));
+    });
+    assert_eq!(failed(&check::grade(&t)), ["M-RESULT-TYPE"]);
+}
+
+#[test]
+fn m_discover_a_discover_result_without_versions_fails() {
+    let mut t = run("discover", 0);
+    edit_answer(&mut t, "server/discover", |m| {
+        m["result"]["supportedVersions"] = json!("2026-07-28");
+    });
+    assert!(failed(&check::grade(&t)).contains(&"M-DISCOVER".to_string()));
+}
+
+#[test]
+fn s_declared_a_declared_capability_answered_with_method_not_found_fails() {
+    let mut t = run("resources-prompts-caching", 0);
+    edit_answer(&mut t, "prompts/list", |m| {
+        m.as_object_mut().map(|o| o.remove("result"));
+        m["error"] = json!({"code": -32601, "message": "Method not found"});
+    });
+    // The edit leaves the HTTP status at 200, which H-STATUS notices too.
+    assert_eq!(failed(&check::grade(&t)), ["H-STATUS", "S-DECLARED"]);
+}
+
+#[test]
+fn m_unknown_tool_a_tool_error_for_an_unknown_tool_fails() {
+    let mut t = run("unknown-tool-vs-unknown-method", 0);
+    let before = check::grade(&t);
+    assert!(failed(&before).is_empty(), "{before:?}");
+    edit_answer(&mut t, "tools/call", |m| {
+        m.as_object_mut().map(|o| o.remove("error"));
+        m["result"] = json!({"resultType": "complete", "isError": true,
+            "content": [{"type": "text", "text": "Unknown tool"}]});
+    });
+    let after = check::grade(&t);
+    // Graded only when the run listed the tools first.
+    if passed(&before, "M-UNKNOWN-TOOL") {
+        assert_eq!(failed(&after), ["M-UNKNOWN-TOOL"]);
+    }
+}
+
+#[test]
+fn m_version_a_refusal_without_data_supported_fails() {
+    let mut t = run("version-retry", 0);
+    let before = check::grade(&t);
+    assert!(passed(&before, "M-VERSION"), "{before:?}");
+    let mut edited = false;
+    for event in &mut t.events {
+        if let EventKind::Message(m) = &mut event.kind {
+            if let Some(body) = m.json.as_mut() {
+                if body["error"]["code"] == json!(-32022) {
+                    body["error"]["data"] = json!({"supportedVersions": ["2026-07-28"]});
+                    m.wire = body.to_string();
+                    edited = true;
+                }
+            }
+        }
+    }
+    assert!(edited);
+    assert_eq!(failed(&check::grade(&t)), ["M-VERSION"]);
+}
+
+#[test]
+fn l_version_an_initialize_answer_naming_the_modern_version_fails() {
+    let mut t = run("legacy-handshake", 0);
+    assert!(failed(&check::grade(&t)).is_empty());
+    edit_answer(&mut t, "initialize", |m| {
+        m["result"]["protocolVersion"] = json!("2026-07-28");
+    });
+    assert_eq!(failed(&check::grade(&t)), ["L-VERSION"]);
+}
+
+#[test]
+fn l_init_an_initialize_answer_without_server_info_fails() {
+    let mut t = run("legacy-handshake", 0);
+    edit_answer(&mut t, "initialize", |m| {
+        m["result"].as_object_mut().map(|r| r.remove("serverInfo"));
+    });
+    assert_eq!(failed(&check::grade(&t)), ["L-INIT"]);
+}
+
+#[test]
+fn every_graded_rule_not_exercised_is_named_n_a() {
+    let t = run("legacy-handshake", 0);
+    let verdicts = check::grade(&t);
+    let na: Vec<&Verdict> = verdicts
+        .iter()
+        .filter(|v| v.verdict == Outcome::NotApplicable)
+        .collect();
+    assert!(na
+        .iter()
+        .any(|v| v.rule == "M-DISCOVER" && v.exchange.is_none()));
+    let s = check::summary(&verdicts);
+    assert_eq!(s.failed, 0);
+    assert!(s.passed >= 2 && s.not_applicable >= 5, "{s:?}");
+}
+
+#[test]
+fn a_report_survives_its_json_and_merges_flows() {
+    let a = run("discover", 0);
+    let b = run("legacy-handshake", 0);
+    let merged = check::merge("check", &[a.clone(), b.clone()]).expect("flows");
+    assert_eq!(merged.events.len(), a.events.len() + b.events.len() + 2);
+    assert!(merged.events.iter().enumerate().all(|(i, e)| e.index == i));
+    assert!(merged.events.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+    let report = Report::new("stdio: demo", merged);
+    assert_eq!(report.era, check::DUAL_ERA);
+    let text = report.to_json();
+    let value: Value = serde_json::from_str(&text).expect("json");
+    assert!(value["verdicts"][0]["verdict"].is_string());
+    assert!(value["timeline"]["events"].is_array());
+    assert_eq!(Report::from_json(&text), Some(report));
+    assert!(text.contains("\"n/a\""));
+}
+
+#[test]
+fn s_schema_is_left_to_native_code_the_grader_never_judges_it() {
+    // Full schema validation needs a JSON Schema validator, too big for the
+    // page: `mcp-lanes check` adds S-SCHEMA verdicts of its own.
+    for info in scenarios::CATALOG {
+        for setup in scenarios::setups(info.id).unwrap_or_default() {
+            let verdicts = check::grade(&sim::run(&setup));
+            assert!(verdicts.iter().all(|v| v.rule != "S-SCHEMA"));
+        }
+    }
+}
