@@ -17,7 +17,8 @@
 //!
 //! 1. **data**: [`model`] (what the lanes draw), [`editor_model`] (the
 //!    editor's text), [`config`] (page and figure options, the hand-over
-//!    message), [`runs`] (the simulator or the recorded runs).
+//!    message), [`runs`] (the simulator or the recorded runs), [`checked`]
+//!    (timelines recorded outside the page, graded by the core).
 //! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
 //!    [`editor_state`] (the request editor's).
 //! 3. **hooks**: [`browser`] and [`permalink`] (browser services),
@@ -49,6 +50,7 @@
 //! binaries use this library.
 
 // Data layer.
+pub mod checked;
 pub mod config;
 pub mod editor_model;
 pub mod model;

@@ -17,7 +17,14 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "data",
-        &["model", "editor_model", "config", "runs", "bundle"],
+        &[
+            "model",
+            "editor_model",
+            "config",
+            "runs",
+            "checked",
+            "bundle",
+        ],
     ),
     ("state", &["state", "editor_state"]),
     (

@@ -30,6 +30,11 @@ impl State {
             Some(Err(problems)) => state.file_problems(problems.clone()),
             None => {}
         }
+        match &config.checked {
+            Some(Ok(checked)) => state.open_checked(checked.clone()),
+            Some(Err(why)) => state.notice = Some(why.clone()),
+            None => {}
+        }
         match &config.link {
             Some(Ok(link)) => state.restore(link),
             Some(Err(why)) => {

@@ -97,6 +97,23 @@ async fn with_file(mut config: Config) -> Config {
     config
 }
 
+/// Fetches and reads the recorded check `?timeline=URL` names; the error
+/// says why it cannot be shown (and names CORS for another origin).
+async fn fetch_checked(url: &str) -> Result<std::rc::Rc<crate::checked::Checked>, String> {
+    match fetch_file(url).await {
+        Ok(text) => crate::checked::read(url, &text).map(std::rc::Rc::new),
+        Err(why) => {
+            let cors = if cross_origin(url) { TEXT_CORS } else { "" };
+            Err(format!(
+                "The recorded timeline {url} could not be loaded ({why}).{cors}"
+            ))
+        }
+    }
+}
+
+/// Why a fetch from another origin fails.
+const TEXT_CORS: &str = " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin).";
+
 /// Whether a JS value nests deeper than a scenario file may (or refers to
 /// itself): checked before it is read, as a cycle or a very deep object
 /// would make the reader recurse without end.
@@ -161,7 +178,12 @@ pub fn start() {
         let _ = head.append_child(&link);
     }
     // The page runs until it is closed: its handle is not needed.
-    if config.file.is_some() {
+    if let Some(url) = config.timeline.clone() {
+        wasm_bindgen_futures::spawn_local(async move {
+            config.checked = Some(fetch_checked(&url).await);
+            let _ = boot::render(config);
+        });
+    } else if config.file.is_some() {
         wasm_bindgen_futures::spawn_local(async move {
             let _ = boot::render(with_file(config).await);
         });

@@ -21,9 +21,9 @@ pub fn start() {
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
-    // A scenario file runs in the simulator: straight to the full bundle,
-    // which fetches and checks it.
-    if config.file.is_some() {
+    // A scenario file runs in the simulator, a recorded check is graded:
+    // straight to the full bundle, which fetches and reads them.
+    if config.file.is_some() || config.timeline.is_some() {
         start_full(None);
         return;
     }
