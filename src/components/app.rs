@@ -110,7 +110,8 @@ pub fn App(props: &AppProps) -> Html {
     let theme = use_theme(page);
     use_hand_over(&state, config, &root);
     // The picker starts unfolded when no scenario was asked for.
-    let picker_open = config.scenario.is_none() && config.link.is_none();
+    let picker_open =
+        config.scenario.is_none() && config.link.is_none() && config.timeline.is_none();
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
