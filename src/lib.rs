@@ -18,7 +18,8 @@
 //! 1. **data**: [`model`] (what the lanes draw), [`editor_model`] (the
 //!    editor's text), [`config`] (page and figure options, the hand-over
 //!    message), [`runs`] (the simulator or the recorded runs), [`checked`]
-//!    (timelines recorded outside the page, graded by the core).
+//!    (timelines recorded outside the page, graded by the core), [`live`]
+//!    (a live check's runs, without the I/O).
 //! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
 //!    [`editor_state`] (the request editor's).
 //! 3. **hooks**: [`browser`] and [`permalink`] (browser services),
@@ -53,6 +54,7 @@
 pub mod checked;
 pub mod config;
 pub mod editor_model;
+pub mod live;
 pub mod model;
 pub mod runs;
 

@@ -324,6 +324,8 @@ pub enum Action {
     ToggleEditor,
     /// Open a recorded check or run (read by `checked::read`).
     OpenChecked(Rc<Checked>),
+    /// A live check's runs so far (the playhead follows the newest event).
+    LiveChecked(Rc<Checked>),
     /// A recorded check could not be opened: why.
     CheckedProblem(String),
 }
@@ -596,7 +598,12 @@ impl State {
             // A recorded run has no set-up to change.
             Action::Apply { .. } | Action::Compare { .. } | Action::ResetLane(_)
                 if next.checked.is_some() => {}
-            Action::OpenChecked(checked) => next.open_checked(checked),
+            Action::OpenChecked(checked) if crate::bundle::CHECKS => next.open_checked(checked),
+            Action::LiveChecked(checked) if crate::bundle::CHECKS => {
+                next.open_checked(checked);
+                next.pos = next.layout.len();
+            }
+            Action::OpenChecked(_) | Action::LiveChecked(_) => {}
             Action::CheckedProblem(why) => next.notice = Some(why),
             Action::Apply { lane, setting } => {
                 let scenario = next.scenario_id().to_string();

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "config",
             "runs",
             "checked",
+            "live",
             "bundle",
         ],
     ),

@@ -11,6 +11,7 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use crate::checked;
+use crate::hooks::live_fetch;
 use crate::state::{Action, State};
 
 /// Reader-facing text of this module (issue 16 moves it to a catalog).
@@ -20,6 +21,12 @@ const TEXT_RECORDED_HELP: &str = "A file written by `mcp-lanes check --out FILE`
 const TEXT_PICK: &str = "Choose a file";
 const TEXT_DROP: &str = "\u{2026} or drop it here";
 const TEXT_URL_HELP: &str = "Or link to one: add ?timeline=URL to this page's address (the file must be on this page's origin, or allow it with CORS).";
+const TEXT_LIVE: &str = "Check a running server";
+const TEXT_LIVE_HELP: &str = "The page runs the checks itself against a Streamable HTTP endpoint, with fetch: discover and its cache hints, an unknown tool and an unknown method, a version the server does not speak, a request without _meta. No tool of the server's is called. The server must allow this page's origin with CORS; a stdio server (or one you cannot change) can run behind `mcp-lanes bridge --cmd \"COMMAND\" --port 8931 --allow-origin ORIGIN`.";
+const TEXT_URL_LABEL: &str = "Server URL";
+const TEXT_RUN: &str = "Run the checks";
+const TEXT_RUNNING: &str = "Checking\u{2026}";
+const TEXT_DONE: &str = "Done.";
 const TEXT_TOO_LARGE: &str = "is too large to open";
 const TEXT_UNREADABLE: &str = "could not be read";
 
@@ -56,6 +63,36 @@ fn open(file: web_sys::File, dispatcher: UseReducerDispatcher<State>) {
 #[component]
 pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
     let dragging = use_state(|| false);
+    let url = use_state(|| String::from("http://127.0.0.1:8931/mcp"));
+    let status = use_state(String::new);
+    let oninput = {
+        let url = url.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            url.set(input.value());
+        })
+    };
+    let onsubmit = {
+        let d = props.dispatcher.clone();
+        let url = url.clone();
+        let status = status.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let (d, target, status) = (d.clone(), url.trim().to_string(), status.clone());
+            status.set(TEXT_RUNNING.into());
+            wasm_bindgen_futures::spawn_local(async move {
+                let progress = d.clone();
+                let blocked = live_fetch::run(target, move |checked| {
+                    progress.dispatch(Action::LiveChecked(checked))
+                })
+                .await;
+                if let Some(why) = blocked {
+                    d.dispatch(Action::CheckedProblem(why));
+                }
+                status.set(TEXT_DONE.into());
+            });
+        })
+    };
     let onchange = {
         let d = props.dispatcher.clone();
         Callback::from(move |e: Event| {
@@ -106,6 +143,16 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                     <span class="drop-hint">{ TEXT_DROP }</span>
                 </div>
                 <p class="note">{ TEXT_URL_HELP }</p>
+            </section>
+            <section class="check-live" aria-labelledby="check-live-title">
+                <h3 id="check-live-title">{ TEXT_LIVE }</h3>
+                <p class="note">{ TEXT_LIVE_HELP }</p>
+                <form {onsubmit}>
+                    <label for="check-url">{ TEXT_URL_LABEL }</label>
+                    <input type="url" id="check-url" data-testid="check-url" value={(*url).clone()} {oninput} />
+                    <button type="submit" data-testid="check-run" disabled={*status == TEXT_RUNNING}>{ TEXT_RUN }</button>
+                    <span role="status" data-testid="check-status">{ (*status).clone() }</span>
+                </form>
             </section>
         </div>
     }

@@ -31,7 +31,8 @@ impl State {
             None => {}
         }
         match &config.checked {
-            Some(Ok(checked)) => state.open_checked(checked.clone()),
+            Some(Ok(checked)) if crate::bundle::CHECKS => state.open_checked(checked.clone()),
+            Some(Ok(_)) => {}
             Some(Err(why)) => state.notice = Some(why.clone()),
             None => {}
         }
