@@ -17,8 +17,7 @@ use crate::model::{Layout, SERVER_X};
 const TEXT_CHECK_OF: &str = "Check of";
 const TEXT_ERA: &str = "era";
 const TEXT_FROM: &str = "recorded in";
-const TEXT_GRADED_HERE: &str =
-    "This file had no verdicts: the page graded it with the same rules as `mcp-lanes check`.";
+const TEXT_GRADED_HERE: &str = "Graded in the page, with the same rules as `mcp-lanes check`.";
 const TEXT_RULES: &str = "Rules";
 const TEXT_VERDICTS: &str = "Verdicts";
 const TEXT_EXPECTED: &str = "expected";

@@ -86,7 +86,10 @@ test('a live check through mcp-lanes bridge draws the exchanges and their verdic
   assert.ok((await page.locator('[data-testid^="message-0-"]').count()) >= 2, 'messages drawn');
   assert.equal(await page.locator(sel('notice')).count(), 0);
   await view.screenshot('check-live-bridge');
-  assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+  // The checks provoke 400 and 404 answers on purpose (a version the server
+  // does not speak, an unknown method): the browser logs those.
+  const problems = view.problems().filter((p) => !(p.includes(url) && /status of 40[04]|http 40[04]/.test(p)));
+  assert.deepEqual(problems, [], problems.join('\n'));
 });
 
 test('a server without CORS is refused by the browser, and the page says so', T, async () => {

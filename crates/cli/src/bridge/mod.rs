@@ -17,9 +17,12 @@
 //!   its stream ends); bodies and lines are bounded; when the child exits,
 //!   the log and every answer (502) say how.
 //!
-//! The bridge decides nothing about MCP: it moves bytes. Checks of HTTP
-//! headers (`Mcp-Method` against the body, …) therefore grade the bridge
-//! through to a server that never sees the headers.
+//! The bridge decides nothing about MCP: it moves bytes. The one thing the
+//! HTTP binding adds that a stdio server cannot, the status of a modern
+//! request's error reply (H-STATUS), comes from the core
+//! (`transport::http::modern_reply_status`). Checks of HTTP headers
+//! (`Mcp-Method` against the body, …) grade the bridge through to a server
+//! that never sees the headers.
 
 pub mod child;
 pub mod guard;
@@ -45,6 +48,7 @@ use crate::http::{adapter, limits};
 use crate::{log, Failure};
 use child::{Busy, Delivery, Link};
 use guard::Policy;
+use mcp_lanes_core::transport::http::modern_reply_status as http_status;
 
 /// The endpoint path, as `serve` has it.
 pub use crate::http::ENDPOINT;
@@ -193,6 +197,18 @@ enum Kind {
     Accepted,
 }
 
+/// Whether a request body is a modern request (its `_meta` names a
+/// protocol version): its error replies then get the status of the modern
+/// HTTP binding (H-STATUS), which a stdio server cannot choose.
+fn is_modern(body: &str) -> bool {
+    serde_json::from_str::<Value>(body).ok().is_some_and(|v| {
+        v.get("params")
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(mcp_lanes_core::protocol::meta::PROTOCOL_VERSION))
+            .is_some()
+    })
+}
+
 /// Classifies a body. A body that is not a JSON object (or not JSON) waits
 /// for the server's error, which carries `id: null`.
 fn classify(body: &str) -> Kind {
@@ -279,6 +295,7 @@ async fn respond(
     let line = body.replace(['\n', '\r'], " ");
     let label = log::label_text(&body);
     let kind = classify(&body);
+    let modern = is_modern(&body);
     let waiting = match &kind {
         Kind::Request(key) => match shared.link.register(key.clone(), streams) {
             Ok(waiting) => Some(waiting),
@@ -319,13 +336,18 @@ async fn respond(
         Ok(None) => Ok(gone(&cors, &label, now, "the bridge stopped waiting")),
         Ok(Some(Delivery::Failed(why))) => Ok(gone(&cors, &label, now, &why)),
         Ok(Some(Delivery::Answer(answer))) => {
+            // H-STATUS: the status the modern binding gives the reply.
+            let status = match serde_json::from_str::<Value>(&answer) {
+                Ok(reply) if modern => http_status(&reply),
+                _ => 200,
+            };
             log::line(
                 shared.link.now(),
-                &format!("POST {label} -> 200 {}", log::label_text(&answer)),
+                &format!("POST {label} -> {status} {}", log::label_text(&answer)),
             );
             let mut headers = cors.clone();
             headers.push(("Content-Type".into(), "application/json".into()));
-            Ok(adapter::response(200, &headers, Body::full(answer)))
+            Ok(adapter::response(status, &headers, Body::full(answer)))
         }
         Ok(Some(Delivery::Related(message))) => {
             log::line(
