@@ -23,7 +23,7 @@ use crate::live::{self, LiveRun, EXCHANGE_MS, MAX_ANSWER_BYTES};
 
 /// Reader-facing text of this module (issue 16 moves it to a catalog).
 const TEXT_SOURCE: &str = "a live check from this page";
-const TEXT_BLOCKED: &str = "The browser could not read {url}: it is down, or it does not allow this page ({origin}) with CORS. A server the page checks must answer its preflight and send Access-Control-Allow-Origin: {origin} (and allow the MCP headers: Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). For a stdio server, or one you cannot change, run it behind the bridge: mcp-lanes bridge --cmd \"COMMAND\" --port 8931 --allow-origin {origin}, then check http://127.0.0.1:8931/mcp.";
+const TEXT_BLOCKED: &str = "The browser could not read {url}: it is down, it does not allow this page ({origin}) with CORS, or this page's Content-Security-Policy does not let it connect there (connect-src). A server the page checks must answer its preflight and send Access-Control-Allow-Origin: {origin} (and allow the MCP headers: Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). For a stdio server, or one you cannot change, run it behind the bridge: mcp-lanes bridge --cmd \"COMMAND\" --port 8931 --allow-origin {origin}, then check http://127.0.0.1:8931/mcp.";
 const TEXT_TOO_LARGE: &str = "the answer is larger than the limit";
 const TEXT_TIMEOUT: &str = "no answer within the deadline";
 const TEXT_BAD_URL: &str = "is not an http:// or https:// URL";

@@ -3,13 +3,14 @@
 // The server is `mcp-lanes serve --preset deploy-console` (stdio) behind
 // `mcp-lanes bridge --allow-origin <the page's origin>`, both started here;
 // a server without CORS (`serve --transport http`) is refused by the
-// browser, and the page says so and points at the bridge.
+// browser, and the page says so and points at the bridge. The page is served
+// under the site's strict Content-Security-Policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, startApp } from './harness.mjs';
+import { REPO_ROOT, STRICT_CSP, startApp } from './harness.mjs';
 
 const T = { timeout: 120_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -48,7 +49,14 @@ function start(args) {
 }
 
 before(async () => {
-  app = await startApp();
+  // Under the site's strict policy: the live check's fetches must pass it.
+  app = await startApp({ headers: { 'content-security-policy': STRICT_CSP } });
+  await app.context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
 });
 after(async () => {
   for (const child of children) child.kill('SIGTERM');
@@ -90,6 +98,7 @@ test('a live check through mcp-lanes bridge draws the exchanges and their verdic
   // does not speak, an unknown method): the browser logs those.
   const problems = view.problems().filter((p) => !(p.includes(url) && /status of 40[04]|http 40[04]/.test(p)));
   assert.deepEqual(problems, [], problems.join('\n'));
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
 });
 
 test('a server without CORS is refused by the browser, and the page says so', T, async () => {
