@@ -82,6 +82,11 @@ pub struct Config {
     pub loaded: Option<Result<Rc<ScenarioFile>, Vec<String>>>,
     /// With a file, the URL fragment (checked against the file once loaded).
     pub fragment: Option<String>,
+    /// A recorded check or run to draw (`?timeline=URL`, page only).
+    pub timeline: Option<String>,
+    /// That recording once the full bundle fetched and read it, or why it
+    /// cannot be shown.
+    pub checked: Option<Result<Rc<crate::checked::Checked>, String>>,
 }
 
 /// Where a scenario file comes from.
@@ -347,6 +352,8 @@ impl Config {
             file,
             loaded: None,
             fragment: None,
+            timeline: None,
+            checked: None,
         }
     }
 
@@ -416,6 +423,9 @@ impl Config {
                 config.link = (hash.len() > 1 && hash != SKIP).then(|| share::from_fragment(hash))
             }
         }
+        config.timeline = param("timeline")
+            .map(|u| u.trim().to_string())
+            .filter(|u| !u.is_empty() && u.len() <= MAX_URL);
         config
     }
 

@@ -9,6 +9,7 @@ use yew::Reducible;
 use crate::editor_state::{EditorAction, EditorState};
 use crate::state::{Action, State};
 
+pub mod live_fetch;
 pub mod use_bridge;
 pub mod use_follow_playhead;
 pub mod use_history;

@@ -17,7 +17,9 @@
 //!
 //! 1. **data**: [`model`] (what the lanes draw), [`editor_model`] (the
 //!    editor's text), [`i18n`] (the message catalogs), [`config`] (page and figure options, the hand-over
-//!    message), [`runs`] (the simulator or the recorded runs).
+//!    message), [`runs`] (the simulator or the recorded runs), [`checked`]
+//!    (timelines recorded outside the page, graded by the core), [`live`]
+//!    (a live check's runs, without the I/O).
 //! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
 //!    [`editor_state`] (the request editor's).
 //! 3. **hooks**: [`browser`] and [`permalink`] (browser services),
@@ -49,9 +51,11 @@
 //! binaries use this library.
 
 // Data layer.
+pub mod checked;
 pub mod config;
 pub mod editor_model;
 pub mod i18n;
+pub mod live;
 pub mod model;
 pub mod runs;
 

@@ -13,12 +13,14 @@
 use crate::i18n::{t, tf};
 use std::rc::Rc;
 
+use mcp_lanes_core::check::Verdict;
 use mcp_lanes_core::scenarios::file::ScenarioFile;
 use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
 use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share::{EditorState, LaneState, ShareState};
 use mcp_lanes_core::sim::{Setup, Timeline};
 
+use crate::checked::Checked;
 use crate::model::{describe, Layout, Shared};
 use crate::runs::{self, Simulator};
 
@@ -68,6 +70,12 @@ pub struct Lane {
     pub share: LaneState,
     /// How many of `share.settings` "reset" keeps (a compared lane's own).
     keep: usize,
+    /// The verdicts on the lane's events (a recorded check's; empty for a
+    /// scenario's lane).
+    pub verdicts: Rc<Vec<Verdict>>,
+    /// A run recorded outside the page (a check or `client --out`): it has
+    /// no set-up to change.
+    pub outside: bool,
 }
 
 impl PartialEq for Lane {
@@ -111,6 +119,35 @@ impl Lane {
             changed: keep < share.settings.len(),
             share,
             keep,
+            verdicts: Rc::default(),
+            outside: false,
+        }
+    }
+
+    /// A lane for a run recorded outside the page: `stand_in` is only there
+    /// because every lane has a set-up (its settings are not offered).
+    fn outside(
+        key: u32,
+        stand_in: &Setup,
+        timeline: Rc<Timeline>,
+        verdicts: Rc<Vec<Verdict>>,
+    ) -> Lane {
+        let mut setup = stand_in.clone();
+        setup.label = timeline.label.clone();
+        setup.channel.kind = timeline.transport;
+        let setup = Rc::new(setup);
+        Lane {
+            key,
+            version: 0,
+            original: Rc::clone(&setup),
+            setup,
+            timeline,
+            added: false,
+            changed: false,
+            share: LaneState::untouched(0),
+            keep: 0,
+            verdicts,
+            outside: true,
         }
     }
 
@@ -178,6 +215,8 @@ pub struct State {
     pub scenario: Option<&'static ScenarioInfo>,
     /// The open scenario file, if one is (its set-ups are the lanes').
     pub file: Option<Rc<ScenarioFile>>,
+    /// The open recorded check, if one is (its runs are the lanes').
+    pub checked: Option<Rc<Checked>>,
     /// The open file's servers (the editor's targets include them).
     pub file_servers: Shared<Vec<(String, mcp_lanes_core::server::ServerConfig)>>,
     /// The problems of a scenario file that could not be shown (the page
@@ -284,6 +323,12 @@ pub enum Action {
     ShowEditor(bool),
     /// Switch between the lanes and the request editor.
     ToggleEditor,
+    /// Open a recorded check or run (read by `checked::read`).
+    OpenChecked(Rc<Checked>),
+    /// A live check's runs so far (the playhead follows the newest event).
+    LiveChecked(Rc<Checked>),
+    /// A recorded check could not be opened: why.
+    CheckedProblem(String),
 }
 
 impl State {
@@ -293,6 +338,7 @@ impl State {
         let mut state = State {
             scenario: None,
             file: None,
+            checked: None,
             file_servers: Shared::default(),
             problems: None,
             notice: None,
@@ -318,6 +364,7 @@ impl State {
 
     fn open(&mut self, id: Option<&str>) {
         self.file = None;
+        self.checked = None;
         self.file_servers = Shared::default();
         self.problems = None;
         // `?scenario=stress`: the playback benchmark's load (not a lesson).
@@ -392,10 +439,48 @@ impl State {
         self.open_lanes(bases, shares);
     }
 
+    /// Opens a recorded check's runs as the lanes, at the start.
+    pub fn open_checked(&mut self, checked: Rc<Checked>) {
+        self.scenario = None;
+        self.file = None;
+        self.problems = None;
+        self.notice = None;
+        self.file_servers = Shared::default();
+        self.bases = Rc::default();
+        let stand_in = CATALOG
+            .first()
+            .and_then(|info| scenarios::setups(info.id))
+            .and_then(|s| s.into_iter().next());
+        let lanes = match stand_in {
+            Some(stand_in) => checked
+                .runs
+                .iter()
+                .map(|run| {
+                    let key = self.next_key;
+                    self.next_key += 1;
+                    Lane::outside(
+                        key,
+                        &stand_in,
+                        Rc::clone(&run.timeline),
+                        Rc::clone(&run.verdicts),
+                    )
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        self.checked = Some(checked);
+        self.set_lanes(lanes, false);
+        self.pos = 0;
+        self.selected = None;
+        self.editor = false;
+        self.stop();
+    }
+
     /// Shows a scenario file's problems instead of lanes.
     pub fn file_problems(&mut self, problems: Vec<String>) {
         self.scenario = None;
         self.file = None;
+        self.checked = None;
         self.notice = None;
         self.problems = Some(Rc::new(problems));
         self.open_lanes(Vec::new(), Vec::new());
@@ -514,6 +599,16 @@ impl State {
             Action::Faster => next.speed = (next.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => next.speed = next.speed.saturating_sub(1),
             Action::Inspect(selection) => next.selected = selection,
+            // A recorded run has no set-up to change.
+            Action::Apply { .. } | Action::Compare { .. } | Action::ResetLane(_)
+                if next.checked.is_some() => {}
+            Action::OpenChecked(checked) if crate::bundle::CHECKS => next.open_checked(checked),
+            Action::LiveChecked(checked) if crate::bundle::CHECKS => {
+                next.open_checked(checked);
+                next.pos = next.layout.len();
+            }
+            Action::OpenChecked(_) | Action::LiveChecked(_) => {}
+            Action::CheckedProblem(why) => next.notice = Some(why),
             Action::Apply { lane, setting } => {
                 let scenario = next.scenario_id().to_string();
                 let scenario = scenario.as_str();

@@ -17,7 +17,16 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "data",
-        &["model", "editor_model", "i18n", "config", "runs", "bundle"],
+        &[
+            "model",
+            "editor_model",
+            "i18n",
+            "config",
+            "runs",
+            "checked",
+            "live",
+            "bundle",
+        ],
     ),
     ("state", &["state", "editor_state"]),
     (

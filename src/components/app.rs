@@ -9,7 +9,7 @@ use mcp_lanes_core::share;
 use yew::prelude::*;
 
 use crate::bundle::hand_over::{act, use_hand_over};
-use crate::bundle::panels::{editor_panel, exports};
+use crate::bundle::panels::{check_panel, check_summary, editor_panel, exports, verdict_list};
 use crate::bundle::SIMULATOR;
 use crate::components::help_dialog::HelpDialog;
 use crate::components::inspector::Inspector;
@@ -123,7 +123,8 @@ pub fn App(props: &AppProps) -> Html {
     let theme = use_theme(page);
     use_hand_over(&state, config, &root);
     // The picker starts unfolded when no scenario was asked for.
-    let picker_open = config.scenario.is_none() && config.link.is_none();
+    let picker_open =
+        config.scenario.is_none() && config.link.is_none() && config.timeline.is_none();
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
@@ -218,6 +219,10 @@ pub fn App(props: &AppProps) -> Html {
             .get(sel.lane)
             .map(|lane| (sel.lane, lane.clone(), sel.event))
     });
+    let verdicts = selection
+        .as_ref()
+        .map(|(_, lane, event)| verdict_list(&lane.verdicts, *event))
+        .unwrap_or_default();
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
     let problems = state.problems.clone();
     let onshow_editor = {
@@ -251,6 +256,7 @@ pub fn App(props: &AppProps) -> Html {
                 </h2>
                 <p class="summary">{ file.summary.clone() }</p>
             }
+            { check_summary(&state) }
             if let Some(problems) = &problems {
                 <h2 id="scenario-title" data-testid="scenario-title">{ t("file.cannot_show") }</h2>
                 <div class="notice file-problems" role="alert" data-testid="file-problems">
@@ -301,7 +307,7 @@ pub fn App(props: &AppProps) -> Html {
                         { exports(&state, &export_lane, &copied) }
                     }
                 </section>
-                <Inspector {selection} onclose={oninspector_close} />
+                <Inspector {selection} onclose={oninspector_close} {verdicts} />
             </div>
             if with_editor {
                 <div id="panel-editor" hidden={!editor}>
@@ -332,6 +338,9 @@ pub fn App(props: &AppProps) -> Html {
                 </div>
             </header>
             <ScenarioPicker current={current_id} open={picker_open} {onselect} />
+            if page {
+                { check_panel(&state) }
+            }
             if page {
                 <main class="main" id="main">{ body }</main>
             } else {

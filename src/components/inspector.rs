@@ -17,6 +17,10 @@ pub struct InspectorProps {
     /// The selected lane and event position, if any.
     pub selection: Option<(usize, Lane, usize)>,
     pub onclose: Callback<()>,
+    /// The verdicts on the selected event (a recorded check's), drawn by
+    /// the bundle's panels.
+    #[prop_or_default]
+    pub verdicts: Html,
 }
 
 fn message_details(message: &MessageEvent) -> Html {
@@ -183,6 +187,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
                         EventKind::Message(m) => message_details(m),
                         _ => html! {},
                     } }
+                    { props.verdicts.clone() }
                     { rule_list(&event.rules, "inspector-rules") }
                 </div>
             }

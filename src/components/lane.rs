@@ -5,7 +5,7 @@ use crate::i18n::{t, tf};
 use mcp_lanes_core::settings::Setting;
 use yew::prelude::*;
 
-use crate::bundle::panels::settings;
+use crate::bundle::panels::{settings, verdict_marks};
 use crate::components::lane_diagram::LaneDiagram;
 use crate::model::{held_locks, Layout, Shared};
 use crate::state::Lane as LaneModel;
@@ -37,6 +37,7 @@ pub fn Lane(props: &LaneProps) -> Html {
     let at_end = props.pos >= props.layout.len() && props.pos > 0;
     let held = held_locks(timeline, time);
     let leaked = timeline.summary.leaked_locks;
+    let marks = verdict_marks(n, timeline, &props.lane.verdicts, &props.layout, time);
 
     html! {
         <article class={classes!("lane", props.lane.added.then_some("added"))}
@@ -60,9 +61,11 @@ pub fn Lane(props: &LaneProps) -> Html {
                     </span>
                     <span class="peer"><span class="role">{ t("side.server") }</span>{ &timeline.server_label }</span>
                 </p>
-                { settings(n, &props.lane, props.onapply.reform(move |s| (n, s)),
-                    props.oncompare.reform(move |s| (n, s)), props.onreset.reform(move |()| n),
-                    &props.onhandover) }
+                if !props.lane.outside {
+                    { settings(n, &props.lane, props.onapply.reform(move |s| (n, s)),
+                        props.oncompare.reform(move |s| (n, s)), props.onreset.reform(move |()| n),
+                        &props.onhandover) }
+                }
             </header>
             <div class="lane-status" aria-live="off">
                 if !held.is_empty() {
@@ -76,7 +79,8 @@ pub fn Lane(props: &LaneProps) -> Html {
             </div>
             <LaneDiagram index={n} row={n} timeline={Shared(props.lane.timeline.clone())} layout={props.layout.clone()}
                 pos={props.pos} step_ms={props.step_ms} selected={props.selected}
-                oninspect={props.oninspect.reform(move |i| (n, i))} />
+                oninspect={props.oninspect.reform(move |i| (n, i))}
+                {marks} />
             if at_end {
                 <footer class="lane-end" data-testid={format!("outcome-{n}")}>
                     <p class={classes!("leaked", (leaked > 0).then_some("has-leak"))} data-testid={format!("leaked-locks-{n}")}

@@ -37,6 +37,10 @@ pub struct LaneDiagramProps {
     pub selected: Option<usize>,
     /// An event was picked (its position).
     pub oninspect: Callback<usize>,
+    /// Drawn over the lane: a recorded check's verdict marks (in the
+    /// margin right of the server column).
+    #[prop_or_default]
+    pub marks: Html,
 }
 
 /// A coordinate with one decimal, without pulling float formatting into
@@ -452,6 +456,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
             }
             { events }
             <g class="labels" aria-hidden="true">{ labels }</g>
+            <g class="verdicts">{ props.marks.clone() }</g>
             { envelopes }
         </svg>
     }

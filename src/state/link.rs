@@ -30,6 +30,12 @@ impl State {
             Some(Err(problems)) => state.file_problems(problems.clone()),
             None => {}
         }
+        match &config.checked {
+            Some(Ok(checked)) if crate::bundle::CHECKS => state.open_checked(checked.clone()),
+            Some(Ok(_)) => {}
+            Some(Err(why)) => state.notice = Some(why.clone()),
+            None => {}
+        }
         match &config.link {
             Some(Ok(link)) => state.restore(link),
             Some(Err(why)) => {

@@ -6,10 +6,7 @@
 // travel along their arrows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp } from './harness.mjs';
-
-export const STRICT_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
+import { STRICT_CSP, startApp } from './harness.mjs';
 const T = { timeout: 120_000 };
 const sel = (id) => `[data-testid="${id}"]`;
 let app;

@@ -42,6 +42,15 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/**
+ * The site's strict Content-Security-Policy (README, "Content Security
+ * Policy"): no inline script or style, WebAssembly allowed, and connections
+ * to the site and to loopback only (the live check reaches a server or
+ * `mcp-lanes bridge` on 127.0.0.1 or localhost).
+ */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*";
+
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -26,6 +26,7 @@ Usage:
   mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                   [--tool NAME [--args JSON]]... [--format text|json] [--out FILE]
                   [--timeout MS]
+  mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
   mcp-lanes --help | --version
 
 Commands:
@@ -61,6 +62,12 @@ Commands:
           version, meta, headers (HTTP), legacy, counter-offer. Only tools
           named with --tool, or marked readOnlyHint by the server, are
           ever called.
+  bridge  Serve a stdio MCP server (COMMAND, started once without a shell)
+          as Streamable HTTP on http://127.0.0.1:N/mcp, so the page can
+          check it from the browser. Only the page at --allow-origin may
+          use it (CORS); other Host or Origin headers get 403 (DNS
+          rebinding). --timeout MS: a request that gets nothing from the
+          server for that long gets 504 (default 30000).
 
 Options:
   --scenario ID     scenario id (or catalog number) for run and export
@@ -254,6 +261,8 @@ pub enum Command {
     /// `check (--url URL | --cmd C) [--flow ID]... [--tool N [--args J]]...
     /// [--format F] [--out FILE] [--timeout MS]`.
     Check(crate::check::CheckArgs),
+    /// `bridge --cmd C --port N [--allow-origin O] [--timeout MS]`.
+    Bridge(crate::bridge::BridgeArgs),
     /// `serve --transport T (--preset ID | --file PATH --server ID)`.
     Serve {
         /// Where to serve.
@@ -311,6 +320,9 @@ where
     }
     if args.first().is_some_and(|a| a == "check") {
         return parse_check(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "bridge") {
+        return parse_bridge(&args[1..]);
     }
     let mut parser = lexopt::Parser::from_args(args);
     let mut command: Option<String> = None;
@@ -672,6 +684,54 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
     }))
 }
 
+/// `bridge`'s options: `--cmd`, `--port`, `--allow-origin`, `--timeout`.
+fn parse_bridge(args: &[OsString]) -> Result<Command, UsageError> {
+    use lexopt::prelude::*;
+
+    let mut parser = lexopt::Parser::from_args(args.iter().cloned());
+    let (mut cmd, mut port, mut origin, mut timeout) = (None, None, None, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Long("cmd") => set_once(&mut cmd, "cmd", parser.value()?.string()?)?,
+            Long("port") => set_once(&mut port, "port", parser.value()?.string()?)?,
+            Long("allow-origin") => {
+                set_once(&mut origin, "allow-origin", parser.value()?.string()?)?
+            }
+            Long("timeout") => set_once(&mut timeout, "timeout", parser.value()?.string()?)?,
+            Value(value) => {
+                return Err(usage(format!(
+                    "unexpected argument {:?} (bridge takes the server as --cmd \"COMMAND\")",
+                    value.to_string_lossy()
+                )))
+            }
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    let cmd = cmd.ok_or_else(|| usage("bridge needs --cmd \"COMMAND ARGS\" (a stdio server)"))?;
+    let command = shlex::split(&cmd)
+        .filter(|words| !words.is_empty())
+        .ok_or_else(|| usage(format!("--cmd {cmd:?} is not a command line")))?;
+    let port = port.ok_or_else(|| usage("bridge needs --port N (0 = any free port)"))?;
+    let port = port
+        .parse::<u16>()
+        .map_err(|_| usage(format!("--port {port:?} is not a port number (0 to 65535)")))?;
+    let allow_origin = origin
+        .map(|o| crate::bridge::guard::parse_origin(&o))
+        .transpose()
+        .map_err(usage)?;
+    let timeout_ms = match timeout {
+        None => crate::bridge::DEFAULT_TIMEOUT_MS,
+        Some(t) => count("timeout", &t, 1, 3_600_000)?,
+    };
+    Ok(Command::Bridge(crate::bridge::BridgeArgs {
+        command,
+        port,
+        allow_origin,
+        timeout_ms,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -828,6 +888,27 @@ mod tests {
     }
 
     #[test]
+    fn parses_bridge() {
+        assert_eq!(
+            p(&[
+                "bridge",
+                "--cmd",
+                "python3 server.py",
+                "--port",
+                "8931",
+                "--allow-origin",
+                "http://127.0.0.1:8080/"
+            ]),
+            Ok(Command::Bridge(crate::bridge::BridgeArgs {
+                command: vec!["python3".into(), "server.py".into()],
+                port: 8931,
+                allow_origin: Some("http://127.0.0.1:8080".into()),
+                timeout_ms: crate::bridge::DEFAULT_TIMEOUT_MS,
+            }))
+        );
+    }
+
+    #[test]
     fn refuses_what_does_not_fit() {
         for bad in [
             &[][..],
@@ -906,6 +987,22 @@ mod tests {
             &["client", "--cmd", "'unclosed"],
             &["client", "--timeout", "0", "http://a"],
             &["client", "--scenario", "x", "http://a"],
+            &["bridge"],
+            &["bridge", "--cmd", "x"],
+            &["bridge", "--port", "0"],
+            &["bridge", "--cmd", "x", "--port", "0", "--allow-origin", "*"],
+            &[
+                "bridge",
+                "--cmd",
+                "x",
+                "--port",
+                "0",
+                "--allow-origin",
+                "evil",
+            ],
+            &["bridge", "--cmd", "x", "--port", "70000"],
+            &["bridge", "--cmd", "x", "--port", "0", "extra"],
+            &["bridge", "--cmd", "", "--port", "0"],
         ] {
             assert!(p(bad).is_err(), "{bad:?} should be a usage error");
         }

@@ -10,7 +10,9 @@
 //! - `client` runs the very same simulated client against a real server,
 //!   over Streamable HTTP or a child's stdio ([`driver`]);
 //! - `check` runs the lesson flows against a real server and grades every
-//!   exchange against the rule catalog (`check`).
+//!   exchange against the rule catalog (`check`);
+//! - `bridge` serves a stdio server as Streamable HTTP on loopback, for the
+//!   page's live check ([`bridge`]).
 //!
 //! `run` and `serve` also take a scenario file (`--file`), read by the core.
 //!
@@ -22,6 +24,7 @@
 //! than `/mcp`), see [`edge`].
 
 mod args;
+mod bridge;
 mod check;
 mod client;
 mod driver;
@@ -90,6 +93,7 @@ pub fn main() -> ExitCode {
         } => run::run(&scenario, format, catalog(lang).as_ref()).and_then(|s| print(&s)),
         Command::Client(args) => client::client(&args),
         Command::Check(args) => check::check(&args),
+        Command::Bridge(args) => bridge::bridge(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Serve { transport, server } => {
             source::server(&server).and_then(|config| match transport {

@@ -99,6 +99,23 @@ async fn with_file(mut config: Config) -> Config {
     config
 }
 
+/// Fetches and reads the recorded check `?timeline=URL` names; the error
+/// says why it cannot be shown (and names CORS for another origin).
+async fn fetch_checked(url: &str) -> Result<std::rc::Rc<crate::checked::Checked>, String> {
+    match fetch_file(url).await {
+        Ok(text) => crate::checked::read(url, &text).map(std::rc::Rc::new),
+        Err(why) => {
+            let cors = if cross_origin(url) { TEXT_CORS } else { "" };
+            Err(format!(
+                "The recorded timeline {url} could not be loaded ({why}).{cors}"
+            ))
+        }
+    }
+}
+
+/// Why a fetch from another origin fails.
+const TEXT_CORS: &str = " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin).";
+
 /// Whether a JS value nests deeper than a scenario file may (or refers to
 /// itself): checked before it is read, as a cycle or a very deep object
 /// would make the reader recurse without end.
@@ -162,7 +179,9 @@ pub fn start() {
     // The page runs until it is closed: its handle is not needed.
     wasm_bindgen_futures::spawn_local(async move {
         prefetch_catalog("", config.lang.as_deref(), None);
-        if config.file.is_some() {
+        if let Some(url) = config.timeline.clone() {
+            config.checked = Some(fetch_checked(&url).await);
+        } else if config.file.is_some() {
             config = with_file(config).await;
         }
         let tag = load_catalog("", config.lang.as_deref(), None).await;

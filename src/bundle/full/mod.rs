@@ -8,6 +8,9 @@ use crate::runs::Simulator;
 /// This bundle changes and runs set-ups itself.
 pub const SIMULATOR: Option<Simulator> = Some(Simulator::CORE);
 
+/// This bundle opens and grades recorded checks (`checked`).
+pub const CHECKS: bool = true;
+
 #[cfg(target_arch = "wasm32")]
 pub mod entry;
 #[cfg(target_arch = "wasm32")]

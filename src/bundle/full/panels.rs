@@ -1,15 +1,19 @@
-//! The full bundle's panels: the request editor, a lane's settings and
-//! "Export a run".
+//! The full bundle's panels: the request editor, a lane's settings,
+//! "Export a run", and "Check a server" with a recorded check's verdicts.
 
 use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
+use crate::components::check_opener::{CheckOpener, TEXT_TITLE};
 use crate::components::editor::Editor;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_export::{export_menu, Status};
-use crate::model::Shared;
+use crate::components::verdicts;
+use crate::model::{Layout, Shared};
 use crate::state::{Action, Lane, State};
+use mcp_lanes_core::check::Verdict;
+use mcp_lanes_core::sim::Timeline;
 
 /// The request editor, talking to the inspected lane's server (else the
 /// first lane's) until the person picks another.
@@ -46,6 +50,41 @@ pub fn exports(
 ) -> Html {
     let scenario = state.scenario_id();
     export_menu(scenario, &state.lanes, picked, status)
+}
+
+/// "Check a server": open a recorded check (and, once open, the panel
+/// stays where it was).
+pub fn check_panel(state: &UseReducerHandle<State>) -> Html {
+    html! {
+        <details class="check-panel" data-testid="check">
+            <summary data-testid="check-toggle">{ TEXT_TITLE }</summary>
+            <CheckOpener dispatcher={state.dispatcher()} />
+        </details>
+    }
+}
+
+/// The open check's heading and summary (nothing without one).
+pub fn check_summary(state: &State) -> Html {
+    match &state.checked {
+        Some(checked) => verdicts::summary(checked),
+        None => html! {},
+    }
+}
+
+/// The verdict marks of lane `n` (nothing for a scenario's lane).
+pub fn verdict_marks(
+    n: usize,
+    timeline: &Timeline,
+    verdicts: &[Verdict],
+    layout: &Layout,
+    time: Option<u64>,
+) -> Html {
+    verdicts::marks(n, timeline, verdicts, layout, time)
+}
+
+/// The verdicts on one event, for the inspector.
+pub fn verdict_list(verdicts: &[Verdict], index: usize) -> Html {
+    verdicts::list(verdicts, index)
 }
 
 #[derive(PartialEq, Properties)]

@@ -8,6 +8,10 @@ use crate::runs::Simulator;
 /// This bundle shows recorded runs only (`runs::recorded`).
 pub const SIMULATOR: Option<Simulator> = None;
 
+/// Recorded checks are the full bundle's: the state never opens one here, so
+/// the code that does is not linked in.
+pub const CHECKS: bool = false;
+
 #[cfg(target_arch = "wasm32")]
 pub mod entry;
 #[cfg(target_arch = "wasm32")]

@@ -7,9 +7,18 @@
 use crate::i18n::t;
 use yew::prelude::*;
 
+use mcp_lanes_core::check::Verdict;
+use mcp_lanes_core::sim::Timeline;
+
 use crate::components::share_export::Status;
+use crate::model::Layout;
 use crate::state::Lane;
 use crate::state::{Action, State};
+
+/// The panel's title (the full bundle's `check_opener` has the same).
+const TEXT_CHECK: &str = "Check a server";
+/// Shown while the full bundle loads.
+const TEXT_LOADING: &str = "Loading the checker\u{2026}";
 
 /// Nothing: the lite page hands over before the editor shows.
 pub fn editor_panel(_state: &UseReducerHandle<State>) -> Html {
@@ -61,4 +70,42 @@ pub fn settings(
             <div class="settings-body"><p class="export-note">{ t("settings.loading") }</p></div>
         </details>
     }
+}
+/// "Check a server", handing over when opened (reading and grading a
+/// check is the full bundle's).
+pub fn check_panel(state: &UseReducerHandle<State>) -> Html {
+    let d = state.dispatcher();
+    let ontoggle = Callback::from(move |e: Event| {
+        let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
+        if details.open() {
+            d.dispatch(Action::HandOver);
+        }
+    });
+    html! {
+        <details class="check-panel" data-testid="check" {ontoggle}>
+            <summary data-testid="check-toggle">{ TEXT_CHECK }</summary>
+            <div class="check-body"><p class="note">{ TEXT_LOADING }</p></div>
+        </details>
+    }
+}
+
+/// Nothing: the lite page never has a check open.
+pub fn check_summary(_state: &State) -> Html {
+    html! {}
+}
+
+/// Nothing: the lite page never has verdicts.
+pub fn verdict_marks(
+    _n: usize,
+    _timeline: &Timeline,
+    _verdicts: &[Verdict],
+    _layout: &Layout,
+    _time: Option<u64>,
+) -> Html {
+    html! {}
+}
+
+/// Nothing: the lite page never has verdicts.
+pub fn verdict_list(_verdicts: &[Verdict], _index: usize) -> Html {
+    html! {}
 }

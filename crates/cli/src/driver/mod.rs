@@ -22,7 +22,7 @@
 
 mod http;
 mod record;
-mod stdio;
+pub(crate) mod stdio;
 
 use std::time::Duration;
 

@@ -21,7 +21,7 @@ const STDERR_TAIL: usize = 4096;
 
 /// What the child wrote on stdout, a line at a time.
 #[derive(Debug)]
-enum Line {
+pub(crate) enum Line {
     /// A line without its newline (lossy if it was not UTF-8).
     Text(String),
     /// A line longer than the limit, skipped; its length.
@@ -31,7 +31,7 @@ enum Line {
 }
 
 /// A running server process.
-pub(super) struct StdioWire {
+pub(crate) struct StdioWire {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Line>,
@@ -45,7 +45,7 @@ pub(super) struct StdioWire {
 
 impl StdioWire {
     /// Starts `command` (no shell) with piped stdin, stdout and stderr.
-    pub(super) fn spawn(command: &[String], limits: Limits) -> Result<StdioWire, OpenError> {
+    pub(crate) fn spawn(command: &[String], limits: Limits) -> Result<StdioWire, OpenError> {
         let Some((program, args)) = command.split_first() else {
             return Err(OpenError::Usage("the command is empty".into()));
         };
@@ -93,15 +93,21 @@ impl StdioWire {
         })
     }
 
+    /// The next line the child wrote on stdout (`None` once its reader
+    /// stopped); used by the bridge, which reads while it writes.
+    pub(crate) async fn next_line(&mut self) -> Option<Line> {
+        self.lines.recv().await
+    }
+
     /// The last lines the child wrote on stderr.
-    fn stderr_tail(&self) -> Option<String> {
+    pub(crate) fn stderr_tail(&self) -> Option<String> {
         let kept = self.stderr.lock().ok()?;
         let text = String::from_utf8_lossy(&kept).trim().to_string();
         (!text.is_empty()).then_some(text)
     }
 
     /// Writes one line, within the exchange limit.
-    async fn write_line(&mut self, text: &str) -> Result<(), TransportFailure> {
+    pub(crate) async fn write_line(&mut self, text: &str) -> Result<(), TransportFailure> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(TransportFailure::Closed(
                 "the server's stdin is closed".into(),
@@ -129,7 +135,7 @@ impl StdioWire {
 
     /// How the process ended, if it has (and, once it has, its stderr read
     /// to the end, a moment at most).
-    async fn exit_status(&mut self) -> String {
+    pub(crate) async fn exit_status(&mut self) -> String {
         let status = match timeout_at(
             Instant::now() + std::time::Duration::from_millis(500),
             self.child.wait(),
@@ -149,7 +155,7 @@ impl StdioWire {
     }
 
     /// Ends the child: end of input, a second to exit, then kill.
-    pub(super) async fn close(mut self) -> Option<String> {
+    pub(crate) async fn close(mut self) -> Option<String> {
         drop(self.stdin.take());
         let deadline = Instant::now() + std::time::Duration::from_secs(1);
         if timeout_at(deadline, self.child.wait()).await.is_err() {

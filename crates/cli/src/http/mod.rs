@@ -247,7 +247,7 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, stop: watch::Receive
 }
 
 /// The HTTP/1.1 settings of every connection (see [`limits`]).
-fn http1() -> hyper::server::conn::http1::Builder {
+pub(crate) fn http1() -> hyper::server::conn::http1::Builder {
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())

@@ -129,6 +129,33 @@ pub fn reason(status: u16) -> &'static str {
     }
 }
 
+/// The HTTP status the modern Streamable HTTP binding gives a JSON-RPC
+/// reply (H-STATUS), for a gateway that relays the replies of a server that
+/// cannot choose one (`mcp-lanes bridge` in front of a stdio server): 400
+/// for -32700, -32600, -32020, -32021 and -32022; 404 for -32601; 200 for a
+/// result and for any other error. A -32602 caused by malformed `_meta`
+/// (400 from a server that knows why) cannot be told from an unknown
+/// tool's -32602 (200) by its code alone: it gets 200.
+pub fn modern_reply_status(reply: &Value) -> u16 {
+    use crate::protocol::jsonrpc::ErrorCode;
+    let code = reply
+        .get("error")
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_i64);
+    let bad_request = [
+        ErrorCode::PARSE_ERROR,
+        ErrorCode::INVALID_REQUEST,
+        ErrorCode::HEADER_MISMATCH,
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+    ];
+    match code {
+        Some(c) if bad_request.iter().any(|b| i64::from(b.0) == c) => 400,
+        Some(c) if i64::from(ErrorCode::METHOD_NOT_FOUND.0) == c => 404,
+        _ => 200,
+    }
+}
+
 /// Encodes a header value, using the `=?base64?…?=` form when the value is
 /// not plain visible ASCII and spaces (a control character such as tab, CR
 /// or LF, or anything non-ASCII), has surrounding whitespace, or looks like
@@ -249,4 +276,22 @@ pub fn is_event_stream(response: &HttpResponse) -> bool {
     response
         .header("Content-Type")
         .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+#[cfg(test)]
+mod relay_tests {
+    use super::*;
+
+    #[test]
+    fn h_status_of_a_relayed_modern_reply() {
+        let reply = |code: i64| serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "x"}});
+        for code in [-32700, -32600, -32020, -32021, -32022] {
+            assert_eq!(modern_reply_status(&reply(code)), 400, "{code}");
+        }
+        assert_eq!(modern_reply_status(&reply(-32601)), 404);
+        assert_eq!(modern_reply_status(&reply(-32602)), 200);
+        assert_eq!(modern_reply_status(&reply(-32603)), 200);
+        let result = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {}});
+        assert_eq!(modern_reply_status(&result), 200);
+    }
 }

@@ -1,0 +1,235 @@
+//! Timelines recorded outside the page and graded rule by rule: what
+//! `mcp-lanes check --out FILE` writes (a check report, with its verdicts),
+//! what `mcp-lanes client --out FILE` writes (an array of timelines), or a
+//! single timeline. A file without verdicts is graded here with the core's
+//! grader (`check::grade`): the page judges nothing itself.
+//!
+//! Data layer: plain Rust over the core, built and tested natively.
+
+use std::rc::Rc;
+
+use mcp_lanes_core::check::{self, Outcome, Report, Summary, Verdict};
+use mcp_lanes_core::scenarios::file::MAX_FILE_BYTES;
+use mcp_lanes_core::sim::Timeline;
+use serde_json::Value;
+
+/// One graded run: a lane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradedRun {
+    /// What happened.
+    pub timeline: Rc<Timeline>,
+    /// The verdicts on its events ([`Verdict::exchange`] indexes them).
+    pub verdicts: Rc<Vec<Verdict>>,
+}
+
+/// A recorded check, ready to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// Where it came from (a file name or a URL), shown as the title.
+    pub source: String,
+    /// The server checked (from a report, else the first timeline's
+    /// server label).
+    pub target: String,
+    /// The era the check found (a report's), if known.
+    pub era: Option<String>,
+    /// The runs, one lane each.
+    pub runs: Vec<GradedRun>,
+    /// Whether the verdicts were computed here (the file had none).
+    pub graded_here: bool,
+}
+
+impl Checked {
+    /// Every verdict of every run.
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        self.runs
+            .iter()
+            .flat_map(|r| r.verdicts.iter().cloned())
+            .collect()
+    }
+
+    /// The counts per rule over every run.
+    pub fn summary(&self) -> Summary {
+        check::summary(&self.verdicts())
+    }
+}
+
+/// Reads a recorded check or run from the text of a file called `source`.
+/// An error says what is wrong, in words for the reader.
+pub fn read(source: &str, text: &str) -> Result<Checked, String> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{source} is {} bytes, over the {MAX_FILE_BYTES}-byte limit.",
+            text.len()
+        ));
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| format!("{source} is not JSON ({e}), so it is no recorded timeline."))?;
+    if value.get("verdicts").is_some() {
+        let report = Report::from_json(text).ok_or_else(|| {
+            format!("{source} looks like a check report (it has verdicts) but cannot be read: `mcp-lanes check --out FILE` writes {{\"target\", \"era\", \"verdicts\", \"timeline\"}}.")
+        })?;
+        let run = GradedRun {
+            timeline: Rc::new(report.timeline),
+            verdicts: Rc::new(report.verdicts),
+        };
+        return Ok(Checked {
+            source: source.to_string(),
+            target: report.target,
+            era: Some(report.era),
+            runs: vec![run],
+            graded_here: false,
+        });
+    }
+    // One timeline, or the array `client --out` writes.
+    let array = if value.is_array() {
+        text.to_string()
+    } else {
+        format!("[{text}]")
+    };
+    let timelines = Timeline::from_json(&array).ok_or_else(|| {
+        format!("{source} is neither a check report (`mcp-lanes check --out FILE`) nor recorded timelines (`mcp-lanes client --out FILE`).")
+    })?;
+    if timelines.is_empty() {
+        return Err(format!("{source} holds no timeline."));
+    }
+    let target = timelines
+        .first()
+        .map(|t| t.server_label.clone())
+        .unwrap_or_default();
+    let runs = timelines
+        .into_iter()
+        .map(|t| GradedRun {
+            verdicts: Rc::new(check::grade(&t)),
+            timeline: Rc::new(t),
+        })
+        .collect();
+    Ok(Checked {
+        source: source.to_string(),
+        target,
+        era: None,
+        runs,
+        graded_here: true,
+    })
+}
+
+/// "3 rules passed, 1 failed" (and how many were not exercised).
+pub fn summary_line(summary: &Summary) -> String {
+    let rules = |n: usize| if n == 1 { "rule" } else { "rules" };
+    let mut line = format!(
+        "{} {} passed, {} failed",
+        summary.passed,
+        rules(summary.passed),
+        summary.failed
+    );
+    if summary.not_applicable > 0 {
+        line.push_str(&format!(", {} not exercised", summary.not_applicable));
+    }
+    line
+}
+
+/// The verdicts on event `index`, in their order.
+pub fn verdicts_at(verdicts: &[Verdict], index: usize) -> Vec<&Verdict> {
+    verdicts
+        .iter()
+        .filter(|v| v.exchange == Some(index))
+        .collect()
+}
+
+/// What one mark on a message says: fail if any verdict there failed, else
+/// pass if any passed, else n/a.
+pub fn overall(verdicts: &[&Verdict]) -> Option<Outcome> {
+    if verdicts.is_empty() {
+        None
+    } else if verdicts.iter().any(|v| v.verdict == Outcome::Fail) {
+        Some(Outcome::Fail)
+    } else if verdicts.iter().any(|v| v.verdict == Outcome::Pass) {
+        Some(Outcome::Pass)
+    } else {
+        Some(Outcome::NotApplicable)
+    }
+}
+
+/// Where a rule is explained: its spec link, if the catalog has one.
+pub fn rule_link(rule: &str) -> Option<&'static str> {
+    mcp_lanes_core::rules::find(rule)
+        .map(|r| r.spec_url)
+        .filter(|u| !u.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timeline_json() -> String {
+        let setups = mcp_lanes_core::scenarios::setups("discover").unwrap_or_default();
+        let runs: Vec<Timeline> = setups.iter().map(mcp_lanes_core::sim::run).collect();
+        serde_json::to_string(&runs).unwrap_or_default()
+    }
+
+    #[test]
+    fn client_timelines_are_graded_here() {
+        let text = timeline_json();
+        let checked = read("run.json", &text).expect("timelines read");
+        assert!(checked.graded_here);
+        assert!(!checked.runs.is_empty());
+        assert!(checked.runs.iter().all(|r| !r.verdicts.is_empty()));
+        // The discover scenario's server is correct: nothing fails.
+        assert_eq!(checked.summary().failed, 0, "{:?}", checked.verdicts());
+        // A single timeline reads too.
+        let one: Value = serde_json::from_str(&text).expect("json");
+        let one = one[0].to_string();
+        assert_eq!(read("one.json", &one).map(|c| c.runs.len()), Ok(1));
+    }
+
+    #[test]
+    fn reports_keep_their_verdicts() {
+        let text = timeline_json();
+        let timelines = Timeline::from_json(&text).unwrap_or_default();
+        let first = timelines.into_iter().next().expect("a run");
+        let report = Report::new("http://127.0.0.1:1/mcp", first);
+        let checked = read("check.json", &report.to_json()).expect("report read");
+        assert!(!checked.graded_here);
+        assert_eq!(checked.target, "http://127.0.0.1:1/mcp");
+        assert_eq!(checked.runs[0].verdicts.as_ref(), &report.verdicts);
+    }
+
+    #[test]
+    fn bad_files_say_what_they_are() {
+        for (text, says) in [
+            ("nope", "not JSON"),
+            ("{\"verdicts\": 3}", "check report"),
+            ("{\"a\": 1}", "neither"),
+            ("[]", "no timeline"),
+        ] {
+            let err = read("f.json", text).expect_err(text);
+            assert!(err.contains(says), "{text}: {err}");
+        }
+        let big = " ".repeat(MAX_FILE_BYTES + 1);
+        assert!(read("big.json", &big).is_err_and(|e| e.contains("limit")));
+    }
+
+    #[test]
+    fn summaries_read_like_feedback() {
+        let summary = Summary {
+            rules: Vec::new(),
+            passed: 3,
+            failed: 1,
+            not_applicable: 2,
+        };
+        assert_eq!(
+            summary_line(&summary),
+            "3 rules passed, 1 failed, 2 not exercised"
+        );
+        let v = |o| Verdict {
+            rule: "S-ANSWER".into(),
+            verdict: o,
+            expected: String::new(),
+            got: String::new(),
+            exchange: Some(4),
+        };
+        let all = [v(Outcome::Pass), v(Outcome::Fail)];
+        let at: Vec<&Verdict> = verdicts_at(&all, 4);
+        assert_eq!(overall(&at), Some(Outcome::Fail));
+        assert_eq!(overall(&verdicts_at(&all, 5)), None);
+    }
+}

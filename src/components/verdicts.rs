@@ -1,0 +1,185 @@
+//! A recorded check's verdicts: a mark on each message the grader judged
+//! (in the lane's right margin, level with the message, so it never
+//! covers an arrow or a label), the list of verdicts in the inspector, and
+//! the summary above the lanes ("n rules passed, m failed", each rule
+//! linked to its spec section). Linked in the full bundle only (through
+//! `bundle::panels`). Every string from the file (rule IDs, what was
+//! expected, what came) is rendered as text.
+
+use mcp_lanes_core::check::{Outcome, Verdict};
+use mcp_lanes_core::sim::Timeline;
+use yew::prelude::*;
+
+use crate::checked::{overall, rule_link, summary_line, verdicts_at, Checked};
+use crate::model::{Layout, SERVER_X};
+
+/// Reader-facing text of this module (issue 16 moves it to a catalog).
+const TEXT_CHECK_OF: &str = "Check of";
+const TEXT_ERA: &str = "era";
+const TEXT_FROM: &str = "recorded in";
+const TEXT_GRADED_HERE: &str = "Graded in the page, with the same rules as `mcp-lanes check`.";
+const TEXT_RULES: &str = "Rules";
+const TEXT_VERDICTS: &str = "Verdicts";
+const TEXT_EXPECTED: &str = "expected";
+const TEXT_GOT: &str = "got";
+const TEXT_PASS: &str = "pass";
+const TEXT_FAIL: &str = "fail";
+const TEXT_NA: &str = "n/a";
+const TEXT_WHOLE_RUN: &str = "about the whole run";
+
+/// Where the marks sit: the middle of the margin right of the server column.
+const MARK_X: f64 = SERVER_X + 22.0;
+/// A mark's radius (rows are 30 px apart: marks never touch).
+const MARK_R: f64 = 8.0;
+
+fn word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Pass => TEXT_PASS,
+        Outcome::Fail => TEXT_FAIL,
+        Outcome::NotApplicable => TEXT_NA,
+    }
+}
+
+fn class(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Pass => "pass",
+        Outcome::Fail => "fail",
+        Outcome::NotApplicable => "na",
+    }
+}
+
+fn glyph(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Pass => "\u{2713}",
+        Outcome::Fail => "\u{2717}",
+        Outcome::NotApplicable => "\u{2013}",
+    }
+}
+
+/// One coordinate with one decimal.
+fn f(v: f64) -> String {
+    let tenths = (v * 10.0).round() as i64;
+    format!("{}.{}", tenths / 10, (tenths % 10).abs())
+}
+
+/// The marks of lane `n` for the events visible at virtual time `time`.
+pub fn marks(
+    n: usize,
+    timeline: &Timeline,
+    verdicts: &[Verdict],
+    layout: &Layout,
+    time: Option<u64>,
+) -> Html {
+    if verdicts.is_empty() {
+        return html! {};
+    }
+    timeline
+        .events
+        .iter()
+        .filter(|e| time.is_some_and(|t| e.at_ms <= t))
+        .filter_map(|e| {
+            let here = verdicts_at(verdicts, e.index);
+            let outcome = overall(&here)?;
+            let y = layout.event_y(n, e.index);
+            let rules: Vec<&str> = here.iter().map(|v| v.rule.as_str()).collect();
+            let title: Vec<String> = here
+                .iter()
+                .map(|v| format!("{} {}: {}", v.rule, word(v.verdict), v.got))
+                .collect();
+            Some(html! {
+                <g class={classes!("verdict", class(outcome))} data-testid={format!("verdict-{n}-{}", e.index)}
+                    data-verdict={outcome.as_str()} data-rules={rules.join(" ")} aria-hidden="true">
+                    <title>{ title.join("\n") }</title>
+                    <circle cx={f(MARK_X)} cy={f(y)} r={f(MARK_R)} />
+                    <text x={f(MARK_X)} y={f(y + 4.0)} text-anchor="middle">{ glyph(outcome) }</text>
+                </g>
+            })
+        })
+        .collect()
+}
+
+/// The verdicts on one event, for the inspector.
+pub fn list(verdicts: &[Verdict], index: usize) -> Html {
+    let here = verdicts_at(verdicts, index);
+    if here.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="verdicts" data-testid="inspector-verdicts" aria-label={TEXT_VERDICTS}>
+            <h4>{ TEXT_VERDICTS }</h4>
+            <ul>{ for here.iter().map(|v| item(v)) }</ul>
+        </section>
+    }
+}
+
+/// One verdict: its outcome, its rule (linked), what was expected and what
+/// came.
+fn item(v: &Verdict) -> Html {
+    let rule = match rule_link(&v.rule) {
+        Some(url) => {
+            html! { <a href={url} target="_blank" rel="noopener noreferrer"><code>{ v.rule.clone() }</code></a> }
+        }
+        None => html! { <code>{ v.rule.clone() }</code> },
+    };
+    html! {
+        <li class={classes!("verdict-item", class(v.verdict))} data-verdict={v.verdict.as_str()} data-rule={v.rule.clone()}>
+            <span class="verdict-word">{ word(v.verdict) }</span>{ " " }{ rule }
+            <dl>
+                <dt>{ TEXT_EXPECTED }</dt><dd>{ v.expected.clone() }</dd>
+                <dt>{ TEXT_GOT }</dt><dd>{ v.got.clone() }</dd>
+            </dl>
+        </li>
+    }
+}
+
+/// The check's heading and summary: what was checked, the era, "n rules
+/// passed, m failed", and each rule with its counts and spec link.
+pub fn summary(checked: &Checked) -> Html {
+    let summary = checked.summary();
+    let title = format!("{TEXT_CHECK_OF} {}", checked.target);
+    let mut about = format!("{TEXT_FROM} {}", checked.source);
+    if let Some(era) = &checked.era {
+        about = format!("{TEXT_ERA}: {era} \u{b7} {about}");
+    }
+    let whole_run: Vec<Verdict> = checked
+        .verdicts()
+        .into_iter()
+        .filter(|v| v.exchange.is_none() && v.verdict == Outcome::Fail)
+        .collect();
+    html! {
+        <div class="check-summary" data-testid="check-summary"
+            data-passed={summary.passed.to_string()} data-failed={summary.failed.to_string()}>
+            <h2 id="scenario-title" data-testid="scenario-title" data-check="1">{ title }</h2>
+            <p class="summary">{ about }</p>
+            <p class={classes!("check-line", (summary.failed > 0).then_some("has-fail"))} data-testid="check-summary-line">
+                { summary_line(&summary) }
+            </p>
+            if checked.graded_here {
+                <p class="note">{ TEXT_GRADED_HERE }</p>
+            }
+            <details class="check-rules" data-testid="check-rules">
+                <summary>{ format!("{TEXT_RULES} ({})", summary.rules.len()) }</summary>
+                <ul>
+                    { for summary.rules.iter().map(|r| {
+                        let outcome = r.outcome();
+                        let counts = format!(" {} {TEXT_PASS}, {} {TEXT_FAIL}, {} {TEXT_NA}", r.passed, r.failed, r.not_applicable);
+                        let rule = match rule_link(&r.rule) {
+                            Some(url) => html! { <a href={url} target="_blank" rel="noopener noreferrer"><code>{ r.rule.clone() }</code></a> },
+                            None => html! { <code>{ r.rule.clone() }</code> },
+                        };
+                        html! {
+                            <li class={classes!("rule-count", class(outcome))} data-rule={r.rule.clone()} data-verdict={outcome.as_str()}>
+                                <span class="verdict-word">{ glyph(outcome) }</span>{ " " }{ rule }{ counts }
+                            </li>
+                        }
+                    }) }
+                </ul>
+                if !whole_run.is_empty() {
+                    <ul class="whole-run">
+                        { for whole_run.iter().map(|v| html! { <li>{ format!("{} ({TEXT_WHOLE_RUN})", v.rule) }{ ": " }{ v.got.clone() }</li> }) }
+                    </ul>
+                }
+            </details>
+        </div>
+    }
+}

@@ -1,0 +1,207 @@
+//! The live check's I/O: each POST the core's client makes goes out with
+//! `fetch` (its headers, its body), aborted after `live::EXCHANGE_MS`; the
+//! answer (JSON or a whole SSE stream), or what the browser said went
+//! wrong, goes back to the run (`live::LiveRun`), which hands it to the
+//! client. Between exchanges the client's own deadlines are waited with
+//! `setTimeout`. After every step the runs so far are handed to
+//! `on_progress`, so the page draws the exchanges as they happen; at the
+//! end each run is graded by the core (`check::grade`).
+//!
+//! A page can only read a server that allows its origin (CORS): when the
+//! browser refuses, the check says so and points at `mcp-lanes bridge`.
+//! Linked in the full bundle only (its "Check a server" panel).
+
+use std::rc::Rc;
+
+use mcp_lanes_core::check;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::checked::{Checked, GradedRun};
+use crate::live::{self, LiveRun, EXCHANGE_MS, MAX_ANSWER_BYTES};
+
+/// Reader-facing text of this module (issue 16 moves it to a catalog).
+const TEXT_SOURCE: &str = "a live check from this page";
+const TEXT_BLOCKED: &str = "The browser could not read {url}: it is down, it does not allow this page ({origin}) with CORS, or this page's Content-Security-Policy does not let it connect there (connect-src). A server the page checks must answer its preflight and send Access-Control-Allow-Origin: {origin} (and allow the MCP headers: Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). For a stdio server, or one you cannot change, run it behind the bridge: mcp-lanes bridge --cmd \"COMMAND\" --port 8931 --allow-origin {origin}, then check http://127.0.0.1:8931/mcp.";
+const TEXT_TOO_LARGE: &str = "the answer is larger than the limit";
+const TEXT_TIMEOUT: &str = "no answer within the deadline";
+const TEXT_BAD_URL: &str = "is not an http:// or https:// URL";
+
+/// Milliseconds on the page's clock.
+fn clock() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Waits `ms` milliseconds.
+async fn sleep(ms: u64) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                &resolve,
+                i32::try_from(ms).unwrap_or(i32::MAX),
+            );
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// What came back for one POST.
+enum Answer {
+    Http(u16, Vec<(String, String)>, String),
+    Failed(String),
+}
+
+/// The browser's error as a sentence.
+fn describe(err: &JsValue) -> String {
+    err.dyn_ref::<js_sys::Error>()
+        .map(|e| format!("{}: {}", e.name(), e.message()))
+        .or_else(|| err.as_string())
+        .unwrap_or_else(|| "the fetch failed".into())
+}
+
+/// One POST with its deadline.
+async fn post(url: &str, request: &mcp_lanes_core::transport::HttpRequest) -> Answer {
+    let Some(window) = web_sys::window() else {
+        return Answer::Failed("no window".into());
+    };
+    let Ok(abort) = web_sys::AbortController::new() else {
+        return Answer::Failed("no AbortController".into());
+    };
+    let headers = match web_sys::Headers::new() {
+        Ok(h) => h,
+        Err(e) => return Answer::Failed(describe(&e)),
+    };
+    for (name, value) in &request.headers {
+        // The browser sets Host and the framing headers itself.
+        let forbidden = ["host", "content-length", "connection"]
+            .iter()
+            .any(|f| name.eq_ignore_ascii_case(f));
+        if !forbidden {
+            let _ = headers.append(name, value);
+        }
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method(&request.method);
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(&request.body));
+    init.set_mode(web_sys::RequestMode::Cors);
+    init.set_signal(Some(&abort.signal()));
+    let stop = abort.clone();
+    let timer = gloo::timers::callback::Timeout::new(
+        u32::try_from(EXCHANGE_MS).unwrap_or(u32::MAX),
+        move || stop.abort(),
+    );
+    let result = async {
+        let response: web_sys::Response =
+            JsFuture::from(window.fetch_with_str_and_init(url, &init))
+                .await?
+                .dyn_into()?;
+        let status = response.status();
+        let mut pairs = Vec::new();
+        if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
+            for entry in entries.flatten() {
+                let entry: js_sys::Array = entry.unchecked_into();
+                if let (Some(k), Some(v)) = (entry.get(0).as_string(), entry.get(1).as_string()) {
+                    pairs.push((k, v));
+                }
+            }
+        }
+        let text = JsFuture::from(response.text()?).await?;
+        Ok::<_, JsValue>((status, pairs, text.as_string().unwrap_or_default()))
+    }
+    .await;
+    drop(timer);
+    match result {
+        Ok((_, _, text)) if text.len() > MAX_ANSWER_BYTES => Answer::Failed(TEXT_TOO_LARGE.into()),
+        Ok((status, headers, text)) => Answer::Http(status, headers, text),
+        Err(_) if abort.signal().aborted() => Answer::Failed(TEXT_TIMEOUT.into()),
+        Err(e) => Answer::Failed(describe(&e)),
+    }
+}
+
+/// Runs every live flow against `url`, calling `on_progress` with the runs
+/// so far after every step and once more, graded, at the end. Returns a
+/// sentence for the reader when the browser could not reach the server.
+pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<String> {
+    let parsed = web_sys::Url::new(&url).ok();
+    if !parsed
+        .as_ref()
+        .is_some_and(|u| matches!(u.protocol().as_str(), "http:" | "https:"))
+    {
+        return Some(format!("{url} {TEXT_BAD_URL}."));
+    }
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let mut done: Vec<GradedRun> = Vec::new();
+    let mut blocked = false;
+    let show = |done: &[GradedRun], current: Option<&LiveRun>, graded: bool| {
+        let mut runs = done.to_vec();
+        if let Some(run) = current {
+            let timeline = run.timeline();
+            let verdicts = if graded {
+                check::grade(&timeline)
+            } else {
+                Vec::new()
+            };
+            runs.push(GradedRun {
+                timeline: Rc::new(timeline),
+                verdicts: Rc::new(verdicts),
+            });
+        }
+        Checked {
+            source: TEXT_SOURCE.into(),
+            target: url.clone(),
+            era: None,
+            runs,
+            graded_here: true,
+        }
+    };
+    for flow in live::flows() {
+        let mut run = LiveRun::new(&flow, &url);
+        let started = clock();
+        let now = || (clock() - started).max(0.0) as u64;
+        run.start(now());
+        loop {
+            if let Some(request) = run.next_post(now()) {
+                on_progress(Rc::new(show(&done, Some(&run), false)));
+                match post(&url, &request.request).await {
+                    Answer::Http(status, headers, body) => {
+                        run.answered(now(), &request, status, headers, body)
+                    }
+                    Answer::Failed(why) => {
+                        blocked |= why.starts_with("TypeError");
+                        run.failed(now(), &request, &why);
+                    }
+                }
+                on_progress(Rc::new(show(&done, Some(&run), false)));
+                continue;
+            }
+            if run.is_done() {
+                break;
+            }
+            match run.deadline() {
+                Some(at) => {
+                    sleep(at.saturating_sub(now())).await;
+                    run.timeout(now());
+                }
+                None => break,
+            }
+        }
+        let timeline = run.timeline();
+        done.push(GradedRun {
+            verdicts: Rc::new(check::grade(&timeline)),
+            timeline: Rc::new(timeline),
+        });
+        on_progress(Rc::new(show(&done, None, true)));
+        if blocked {
+            break;
+        }
+    }
+    blocked.then(|| {
+        TEXT_BLOCKED
+            .replace("{url}", &url)
+            .replace("{origin}", &origin)
+    })
+}

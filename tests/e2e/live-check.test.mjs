@@ -1,0 +1,114 @@
+// The live check: the page runs the core's client against a real server
+// with fetch and draws the exchanges as they happen, then the verdicts.
+// The server is `mcp-lanes serve --preset deploy-console` (stdio) behind
+// `mcp-lanes bridge --allow-origin <the page's origin>`, both started here;
+// a server without CORS (`serve --transport http`) is refused by the
+// browser, and the page says so and points at the bridge. The page is served
+// under the site's strict Content-Security-Policy.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, STRICT_CSP, startApp } from './harness.mjs';
+
+const T = { timeout: 120_000 };
+const sel = (id) => `[data-testid="${id}"]`;
+let app;
+const children = [];
+
+/** The mcp-lanes binary: $MCP_LANES_BIN, else the one scripts/test.sh built. */
+function binary() {
+  const candidates = [
+    process.env.MCP_LANES_BIN,
+    path.join(REPO_ROOT, 'target/standalone/debug/mcp-lanes'),
+    path.join(REPO_ROOT, 'target/debug/mcp-lanes'),
+  ].filter(Boolean);
+  const found = candidates.find((p) => existsSync(p));
+  assert.ok(found, `no mcp-lanes binary (cargo build -p mcp-lanes-cli): tried ${candidates.join(', ')}`);
+  return found;
+}
+
+/** Starts `mcp-lanes ARGS` and resolves with the port it prints on stderr. */
+function start(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no port from mcp-lanes ${args.join(' ')}: ${text}`)), 20_000);
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+      const m = text.match(/listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`mcp-lanes ${args.join(' ')} exited ${code}: ${text}`)));
+  });
+}
+
+before(async () => {
+  // Under the site's strict policy: the live check's fetches must pass it.
+  app = await startApp({ headers: { 'content-security-policy': STRICT_CSP } });
+  await app.context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+});
+after(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await app?.close();
+});
+
+async function runCheck(page, url) {
+  await page.locator(sel('check-toggle')).click();
+  await page.locator(sel('check-url')).waitFor({ timeout: 30_000 });
+  await page.locator(sel('check-url')).fill(url);
+  await page.locator(sel('check-run')).click();
+  await page.locator(`${sel('check-status')}:has-text("Done.")`).waitFor({ timeout: 90_000 });
+}
+
+test('a live check through mcp-lanes bridge draws the exchanges and their verdicts', T, async () => {
+  const origin = new URL(app.url).origin;
+  const port = await start(['bridge', '--cmd', `${binary()} serve --preset deploy-console`, '--port', '0', '--allow-origin', origin]);
+  const view = await app.open('/?scenario=discover');
+  const { page } = view;
+  await page.locator(sel('player')).waitFor({ timeout: 30_000 });
+  // Lanes appear while the check runs (the first one before the last flow is done).
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await page.locator(sel('check-toggle')).click();
+  await page.locator(sel('check-url')).fill(url);
+  await page.locator(sel('check-run')).click();
+  await page.locator(sel('check-summary')).waitFor({ timeout: 30_000 });
+  await page.locator(`${sel('check-status')}:has-text("Done.")`).waitFor({ timeout: 90_000 });
+  const summary = page.locator(sel('check-summary'));
+  const line = await page.locator(sel('check-summary-line')).innerText();
+  assert.equal(await summary.getAttribute('data-failed'), '0', line);
+  assert.ok(Number(await summary.getAttribute('data-passed')) > 0, line);
+  const lanes = await page.locator('[data-testid^="lane-"][aria-labelledby]').count();
+  assert.ok(lanes >= 4, `one lane per flow: ${lanes}`);
+  assert.ok((await page.locator('[data-testid^="verdict-"]').count()) > 0, 'verdict marks');
+  assert.ok((await page.locator('[data-testid^="message-0-"]').count()) >= 2, 'messages drawn');
+  assert.equal(await page.locator(sel('notice')).count(), 0);
+  await view.screenshot('check-live-bridge');
+  // The checks provoke 400 and 404 answers on purpose (a version the server
+  // does not speak, an unknown method): the browser logs those.
+  const problems = view.problems().filter((p) => !(p.includes(url) && /status of 40[04]|http 40[04]/.test(p)));
+  assert.deepEqual(problems, [], problems.join('\n'));
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+});
+
+test('a server without CORS is refused by the browser, and the page says so', T, async () => {
+  const port = await start(['serve', '--transport', 'http', '--port', '0', '--preset', 'deploy-console', '--quiet']);
+  const view = await app.open('/?scenario=discover');
+  const { page } = view;
+  await page.locator(sel('player')).waitFor({ timeout: 30_000 });
+  await runCheck(page, `http://127.0.0.1:${port}/mcp`);
+  const notice = await page.locator(sel('notice')).innerText();
+  assert.match(notice, /CORS/);
+  assert.match(notice, /mcp-lanes bridge/);
+  await view.screenshot('check-live-no-cors');
+});
