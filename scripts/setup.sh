@@ -141,6 +141,17 @@ ensure_chromium() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
   /usr/bin/chromium --version >/dev/null 2>&1 || die "/usr/bin/chromium is installed but does not run"
+  # A font with Chinese glyphs, so the zh screenshots and the 360 px layout
+  # check measure real characters, not empty boxes (a reader's browser has
+  # one; a bare Debian machine does not). WenQuanYi Micro Hei, about 5 MB.
+  if [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; then
+    log "CJK font: present"
+  else
+    log "installing a CJK font with apt-get (fonts-wqy-microhei, browser tests)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null \
+      || { as_root apt-get update -qq \
+           && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null; }
+  fi
 }
 
 # curl replays exported commands in a CLI test (crates/cli/tests/curl_replay.rs).
