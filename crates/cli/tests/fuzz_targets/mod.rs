@@ -27,6 +27,7 @@ pub const TARGETS: &[&str] = &[
     "cli_request",
     "cli_connection",
     "scenario_file",
+    "timeline_file",
 ];
 
 /// Runs target `name` on `data`; `false` if there is no such target.
@@ -40,6 +41,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "cli_request" => cli_request(data),
         "cli_connection" => cli_connection(data),
         "scenario_file" => scenario_file(data),
+        "timeline_file" => timeline_file(data),
         _ => return false,
     }
     true
@@ -171,5 +173,26 @@ pub fn scenario_file(data: &[u8]) {
     let written = file::export(&loaded.id, &loaded.title, &loaded.summary, &loaded.setups);
     if let Err(errors) = file::load_value(&written) {
         panic!("the writer wrote a file the loader refuses: {errors:?}\n{written}");
+    }
+}
+
+/// The recorded-timeline loaders the page and `check` read (a `check --out`
+/// report, or `client --out` timelines), then the grader on what they read;
+/// a report that loads is written back and must load again.
+pub fn timeline_file(data: &[u8]) {
+    use mcp_lanes_core::check::{self, Report};
+    use mcp_lanes_core::sim::Timeline;
+    let text = String::from_utf8_lossy(data);
+    if let Some(report) = Report::from_json(&text) {
+        let _ = check::grade(&report.timeline);
+        let written = report.to_json();
+        if Report::from_json(&written).is_none() {
+            panic!("a report that loaded does not load again once written:\n{written}");
+        }
+    }
+    if let Some(timelines) = Timeline::from_json(&text) {
+        for timeline in &timelines {
+            let _ = check::grade(timeline);
+        }
     }
 }
