@@ -5,7 +5,7 @@
 # timelines/ (a first visit fetches one scenario's; the largest is the
 # worst case) and the largest message catalog of i18n/ (one is fetched;
 # not the rules' summaries, fetched when a reader first inspects) —
-# against the 200 KB gzip budget of DESIGN.md. Files a first
+# against the budget below (DESIGN.md: 200 KB; issue 16: 150 KB). Files a first
 # visit never loads (the full bundle, fetched when a person changes
 # something; embed.js; course-demo.html) are listed apart.
 # Prints a table and writes it to tests/e2e/artifacts/size.txt.
@@ -15,7 +15,7 @@
 # at the table while working on a change that is over).
 #
 #   scripts/measure-size.sh [DIST_DIR]     (default: dist)
-#   SIZE_BUDGET_BYTES=210000               (budget; 1 KB = 1000 bytes)
+#   SIZE_BUDGET_BYTES=203000               (budget; 1 KB = 1000 bytes)
 set -euo pipefail
 
 # shellcheck source=scripts/env.sh
@@ -23,10 +23,10 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-# TEMPORARY: 210000. Issue 16 asks for 150000; with the text moved into
-# fetched catalogs the first visit is 209 KB (BENCHMARKS.md, "Languages"):
-# what remains is code (Yew, the scenario set-ups the lite bundle links).
-budget="${SIZE_BUDGET_BYTES:-210000}"
+# 203000: the size reached (BENCHMARKS.md, "The first visit, continued"),
+# rounded up to the next KB. Issue 16 asks for 150000, not reached yet:
+# what remains is mostly code (Yew, the components' views, serde_json).
+budget="${SIZE_BUDGET_BYTES:-203000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }

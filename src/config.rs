@@ -304,7 +304,7 @@ impl Config {
                 .collect()
         });
         let first = scenarios::CATALOG.first().map_or("", |s| s.id);
-        let count = scenarios::setups(scenario.as_deref().unwrap_or(first)).map_or(0, |s| s.len());
+        let count = scenarios::find(scenario.as_deref().unwrap_or(first)).map_or(0, |s| s.lanes);
         // A file's set-ups are counted once it is loaded.
         if file.is_none()
             && setups

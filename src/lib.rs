@@ -84,6 +84,12 @@ pub mod boot;
 #[cfg_attr(not(feature = "engine"), path = "bundle/lite/mod.rs")]
 pub mod bundle;
 
+/// The allocator of both bundles (talc instead of the standard library's
+/// dlmalloc: fewer bytes of WebAssembly, see BENCHMARKS.md).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Starts the page (or, under `embed.js`, waits for `McpLanes.mount`).
 #[cfg(target_arch = "wasm32")]
 pub use bundle::entry::start;

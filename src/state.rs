@@ -369,7 +369,7 @@ impl State {
         self.problems = None;
         // `?scenario=stress`: the playback benchmark's load (not a lesson).
         if id == Some("stress") {
-            let bases = scenarios::stress(3, 200);
+            let bases = self.simulator.map_or_else(Vec::new, |s| (s.stress)(3, 200));
             self.notice = Some(t("notice.stress"));
             self.scenario = None;
             let shares = (0..bases.len()).map(LaneState::untouched).collect();
@@ -392,7 +392,7 @@ impl State {
         };
         self.scenario = info;
         let bases = info
-            .and_then(|i| scenarios::setups(i.id))
+            .and_then(|i| runs::setups(self.simulator, i.id))
             .unwrap_or_default();
         let shares = (0..bases.len()).map(LaneState::untouched).collect();
         self.open_lanes(bases, shares);
@@ -449,7 +449,7 @@ impl State {
         self.bases = Rc::default();
         let stand_in = CATALOG
             .first()
-            .and_then(|info| scenarios::setups(info.id))
+            .and_then(|info| runs::setups(self.simulator, info.id))
             .and_then(|s| s.into_iter().next());
         let lanes = match stand_in {
             Some(stand_in) => checked

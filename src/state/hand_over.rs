@@ -123,7 +123,7 @@ pub fn needs_simulator(link: &ShareState) -> bool {
 
 /// A scenario's untouched start, at `step`.
 fn pristine(id: &str, step: usize) -> Option<ShareState> {
-    let count = scenarios::setups(id)?.len();
+    let count = scenarios::find(id)?.lanes;
     Some(ShareState {
         scenario: id.to_string(),
         lanes: (0..count).map(LaneState::untouched).collect(),

@@ -96,7 +96,7 @@ impl State {
             return;
         }
         let found = scenarios::find(&link.scenario);
-        let bases = scenarios::setups(&link.scenario);
+        let bases = crate::runs::setups(self.simulator, &link.scenario);
         if let (Some(info), Some(bases)) = (found, bases) {
             self.scenario = Some(info);
             self.notice = None;

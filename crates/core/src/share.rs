@@ -337,12 +337,15 @@ fn state_from(doc: &Value) -> Option<ShareState> {
 /// scenario catalog are checked; nothing in it is ever executed.
 pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
     let state = unpack(fragment)?;
-    let Some(setups) = crate::scenarios::setups(&state.scenario) else {
+    // The count only: the catalog knows it without building the set-ups
+    // (the page's lite bundle decodes links without linking them).
+    let Some(info) = crate::scenarios::find(&state.scenario).filter(|i| i.id == state.scenario)
+    else {
         return Err(ShareError(
             "the link names a scenario that does not exist".into(),
         ));
     };
-    validate(state, setups.len())
+    validate(state, info.lanes)
 }
 
 /// Decodes a [`to_fragment`] fragment of a page that shows a scenario

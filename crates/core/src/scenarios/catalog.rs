@@ -15,6 +15,31 @@ use crate::sim::engine::ServerEvent;
 use crate::sim::{Setup, SimTime};
 use crate::transport::{ChannelConfig, TransportKind};
 
+/// A scenario as defined here: its [`ScenarioInfo`] and the builder of its
+/// set-ups.
+#[derive(Clone, Copy)]
+struct Definition {
+    number: u8,
+    id: &'static str,
+    title: &'static str,
+    summary: &'static str,
+    lanes: usize,
+    setups: fn() -> Vec<Setup>,
+}
+
+impl Definition {
+    /// What the catalog lists: everything but the builder.
+    const fn info(self) -> ScenarioInfo {
+        ScenarioInfo {
+            number: self.number,
+            id: self.id,
+            title: self.title,
+            summary: self.summary,
+            lanes: self.lanes,
+        }
+    }
+}
+
 const STDIO: TransportKind = TransportKind::Stdio;
 const HTTP: TransportKind = TransportKind::Http;
 
@@ -66,6 +91,32 @@ fn modern_meta() -> serde_json::Value {
 /// The twenty scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
+    DISCOVER.info(),
+    CAPABILITY_PER_REQUEST.info(),
+    PLAIN_VS_RICH.info(),
+    UNKNOWN_TOOL_VS_UNKNOWN_METHOD.info(),
+    VERSION_RETRY.info(),
+    MISSING_META.info(),
+    ERA_PROBE_STDIO.info(),
+    ERA_PROBE_HTTP.info(),
+    ERA_CACHE_AND_UPGRADE.info(),
+    COMPATIBILITY_MATRIX.info(),
+    LEGACY_HANDSHAKE.info(),
+    LIST_CHANGED_DEBOUNCE.info(),
+    ELICITATION_UNCHECKED.info(),
+    ELICITATION_CHECKED.info(),
+    LEGACY_CLIENT_VS_MODERN_SERVER.info(),
+    HTTP_HEADER_MISMATCH.info(),
+    RESOURCES_PROMPTS_CACHING.info(),
+    PER_REQUEST_LOGGING.info(),
+    MRTR_SAMPLING_ROOTS.info(),
+    SUBSCRIPTIONS_LISTEN.info(),
+];
+
+/// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
+/// so that code which only lists or finds scenarios, such as the page's lite
+/// bundle, does not link the set-up builders and the presets they use).
+const DEFINITIONS: &[Definition] = &[
     DISCOVER,
     CAPABILITY_PER_REQUEST,
     PLAIN_VS_RICH,
@@ -90,14 +141,18 @@ pub const CATALOG: &[ScenarioInfo] = &[
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.
 pub fn setups(id: &str) -> Option<Vec<Setup>> {
-    CATALOG.iter().find(|s| s.id == id).map(|s| (s.setups)())
+    DEFINITIONS
+        .iter()
+        .find(|s| s.id == id)
+        .map(|s| (s.setups)())
 }
 
-const DISCOVER: ScenarioInfo = ScenarioInfo {
+const DISCOVER: Definition = Definition {
     number: 1,
     id: "discover",
     title: en!("Discover"),
     summary: en!("One server/discover; read every field of the result."),
+    lanes: 1,
     setups: || {
         vec![setup(
             "plain client discovers deploy-console",
@@ -109,7 +164,7 @@ const DISCOVER: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const CAPABILITY_PER_REQUEST: ScenarioInfo = ScenarioInfo {
+const CAPABILITY_PER_REQUEST: Definition = Definition {
     number: 2,
     id: "capability-per-request",
     title: en!("Capability per request"),
@@ -117,6 +172,7 @@ const CAPABILITY_PER_REQUEST: ScenarioInfo = ScenarioInfo {
         "notify_oncall with {} gets -32021 naming elicitation; the retry \
         declaring it completes; dropping it later is refused again."
     ),
+    lanes: 1,
     setups: || {
         let mut client = clients::rich();
         client.preset = "rich".into();
@@ -144,7 +200,7 @@ const CAPABILITY_PER_REQUEST: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const PLAIN_VS_RICH: ScenarioInfo = ScenarioInfo {
+const PLAIN_VS_RICH: Definition = Definition {
     number: 3,
     id: "plain-vs-rich",
     title: en!("Plain vs rich client"),
@@ -152,6 +208,7 @@ const PLAIN_VS_RICH: ScenarioInfo = ScenarioInfo {
         "confirm_order: -32021 for the plain client, an input_required \
         elicitation round trip with a new id for the rich one."
     ),
+    lanes: 2,
     setups: || {
         vec![
             setup(
@@ -182,11 +239,12 @@ const PLAIN_VS_RICH: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const UNKNOWN_TOOL_VS_UNKNOWN_METHOD: ScenarioInfo = ScenarioInfo {
+const UNKNOWN_TOOL_VS_UNKNOWN_METHOD: Definition = Definition {
     number: 4,
     id: "unknown-tool-vs-unknown-method",
     title: en!("Unknown tool vs unknown method"),
     summary: en!("An unknown tool is -32602; an unknown method is -32601."),
+    lanes: 2,
     setups: || {
         vec![
             setup(
@@ -207,13 +265,14 @@ const UNKNOWN_TOOL_VS_UNKNOWN_METHOD: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const VERSION_RETRY: ScenarioInfo = ScenarioInfo {
+const VERSION_RETRY: Definition = Definition {
     number: 5,
     id: "version-retry",
     title: en!("Version retry"),
     summary: en!("A modern request naming 2025-11-25 gets -32022 with \
         data.supported/requested; the client retries with a supported version \
         and a new id."),
+    lanes: 1,
     setups: || {
         vec![setup(
             "discover naming 2025-11-25",
@@ -227,7 +286,7 @@ const VERSION_RETRY: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const MISSING_META: ScenarioInfo = ScenarioInfo {
+const MISSING_META: Definition = Definition {
     number: 6,
     id: "missing-meta",
     title: en!("Missing _meta"),
@@ -235,6 +294,7 @@ const MISSING_META: ScenarioInfo = ScenarioInfo {
         "A request without _meta, or missing either required key, is rejected \
         with -32602; clientInfo is optional."
     ),
+    lanes: 4,
     setups: || {
         let broken = |label: &str, params: serde_json::Value, why: &str| {
             let text = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
@@ -267,7 +327,7 @@ const MISSING_META: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const ERA_PROBE_STDIO: ScenarioInfo = ScenarioInfo {
+const ERA_PROBE_STDIO: Definition = Definition {
     number: 7,
     id: "era-probe-stdio",
     title: en!("Era probe on stdio"),
@@ -275,18 +335,20 @@ const ERA_PROBE_STDIO: ScenarioInfo = ScenarioInfo {
         "A dual-era client probes modern, legacy-answering, legacy-silent and \
         dual-era servers side by side."
     ),
+    lanes: 4,
     setups: || probe_setups(STDIO),
 };
 
-const ERA_PROBE_HTTP: ScenarioInfo = ScenarioInfo {
+const ERA_PROBE_HTTP: Definition = Definition {
     number: 8,
     id: "era-probe-http",
     title: en!("Era probe on HTTP"),
     summary: en!("The same probe on Streamable HTTP, deciding from the status and the body."),
+    lanes: 4,
     setups: || probe_setups(HTTP),
 };
 
-const ERA_CACHE_AND_UPGRADE: ScenarioInfo = ScenarioInfo {
+const ERA_CACHE_AND_UPGRADE: Definition = Definition {
     number: 9,
     id: "era-cache-and-upgrade",
     title: en!("Era cache and upgrade"),
@@ -295,6 +357,7 @@ const ERA_CACHE_AND_UPGRADE: ScenarioInfo = ScenarioInfo {
         when ttlMs expires and when an upgraded server returns a version \
         error."
     ),
+    lanes: 2,
     setups: || {
         let mut client = clients::dual_era();
         client.request_timeout_ms = Some(30_000);
@@ -340,11 +403,12 @@ const ERA_CACHE_AND_UPGRADE: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const COMPATIBILITY_MATRIX: ScenarioInfo = ScenarioInfo {
+const COMPATIBILITY_MATRIX: Definition = Definition {
     number: 10,
     id: "compatibility-matrix",
     title: en!("Compatibility matrix"),
     summary: en!("The seven client/server era pairs and how each ends."),
+    lanes: 7,
     setups: || {
         let mut modern_client = clients::plain();
         modern_client.discover_first = true;
@@ -403,7 +467,7 @@ const COMPATIBILITY_MATRIX: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const LEGACY_HANDSHAKE: ScenarioInfo = ScenarioInfo {
+const LEGACY_HANDSHAKE: Definition = Definition {
     number: 11,
     id: "legacy-handshake",
     title: en!("Legacy handshake"),
@@ -411,6 +475,7 @@ const LEGACY_HANDSHAKE: ScenarioInfo = ScenarioInfo {
         "initialize: version echo, counter-offer, and a client that cannot \
         speak the answer disconnects; initialized; instructions."
     ),
+    lanes: 3,
     setups: || {
         let mut wants_newer = clients::legacy_host();
         wants_newer.legacy_versions = vec!["2025-11-25".into(), "2025-06-18".into()];
@@ -443,7 +508,7 @@ const LEGACY_HANDSHAKE: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const LIST_CHANGED_DEBOUNCE: ScenarioInfo = ScenarioInfo {
+const LIST_CHANGED_DEBOUNCE: Definition = Definition {
     number: 12,
     id: "list-changed-debounce",
     title: en!("list_changed debounce"),
@@ -451,6 +516,7 @@ const LIST_CHANGED_DEBOUNCE: ScenarioInfo = ScenarioInfo {
         "A burst of list_changed notices becomes one re-list (compared with \
         re-listing on every notice)."
     ),
+    lanes: 2,
     setups: || {
         let mut naive = clients::legacy_host();
         naive.debounce_ms = 0;
@@ -481,7 +547,7 @@ const LIST_CHANGED_DEBOUNCE: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const ELICITATION_UNCHECKED: ScenarioInfo = ScenarioInfo {
+const ELICITATION_UNCHECKED: Definition = Definition {
     number: 13,
     id: "elicitation-unchecked",
     title: en!("Elicitation unchecked"),
@@ -490,6 +556,7 @@ const ELICITATION_UNCHECKED: ScenarioInfo = ScenarioInfo {
         declared it: -32601, silent drop (lock leaked, host kill at 600 s) and \
         disconnect."
     ),
+    lanes: 3,
     setups: || {
         let mut server = servers::search_index();
         server.checks_capability_before_work = false;
@@ -513,7 +580,7 @@ const ELICITATION_UNCHECKED: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const ELICITATION_CHECKED: ScenarioInfo = ScenarioInfo {
+const ELICITATION_CHECKED: Definition = Definition {
     number: 14,
     id: "elicitation-checked",
     title: en!("Elicitation checked"),
@@ -521,6 +588,7 @@ const ELICITATION_CHECKED: ScenarioInfo = ScenarioInfo {
         "The capability check runs before the lock: a precise tool error naming \
         retention_days, the re-call completes, nothing leaks."
     ),
+    lanes: 3,
     setups: || {
         UndeclaredPolicy::ALL
             .into_iter()
@@ -545,11 +613,12 @@ const ELICITATION_CHECKED: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const LEGACY_CLIENT_VS_MODERN_SERVER: ScenarioInfo = ScenarioInfo {
+const LEGACY_CLIENT_VS_MODERN_SERVER: Definition = Definition {
     number: 15,
     id: "legacy-client-vs-modern-server",
     title: en!("Legacy client, modern server"),
     summary: en!("initialize is refused with the supported versions named, on stdio and on HTTP."),
+    lanes: 2,
     setups: || {
         vec![
             setup(
@@ -570,7 +639,7 @@ const LEGACY_CLIENT_VS_MODERN_SERVER: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const HTTP_HEADER_MISMATCH: ScenarioInfo = ScenarioInfo {
+const HTTP_HEADER_MISMATCH: Definition = Definition {
     number: 16,
     id: "http-header-mismatch",
     title: en!("HTTP header mismatch"),
@@ -578,6 +647,7 @@ const HTTP_HEADER_MISMATCH: ScenarioInfo = ScenarioInfo {
         "MCP-Protocol-Version header differs from _meta: 400 with -32020 (and \
         the matching request for comparison)."
     ),
+    lanes: 2,
     setups: || {
         let body = |id: u32| {
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
@@ -688,7 +758,7 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
         .collect()
 }
 
-const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
+const RESOURCES_PROMPTS_CACHING: Definition = Definition {
     number: 17,
     id: "resources-prompts-caching",
     title: en!("Resources and prompts, with cache hints"),
@@ -696,6 +766,7 @@ const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
         "Lists, a template read, an unknown URI (-32602 naming it), a prompt with \
         arguments and a completion: every list and read carries ttlMs and cacheScope."
     ),
+    lanes: 1,
     setups: || {
         reference_setups(
             r#"[{"label":"plain client, reference server","client":"plain","transport":"http","script":[
@@ -709,7 +780,7 @@ const RESOURCES_PROMPTS_CACHING: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
+const PER_REQUEST_LOGGING: Definition = Definition {
     number: 18,
     id: "per-request-logging",
     title: en!("Per-request logging"),
@@ -717,6 +788,7 @@ const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
         "No logLevel in _meta: no log messages. logLevel info: three messages on the \
         request's own SSE stream before its result. logLevel error: none again."
     ),
+    lanes: 1,
     setups: || {
         reference_setups(
             r#"[{"label":"plain client, reference server","client":"plain","transport":"http","script":[
@@ -730,7 +802,7 @@ const PER_REQUEST_LOGGING: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
+const MRTR_SAMPLING_ROOTS: Definition = Definition {
     number: 19,
     id: "mrtr-sampling-roots",
     title: en!("MRTR: sampling, roots, several rounds"),
@@ -738,6 +810,7 @@ const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
         "input_required asks the client's model and its roots; a two-round flow \
         carries the first answer in a signed requestState; without the capability, -32021."
     ),
+    lanes: 4,
     setups: || {
         reference_setups(
             r#"[{"label":"sampling","client":"all","transport":"http","script":[["call","test_input_required_result_sampling"]]},
@@ -748,7 +821,7 @@ const MRTR_SAMPLING_ROOTS: ScenarioInfo = ScenarioInfo {
     },
 };
 
-const SUBSCRIPTIONS_LISTEN: ScenarioInfo = ScenarioInfo {
+const SUBSCRIPTIONS_LISTEN: Definition = Definition {
     number: 20,
     id: "subscriptions-listen",
     title: en!("subscriptions/listen with a filter"),
@@ -757,6 +830,7 @@ const SUBSCRIPTIONS_LISTEN: ScenarioInfo = ScenarioInfo {
         changes filtered out, every notification tagged with the subscription id; after \
         the client cancels, the server keeps nothing."
     ),
+    lanes: 1,
     setups: || {
         reference_setups(
             r#"[{"label":"plain client, reference server, stdio","client":"plain","transport":"stdio","timeout":2000,

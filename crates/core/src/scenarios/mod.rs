@@ -10,8 +10,9 @@ use crate::sim::{self, Setup, Timeline};
 
 pub use catalog::{setups, CATALOG};
 
-/// One entry of the catalog: what it shows, and the set-ups that show it
-/// (defined together in `catalog.rs`).
+/// One entry of the catalog: what it shows, and how many set-ups show it
+/// (defined together with the set-ups in `catalog.rs`; [`setups`] builds
+/// them).
 #[derive(Clone, Copy)]
 pub struct ScenarioInfo {
     /// Catalog number (1..=20).
@@ -22,8 +23,10 @@ pub struct ScenarioInfo {
     pub title: &'static str,
     /// One-line summary.
     pub summary: &'static str,
-    /// Builds its side-by-side set-ups.
-    pub setups: fn() -> Vec<Setup>,
+    /// How many side-by-side set-ups (lanes) it has: `setups(id).len()`,
+    /// known without building them (the page's lite bundle counts lanes
+    /// without linking the builders).
+    pub lanes: usize,
 }
 
 /// Scenarios are the same when their number and id are.

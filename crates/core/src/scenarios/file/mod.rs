@@ -134,7 +134,12 @@ pub fn export(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Value {
 
 /// Writes a catalog scenario as a scenario file.
 pub fn export_scenario(info: &ScenarioInfo) -> Value {
-    export(info.id, info.title, info.summary, &(info.setups)())
+    export(
+        info.id,
+        info.title,
+        info.summary,
+        &super::setups(info.id).unwrap_or_default(),
+    )
 }
 
 #[cfg(test)]

@@ -21,7 +21,8 @@ fn minimal() -> Value {
 #[test]
 fn every_catalog_scenario_round_trips_to_the_same_setups_and_timelines() {
     for info in CATALOG {
-        let setups = (info.setups)();
+        let setups = crate::scenarios::setups(info.id).unwrap_or_default();
+        assert_eq!(setups.len(), info.lanes, "{}: lanes", info.id);
         let text = serde_json::to_string_pretty(&export_scenario(info)).unwrap_or_default();
         let loaded = match load(&text) {
             Ok(loaded) => loaded,
