@@ -118,16 +118,9 @@ async fn post(url: &str, request: &mcp_lanes_core::transport::HttpRequest) -> An
 /// so far after every step and once more, graded, at the end. Returns a
 /// sentence for the reader when the browser could not reach the server.
 pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<String> {
-    let parsed = web_sys::Url::new(&url).ok();
-    if !parsed
-        .as_ref()
-        .is_some_and(|u| matches!(u.protocol().as_str(), "http:" | "https:"))
-    {
-        return Some(tf("live.bad_url", &[("url", &url)]));
+    if let Some(why) = bad_url(&url) {
+        return Some(why);
     }
-    let origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
     let mut done: Vec<GradedRun> = Vec::new();
     let mut blocked = false;
     let show = |done: &[GradedRun], current: Option<&LiveRun>, graded: bool| {
@@ -193,5 +186,42 @@ pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<Strin
             break;
         }
     }
-    blocked.then(|| tf("live.blocked", &[("url", &url), ("origin", &origin)]))
+    blocked.then(|| blocked_text(&url))
+}
+
+/// Why `url` cannot be fetched at all (not http:// or https://).
+fn bad_url(url: &str) -> Option<String> {
+    let parsed = web_sys::Url::new(url).ok();
+    let fine = parsed
+        .as_ref()
+        .is_some_and(|u| matches!(u.protocol().as_str(), "http:" | "https:"));
+    (!fine).then(|| tf("live.bad_url", &[("url", url)]))
+}
+
+/// What the reader is told when the browser would not let the page read
+/// `url` (CORS or the page's CSP), pointing at `mcp-lanes bridge`.
+fn blocked_text(url: &str) -> String {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    tf("live.blocked", &[("url", url), ("origin", &origin)])
+}
+
+/// One request of the editor's "Your server" target to `url`, by the live
+/// check's own fetch path (its deadline, its size limit): what came back,
+/// and the reader's sentence when the browser refused to read it.
+pub async fn send_once(
+    url: &str,
+    request: &mcp_lanes_core::transport::HttpRequest,
+) -> (mcp_lanes_core::editor::RemoteAnswer, Option<String>) {
+    if let Some(why) = bad_url(url) {
+        return (Err(why.clone()), Some(why));
+    }
+    match post(url, request).await {
+        Answer::Http(status, headers, body) => (Ok((status, headers, body)), None),
+        Answer::Failed(why) => {
+            let blocked = why.starts_with("TypeError").then(|| blocked_text(url));
+            (Err(why), blocked)
+        }
+    }
 }
