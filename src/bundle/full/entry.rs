@@ -178,13 +178,14 @@ pub fn start() {
     // The page runs until it is closed: its handle is not needed.
     wasm_bindgen_futures::spawn_local(async move {
         prefetch_catalog("", config.lang.as_deref(), None);
+        // The catalog first: a recorded check's problems are in its language.
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        localize_page(&tag);
         if let Some(url) = config.timeline.clone() {
             config.checked = Some(fetch_checked(&url).await);
         } else if config.file.is_some() {
             config = with_file(config).await;
         }
-        let tag = load_catalog("", config.lang.as_deref(), None).await;
-        localize_page(&tag);
         // The options' problems, in the page's language now.
         config.problem = page_config().problem;
         if let Some(problem) = &config.problem {
