@@ -278,7 +278,11 @@ impl EditorState {
 
     /// The label of the server talked to.
     pub fn server_label(&self) -> String {
-        self.session.borrow().config().label()
+        let session = self.session.borrow();
+        match session.remote_url() {
+            Some(url) => url.to_string(),
+            None => session.config().label(),
+        }
     }
 
     /// Whether the server talked to is `config` as far as a lane's
@@ -463,13 +467,10 @@ impl EditorState {
                 next.target = target;
                 next.connect(*config);
             }
+            // A real server is reached over Streamable HTTP only.
+            EditorAction::Transport(_) if next.target == Target::Remote => {}
             EditorAction::Transport(kind) => {
-                // A real server is reached over Streamable HTTP only.
-                next.transport = if next.target == Target::Remote {
-                    TransportKind::Http
-                } else {
-                    kind
-                };
+                next.transport = kind;
                 let config = next.session.borrow().config().clone();
                 next.connect(config);
             }
@@ -624,5 +625,46 @@ impl EditorState {
                 next.lint = Shared::new(next.session.borrow().lint(&next.text));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn your_server_is_fetched_by_the_view_and_its_answer_recorded() {
+        let mut state =
+            EditorState::new(Target::Preset("deploy-console"), presets::deploy_console());
+        assert!(state.remote_post().is_none());
+        state.update(EditorAction::Remote(" http://127.0.0.1:9/mcp ".into()));
+        assert_eq!(state.target, Target::Remote);
+        assert_eq!(state.transport, TransportKind::Http);
+        assert_eq!(state.server_label(), "http://127.0.0.1:9/mcp");
+        // Send never reaches a simulation: the view fetches.
+        state.update(EditorAction::Send);
+        assert!(state.history.is_empty());
+        state.update(EditorAction::Transport(TransportKind::Stdio));
+        assert_eq!(state.transport, TransportKind::Http);
+        let Some(Ok((url, request))) = state.remote_post() else {
+            panic!("a template is sendable");
+        };
+        assert_eq!(url, "http://127.0.0.1:9/mcp");
+        let body = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#.to_string();
+        state.update(EditorAction::RemoteAnswer(
+            Box::new(request.clone()),
+            Ok((200, Vec::new(), body)),
+            None,
+        ));
+        assert_eq!(state.history.len(), 1);
+        assert!(state.notice.is_none());
+        state.update(EditorAction::RemoteAnswer(
+            Box::new(request),
+            Err("TypeError: Failed to fetch".into()),
+            Some("blocked: CORS".into()),
+        ));
+        assert_eq!(state.history.len(), 2);
+        assert_eq!(state.notice, Some(("blocked: CORS".to_string(), true)));
+        assert_eq!(state.link().target, "setup");
     }
 }
