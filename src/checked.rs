@@ -13,6 +13,8 @@ use mcp_lanes_core::scenarios::file::MAX_FILE_BYTES;
 use mcp_lanes_core::sim::Timeline;
 use serde_json::Value;
 
+use crate::i18n::tf;
+
 /// One graded run: a lane.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GradedRun {
@@ -57,17 +59,24 @@ impl Checked {
 /// An error says what is wrong, in words for the reader.
 pub fn read(source: &str, text: &str) -> Result<Checked, String> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{source} is {} bytes, over the {MAX_FILE_BYTES}-byte limit.",
-            text.len()
+        return Err(tf(
+            "check.over_limit",
+            &[
+                ("source", source),
+                ("size", &text.len().to_string()),
+                ("limit", &MAX_FILE_BYTES.to_string()),
+            ],
         ));
     }
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| format!("{source} is not JSON ({e}), so it is no recorded timeline."))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        tf(
+            "check.not_json",
+            &[("source", source), ("error", &e.to_string())],
+        )
+    })?;
     if value.get("verdicts").is_some() {
-        let report = Report::from_json(text).ok_or_else(|| {
-            format!("{source} looks like a check report (it has verdicts) but cannot be read: `mcp-lanes check --out FILE` writes {{\"target\", \"era\", \"verdicts\", \"timeline\"}}.")
-        })?;
+        let report =
+            Report::from_json(text).ok_or_else(|| tf("check.bad_report", &[("source", source)]))?;
         let run = GradedRun {
             timeline: Rc::new(report.timeline),
             verdicts: Rc::new(report.verdicts),
@@ -86,11 +95,10 @@ pub fn read(source: &str, text: &str) -> Result<Checked, String> {
     } else {
         format!("[{text}]")
     };
-    let timelines = Timeline::from_json(&array).ok_or_else(|| {
-        format!("{source} is neither a check report (`mcp-lanes check --out FILE`) nor recorded timelines (`mcp-lanes client --out FILE`).")
-    })?;
+    let timelines =
+        Timeline::from_json(&array).ok_or_else(|| tf("check.neither", &[("source", source)]))?;
     if timelines.is_empty() {
-        return Err(format!("{source} holds no timeline."));
+        return Err(tf("check.no_timeline", &[("source", source)]));
     }
     let target = timelines
         .first()
@@ -114,15 +122,23 @@ pub fn read(source: &str, text: &str) -> Result<Checked, String> {
 
 /// "3 rules passed, 1 failed" (and how many were not exercised).
 pub fn summary_line(summary: &Summary) -> String {
-    let rules = |n: usize| if n == 1 { "rule" } else { "rules" };
-    let mut line = format!(
-        "{} {} passed, {} failed",
-        summary.passed,
-        rules(summary.passed),
-        summary.failed
+    let key = if summary.passed == 1 {
+        "check.summary_one"
+    } else {
+        "check.summary_many"
+    };
+    let mut line = tf(
+        key,
+        &[
+            ("passed", &summary.passed.to_string()),
+            ("failed", &summary.failed.to_string()),
+        ],
     );
     if summary.not_applicable > 0 {
-        line.push_str(&format!(", {} not exercised", summary.not_applicable));
+        line.push_str(&tf(
+            "check.not_exercised",
+            &[("count", &summary.not_applicable.to_string())],
+        ));
     }
     line
 }

@@ -17,8 +17,9 @@ use mcp_lanes_core::server::{presets, ServerConfig};
 use mcp_lanes_core::settings::{self, Capability};
 use mcp_lanes_core::share;
 use mcp_lanes_core::sim::{EventKind, Timeline};
-use mcp_lanes_core::transport::TransportKind;
+use mcp_lanes_core::transport::{HttpRequest, TransportKind};
 
+use crate::i18n::t;
 use crate::model::{Layout, Shared};
 
 /// How many of the latest exchanges the lane draws (a long session keeps
@@ -35,6 +36,10 @@ pub enum Target {
     /// A server of the open scenario file, by its position in the file's
     /// servers (`ScenarioFile::servers`).
     File(usize),
+    /// A real server over Streamable HTTP ("Your server"; its URL is the
+    /// session's, [`EditorState::remote_url`]): the page fetches, the
+    /// editor shows whatever came back.
+    Remote,
 }
 
 /// One sent request as the core described it, with its method (for the
@@ -126,6 +131,14 @@ pub enum EditorAction {
     /// Draw the newest exchanges in the lane (dispatched right after a
     /// send has shown its reply, so the reply never waits for the lane).
     Lane,
+    /// Talk to the real server at this URL ("Your server").
+    Remote(String),
+    /// A request to the real server is on its way (the view fetches it).
+    RemoteSending,
+    /// What the real server answered to this request (or why nothing came),
+    /// and what to tell the reader when the browser refused to read it
+    /// (CORS: the view words it, it knows the page's origin).
+    RemoteAnswer(Box<HttpRequest>, editor::RemoteAnswer, Option<String>),
 }
 
 fn new_session(config: ServerConfig, transport: TransportKind) -> Rc<RefCell<EditorSession>> {
@@ -220,6 +233,8 @@ impl EditorState {
                 Target::Viewed => "setup".into(),
                 Target::Preset(id) => id.into(),
                 Target::File(i) => format!("file:{i}"),
+                // A link never carries where the page sent requests.
+                Target::Remote => "setup".into(),
             },
             transport: self.transport,
             text: self.text.to_string(),
@@ -242,9 +257,32 @@ impl EditorState {
         (self.target, self.transport, headers)
     }
 
+    /// The real server's URL, when the target is "Your server".
+    pub fn remote_url(&self) -> Option<String> {
+        self.session.borrow().remote_url().map(str::to_string)
+    }
+
+    /// What to fetch for the text now, for "Your server": its URL and the
+    /// POST (the lint's refusal when the text cannot be sent; `None` for
+    /// another target).
+    pub fn remote_post(&self) -> Option<Result<(String, HttpRequest), String>> {
+        let session = self.session.borrow();
+        let url = session.remote_url()?.to_string();
+        if let Some(refusal) = self.lint.refusal() {
+            return Some(Err(refusal));
+        }
+        let headers = self.headers_edited.then(|| self.headers.to_vec());
+        let headers = headers.or_else(|| Some(self.headers.to_vec()).filter(|h| !h.is_empty()));
+        Some(Ok((url, session.remote_request(&self.text, headers))))
+    }
+
     /// The label of the server talked to.
     pub fn server_label(&self) -> String {
-        self.session.borrow().config().label()
+        let session = self.session.borrow();
+        match session.remote_url() {
+            Some(url) => url.to_string(),
+            None => session.config().label(),
+        }
     }
 
     /// Whether the server talked to is `config` as far as a lane's
@@ -385,6 +423,10 @@ impl EditorState {
             self.notice = Some((refusal, true));
             return;
         }
+        // "Your server" is sent by the view (fetch), never to a simulation.
+        if self.session.borrow().remote_url().is_some() {
+            return;
+        }
         let headers = (self.transport == TransportKind::Http).then(|| self.headers.to_vec());
         let exchange = self.session.borrow_mut().send(&self.text, headers);
         let first = self.history.len();
@@ -425,6 +467,8 @@ impl EditorState {
                 next.target = target;
                 next.connect(*config);
             }
+            // A real server is reached over Streamable HTTP only.
+            EditorAction::Transport(_) if next.target == Target::Remote => {}
             EditorAction::Transport(kind) => {
                 next.transport = kind;
                 let config = next.session.borrow().config().clone();
@@ -551,6 +595,76 @@ impl EditorState {
             }
             EditorAction::Dismiss => next.notice = None,
             EditorAction::Lane => next.extend_lane(),
+            EditorAction::Remote(url) => {
+                next.target = Target::Remote;
+                next.transport = TransportKind::Http;
+                let config = next.session.borrow().config().clone();
+                next.session = Rc::new(RefCell::new(EditorSession::remote(url.trim(), config)));
+                next.reset_lane();
+                next.headers_edited = false;
+                let text = next.text.to_string();
+                next.set_text(text);
+                next.notice = None;
+            }
+            EditorAction::RemoteSending => {
+                next.notice = Some((t("editor.remote_sending"), false));
+            }
+            EditorAction::RemoteAnswer(request, answer, blocked) => {
+                let exchange = next.session.borrow_mut().record_remote(&request, answer);
+                let first = next.history.len();
+                let method = next
+                    .lint
+                    .method
+                    .clone()
+                    .unwrap_or_else(|| "(not a request)".to_string());
+                let mut history = next.history.to_vec();
+                history.push(Shared::new(Sent { exchange, method }));
+                next.history = Shared::new(history);
+                next.shown = Some(first);
+                next.notice = blocked.map(|why| (why, true));
+                next.lint = Shared::new(next.session.borrow().lint(&next.text));
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn your_server_is_fetched_by_the_view_and_its_answer_recorded() {
+        let mut state =
+            EditorState::new(Target::Preset("deploy-console"), presets::deploy_console());
+        assert!(state.remote_post().is_none());
+        state.update(EditorAction::Remote(" http://127.0.0.1:9/mcp ".into()));
+        assert_eq!(state.target, Target::Remote);
+        assert_eq!(state.transport, TransportKind::Http);
+        assert_eq!(state.server_label(), "http://127.0.0.1:9/mcp");
+        // Send never reaches a simulation: the view fetches.
+        state.update(EditorAction::Send);
+        assert!(state.history.is_empty());
+        state.update(EditorAction::Transport(TransportKind::Stdio));
+        assert_eq!(state.transport, TransportKind::Http);
+        let Some(Ok((url, request))) = state.remote_post() else {
+            panic!("a template is sendable");
+        };
+        assert_eq!(url, "http://127.0.0.1:9/mcp");
+        let body = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#.to_string();
+        state.update(EditorAction::RemoteAnswer(
+            Box::new(request.clone()),
+            Ok((200, Vec::new(), body)),
+            None,
+        ));
+        assert_eq!(state.history.len(), 1);
+        assert!(state.notice.is_none());
+        state.update(EditorAction::RemoteAnswer(
+            Box::new(request),
+            Err("TypeError: Failed to fetch".into()),
+            Some("blocked: CORS".into()),
+        ));
+        assert_eq!(state.history.len(), 2);
+        assert_eq!(state.notice, Some(("blocked: CORS".to_string(), true)));
+        assert_eq!(state.link().target, "setup");
     }
 }

@@ -23,6 +23,8 @@ use mcp_lanes_core::transport::http::{self as core_http, HttpResponse};
 use mcp_lanes_core::transport::{HttpRequest, TransportKind};
 use serde_json::Value;
 
+use crate::i18n::{t, tf};
+
 /// The catalog scenarios whose set-ups a live check runs: discover and its
 /// cache hints, unknown tool versus unknown method (a made-up tool name),
 /// version mismatch and retry, missing `_meta`.
@@ -168,8 +170,12 @@ impl LiveRun {
                 }
                 ClientAction::Record(kind) => {
                     if let EventKind::Timeout { request_id, .. } = &kind {
-                        self.problems.push(format!(
-                            "no answer to request {request_id} within {EXCHANGE_MS} ms"
+                        self.problems.push(tf(
+                            "live.no_answer",
+                            &[
+                                ("id", &request_id.to_string()),
+                                ("ms", &EXCHANGE_MS.to_string()),
+                            ],
                         ));
                     }
                     self.push(now, kind, out.rules, out.note);
@@ -209,7 +215,7 @@ impl LiveRun {
         };
         let mut response = HttpResponse::json(status, body);
         response.headers = headers;
-        let note = format!("The server's answer: HTTP {status}.");
+        let note = tf("live.http_answer", &[("status", &status.to_string())]);
         if core_http::is_event_stream(&response) {
             for data in core_http::sse_events(&response.body) {
                 self.received(now, &data, Some(info.clone()), note.clone());
@@ -218,9 +224,8 @@ impl LiveRun {
             self.received(now, &response.body, Some(info), note);
         }
         if self.events.len() >= MAX_EVENTS {
-            self.problems.push(format!(
-                "the run reached {MAX_EVENTS} events and was stopped"
-            ));
+            self.problems
+                .push(tf("live.too_many", &[("count", &MAX_EVENTS.to_string())]));
             self.closed = true;
             return;
         }
@@ -250,7 +255,7 @@ impl LiveRun {
                     what: why.to_string(),
                 },
                 vec![rules::C_EXCHANGE_FAILED],
-                format!("A message nobody waits on got no answer: {why}."),
+                tf("live.unawaited", &[("why", why)]),
             );
         }
     }
@@ -274,12 +279,14 @@ impl LiveRun {
     pub fn timeline(&self) -> Timeline {
         let ended_at_ms = self.events.last().map(|e| e.at_ms).unwrap_or(0);
         let outcome = if self.problems.is_empty() {
-            "A live run from the browser, timed by the real clock.".to_string()
+            t("live.outcome")
         } else {
-            format!(
-                "A live run from the browser with {} problem(s): {}.",
-                self.problems.len(),
-                self.problems.join("; ")
+            tf(
+                "live.outcome_problems",
+                &[
+                    ("count", &self.problems.len().to_string()),
+                    ("problems", &self.problems.join("; ")),
+                ],
             )
         };
         Timeline {

@@ -12,23 +12,8 @@ use yew::prelude::*;
 
 use crate::checked;
 use crate::hooks::live_fetch;
+use crate::i18n::{t, tf};
 use crate::state::{Action, State};
-
-/// Reader-facing text of this module (issue 16 moves it to a catalog).
-pub const TEXT_TITLE: &str = "Check a server";
-const TEXT_RECORDED: &str = "Open a recorded check";
-const TEXT_RECORDED_HELP: &str = "A file written by `mcp-lanes check --out FILE` (its verdicts are shown) or `mcp-lanes client --out FILE` (graded here), drawn as lanes with a verdict on each message judged.";
-const TEXT_PICK: &str = "Choose a file";
-const TEXT_DROP: &str = "\u{2026} or drop it here";
-const TEXT_URL_HELP: &str = "Or link to one: add ?timeline=URL to this page's address (the file must be on this page's origin, or allow it with CORS).";
-const TEXT_LIVE: &str = "Check a running server";
-const TEXT_LIVE_HELP: &str = "The page runs the checks itself against a Streamable HTTP endpoint, with fetch: discover and its cache hints, an unknown tool and an unknown method, a version the server does not speak, a request without _meta. No tool of the server's is called. The server must allow this page's origin with CORS; a stdio server (or one you cannot change) can run behind `mcp-lanes bridge --cmd \"COMMAND\" --port 8931 --allow-origin ORIGIN`.";
-const TEXT_URL_LABEL: &str = "Server URL";
-const TEXT_RUN: &str = "Run the checks";
-const TEXT_RUNNING: &str = "Checking\u{2026}";
-const TEXT_DONE: &str = "Done.";
-const TEXT_TOO_LARGE: &str = "is too large to open";
-const TEXT_UNREADABLE: &str = "could not be read";
 
 #[derive(PartialEq, Properties)]
 pub struct CheckOpenerProps {
@@ -39,8 +24,9 @@ pub struct CheckOpenerProps {
 fn open(file: web_sys::File, dispatcher: UseReducerDispatcher<State>) {
     let name = file.name();
     if file.size() > MAX_FILE_BYTES as f64 {
-        dispatcher.dispatch(Action::CheckedProblem(format!(
-            "{name} {TEXT_TOO_LARGE} (over {MAX_FILE_BYTES} bytes)."
+        dispatcher.dispatch(Action::CheckedProblem(tf(
+            "check.file_too_large",
+            &[("name", &name), ("limit", &MAX_FILE_BYTES.to_string())],
         )));
         return;
     }
@@ -50,7 +36,7 @@ fn open(file: web_sys::File, dispatcher: UseReducerDispatcher<State>) {
             .ok()
             .and_then(|t| t.as_string());
         let action = match text {
-            None => Action::CheckedProblem(format!("{name} {TEXT_UNREADABLE}.")),
+            None => Action::CheckedProblem(tf("check.file_unreadable", &[("name", &name)])),
             Some(text) => match checked::read(&name, &text) {
                 Ok(found) => Action::OpenChecked(Rc::new(found)),
                 Err(why) => Action::CheckedProblem(why),
@@ -79,7 +65,7 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let (d, target, status) = (d.clone(), url.trim().to_string(), status.clone());
-            status.set(TEXT_RUNNING.into());
+            status.set(t("check.running"));
             wasm_bindgen_futures::spawn_local(async move {
                 let progress = d.clone();
                 let blocked = live_fetch::run(target, move |checked| {
@@ -89,7 +75,7 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                 if let Some(why) = blocked {
                     d.dispatch(Action::CheckedProblem(why));
                 }
-                status.set(TEXT_DONE.into());
+                status.set(t("check.done"));
             });
         })
     };
@@ -132,25 +118,25 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
     html! {
         <div class="check-body">
             <section class="check-recorded" aria-labelledby="check-recorded-title">
-                <h3 id="check-recorded-title">{ TEXT_RECORDED }</h3>
-                <p class="note">{ TEXT_RECORDED_HELP }</p>
+                <h3 id="check-recorded-title">{ t("check.recorded") }</h3>
+                <p class="note">{ t("check.recorded_help") }</p>
                 <div class={classes!("drop-zone", (*dragging).then_some("dragging"))} data-testid="check-drop"
                     {ondragover} {ondragleave} {ondrop}>
                     <label class="file-pick">
-                        <span>{ TEXT_PICK }</span>
+                        <span>{ t("check.pick") }</span>
                         <input type="file" accept=".json,application/json" data-testid="check-file" {onchange} />
                     </label>
-                    <span class="drop-hint">{ TEXT_DROP }</span>
+                    <span class="drop-hint">{ t("check.drop") }</span>
                 </div>
-                <p class="note">{ TEXT_URL_HELP }</p>
+                <p class="note">{ t("check.url_help") }</p>
             </section>
             <section class="check-live" aria-labelledby="check-live-title">
-                <h3 id="check-live-title">{ TEXT_LIVE }</h3>
-                <p class="note">{ TEXT_LIVE_HELP }</p>
+                <h3 id="check-live-title">{ t("check.live") }</h3>
+                <p class="note">{ t("check.live_help") }</p>
                 <form {onsubmit}>
-                    <label for="check-url">{ TEXT_URL_LABEL }</label>
+                    <label for="check-url">{ t("check.url_label") }</label>
                     <input type="url" id="check-url" data-testid="check-url" value={(*url).clone()} {oninput} />
-                    <button type="submit" data-testid="check-run" disabled={*status == TEXT_RUNNING}>{ TEXT_RUN }</button>
+                    <button type="submit" data-testid="check-run" disabled={*status == t("check.running")}>{ t("check.run") }</button>
                     <span role="status" data-testid="check-status">{ (*status).clone() }</span>
                 </form>
             </section>

@@ -21,6 +21,8 @@ use yew::prelude::*;
 use crate::components::code_editor::CodeEditor;
 use crate::components::lane_diagram::LaneDiagram;
 use crate::editor_state::{EditorAction, EditorState, Target};
+use crate::hooks::live_fetch;
+use crate::i18n::{t, tf};
 use crate::model::Shared;
 use crate::state::{Lane, STEP_MS};
 
@@ -140,6 +142,28 @@ fn lint_view(lint: &editor::Lint) -> Html {
     }
 }
 
+/// Where "Your server" points first: `mcp-lanes bridge`'s usual address.
+const DEFAULT_REMOTE: &str = "http://127.0.0.1:8931/mcp";
+
+/// "Your server": its URL (a change is a fresh connection) and what the
+/// page needs of it (CORS, or `mcp-lanes bridge`).
+fn remote_row(d: &Dispatch, url: &str) -> Html {
+    let onchange = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(EditorAction::Remote(input.value()));
+        })
+    };
+    html! {
+        <div class="row remote" data-testid="editor-remote">
+            <label for="editor-remote-url">{ t("editor.remote_url") }</label>
+            <input type="url" id="editor-remote-url" data-testid="editor-remote-url" value={url.to_string()} {onchange} />
+            <p class="hint">{ tf("editor.remote_help", &[("url", DEFAULT_REMOTE)]) }</p>
+        </div>
+    }
+}
+
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
     crate::hooks::use_rule_text::use_rule_text(true);
@@ -218,12 +242,34 @@ pub fn Editor(props: &EditorProps) -> Html {
     };
 
     let d = state.dispatcher();
+    // Send: to a simulated server at once; to "Your server" by fetch, the
+    // reply recorded as it came when it is here.
+    let send = {
+        let (d, state) = (d.clone(), state.clone());
+        Callback::from(move |()| match state.remote_post() {
+            None => d.dispatch(EditorAction::Send),
+            // The lint refuses the text: Send says why.
+            Some(Err(_)) => d.dispatch(EditorAction::Send),
+            Some(Ok((url, request))) => {
+                let d = d.clone();
+                d.dispatch(EditorAction::RemoteSending);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let (reply, blocked) = live_fetch::send_once(&url, &request).await;
+                    d.dispatch(EditorAction::RemoteAnswer(
+                        Box::new(request),
+                        reply,
+                        blocked,
+                    ));
+                });
+            }
+        })
+    };
     let onkeydown = {
-        let d = d.clone();
+        let send = send.clone();
         Callback::from(move |e: KeyboardEvent| {
             if (e.ctrl_key() || e.meta_key()) && e.key() == "Enter" {
                 e.prevent_default();
-                d.dispatch(EditorAction::Send);
+                send.emit(());
             }
         })
     };
@@ -282,7 +328,9 @@ pub fn Editor(props: &EditorProps) -> Html {
         Target::Viewed => "viewed",
         Target::Preset(id) => id,
         Target::File(_) => file_target.as_str(),
+        Target::Remote => "remote",
     };
+    let remote_url = state.remote_url();
     let targets = html! {
         <>
             if let Some(lane) = &props.viewed {
@@ -298,12 +346,16 @@ pub fn Editor(props: &EditorProps) -> Html {
                 }
             }) }
             { options(PRESETS.iter().map(|(id, _)| *id), target) }
+            <option value="remote" selected={target == "remote"}>{ t("editor.your_server") }</option>
         </>
     };
     let ontarget = {
         let viewed = props.viewed.clone();
         let files = props.files.clone();
         on_select(&d, move |v| {
+            if v == "remote" {
+                return Some(EditorAction::Remote(DEFAULT_REMOTE.to_string()));
+            }
             let file = v
                 .strip_prefix("file:")
                 .and_then(|i| i.parse::<usize>().ok());
@@ -338,6 +390,9 @@ pub fn Editor(props: &EditorProps) -> Html {
                         <button type="button" data-testid="new-connection"
                             onclick={on_click(&d, || EditorAction::NewConnection)}>{ "New connection" }</button>
                     </div>
+                    if let Some(url) = &remote_url {
+                        { remote_row(&d, url) }
+                    }
                     <div class="row">
                         { select("Templates of revision", "editor-revision", on_select(&d, |v| Some(EditorAction::Revision(v))),
                             options(settings::known_versions(), state.revision)) }
@@ -369,7 +424,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                     }
                     <div class="row">
                         <button type="button" class="primary" data-testid="send"
-                            onclick={on_click(&d, || EditorAction::Send)}>{ "Send" }</button>
+                            onclick={send.reform(|_: MouseEvent| ())}>{ "Send" }</button>
                         <span class="hint">
                             { format!("Ctrl+Enter \u{b7} to {} over {transport}", state.server_label()) }
                         </span>

@@ -11,33 +11,20 @@ use mcp_lanes_core::sim::Timeline;
 use yew::prelude::*;
 
 use crate::checked::{overall, rule_link, summary_line, verdicts_at, Checked};
+use crate::i18n::{t, tf};
 use crate::model::{Layout, SERVER_X};
-
-/// Reader-facing text of this module (issue 16 moves it to a catalog).
-const TEXT_CHECK_OF: &str = "Check of";
-const TEXT_ERA: &str = "era";
-const TEXT_FROM: &str = "recorded in";
-const TEXT_GRADED_HERE: &str = "Graded in the page, with the same rules as `mcp-lanes check`.";
-const TEXT_RULES: &str = "Rules";
-const TEXT_VERDICTS: &str = "Verdicts";
-const TEXT_EXPECTED: &str = "expected";
-const TEXT_GOT: &str = "got";
-const TEXT_PASS: &str = "pass";
-const TEXT_FAIL: &str = "fail";
-const TEXT_NA: &str = "n/a";
-const TEXT_WHOLE_RUN: &str = "about the whole run";
 
 /// Where the marks sit: the middle of the margin right of the server column.
 const MARK_X: f64 = SERVER_X + 22.0;
 /// A mark's radius (rows are 30 px apart: marks never touch).
 const MARK_R: f64 = 8.0;
 
-fn word(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Pass => TEXT_PASS,
-        Outcome::Fail => TEXT_FAIL,
-        Outcome::NotApplicable => TEXT_NA,
-    }
+fn word(outcome: Outcome) -> String {
+    t(match outcome {
+        Outcome::Pass => "verdict.pass",
+        Outcome::Fail => "verdict.fail",
+        Outcome::NotApplicable => "verdict.na",
+    })
 }
 
 fn class(outcome: Outcome) -> &'static str {
@@ -105,8 +92,8 @@ pub fn list(verdicts: &[Verdict], index: usize) -> Html {
         return html! {};
     }
     html! {
-        <section class="verdicts" data-testid="inspector-verdicts" aria-label={TEXT_VERDICTS}>
-            <h4>{ TEXT_VERDICTS }</h4>
+        <section class="verdicts" data-testid="inspector-verdicts" aria-label={t("verdict.verdicts")}>
+            <h4>{ t("verdict.verdicts") }</h4>
             <ul>{ for here.iter().map(|v| item(v)) }</ul>
         </section>
     }
@@ -125,8 +112,8 @@ fn item(v: &Verdict) -> Html {
         <li class={classes!("verdict-item", class(v.verdict))} data-verdict={v.verdict.as_str()} data-rule={v.rule.clone()}>
             <span class="verdict-word">{ word(v.verdict) }</span>{ " " }{ rule }
             <dl>
-                <dt>{ TEXT_EXPECTED }</dt><dd>{ v.expected.clone() }</dd>
-                <dt>{ TEXT_GOT }</dt><dd>{ v.got.clone() }</dd>
+                <dt>{ t("verdict.expected") }</dt><dd>{ v.expected.clone() }</dd>
+                <dt>{ t("verdict.got") }</dt><dd>{ v.got.clone() }</dd>
             </dl>
         </li>
     }
@@ -136,11 +123,14 @@ fn item(v: &Verdict) -> Html {
 /// passed, m failed", and each rule with its counts and spec link.
 pub fn summary(checked: &Checked) -> Html {
     let summary = checked.summary();
-    let title = format!("{TEXT_CHECK_OF} {}", checked.target);
-    let mut about = format!("{TEXT_FROM} {}", checked.source);
-    if let Some(era) = &checked.era {
-        about = format!("{TEXT_ERA}: {era} \u{b7} {about}");
-    }
+    let title = tf("verdict.check_of", &[("target", &checked.target)]);
+    let about = match &checked.era {
+        Some(era) => tf(
+            "verdict.era_recorded_in",
+            &[("era", era), ("source", &checked.source)],
+        ),
+        None => tf("verdict.recorded_in", &[("source", &checked.source)]),
+    };
     let whole_run: Vec<Verdict> = checked
         .verdicts()
         .into_iter()
@@ -155,14 +145,14 @@ pub fn summary(checked: &Checked) -> Html {
                 { summary_line(&summary) }
             </p>
             if checked.graded_here {
-                <p class="note">{ TEXT_GRADED_HERE }</p>
+                <p class="note">{ t("verdict.graded_here") }</p>
             }
             <details class="check-rules" data-testid="check-rules">
-                <summary>{ format!("{TEXT_RULES} ({})", summary.rules.len()) }</summary>
+                <summary>{ tf("verdict.rules", &[("count", &summary.rules.len().to_string())]) }</summary>
                 <ul>
                     { for summary.rules.iter().map(|r| {
                         let outcome = r.outcome();
-                        let counts = format!(" {} {TEXT_PASS}, {} {TEXT_FAIL}, {} {TEXT_NA}", r.passed, r.failed, r.not_applicable);
+                        let counts = format!(" {}", tf("verdict.counts", &[("passed", &r.passed.to_string()), ("failed", &r.failed.to_string()), ("na", &r.not_applicable.to_string())]));
                         let rule = match rule_link(&r.rule) {
                             Some(url) => html! { <a href={url} target="_blank" rel="noopener noreferrer"><code>{ r.rule.clone() }</code></a> },
                             None => html! { <code>{ r.rule.clone() }</code> },
@@ -176,7 +166,7 @@ pub fn summary(checked: &Checked) -> Html {
                 </ul>
                 if !whole_run.is_empty() {
                     <ul class="whole-run">
-                        { for whole_run.iter().map(|v| html! { <li>{ format!("{} ({TEXT_WHOLE_RUN})", v.rule) }{ ": " }{ v.got.clone() }</li> }) }
+                        { for whole_run.iter().map(|v| html! { <li>{ tf("verdict.whole_run", &[("rule", &v.rule)]) }{ ": " }{ v.got.clone() }</li> }) }
                     </ul>
                 }
             </details>

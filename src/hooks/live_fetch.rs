@@ -19,14 +19,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::checked::{Checked, GradedRun};
+use crate::i18n::{t, tf};
 use crate::live::{self, LiveRun, EXCHANGE_MS, MAX_ANSWER_BYTES};
-
-/// Reader-facing text of this module (issue 16 moves it to a catalog).
-const TEXT_SOURCE: &str = "a live check from this page";
-const TEXT_BLOCKED: &str = "The browser could not read {url}: it is down, it does not allow this page ({origin}) with CORS, or this page's Content-Security-Policy does not let it connect there (connect-src). A server the page checks must answer its preflight and send Access-Control-Allow-Origin: {origin} (and allow the MCP headers: Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). For a stdio server, or one you cannot change, run it behind the bridge: mcp-lanes bridge --cmd \"COMMAND\" --port 8931 --allow-origin {origin}, then check http://127.0.0.1:8931/mcp.";
-const TEXT_TOO_LARGE: &str = "the answer is larger than the limit";
-const TEXT_TIMEOUT: &str = "no answer within the deadline";
-const TEXT_BAD_URL: &str = "is not an http:// or https:// URL";
 
 /// Milliseconds on the page's clock.
 fn clock() -> f64 {
@@ -57,16 +51,16 @@ fn describe(err: &JsValue) -> String {
     err.dyn_ref::<js_sys::Error>()
         .map(|e| format!("{}: {}", e.name(), e.message()))
         .or_else(|| err.as_string())
-        .unwrap_or_else(|| "the fetch failed".into())
+        .unwrap_or_else(|| t("live.fetch_failed"))
 }
 
 /// One POST with its deadline.
 async fn post(url: &str, request: &mcp_lanes_core::transport::HttpRequest) -> Answer {
     let Some(window) = web_sys::window() else {
-        return Answer::Failed("no window".into());
+        return Answer::Failed(t("live.no_fetch"));
     };
     let Ok(abort) = web_sys::AbortController::new() else {
-        return Answer::Failed("no AbortController".into());
+        return Answer::Failed(t("live.no_fetch"));
     };
     let headers = match web_sys::Headers::new() {
         Ok(h) => h,
@@ -113,9 +107,9 @@ async fn post(url: &str, request: &mcp_lanes_core::transport::HttpRequest) -> An
     .await;
     drop(timer);
     match result {
-        Ok((_, _, text)) if text.len() > MAX_ANSWER_BYTES => Answer::Failed(TEXT_TOO_LARGE.into()),
+        Ok((_, _, text)) if text.len() > MAX_ANSWER_BYTES => Answer::Failed(t("live.too_large")),
         Ok((status, headers, text)) => Answer::Http(status, headers, text),
-        Err(_) if abort.signal().aborted() => Answer::Failed(TEXT_TIMEOUT.into()),
+        Err(_) if abort.signal().aborted() => Answer::Failed(t("live.timeout")),
         Err(e) => Answer::Failed(describe(&e)),
     }
 }
@@ -124,16 +118,9 @@ async fn post(url: &str, request: &mcp_lanes_core::transport::HttpRequest) -> An
 /// so far after every step and once more, graded, at the end. Returns a
 /// sentence for the reader when the browser could not reach the server.
 pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<String> {
-    let parsed = web_sys::Url::new(&url).ok();
-    if !parsed
-        .as_ref()
-        .is_some_and(|u| matches!(u.protocol().as_str(), "http:" | "https:"))
-    {
-        return Some(format!("{url} {TEXT_BAD_URL}."));
+    if let Some(why) = bad_url(&url) {
+        return Some(why);
     }
-    let origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
     let mut done: Vec<GradedRun> = Vec::new();
     let mut blocked = false;
     let show = |done: &[GradedRun], current: Option<&LiveRun>, graded: bool| {
@@ -151,7 +138,7 @@ pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<Strin
             });
         }
         Checked {
-            source: TEXT_SOURCE.into(),
+            source: t("live.source"),
             target: url.clone(),
             era: None,
             runs,
@@ -199,9 +186,42 @@ pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<Strin
             break;
         }
     }
-    blocked.then(|| {
-        TEXT_BLOCKED
-            .replace("{url}", &url)
-            .replace("{origin}", &origin)
-    })
+    blocked.then(|| blocked_text(&url))
+}
+
+/// Why `url` cannot be fetched at all (not http:// or https://).
+fn bad_url(url: &str) -> Option<String> {
+    let parsed = web_sys::Url::new(url).ok();
+    let fine = parsed
+        .as_ref()
+        .is_some_and(|u| matches!(u.protocol().as_str(), "http:" | "https:"));
+    (!fine).then(|| tf("live.bad_url", &[("url", url)]))
+}
+
+/// What the reader is told when the browser would not let the page read
+/// `url` (CORS or the page's CSP), pointing at `mcp-lanes bridge`.
+fn blocked_text(url: &str) -> String {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    tf("live.blocked", &[("url", url), ("origin", &origin)])
+}
+
+/// One request of the editor's "Your server" target to `url`, by the live
+/// check's own fetch path (its deadline, its size limit): what came back,
+/// and the reader's sentence when the browser refused to read it.
+pub async fn send_once(
+    url: &str,
+    request: &mcp_lanes_core::transport::HttpRequest,
+) -> (mcp_lanes_core::editor::RemoteAnswer, Option<String>) {
+    if let Some(why) = bad_url(url) {
+        return (Err(why.clone()), Some(why));
+    }
+    match post(url, request).await {
+        Answer::Http(status, headers, body) => (Ok((status, headers, body)), None),
+        Answer::Failed(why) => {
+            let blocked = why.starts_with("TypeError").then(|| blocked_text(url));
+            (Err(why), blocked)
+        }
+    }
 }

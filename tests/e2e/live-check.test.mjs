@@ -4,11 +4,12 @@
 // `mcp-lanes bridge --allow-origin <the page's origin>`, both started here;
 // a server without CORS (`serve --transport http`) is refused by the
 // browser, and the page says so and points at the bridge. The page is served
-// under the site's strict Content-Security-Policy.
+// under the site's strict Content-Security-Policy. With ?lang=zh the check's
+// text and its CORS message come from the Chinese catalog, commands untouched.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT, STRICT_CSP, startApp } from './harness.mjs';
 
@@ -111,4 +112,26 @@ test('a server without CORS is refused by the browser, and the page says so', T,
   assert.match(notice, /CORS/);
   assert.match(notice, /mcp-lanes bridge/);
   await view.screenshot('check-live-no-cors');
+});
+
+test('in Chinese (?lang=zh) the check panel and its CORS message come from the zh catalog', T, async () => {
+  const zh = JSON.parse(readFileSync(path.join(REPO_ROOT, 'www/i18n/zh.json'), 'utf8'));
+  const port = await start(['serve', '--transport', 'http', '--port', '0', '--preset', 'deploy-console', '--quiet']);
+  const view = await app.open('/?scenario=discover&lang=zh');
+  const { page } = view;
+  await page.locator(sel('player')).waitFor({ timeout: 30_000 });
+  assert.equal((await page.locator(sel('check-toggle')).innerText()).trim(), zh['check.title']);
+  await page.locator(sel('check-toggle')).click();
+  await page.locator(sel('check-url')).waitFor({ timeout: 30_000 });
+  assert.equal((await page.locator(sel('check-run')).innerText()).trim(), zh['check.run']);
+  assert.equal((await page.locator('label[for="check-url"]').innerText()).trim(), zh['check.url_label']);
+  await page.locator(sel('check-url')).fill(`http://127.0.0.1:${port}/mcp`);
+  await page.locator(sel('check-run')).click();
+  await page.locator(`${sel('check-status')}:has-text("${zh['check.done']}")`).waitFor({ timeout: 90_000 });
+  const notice = await page.locator(sel('notice')).innerText();
+  assert.ok(notice.includes(zh['live.blocked'].split('{url}')[0]), notice);
+  assert.match(notice, /CORS/);
+  assert.match(notice, /mcp-lanes bridge --cmd "COMMAND" --port 8931 --allow-origin/);
+  assert.doesNotMatch(notice, /The browser could not read/);
+  await view.screenshot('check-live-no-cors-zh');
 });

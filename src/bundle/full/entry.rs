@@ -105,16 +105,15 @@ async fn fetch_checked(url: &str) -> Result<std::rc::Rc<crate::checked::Checked>
     match fetch_file(url).await {
         Ok(text) => crate::checked::read(url, &text).map(std::rc::Rc::new),
         Err(why) => {
-            let cors = if cross_origin(url) { TEXT_CORS } else { "" };
-            Err(format!(
-                "The recorded timeline {url} could not be loaded ({why}).{cors}"
-            ))
+            let mut text = crate::i18n::tf("check.url_failed", &[("url", url), ("why", &why)]);
+            if cross_origin(url) {
+                text.push(' ');
+                text.push_str(&crate::i18n::t("check.url_cors"));
+            }
+            Err(text)
         }
     }
 }
-
-/// Why a fetch from another origin fails.
-const TEXT_CORS: &str = " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin).";
 
 /// Whether a JS value nests deeper than a scenario file may (or refers to
 /// itself): checked before it is read, as a cycle or a very deep object
@@ -179,13 +178,14 @@ pub fn start() {
     // The page runs until it is closed: its handle is not needed.
     wasm_bindgen_futures::spawn_local(async move {
         prefetch_catalog("", config.lang.as_deref(), None);
+        // The catalog first: a recorded check's problems are in its language.
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        localize_page(&tag);
         if let Some(url) = config.timeline.clone() {
             config.checked = Some(fetch_checked(&url).await);
         } else if config.file.is_some() {
             config = with_file(config).await;
         }
-        let tag = load_catalog("", config.lang.as_deref(), None).await;
-        localize_page(&tag);
         // The options' problems, in the page's language now.
         config.problem = page_config().problem;
         if let Some(problem) = &config.problem {

@@ -5,11 +5,12 @@ use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
-use crate::components::check_opener::{CheckOpener, TEXT_TITLE};
+use crate::components::check_opener::CheckOpener;
 use crate::components::editor::Editor;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_export::{export_menu, Status};
 use crate::components::verdicts;
+use crate::i18n::t;
 use crate::model::{Layout, Shared};
 use crate::state::{Action, Lane, State};
 use mcp_lanes_core::check::Verdict;
@@ -57,7 +58,7 @@ pub fn exports(
 pub fn check_panel(state: &UseReducerHandle<State>) -> Html {
     html! {
         <details class="check-panel" data-testid="check">
-            <summary data-testid="check-toggle">{ TEXT_TITLE }</summary>
+            <summary data-testid="check-toggle">{ t("check.title") }</summary>
             <CheckOpener dispatcher={state.dispatcher()} />
         </details>
     }

@@ -15,11 +15,6 @@ use crate::model::Layout;
 use crate::state::Lane;
 use crate::state::{Action, State};
 
-/// The panel's title (the full bundle's `check_opener` has the same).
-const TEXT_CHECK: &str = "Check a server";
-/// Shown while the full bundle loads.
-const TEXT_LOADING: &str = "Loading the checker\u{2026}";
-
 /// Nothing: the lite page hands over before the editor shows.
 pub fn editor_panel(_state: &UseReducerHandle<State>) -> Html {
     html! {}
@@ -83,8 +78,8 @@ pub fn check_panel(state: &UseReducerHandle<State>) -> Html {
     });
     html! {
         <details class="check-panel" data-testid="check" {ontoggle}>
-            <summary data-testid="check-toggle">{ TEXT_CHECK }</summary>
-            <div class="check-body"><p class="note">{ TEXT_LOADING }</p></div>
+            <summary data-testid="check-toggle">{ t("check.title") }</summary>
+            <div class="check-body"><p class="note">{ t("check.loading") }</p></div>
         </details>
     }
 }

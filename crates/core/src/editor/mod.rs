@@ -23,7 +23,7 @@ pub use edits::{
 };
 pub use lint::{lint, lint_for, Lint, ParseProblem, Warning, LEGACY_METHODS, MODERN_METHODS};
 pub use reply::{check_reply, Badge, Exchange, ServerMessage};
-pub use session::EditorSession;
+pub use session::{EditorSession, RemoteAnswer};
 pub use templates::{methods, template_for, template_for_server, templates, Template};
 
 /// Largest request the editor sends; larger text gets a clear message.

@@ -18,6 +18,10 @@ use crate::sim::{Event, EventKind, HttpInfo, Side, SimTime, Timeline};
 use crate::transport::http::{self, HttpRequest};
 use crate::transport::TransportKind;
 
+/// What a real server sent back for one request (status, headers, body),
+/// or why nothing came.
+pub type RemoteAnswer = Result<(u16, Vec<(String, String)>, String), String>;
+
 /// A simulated server the editor talks to, with its connection state.
 #[derive(Debug, Clone)]
 pub struct EditorSession {
@@ -26,6 +30,9 @@ pub struct EditorSession {
     http_session: Option<String>,
     clock: SimTime,
     history: Vec<Exchange>,
+    /// The URL of a real server the page talks to instead of the simulated
+    /// one ("Your server"): the page fetches, this session only records.
+    remote: Option<String>,
     /// Request ids sent on the current connection (a new connection starts
     /// a new session and forgets them).
     used_ids: Vec<RequestId>,
@@ -40,8 +47,132 @@ impl EditorSession {
             http_session: None,
             clock: SimTime::ZERO,
             history: Vec::new(),
+            remote: None,
             used_ids: Vec::new(),
         }
+    }
+
+    /// A session for a real server at `url` over Streamable HTTP ("Your
+    /// server"): the page sends each request itself ([`Self::remote_request`])
+    /// and hands back what came ([`Self::record_remote`]); `config` only
+    /// chooses the era the lint assumes.
+    pub fn remote(url: &str, config: ServerConfig) -> Self {
+        Self {
+            remote: Some(url.to_string()),
+            ..Self::new(config, TransportKind::Http)
+        }
+    }
+
+    /// The real server's URL, when this session talks to one.
+    pub fn remote_url(&self) -> Option<&str> {
+        self.remote.as_deref()
+    }
+
+    /// The POST a conforming client sends a real server for `text`: the
+    /// given headers (`None`: the ones [`headers_for`] derives from the
+    /// body), plus the session id the server handed out, if any.
+    pub fn remote_request(
+        &self,
+        text: &str,
+        headers: Option<Vec<(String, String)>>,
+    ) -> HttpRequest {
+        let mut headers = headers.unwrap_or_else(|| headers_for(text));
+        if let Some(session) = &self.http_session {
+            if http::header(&headers, http::SESSION_HEADER).is_none() {
+                headers.push((http::SESSION_HEADER.into(), session.clone()));
+            }
+        }
+        HttpRequest::post(headers, text.to_string())
+    }
+
+    /// Records what a real server answered to `request`: `Ok((status,
+    /// headers, body))` with a JSON body or a whole `text/event-stream`
+    /// (its last message is the reply, earlier ones what the server sent on
+    /// its own), or `Err(why)` when nothing came. Nothing is judged here but
+    /// the reply's shape: the reply is whatever the server sent.
+    pub fn record_remote(&mut self, request: &HttpRequest, answer: RemoteAnswer) -> Exchange {
+        let text = request.body.clone();
+        let asked = super::lint(&text).version.unwrap_or_default();
+        let reused = match request_id(&text) {
+            Some(id) if self.used_ids.contains(&id) => true,
+            Some(id) => {
+                self.used_ids.push(id);
+                false
+            }
+            None => false,
+        };
+        let exchanged = match answer {
+            Err(why) => Exchanged {
+                sent: text,
+                request_headers: request.headers.clone(),
+                reply: None,
+                status: None,
+                response_headers: Vec::new(),
+                rules: Vec::new(),
+                note: format!("No answer from the server: {why}."),
+                side_effects: Vec::new(),
+                revision: String::new(),
+            },
+            Ok((status, headers, body)) => {
+                let mut response = http::HttpResponse::json(status, body);
+                response.headers = headers;
+                if let Some(session) = response.header(http::SESSION_HEADER) {
+                    self.http_session = Some(session.to_string());
+                }
+                let mut messages: Vec<Value> = if http::is_event_stream(&response) {
+                    http::sse_events(&response.body)
+                        .iter()
+                        .filter_map(|data| serde_json::from_str(data).ok())
+                        .collect()
+                } else {
+                    serde_json::from_str(&response.body)
+                        .ok()
+                        .into_iter()
+                        .collect()
+                };
+                // The reply is the message with the request's id; the rest
+                // the server sent on its own.
+                let id = serde_json::from_str::<Value>(&text)
+                    .ok()
+                    .and_then(|v| v.get("id").cloned());
+                let at = messages.iter().rposition(|m| {
+                    m.get("method").is_none() && id.is_some() && m.get("id") == id.as_ref()
+                });
+                let reply = at.map(|i| messages.remove(i));
+                let side_effects = messages
+                    .into_iter()
+                    .map(|m| ServerMessage {
+                        text: pretty(&m),
+                        message: Some(m),
+                        event: None,
+                        rules: Vec::new(),
+                        note: "Sent by the server on its own.".into(),
+                    })
+                    .collect();
+                let revision = reply
+                    .as_ref()
+                    .and_then(|r| r.pointer("/result/protocolVersion"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| asked.clone());
+                Exchanged {
+                    sent: text,
+                    request_headers: request.headers.clone(),
+                    reply,
+                    status: Some(status),
+                    response_headers: response.headers.clone(),
+                    rules: Vec::new(),
+                    note: format!("Your server's answer: HTTP {status}."),
+                    side_effects,
+                    revision,
+                }
+            }
+        };
+        let mut exchange = describe(exchanged);
+        exchange.asked = asked;
+        exchange.reused_id = reused;
+        self.history.push(exchange.clone());
+        exchange
     }
 
     /// The server's configuration.
@@ -240,7 +371,10 @@ impl EditorSession {
             label: "editor".into(),
             transport: self.transport,
             client_label: "you (the editor)".into(),
-            server_label: self.server.config().label(),
+            server_label: self
+                .remote
+                .clone()
+                .unwrap_or_else(|| self.server.config().label()),
             summary: crate::sim::Summary {
                 leaked_locks: self.server.locks_held().len() as u32,
                 ended_at_ms: events.last().map(|e| e.at_ms).unwrap_or(0),

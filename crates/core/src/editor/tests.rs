@@ -435,3 +435,52 @@ fn m_version_editor_exchange_keeps_the_version_asked_apart_from_the_one_spoken()
     let request = lane.events[0].message().unwrap();
     assert_eq!(request.revision, "2025-11-25");
 }
+
+#[test]
+fn a_real_servers_answer_is_recorded_as_it_came_json_sse_or_nothing() {
+    let mut s = EditorSession::remote("http://127.0.0.1:9/mcp", presets::deploy_console());
+    assert_eq!(s.remote_url(), Some("http://127.0.0.1:9/mcp"));
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+    let post = s.remote_request(text, None);
+    assert_eq!(post.body, text);
+    assert!(!post.headers.is_empty());
+    // JSON, with a session id the next request carries.
+    let body = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#.to_string();
+    let headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Mcp-Session-Id".to_string(), "abc".to_string()),
+    ];
+    let ex = s.record_remote(&post, Ok((200, headers, body)));
+    assert_eq!(ex.status, Some(200));
+    assert_eq!(
+        ex.reply_json.as_ref().unwrap()["result"]["tools"],
+        json!([])
+    );
+    assert!(
+        ex.rules.is_empty(),
+        "the page judges nothing the server did"
+    );
+    let next = s.remote_request(text, None);
+    assert!(next
+        .headers
+        .iter()
+        .any(|(k, v)| k == "Mcp-Session-Id" && v == "abc"));
+    // SSE: a notification first, then the reply.
+    let sse = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"no\"}}\n\n";
+    let headers = vec![("Content-Type".to_string(), "text/event-stream".to_string())];
+    let ex = s.record_remote(&next, Ok((200, headers, sse.to_string())));
+    assert_eq!(
+        ex.reply_json.as_ref().unwrap()["error"]["code"],
+        json!(-32601)
+    );
+    assert_eq!(ex.side_effects.len(), 1);
+    assert!(ex.reused_id);
+    // Garbage and failures: no reply, no panic.
+    let ex = s.record_remote(&next, Ok((500, Vec::new(), "\u{0}not json".into())));
+    assert!(ex.reply_json.is_none());
+    let ex = s.record_remote(&next, Err("TypeError: Failed to fetch".into()));
+    assert!(ex.status.is_none() && ex.note.contains("Failed to fetch"));
+    let lane = s.timeline();
+    assert_eq!(lane.server_label, "http://127.0.0.1:9/mcp");
+    assert!(lane.events.len() >= 6);
+}

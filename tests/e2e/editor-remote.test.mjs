@@ -1,0 +1,119 @@
+// The editor's "Your server" target: a hand-crafted request goes with fetch
+// (the live check's path) to a real server, here `mcp-lanes serve --preset
+// deploy-console` behind `mcp-lanes bridge --allow-origin <the page's
+// origin>`, both started here; the reply is drawn in the editor's lane like
+// any target's. A server without CORS (`serve --transport http`) is refused
+// by the browser and the editor says so, pointing at the bridge. The page is
+// served under the site's strict Content-Security-Policy.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, STRICT_CSP, startApp } from './harness.mjs';
+
+const T = { timeout: 120_000 };
+const sel = (id) => `[data-testid="${id}"]`;
+let app;
+const children = [];
+
+/** The mcp-lanes binary: $MCP_LANES_BIN, else the one scripts/test.sh built. */
+function binary() {
+  const candidates = [
+    process.env.MCP_LANES_BIN,
+    path.join(REPO_ROOT, 'target/standalone/debug/mcp-lanes'),
+    path.join(REPO_ROOT, 'target/debug/mcp-lanes'),
+  ].filter(Boolean);
+  const found = candidates.find((p) => existsSync(p));
+  assert.ok(found, `no mcp-lanes binary (cargo build -p mcp-lanes-cli): tried ${candidates.join(', ')}`);
+  return found;
+}
+
+/** Starts `mcp-lanes ARGS` and resolves with the port it prints on stderr. */
+function start(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no port from mcp-lanes ${args.join(' ')}: ${text}`)), 20_000);
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+      const m = text.match(/listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`mcp-lanes ${args.join(' ')} exited ${code}: ${text}`)));
+  });
+}
+
+before(async () => {
+  app = await startApp({ headers: { 'content-security-policy': STRICT_CSP } });
+  await app.context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+});
+after(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await app?.close();
+});
+
+/** Opens the editor and points "Your server" at `url`. */
+async function yourServer(url) {
+  const view = await app.open('/?scenario=discover');
+  const { page } = view;
+  await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
+  await page.locator('h1').click();
+  await page.keyboard.press('e');
+  await page.locator(sel('editor-text')).waitFor({ state: 'visible', timeout: 30_000 });
+  await page.selectOption(sel('editor-target'), 'remote');
+  await page.locator(sel('editor-remote-url')).fill(url);
+  await page.locator(sel('editor-remote-url')).press('Tab');
+  await page.waitForFunction(
+    (u) => document.querySelector('[data-testid="editor-remote-url"]')?.value === u,
+    url,
+  );
+  await page.selectOption(sel('editor-revision'), '2026-07-28');
+  await page.selectOption(sel('editor-method'), 'tools/list');
+  await page.locator(sel('insert-template')).click();
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="editor-text"]').value.includes('"method": "tools/list"'),
+  );
+  return view;
+}
+
+test('"Your server" sends a hand-crafted request through mcp-lanes bridge and draws the reply', T, async () => {
+  const origin = new URL(app.url).origin;
+  const port = await start(['bridge', '--cmd', `${binary()} serve --preset deploy-console`, '--port', '0', '--allow-origin', origin]);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const view = await yourServer(url);
+  const { page } = view;
+  await page.locator(sel('send')).click();
+  await page.locator(`${sel('reply')}[data-index="0"]`).waitFor({ timeout: 30_000 });
+  const pane = page.locator(sel('reply'));
+  assert.equal(await pane.locator(sel('reply-status')).innerText(), 'HTTP 200');
+  const reply = JSON.parse(await pane.locator(sel('reply-json')).innerText());
+  assert.ok(Array.isArray(reply.result?.tools), JSON.stringify(reply));
+  assert.ok(reply.result.tools.some((t) => t.name === 'notify_oncall'), 'the real server\'s tools');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^="message-90-"]').length >= 2, null, { timeout: 10_000 });
+  assert.match(await page.locator('.editor-lane .peers').innerText(), new RegExp(`127\\.0\\.0\\.1:${port}`));
+  assert.equal(await page.locator(sel('editor-notice')).count(), 0);
+  await view.screenshot('editor-your-server');
+  assert.deepEqual(view.problems(), []);
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+});
+
+test('"Your server" without CORS: the browser refuses, the editor says so and names the bridge', T, async () => {
+  const port = await start(['serve', '--transport', 'http', '--port', '0', '--preset', 'deploy-console', '--quiet']);
+  const view = await yourServer(`http://127.0.0.1:${port}/mcp`);
+  const { page } = view;
+  await page.locator(sel('send')).click();
+  await page.locator(`${sel('editor-notice')}:has-text("CORS")`).waitFor({ timeout: 30_000 });
+  const notice = await page.locator(sel('editor-notice')).innerText();
+  assert.match(notice, /mcp-lanes bridge/);
+  assert.equal(await page.locator(`${sel('reply')}[data-index="0"]`).count(), 1, 'the failed exchange is listed');
+});
