@@ -15,7 +15,7 @@
 # at the table while working on a change that is over).
 #
 #   scripts/measure-size.sh [DIST_DIR]     (default: dist)
-#   SIZE_BUDGET_BYTES=203000               (budget; 1 KB = 1000 bytes)
+#   SIZE_BUDGET_BYTES=205000               (budget; 1 KB = 1000 bytes)
 set -euo pipefail
 
 # shellcheck source=scripts/env.sh
@@ -23,10 +23,11 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-# 203000: the size reached (BENCHMARKS.md, "The first visit, continued"),
-# rounded up to the next KB. Issue 16 asks for 150000, not reached yet:
+# 205000: the size reached (203.0 KB, BENCHMARKS.md, "The first visit,
+# continued") plus the check views' text in the Chinese catalog the first
+# visit fetches (+1.8 KB), rounded up. Issue 16 asks for 150000, not reached yet:
 # what remains is mostly code (Yew, the components' views, serde_json).
-budget="${SIZE_BUDGET_BYTES:-203000}"
+budget="${SIZE_BUDGET_BYTES:-205000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }
