@@ -482,3 +482,102 @@ pub fn post(port: u16, version: &str, message: &Value, extra: &[(&str, &str)]) -
     headers.extend_from_slice(extra);
     http(port, "POST", "/mcp", &headers, &message.to_string())
 }
+
+// ---- the official SDK peers (tests/peers) ---------------------------------
+
+/// `tests/peers`, or `MCP_LANES_PEERS_DIR` (the installed peers of the real
+/// checkout when the tests run from a copy of the repository).
+pub fn peers() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("MCP_LANES_PEERS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers")
+        });
+    let installed = dir
+        .join("node_modules/@modelcontextprotocol/server")
+        .is_dir()
+        && dir.join(".venv/bin/python").is_file();
+    if installed {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("MCP_LANES_REQUIRE_PEERS").is_none(),
+        "the real peers are not installed in {} (scripts/setup.sh peers)",
+        dir.display()
+    );
+    eprintln!(
+        "skipped: the real peers are not installed in {} (scripts/setup.sh peers)",
+        dir.display()
+    );
+    None
+}
+
+/// A peer server process, killed when dropped; its stderr collected.
+pub struct Peer {
+    child: Child,
+    /// The port it listens on.
+    pub port: u16,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Peer {
+    /// Starts `program args` and waits for `http://127.0.0.1:PORT` to be
+    /// printed on its stderr.
+    pub fn start(program: &std::path::Path, args: &[&str]) -> Peer {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the peer server");
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().expect("stderr");
+        let keep = stderr.clone();
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut text) = keep.lock() {
+                    text.push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            }
+        });
+        let started = Instant::now();
+        let port = loop {
+            let text = stderr.lock().map(|t| t.clone()).unwrap_or_default();
+            if let Some(port) = text
+                .split("http://127.0.0.1:")
+                .nth(1)
+                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|p| p.parse::<u16>().ok())
+            {
+                break port;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the peer never said where it listens: {text}"
+            );
+            thread::sleep(Duration::from_millis(50));
+        };
+        Peer {
+            child,
+            port,
+            stderr,
+        }
+    }
+
+    /// What it wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+}
