@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command in a copy of the repository that has no sibling folders, so
-# that anything reading a path outside the repository (such as ../shared)
-# fails here exactly as it would on a fresh clone.
+# that anything reading a path outside the repository (such as a sibling
+# shared/ folder) fails here exactly as it would on a fresh clone.
 #
 #   scripts/standalone.sh cargo test --workspace --all-targets
 #

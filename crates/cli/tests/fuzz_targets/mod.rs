@@ -172,6 +172,9 @@ pub fn scenario_file(data: &[u8]) {
     };
     let written = file::export(&loaded.id, &loaded.title, &loaded.summary, &loaded.setups);
     if let Err(errors) = file::load_value(&written) {
+        // Deliberate: a fuzz target reports a bug by panicking (libFuzzer
+        // keeps the input); this code runs only under the fuzzer and the
+        // regression tests, never in the page or the CLI.
         panic!("the writer wrote a file the loader refuses: {errors:?}\n{written}");
     }
 }
@@ -187,6 +190,7 @@ pub fn timeline_file(data: &[u8]) {
         let _ = check::grade(&report.timeline);
         let written = report.to_json();
         if Report::from_json(&written).is_none() {
+            // Deliberate, as in `scenario_file`: the fuzzer's bug report.
             panic!("a report that loaded does not load again once written:\n{written}");
         }
     }
