@@ -127,7 +127,7 @@ async fn run(args: &BridgeArgs) -> Result<(), Failure> {
         0,
         &format!("listening on http://127.0.0.1:{port}{ENDPOINT}"),
     );
-    let signal = stop_signal();
+    let signal = crate::http::stop_signal();
     tokio::pin!(signal);
     loop {
         let accepted = tokio::select! {
@@ -159,21 +159,6 @@ async fn run(args: &BridgeArgs) -> Result<(), Failure> {
     // A moment for the child to end (end of input, then killed).
     tokio::time::sleep(Duration::from_millis(1200)).await;
     Ok(())
-}
-
-/// Resolves on SIGINT or SIGTERM (or never, if neither can be watched).
-async fn stop_signal() -> &'static str {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut int), Ok(mut term)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = int.recv() => "SIGINT",
-        _ = term.recv() => "SIGTERM",
-    }
 }
 
 /// A header's value as text.

@@ -163,7 +163,8 @@ pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure>
 }
 
 /// Resolves on SIGINT or SIGTERM (or never, if neither can be watched).
-async fn stop_signal() -> &'static str {
+/// `serve` and `bridge` stop on it.
+pub(crate) async fn stop_signal() -> &'static str {
     use tokio::signal::unix::{signal, SignalKind};
     let (Ok(mut int), Ok(mut term)) = (
         signal(SignalKind::interrupt()),
