@@ -8,59 +8,23 @@
 // text and its CORS message come from the Chinese catalog, commands untouched.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, STRICT_CSP, startApp } from './harness.mjs';
+import { REPO_ROOT } from './harness.mjs';
+import { binary, cliPeers, strictApp } from './cli-peers.mjs';
 
 const T = { timeout: 120_000 };
 const sel = (id) => `[data-testid="${id}"]`;
 let app;
-const children = [];
-
-/** The mcp-lanes binary: $MCP_LANES_BIN, else the one scripts/test.sh built. */
-function binary() {
-  const candidates = [
-    process.env.MCP_LANES_BIN,
-    path.join(REPO_ROOT, 'target/standalone/debug/mcp-lanes'),
-    path.join(REPO_ROOT, 'target/debug/mcp-lanes'),
-  ].filter(Boolean);
-  const found = candidates.find((p) => existsSync(p));
-  assert.ok(found, `no mcp-lanes binary (cargo build -p mcp-lanes-cli): tried ${candidates.join(', ')}`);
-  return found;
-}
-
-/** Starts `mcp-lanes ARGS` and resolves with the port it prints on stderr. */
-function start(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(child);
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no port from mcp-lanes ${args.join(' ')}: ${text}`)), 20_000);
-    child.stderr.on('data', (chunk) => {
-      text += chunk;
-      const m = text.match(/listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`mcp-lanes ${args.join(' ')} exited ${code}: ${text}`)));
-  });
-}
+const peers = cliPeers();
+const start = peers.start;
 
 before(async () => {
   // Under the site's strict policy: the live check's fetches must pass it.
-  app = await startApp({ headers: { 'content-security-policy': STRICT_CSP } });
-  await app.context.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
+  app = await strictApp();
 });
 after(async () => {
-  for (const child of children) child.kill('SIGTERM');
+  peers.stopAll();
   await app?.close();
 });
 
