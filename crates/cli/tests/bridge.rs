@@ -11,21 +11,13 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{raw_http, Proc, BIN};
+use common::{raw_http, spawn_listening, Proc, BIN};
 
 /// Starts `bridge --cmd CMD --port 0 EXTRA...` and returns it with its port.
 fn bridge(cmd: &str, extra: &[&str]) -> (Proc, u16) {
     let mut args = vec!["bridge", "--cmd", cmd, "--port", "0"];
     args.extend_from_slice(extra);
-    let mut proc = Proc::spawn(&args);
-    let line = proc.stderr_line("listening on http://127.0.0.1:");
-    let port = line
-        .rsplit("http://127.0.0.1:")
-        .next()
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
-    (proc, port)
+    spawn_listening(&args)
 }
 
 /// `mcp-lanes serve --transport stdio --preset PRESET` as a command line.

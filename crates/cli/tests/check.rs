@@ -10,20 +10,12 @@ use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{http_server, peers, Peer, BIN};
+use common::{http_server, peers, run_guarded, Done, Peer, BIN};
 use mcp_lanes_core::check::{Outcome, Report};
-
-/// A finished `mcp-lanes check` run.
-struct Done {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
-}
 
 impl Done {
     /// The report (`--format json` was given).
@@ -43,46 +35,11 @@ impl Done {
     }
 }
 
-fn drain<R: Read + Send + 'static>(source: Option<R>) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(mut s) = source {
-            let _ = s.read_to_string(&mut text);
-        }
-        text
-    })
-}
-
 /// Runs `mcp-lanes check ARGS`, killing it (and failing) after `guard`.
 fn check_with(args: &[&str], guard: Duration) -> Done {
-    let started = Instant::now();
-    let mut child = Command::new(BIN)
-        .arg("check")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcp-lanes check");
-    let out = drain(child.stdout.take());
-    let err = drain(child.stderr.take());
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > guard {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("mcp-lanes check {args:?} still running after {guard:?}");
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    Done {
-        status,
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-        elapsed: started.elapsed(),
-    }
+    let mut cmd = Command::new(BIN);
+    cmd.arg("check").args(args);
+    run_guarded(cmd, &format!("mcp-lanes check {args:?}"), guard)
 }
 
 /// `check ARGS --format json` with a generous guard.

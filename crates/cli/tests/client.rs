@@ -9,69 +9,28 @@ mod common;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{http_server, peers, Peer, BIN};
+use common::{http_server, peers, run_guarded, Done, Peer, BIN};
 use mcp_lanes_core::sim::{MessageKind, Side, Timeline};
-
-/// A finished `mcp-lanes client` run.
-struct Done {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
-}
 
 /// Runs `mcp-lanes client ARGS`, killing it (and failing) after `guard`.
 fn client_with(args: &[&str], env: &[(&str, &str)], guard: Duration) -> Done {
-    let started = Instant::now();
     let mut cmd = Command::new(BIN);
     cmd.arg("client")
         .args(args)
         .env_remove("MCP_CONFORMANCE_SCENARIO")
-        .env_remove("MCP_CONFORMANCE_CONTEXT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .env_remove("MCP_CONFORMANCE_CONTEXT");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().expect("spawn mcp-lanes client");
-    let out = drain(child.stdout.take());
-    let err = drain(child.stderr.take());
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > guard {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("mcp-lanes client {args:?} still running after {guard:?}");
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    Done {
-        status,
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-        elapsed: started.elapsed(),
-    }
+    run_guarded(cmd, &format!("mcp-lanes client {args:?}"), guard)
 }
 
 fn client(args: &[&str]) -> Done {
     client_with(args, &[], Duration::from_secs(60))
-}
-
-fn drain<R: Read + Send + 'static>(source: Option<R>) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut text = Vec::new();
-        if let Some(mut source) = source {
-            let _ = source.read_to_end(&mut text);
-        }
-        String::from_utf8_lossy(&text).into_owned()
-    })
 }
 
 fn url(port: u16) -> String {

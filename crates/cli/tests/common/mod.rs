@@ -272,7 +272,69 @@ pub fn http_server_with(preset: &str, extra: &[&str]) -> (Proc, u16) {
         preset,
     ];
     args.extend_from_slice(extra);
-    let mut proc = Proc::spawn(&args);
+    spawn_listening(&args)
+}
+
+/// A finished run of a guarded `mcp-lanes` command (see [`run_guarded`]).
+pub struct Done {
+    /// How it exited.
+    pub status: ExitStatus,
+    /// Everything it wrote to stdout.
+    pub stdout: String,
+    /// Everything it wrote to stderr.
+    pub stderr: String,
+    /// Wall-clock time from spawn to exit.
+    pub elapsed: Duration,
+}
+
+/// Reads `source` to its end on a thread of its own (bytes that are not
+/// UTF-8 become U+FFFD: hostile servers send them).
+fn drain<R: Read + Send + 'static>(source: Option<R>) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut s) = source {
+            let _ = s.read_to_end(&mut bytes);
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// Runs `cmd` (stdin closed, stdout and stderr captured) to its end, killing
+/// it and failing the test after `guard`: a command that hangs fails the
+/// test instead of hanging it. `what` names it in the failure.
+pub fn run_guarded(mut cmd: Command, what: &str, guard: Duration) -> Done {
+    let started = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {what}: {e}"));
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > guard {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} still running after {guard:?}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    Done {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+        elapsed: started.elapsed(),
+    }
+}
+
+/// Starts `mcp-lanes ARGS` (a command that listens with `--port 0`) and
+/// returns it with the port it prints on stderr.
+pub fn spawn_listening(args: &[&str]) -> (Proc, u16) {
+    let mut proc = Proc::spawn(args);
     let line = proc.stderr_line("listening on http://127.0.0.1:");
     let port = line
         .rsplit("http://127.0.0.1:")
