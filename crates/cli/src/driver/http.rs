@@ -330,21 +330,7 @@ fn on_deadline(session: &mut Session, awaited: Option<u64>, what: &str) -> bool 
 /// The exchange of a failed awaited request is over; anything else failing
 /// is recorded by the driver.
 fn on_failure(session: &mut Session, awaited: Option<u64>, failure: TransportFailure) {
-    let detail = failure.describe();
-    session.problem(ProblemKind::Exchange, detail.clone());
-    if session.still_awaits(awaited) {
-        let now = session.now();
-        session.client.handle_failure(now, &failure);
-    } else {
-        session.rec.push(
-            EventKind::Dropped {
-                side: Side::Client,
-                what: detail.clone(),
-            },
-            vec![rules::C_EXCHANGE_FAILED],
-            format!("A message nobody waits on got no answer: {detail}."),
-        );
-    }
+    session.exchange_failed(awaited, failure, "got no answer");
 }
 
 fn headers_of(response: &hyper::Response<Incoming>) -> Vec<(String, String)> {

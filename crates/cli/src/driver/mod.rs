@@ -26,7 +26,7 @@ pub(crate) mod stdio;
 
 use std::time::Duration;
 
-use mcp_lanes_core::client::{Client, ClientAction, ClientConfig, Step};
+use mcp_lanes_core::client::{Client, ClientAction, ClientConfig, Step, TransportFailure};
 use mcp_lanes_core::protocol::jsonrpc::RequestId;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules;
@@ -407,6 +407,27 @@ impl Session {
             ProblemKind::RunTooLong,
             format!("the run passed its {limit} s limit"),
         );
+    }
+
+    /// An exchange failed: the client hears of it when it waits on it
+    /// (`awaited`); otherwise the failure is recorded as a dropped message,
+    /// `lost` saying what became of it ("got no answer").
+    fn exchange_failed(&mut self, awaited: Option<u64>, failure: TransportFailure, lost: &str) {
+        let detail = failure.describe();
+        self.problem(ProblemKind::Exchange, detail.clone());
+        if self.still_awaits(awaited) {
+            let now = self.now();
+            self.client.handle_failure(now, &failure);
+        } else {
+            self.rec.push(
+                EventKind::Dropped {
+                    side: Side::Client,
+                    what: detail.clone(),
+                },
+                vec![rules::C_EXCHANGE_FAILED],
+                format!("A message nobody waits on {lost}: {detail}."),
+            );
+        }
     }
 
     /// Whether the client still waits on the wait `awaited` names.

@@ -322,19 +322,5 @@ async fn server_gone(wire: &mut StdioWire, session: &mut Session, why: String) {
 
 /// An exchange failed: the client hears of it if it waits on it.
 fn fail(session: &mut Session, awaited: Option<u64>, failure: TransportFailure) {
-    let detail = failure.describe();
-    session.problem(ProblemKind::Exchange, detail.clone());
-    if session.still_awaits(awaited) {
-        let now = session.now();
-        session.client.handle_failure(now, &failure);
-    } else {
-        session.rec.push(
-            EventKind::Dropped {
-                side: Side::Client,
-                what: detail.clone(),
-            },
-            vec![rules::C_EXCHANGE_FAILED],
-            format!("A message nobody waits on could not be delivered: {detail}."),
-        );
-    }
+    session.exchange_failed(awaited, failure, "could not be delivered");
 }
