@@ -23,11 +23,12 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-# 205000: the size reached (203.0 KB, BENCHMARKS.md, "The first visit,
-# continued") plus the check views' text in the Chinese catalog the first
-# visit fetches (+1.8 KB), rounded up. Issue 16 asks for 150000, not reached yet:
-# what remains is mostly code (Yew, the components' views, serde_json).
-budget="${SIZE_BUDGET_BYTES:-205000}"
+# 212000 (temporary): 204.8 KB on main, plus script figures in the lite
+# bundle (McpLanes.mount, +4.7 KB), rounded up; tests/e2e/bundles.test.mjs
+# holds a page of three script figures to the same budget. Issue 16 asks
+# for 150000, not reached yet: what remains is mostly code (Yew, the
+# components' views, serde_json).
+budget="${SIZE_BUDGET_BYTES:-212000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }

@@ -187,15 +187,15 @@ pub fn App(props: &AppProps) -> Html {
         })
     };
     let onapply = {
-        let state = state.clone();
+        let (state, root) = (state.clone(), root.clone());
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            act(&state, Action::Apply { lane, setting })
+            act(&state, Action::Apply { lane, setting }, &root)
         })
     };
     let oncompare = {
-        let state = state.clone();
+        let (state, root) = (state.clone(), root.clone());
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            act(&state, Action::Compare { lane, setting })
+            act(&state, Action::Compare { lane, setting }, &root)
         })
     };
     let onremove = {
@@ -226,8 +226,8 @@ pub fn App(props: &AppProps) -> Html {
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
     let problems = state.problems.clone();
     let onshow_editor = {
-        let state = state.clone();
-        Callback::from(move |on: bool| act(&state, Action::ShowEditor(on)))
+        let (state, root) = (state.clone(), root.clone());
+        Callback::from(move |on: bool| act(&state, Action::ShowEditor(on), &root))
     };
     let lane_count = state.lanes.len();
     // A figure's heading is the author's title, else the scenario's (the

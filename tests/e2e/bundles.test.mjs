@@ -5,9 +5,10 @@
 // made — playhead, inspector, open panel and focus kept, one page on screen.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ARTIFACTS_DIR, startApp } from './harness.mjs';
+import { gzipSync } from 'node:zlib';
+import { ARTIFACTS_DIR, DIST_DIR, REPO_ROOT, saveScreenshot, startApp } from './harness.mjs';
 import { lastLabel, ready } from './lanes.mjs';
 
 const T = { timeout: 90_000 };
@@ -16,8 +17,16 @@ const FULL = /mcp-lanes-web(_bg\.wasm|\.js)$/;
 const LITE = /mcp-lanes-lite(_bg\.wasm|\.js)$/;
 
 let app;
+// Course pages served on the app's origin under /__host/NAME.
+const hosts = new Map();
 before(async () => {
   app = await startApp();
+  await app.context.route('**/__host/*', (route) => {
+    const body = hosts.get(new URL(route.request().url()).pathname.split('/').pop());
+    return body === undefined
+      ? route.fulfill({ status: 404, body: 'no such host page' })
+      : route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
+  });
 });
 after(async () => {
   await app?.close();
@@ -165,6 +174,105 @@ describe('hand-over to the full bundle', () => {
     assert.equal(await page.locator('.app-root').count(), 1);
     assert.equal(await page.locator('.app-root[aria-busy]').count(), 0, 'no longer busy');
     assert.ok(problems.some((p) => /full bundle could not be loaded/.test(p)), problems.join('\n'));
+    await page.close();
+  });
+});
+
+describe('script figures (McpLanes.mount)', () => {
+  // A lesson page with three script figures (as in course-demo.html).
+  hosts.set(
+    'three',
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>three</title><link rel="icon" href="data:,"></head>' +
+      '<body><h1>Three figures</h1><div id="a"></div><div id="b"></div><div id="c"></div>' +
+      '<script src="/embed.js"></script><script>' +
+      "window.handles = {};" +
+      "McpLanes.mount(document.getElementById('a'), {scenario: 'discover'}).then((h) => (handles.a = h));" +
+      "McpLanes.mount(document.getElementById('b'), {scenario: 'plain-vs-rich'}).then((h) => (handles.b = h));" +
+      "McpLanes.mount(document.getElementById('c'), {scenario: 'elicitation-unchecked', speed: 4, step: 3}).then((h) => (handles.c = h));" +
+      '</script></body></html>',
+  );
+  const figure = (page, id) => page.locator(`#${id} ${sel('player')}`).waitFor({ timeout: 30_000 });
+  const lastIn = (page, id, n) =>
+    page.evaluate(([id, n]) => {
+      const lane = document.getElementById(id).shadowRoot.querySelector(`[data-testid="lane-${n}"]`);
+      const msgs = lane ? lane.querySelectorAll('[data-testid^="message-"]') : [];
+      return msgs.length ? msgs[msgs.length - 1].dataset.label : null;
+    }, [id, n]);
+
+  /** The budget scripts/measure-size.sh enforces on a first visit (bytes, gzip). */
+  async function budget() {
+    const script = await readFile(path.join(REPO_ROOT, 'scripts', 'measure-size.sh'), 'utf8');
+    return Number(script.match(/SIZE_BUDGET_BYTES:-(\d+)/)[1]);
+  }
+
+  test('a page of three script figures loads the lite bundle and data only, within the first-visit budget', T, async (t) => {
+    const { page, requests, problems } = await tracked('/__host/three');
+    for (const id of ['a', 'b', 'c']) await figure(page, id);
+    await page.waitForLoadState('networkidle');
+    assert.equal(requests.filter((p) => FULL.test(p)).length, 0, `no full bundle: ${requests.join(', ')}`);
+    assert.equal(requests.filter((p) => /mcp-lanes-lite_bg\.wasm$/.test(p)).length, 1, 'one lite instance for every figure');
+    // What the page loaded from us, gzip -9 as measure-size.sh counts it.
+    const files = [...new Set(requests.filter((p) => !p.startsWith('/__host/')))];
+    let total = 0;
+    const lines = [];
+    for (const file of files) {
+      const bytes = gzipSync(await readFile(path.join(DIST_DIR, decodeURIComponent(file))), { level: 9 }).length;
+      total += bytes;
+      lines.push(`${file.padEnd(56)} ${String(bytes).padStart(8)}`);
+    }
+    lines.push(`${'TOTAL (gzip -9)'.padEnd(56)} ${String(total).padStart(8)}`);
+    t.diagnostic(`three script figures: ${total} bytes gzip`);
+    await mkdir(ARTIFACTS_DIR, { recursive: true });
+    await writeFile(path.join(ARTIFACTS_DIR, 'script-figures-size.txt'), `${lines.join('\n')}\n`);
+    const limit = await budget();
+    assert.ok(total <= limit, `${total} bytes gzip, over the ${limit}-byte first-visit budget:\n${lines.join('\n')}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('changing a setting hands that figure alone to the full bundle; its handle and events follow it', T, async (t) => {
+    const { page, requests, problems } = await tracked('/__host/three');
+    for (const id of ['a', 'b', 'c']) await figure(page, id);
+    await page.waitForFunction(() => window.handles.a && window.handles.b && window.handles.c);
+    await page.locator(`#b ${sel('jump-end')}`).click();
+    assert.equal(await lastIn(page, 'b', 0), '-32021');
+    const stepA = await page.locator(`#a ${sel('step-count')}`).innerText();
+    await page.locator(`#b [data-testid^="message-1-"]`).first().click();
+    const inspected = await page.locator(`#b ${sel('inspector-title')}`).innerText();
+    const started = Date.now();
+    await page.locator(`#b ${sel('settings-0')} > summary`).click();
+    // The full figure opens beside the lite one, which then goes: one root.
+    await page.waitForFunction(() => {
+      const shadow = document.getElementById('b').shadowRoot;
+      return shadow.querySelectorAll('[data-testid="player"]').length === 1 && shadow.querySelector('[data-testid="cap-0-elicitation.form"]');
+    }, null, { timeout: 30_000 });
+    t.diagnostic(`script figure hand-over: ${Date.now() - started} ms`);
+    await page.locator(`#b ${sel('cap-0-elicitation.form')}`).check();
+    assert.equal(await lastIn(page, 'b', 0), 'result', 'the change is made');
+    assert.equal(await page.locator(`#b ${sel('modified-0')}`).count(), 1);
+    assert.equal(await page.locator(`#b ${sel('inspector-title')}`).innerText(), inspected, 'same message inspected');
+    assert.equal(await page.locator(`#b ${sel('player')}`).getAttribute('data-state'), 'end', 'still at the end');
+    assert.equal(requests.filter((p) => /mcp-lanes-web_bg\.wasm$/.test(p)).length, 1, 'the full bundle loaded once');
+    assert.equal(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelectorAll('link[href$="style.css"]').length), 1);
+    // The other figures stay lite and as they were.
+    assert.equal(await page.locator(`#a ${sel('step-count')}`).innerText(), stepA);
+    // The handle drives the full figure now, and its events reach the host.
+    const events = page.evaluate(
+      () => new Promise((done) => document.getElementById('b').addEventListener('mcp-lanes:step', (e) => done(e.detail), { once: true })),
+    );
+    assert.equal(await page.evaluate(() => window.handles.b.control({ type: 'mcp-lanes:control', action: 'restart' })), true);
+    assert.equal((await events).step, 0);
+    assert.equal(await page.locator(`#b ${sel('player')}`).getAttribute('data-state'), 'start');
+    // A second figure hands over too, without loading the full bundle again.
+    await page.locator(`#c ${sel('settings-0')} > summary`).click();
+    await page.locator(`#c ${sel('cap-0-elicitation.form')}`).waitFor({ timeout: 30_000 });
+    assert.equal(requests.filter((p) => /mcp-lanes-web_bg\.wasm$/.test(p)).length, 1);
+    await page.locator('body > h1').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'script-figures-after-hand-over');
+    // destroy() removes the full figure.
+    await page.evaluate(() => window.handles.b.destroy());
+    assert.equal(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelectorAll('[data-testid="player"]').length), 0);
+    assert.deepEqual(problems, []);
     await page.close();
   });
 });

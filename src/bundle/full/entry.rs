@@ -232,8 +232,14 @@ impl Handle {
 // defaults.
 // A scenario file (`scenarioUrl`, or `scenario` as an object) is fetched
 // and checked first; an invalid one shows its problems instead of lanes.
+// `handoff` is a lite figure's hand-over (embed.js passes it): the figure
+// opens that state, beside the lite figure, which embed.js then destroys.
 #[wasm_bindgen]
-pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
+pub async fn mount(
+    host: Element,
+    options: JsValue,
+    handoff: Option<String>,
+) -> Result<Handle, JsValue> {
     let fail = |why: &str| {
         let why = format!("mcp-lanes: {why}");
         gloo::console::error!(why.clone());
@@ -252,6 +258,9 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
         }
     };
     let mut config = parse(&options);
+    if let Some(handoff) = &handoff {
+        config.receive(handoff);
+    }
     config.reduced_motion = crate::browser::reduced_motion();
     let base = script_base().unwrap_or_else(|| "/".into());
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
@@ -259,7 +268,8 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
-    if let Some(problem) = &config.problem {
+    // (The lite figure said so already.)
+    if let (Some(problem), None) = (&config.problem, &handoff) {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
     let shadow = match host.shadow_root() {
@@ -269,13 +279,19 @@ pub async fn mount(host: Element, options: JsValue) -> Result<Handle, JsValue> {
             Err(_) => return fail("this element cannot hold a figure (use a <div>)"),
         },
     };
-    shadow.set_inner_html("");
+    // A hand-over renders beside the lite figure, whose stylesheet stays.
+    let sheets: &[&str] = if handoff.is_some() {
+        &[EDITOR_CSS]
+    } else {
+        shadow.set_inner_html("");
+        &["style.css", EDITOR_CSS]
+    };
     // Colour options: custom properties on the host, through the CSSOM.
     if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
         crate::browser::apply_colors(el, &config.colors);
     }
     let document = gloo::utils::document();
-    for sheet in ["style.css", EDITOR_CSS] {
+    for sheet in sheets {
         let link = stylesheet(&format!("{base}{sheet}"))?;
         shadow.append_child(&link)?;
     }

@@ -12,7 +12,7 @@ use crate::model::Shared;
 use crate::state::{Action, State};
 
 /// Carries out a person's action: the full bundle makes every change itself.
-pub fn act(state: &UseReducerHandle<State>, action: Action) {
+pub fn act(state: &UseReducerHandle<State>, action: Action, _root: &NodeRef) {
     state.dispatch(action);
 }
 

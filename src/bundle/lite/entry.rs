@@ -1,18 +1,26 @@
 //! How the lite bundle starts: it fetches the recorded runs of the scenario
 //! the URL opens, then renders; a state only the simulator can show (a
 //! changed lane, the editor, the benchmark load, a scenario file) or a
-//! failed fetch goes to the full bundle at once.
+//! failed fetch goes to the full bundle at once. Loaded by `www/embed.js`,
+//! it mounts script figures (`McpLanes.mount`) the same way, each handing
+//! over to the full bundle on its own. The exported items have plain
+//! comments: wasm-bindgen would copy doc comments into the JS glue.
 
 use mcp_lanes_core::scenarios;
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 
 use super::hand_over;
 use super::recorded;
-use crate::boot;
-use crate::browser::{load_catalog, localize_page, page_config, prefetch_catalog, script_base};
-use crate::config::Config;
+use crate::boot::{self, Running};
+use crate::browser::{
+    load_catalog, localize_page, page_config, prefetch_catalog, script_base, to_json,
+};
+use crate::config::{Config, Mode};
+use crate::hooks::use_bridge::{Host, Remote};
 use crate::state::{needs_simulator, Upgrade};
 
-/// Starts the page (under `embed.js`, which loads the full bundle, does
+/// Starts the page (under `embed.js`, which mounts figures instead, does
 /// nothing).
 pub fn start() {
     if script_base().is_some() {
@@ -41,11 +49,7 @@ pub fn start() {
         start_full(None);
         return;
     }
-    // An unknown id opens the first scenario (with a notice).
-    let id = match scenarios::find(&id) {
-        Some(_) => id,
-        None => scenarios::CATALOG.first().map_or("", |s| s.id).to_string(),
-    };
+    let id = known(id);
     // The catalog comes while the runs do.
     prefetch_catalog("", config.lang.as_deref(), None);
     wasm_bindgen_futures::spawn_local(async move {
@@ -78,5 +82,147 @@ fn start_full(link: Option<mcp_lanes_core::share::ShareState>) {
         link,
         editor: false,
     };
-    hand_over::to_full(None, upgrade, None);
+    hand_over::to_full(None, upgrade, None, None);
+}
+
+/// The scenario a figure or the page opens: `id`, or for an unknown id the
+/// first one (the state shows a notice).
+fn known(id: String) -> String {
+    match scenarios::find(&id) {
+        Some(_) => id,
+        None => scenarios::CATALOG.first().map_or("", |s| s.id).to_string(),
+    }
+}
+
+/// Whether a figure's options ask for what only the full bundle shows: a
+/// scenario file, the benchmark load, or a link with changed lanes.
+fn figure_needs_full(config: &Config) -> bool {
+    config.file.is_some()
+        || config.timeline.is_some()
+        || config.scenario.as_deref() == Some("stress")
+        || matches!(&config.link, Some(Ok(link)) if needs_simulator(link))
+}
+
+// One mounted figure (returned to embed.js by `mount`); embed.js swaps it
+// for the full bundle's handle when the figure hands over.
+#[wasm_bindgen]
+pub struct Handle {
+    app: Option<Running>,
+    remote: Remote,
+}
+
+#[wasm_bindgen]
+impl Handle {
+    // Applies a control message (`{type: "mcp-lanes:control", action,
+    // step?}`); returns whether it was one.
+    pub fn control(&self, message: JsValue) -> bool {
+        if self.app.is_none() {
+            return false;
+        }
+        let action = to_json(&message)
+            .as_ref()
+            .and_then(crate::state::Action::from_control);
+        action.is_some_and(|action| self.remote.dispatch(action))
+    }
+
+    // Removes the figure: its timers and listeners stop and its root
+    // leaves the shadow root (the full figure that replaced it stays).
+    pub fn destroy(&mut self) {
+        if let Some(app) = self.app.take() {
+            let root = app.root().clone();
+            hand_over::forget(&root);
+            app.destroy();
+            root.remove();
+        }
+        self.remote.clear();
+    }
+}
+
+// Renders a figure from the recorded runs into a shadow root on `host`.
+// `upgrade(handoff)` is embed.js's: it mounts the full bundle's figure on
+// the same host (with the hand-over's JSON, or `null` for the options as
+// they are) and resolves once it runs; the lite figure then goes. Options
+// only the full bundle can show go there at once (the handle returned
+// then does nothing: embed.js keeps the full one).
+#[wasm_bindgen]
+pub async fn mount(
+    host: Element,
+    options: JsValue,
+    upgrade: js_sys::Function,
+) -> Result<Handle, JsValue> {
+    let fail = |why: &str| {
+        let why = format!("mcp-lanes: {why}");
+        gloo::console::error!(why.clone());
+        Err(JsValue::from(js_sys::Error::new(&why)))
+    };
+    if !host.is_instance_of::<Element>() {
+        return fail("McpLanes.mount needs an element to show the figure in");
+    }
+    let read = to_json(&options);
+    let parse = || match &read {
+        Some(options) => Config::from_options(Mode::Mount, options),
+        None => {
+            let mut config = Config::from_options(Mode::Mount, &serde_json::Value::Null);
+            config.problem = Some(crate::i18n::tf(
+                "options.unreadable",
+                &[("why", "options: cannot be read")],
+            ));
+            config
+        }
+    };
+    let mut config = parse();
+    let handle = |app| Handle {
+        app,
+        remote: Remote::default(),
+    };
+    if figure_needs_full(&config) {
+        let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
+        return Ok(handle(None));
+    }
+    config.reduced_motion = crate::browser::reduced_motion();
+    let base = script_base().unwrap_or_else(|| "/".into());
+    prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
+    let id = known(config.scenario.clone().unwrap_or_default());
+    if !recorded::fetch(&id).await {
+        // No recorded runs: the full bundle runs the scenario itself.
+        let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
+        return Ok(handle(None));
+    }
+    let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    // The options' problems, in the figure's language now.
+    config.problem = parse().problem;
+    if let Some(problem) = &config.problem {
+        gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    let shadow = match host.shadow_root() {
+        Some(shadow) => shadow,
+        None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {
+            Ok(shadow) => shadow,
+            Err(_) => return fail("this element cannot hold a figure (use a <div>)"),
+        },
+    };
+    shadow.set_inner_html("");
+    if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
+        crate::browser::apply_colors(el, &config.colors);
+    }
+    let document = gloo::utils::document();
+    let link = document.create_element("link")?;
+    link.set_attribute("rel", "stylesheet")?;
+    link.set_attribute("href", &format!("{base}style.css"))?;
+    shadow.append_child(&link)?;
+    let root = document.create_element("div")?;
+    root.set_attribute("lang", &lang)?;
+    shadow.append_child(&root)?;
+    hand_over::keep_figure(root.clone(), upgrade);
+    let host = Host {
+        element: Some(host),
+        remote: Remote::default(),
+    };
+    let remote = host.remote.clone();
+    Ok(Handle {
+        app: Some(boot::mount(root, config, host)),
+        remote,
+    })
 }

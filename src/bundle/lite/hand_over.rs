@@ -7,10 +7,16 @@
 //! full bundle, whose start reads and clears it and renders into a new
 //! root, and then takes itself down. Both bundles render the same page, so
 //! the person sees the change made, with focus where it was.
+//!
+//! A script figure (`McpLanes.mount`, `entry::mount`) hands over on its
+//! own: the [`Handoff`] goes to the `upgrade` function `embed.js` gave it,
+//! which mounts the full bundle's figure on the same host and then takes
+//! the lite figure down; the other figures on the page stay lite.
 
 use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -31,6 +37,9 @@ thread_local! {
     static RUNNING: RefCell<Option<(Element, TakeDown)>> = const { RefCell::new(None) };
     /// Set once the hand-over started: later changes wait for the full page.
     static HANDING_OVER: Cell<bool> = const { Cell::new(false) };
+    /// The script figures on the page: each one's root element, the
+    /// `upgrade` function embed.js gave it, and whether it is handing over.
+    static FIGURES: RefCell<Vec<(Element, js_sys::Function, bool)>> = const { RefCell::new(Vec::new()) };
 }
 
 #[wasm_bindgen(
@@ -46,10 +55,20 @@ pub fn keep(root: Element, take_down: TakeDown) {
     RUNNING.with(|r| *r.borrow_mut() = Some((root, take_down)));
 }
 
+/// Keeps a script figure's root and embed.js's `upgrade` for it.
+pub fn keep_figure(root: Element, upgrade: js_sys::Function) {
+    FIGURES.with(|f| f.borrow_mut().push((root, upgrade, false)));
+}
+
+/// Forgets a script figure (it was destroyed or handed over).
+pub fn forget(root: &Element) {
+    FIGURES.with(|f| f.borrow_mut().retain(|(r, _, _)| r != root));
+}
+
 /// Carries out a person's action: one that needs the full bundle goes
 /// there at once, without re-rendering the lite page first (which would
 /// undo the control the person just changed until the full page is up).
-pub fn act(state: &UseReducerHandle<State>, action: Action) {
+pub fn act(state: &UseReducerHandle<State>, action: Action, root: &NodeRef) {
     let compare_lane = match &action {
         Action::Compare { lane, .. } => Some(*lane),
         _ => None,
@@ -64,7 +83,7 @@ pub fn act(state: &UseReducerHandle<State>, action: Action) {
                     sel.lane += 1;
                 }
             }
-            to_full(Some(&shown), upgrade, Some(failed(state)))
+            to_full(Some(&shown), upgrade, Some(failed(state)), root.cast())
         }
         None => state.dispatch(action),
     }
@@ -80,7 +99,7 @@ fn failed(state: &UseReducerHandle<State>) -> Callback<()> {
 /// scenario switch waits for, and hands over to the full bundle (`config`
 /// is the full side's concern).
 #[hook]
-pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, _root: &NodeRef) {
+pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, root: &NodeRef) {
     let fetching = state.fetching.clone();
     {
         let state = state.clone();
@@ -91,10 +110,15 @@ pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, 
         });
     }
     let upgrade = state.upgrade.clone();
-    let state = state.clone();
+    let (state, root) = (state.clone(), root.clone());
     use_effect_with(upgrade, move |upgrade| {
         if let Some(upgrade) = upgrade {
-            to_full(Some(&state), (**upgrade).clone(), Some(failed(&state)));
+            to_full(
+                Some(&state),
+                (**upgrade).clone(),
+                Some(failed(&state)),
+                root.cast(),
+            );
         }
     });
 }
@@ -103,27 +127,37 @@ pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, 
 /// page down. `state` is the lite page's (for what a link does not
 /// record); `None` when the lite page never rendered. If the full bundle
 /// cannot be loaded, `failed` hears it (the lite page stays as it was, with
-/// a notice); without a lite page the body says so.
-pub fn to_full(state: Option<&State>, upgrade: Upgrade, failed: Option<Callback<()>>) {
+/// a notice); without a lite page the body says so. `app` is the app's
+/// root element: inside a script figure, that figure alone hands over.
+pub fn to_full(
+    state: Option<&State>,
+    upgrade: Upgrade,
+    failed: Option<Callback<()>>,
+    app: Option<Element>,
+) {
+    let figure = app.and_then(|app| {
+        FIGURES.with(|f| {
+            f.borrow_mut()
+                .iter_mut()
+                .find(|(root, _, _)| root.contains(Some(&app)))
+                .map(|(root, upgrade, busy)| {
+                    (root.clone(), upgrade.clone(), std::mem::replace(busy, true))
+                })
+        })
+    });
+    if let Some((root, function, busy)) = figure {
+        if !busy {
+            figure_to_full(state, upgrade, failed, root, function);
+        }
+        return;
+    }
     if HANDING_OVER.with(|h| h.replace(true)) {
         return;
     }
     let root = RUNNING.with(|r| r.borrow().as_ref().map(|(root, _)| root.clone()));
     let document = web_sys::window().and_then(|w| w.document());
-    let handoff = Handoff {
-        link: upgrade.link,
-        speed: state.map(|s| s.speed),
-        arrival: Arrival {
-            selected: state.and_then(|s| s.selected).map(|s| (s.lane, s.event)),
-            editor: upgrade.editor,
-            focus: document
-                .as_ref()
-                .and_then(|d| d.active_element())
-                .filter(|el| root.as_ref().is_some_and(|r| r.contains(Some(el))))
-                .and_then(|el| el.get_attribute("data-testid")),
-            open: root.as_ref().map(open_panels).unwrap_or_default(),
-        },
-    };
+    let focused = document.as_ref().and_then(|d| d.active_element());
+    let handoff = handoff(state, upgrade, root.as_ref(), focused);
     if let Some(window) = web_sys::window() {
         let _ = js_sys::Reflect::set(&window, &HANDOFF_GLOBAL.into(), &handoff.to_json().into());
     }
@@ -166,6 +200,73 @@ pub fn to_full(state: Option<&State>, upgrade: Upgrade, failed: Option<Callback<
         }
         if let (Some(window), Some(y)) = (web_sys::window(), scroll) {
             window.scroll_to_with_x_and_y(0.0, y);
+        }
+    });
+}
+
+/// What the full bundle restores: the link after the change, and the
+/// selection, speed, focused control (`focused`, when inside `root`) and
+/// open panels.
+fn handoff(
+    state: Option<&State>,
+    upgrade: Upgrade,
+    root: Option<&Element>,
+    focused: Option<Element>,
+) -> Handoff {
+    Handoff {
+        link: upgrade.link,
+        speed: state.map(|s| s.speed),
+        arrival: Arrival {
+            selected: state.and_then(|s| s.selected).map(|s| (s.lane, s.event)),
+            editor: upgrade.editor,
+            focus: focused
+                .filter(|el| root.is_some_and(|r| r.contains(Some(el))))
+                .and_then(|el| el.get_attribute("data-testid")),
+            open: root.map(open_panels).unwrap_or_default(),
+        },
+    }
+}
+
+/// Hands one script figure to the full bundle through embed.js's
+/// `upgrade`, which mounts the full figure beside it and then destroys
+/// this one (`entry::Handle::destroy`); on failure the figure stays, with
+/// `failed` told.
+fn figure_to_full(
+    state: Option<&State>,
+    upgrade: Upgrade,
+    failed: Option<Callback<()>>,
+    root: Element,
+    function: js_sys::Function,
+) {
+    let focused = root
+        .get_root_node()
+        .dyn_into::<web_sys::ShadowRoot>()
+        .ok()
+        .and_then(|shadow| shadow.active_element());
+    let handoff = handoff(state, upgrade, Some(&root), focused);
+    let _ = root.set_attribute("aria-busy", "true");
+    wasm_bindgen_futures::spawn_local(async move {
+        let called = function
+            .call1(&JsValue::NULL, &handoff.to_json().into())
+            .map(js_sys::Promise::from);
+        let done = match called {
+            Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
+            Err(_) => false,
+        };
+        if done {
+            return;
+        }
+        gloo::console::error!(
+            "mcp-lanes: the full bundle could not be loaded; reload the page to try again"
+        );
+        let _ = root.remove_attribute("aria-busy");
+        FIGURES.with(|f| {
+            for figure in f.borrow_mut().iter_mut().filter(|(r, _, _)| *r == root) {
+                figure.2 = false;
+            }
+        });
+        if let Some(failed) = failed {
+            failed.emit(());
         }
     });
 }

@@ -17,12 +17,14 @@ extern "C" {
 }
 
 /// Fetches and keeps a scenario's runs; false if they cannot be had (the
-/// caller hands over to the full bundle, which runs the simulator).
+/// caller hands over to the full bundle, which runs the simulator). They
+/// are next to the page, or next to `embed.js` for script figures.
 pub async fn fetch(id: &str) -> bool {
     if runs::has(id) {
         return true;
     }
-    let Ok(text) = JsFuture::from(fetch_text(&format!("timelines/{id}.json"))).await else {
+    let base = crate::browser::script_base().unwrap_or_default();
+    let Ok(text) = JsFuture::from(fetch_text(&format!("{base}timelines/{id}.json"))).await else {
         return false;
     };
     text.as_string().is_some_and(|text| runs::keep(id, &text))
