@@ -14,24 +14,43 @@
 // follows the figure across.
 (() => {
   const base = new URL('.', document.currentScript.src).href;
-  const load = (name) => import(base + name).then(async (m) => (await m.default(), m));
   let lite;
   let full;
+  // The full bundle, fetched, compiled and started once (its main() does
+  // nothing here); again after a failure.
+  const loadFull = () =>
+    (full ??= Promise.all([
+      import(base + 'mcp-lanes-web.js'),
+      WebAssembly.compileStreaming(fetch(base + 'mcp-lanes-web_bg.wasm')).catch(() => undefined),
+    ])
+      .then(async ([m, wasm]) => (await m.default(wasm ? { module_or_path: wasm } : undefined), m))
+      .catch((e) => {
+        full = undefined;
+        throw e;
+      }));
+  // It starts loading when a reader shows the intent to change a figure:
+  // the pointer over, a touch on, or focus on a control that hands over
+  // (`data-handover`: a lane's "Settings", the exports, the editor tab).
+  const types = ['pointerover', 'focusin', 'touchstart'];
+  const intent = (e) => {
+    const target = e.composedPath()[0];
+    if (target instanceof Element && target.closest('[data-handover]')) {
+      for (const type of types) document.removeEventListener(type, intent, true);
+      loadFull().catch(() => {});
+    }
+  };
+  for (const type of types) document.addEventListener(type, intent, { capture: true, passive: true });
   // Tells the modules' main() not to render the whole playground here.
   window.mcpLanesEmbed = base;
   window.McpLanes = {
     mount(host, options) {
-      lite ??= load('mcp-lanes-lite.js');
+      lite ??= import(base + 'mcp-lanes-lite.js').then(async (m) => (await m.default(), m));
       let current = null;
       let gone = false;
       // Mounts the full bundle's figure (with the lite figure's hand-over,
       // or null: the options need the simulator from the start).
       const upgrade = async (handoff) => {
-        full ??= load('mcp-lanes-web.js').catch((e) => {
-          full = undefined;
-          throw e;
-        });
-        const handle = await (await full).mount(host, options, handoff);
+        const handle = await (await loadFull()).mount(host, options, handoff);
         const before = current;
         current = handle;
         before?.destroy();

@@ -10,6 +10,7 @@ pub fn view_tabs(editor: bool, onshow: &Callback<bool>) -> Html {
         html! {
             <button type="button" data-testid={if to_editor { "tab-editor" } else { "tab-lanes" }}
                 aria-controls={panel} aria-pressed={(editor == to_editor).to_string()}
+                data-handover={to_editor.then_some("")}
                 onclick={onshow.reform(move |_: MouseEvent| to_editor)}>{ label }</button>
         }
     };

@@ -42,17 +42,62 @@ thread_local! {
     static FIGURES: RefCell<Vec<(Element, js_sys::Function, bool)>> = const { RefCell::new(Vec::new()) };
 }
 
-#[wasm_bindgen(
-    inline_js = "export function load_module(url) { return import(url).then(m => m.default()); }"
-)]
+// The full bundle is fetched and compiled as soon as a reader shows the
+// intent to change something (the pointer over, a touch on, or focus on a
+// control marked `data-handover`: a lane's "Settings", the exports, the
+// check panel, the editor tab), so that most of its load is done by the
+// click; a visit without that intent never loads it. `load_module` then
+// runs its init with the compiled module (or fetches it, if that failed).
+#[wasm_bindgen(inline_js = r#"
+let pending;
+const fetchFull = (url) => {
+  pending ??= [import(url), WebAssembly.compileStreaming(fetch(url.replace(/\.js$/, '_bg.wasm'))).catch(() => undefined)];
+  return pending;
+};
+export function watch_intent(url) {
+  const seen = (e) => {
+    const target = e.composedPath()[0];
+    if (target instanceof Element && target.closest('[data-handover]')) {
+      fetchFull(url);
+      for (const type of ['pointerover', 'focusin', 'touchstart']) document.removeEventListener(type, seen, true);
+    }
+  };
+  for (const type of ['pointerover', 'focusin', 'touchstart']) document.addEventListener(type, seen, { capture: true, passive: true });
+}
+export function load_module(url) {
+  const [module, wasm] = fetchFull(url);
+  return Promise.all([module, wasm])
+    .then(([m, compiled]) => m.default(compiled ? { module_or_path: compiled } : undefined))
+    .catch((e) => {
+      pending = undefined;
+      throw e;
+    });
+}
+"#)]
 extern "C" {
-    /// `import(url)` and run its wasm-bindgen init (the bundle's `main`).
+    /// Fetches and compiles the full bundle (`url`, its JS glue) at the
+    /// first sign that a reader is about to change something.
+    fn watch_intent(url: &str);
+    /// `import(url)` and run its wasm-bindgen init (the bundle's `main`),
+    /// with the module `watch_intent` compiled when there is one.
     fn load_module(url: &str) -> js_sys::Promise;
+}
+
+/// The full bundle's JS glue, next to the page.
+fn full_url() -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    web_sys::Url::new_with_base(FULL, &base)
+        .map(|u| u.href())
+        .unwrap_or_else(|_| FULL.to_string())
 }
 
 /// Keeps the lite page's root and what takes it down (boot renders it).
 pub fn keep(root: Element, take_down: TakeDown) {
     RUNNING.with(|r| *r.borrow_mut() = Some((root, take_down)));
+    watch_intent(&full_url());
 }
 
 /// Keeps a script figure's root and embed.js's `upgrade` for it.
@@ -161,12 +206,7 @@ pub fn to_full(
     if let Some(window) = web_sys::window() {
         let _ = js_sys::Reflect::set(&window, &HANDOFF_GLOBAL.into(), &handoff.to_json().into());
     }
-    let base = document
-        .and_then(|d| d.base_uri().ok().flatten())
-        .unwrap_or_default();
-    let url = web_sys::Url::new_with_base(FULL, &base)
-        .map(|u| u.href())
-        .unwrap_or_else(|_| FULL.to_string());
+    let url = full_url();
     // "Loading the simulator…" while the full bundle comes (style.css).
     if let Some(root) = &root {
         let _ = root.set_attribute("aria-busy", "true");

@@ -36,7 +36,7 @@ pub fn exports(
     });
     html! {
         <details class="exports" data-testid="exports" {ontoggle}>
-            <summary data-testid="exports-toggle">{ t("export.title") }</summary>
+            <summary data-testid="exports-toggle" data-handover="">{ t("export.title") }</summary>
             <div class="export-body"><p class="export-note">{ t("export.loading") }</p></div>
         </details>
     }
@@ -61,7 +61,7 @@ pub fn settings(
     });
     html! {
         <details class="settings" data-testid={format!("settings-{index}")} {ontoggle}>
-            <summary>{ t("settings.title") }</summary>
+            <summary data-handover="">{ t("settings.title") }</summary>
             <div class="settings-body"><p class="export-note">{ t("settings.loading") }</p></div>
         </details>
     }
@@ -78,7 +78,7 @@ pub fn check_panel(state: &UseReducerHandle<State>) -> Html {
     });
     html! {
         <details class="check-panel" data-testid="check" {ontoggle}>
-            <summary data-testid="check-toggle">{ t("check.title") }</summary>
+            <summary data-testid="check-toggle" data-handover="">{ t("check.title") }</summary>
             <div class="check-body"><p class="note">{ t("check.loading") }</p></div>
         </details>
     }
