@@ -23,12 +23,12 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-# 212000 (temporary): 204.8 KB on main, plus script figures in the lite
-# bundle (McpLanes.mount, +4.7 KB), rounded up; tests/e2e/bundles.test.mjs
-# holds a page of three script figures to the same budget. Issue 16 asks
-# for 150000, not reached yet: what remains is mostly code (Yew, the
-# components' views, serde_json).
-budget="${SIZE_BUDGET_BYTES:-212000}"
+# 209000: the size reached (BENCHMARKS.md, "Script figures start lite"):
+# this first visit 207.9 KB, and a page of three script figures 208.6 KB
+# (tests/e2e/bundles.test.mjs holds it to this same budget), rounded up.
+# Issue 16 asks for 150000, not reached yet: what remains is mostly code
+# (Yew, the components' views, serde_json).
+budget="${SIZE_BUDGET_BYTES:-209000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }
@@ -51,10 +51,11 @@ first_visit() {
   fi
   # The largest message catalog (a visit fetches its language's; English
   # too only for a catalog marked partial, which none is; the rules'
-  # summaries, <tag>.rules.json, come when a reader first inspects a message).
+  # summaries, <tag>.rules.json, come when a reader first inspects a message,
+  # and the full bundle's keys, <tag>.full.json, with the full bundle).
   if [ -d "$dist/i18n" ]; then
     for t in "$dist"/i18n/*.json; do
-      case "$t" in */languages.json|*.rules.json) continue;; esac
+      case "$t" in */languages.json|*.rules.json|*.full.json) continue;; esac
       echo "$(gzip -9 -c "$t" | wc -c) i18n/${t##*/}"
     done | sort -n | tail -1 | cut -d' ' -f2
   fi

@@ -248,6 +248,30 @@ pub async fn load_rules() -> bool {
     true
 }
 
+/// Fetches the part of the installed language's catalog that only the
+/// full bundle shows (`i18n/<tag>.full.json`: the settings panel, the
+/// editor, the exporters, checks; split off the language's catalog at
+/// build time by `scripts/split-catalogs.mjs`, so that a first visit does
+/// not fetch it) and adds it, with English's when the language is
+/// partial; false if it could not be had.
+pub async fn load_full_catalog() -> bool {
+    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+        return false;
+    };
+    let text = catalog_text(&base, &format!("{}.full", language.tag)).await;
+    let english = if language.partial || text.is_none() {
+        catalog_text(&base, &format!("{}.full", i18n::FALLBACK)).await
+    } else {
+        None
+    };
+    match (text, english) {
+        (Some(text), english) => i18n::add(&text, english.as_deref()),
+        (None, Some(english)) => i18n::add(&english, None),
+        (None, None) => return false,
+    }
+    true
+}
+
 /// Starts fetching the catalog [`load_catalog`] will want (so that it
 /// comes while other things are fetched).
 pub fn prefetch_catalog(base: &str, asked: Option<&str>, host: Option<&web_sys::Element>) {

@@ -145,6 +145,18 @@ pub fn add_rules(text: &str, fallback: Option<&str>) {
     });
 }
 
+/// Adds entries to the installed catalog (the full bundle's part of it,
+/// `<tag>.full.json`, with English's when the language is partial).
+pub fn add(text: &str, fallback: Option<&str>) {
+    CATALOG.with(|c| {
+        let mut c = c.borrow_mut();
+        c.entries.extend(entries(text));
+        if let Some(fallback) = fallback {
+            c.fallback.extend(entries(fallback));
+        }
+    });
+}
+
 /// Whether the rules' summaries are here ([`add_rules`]).
 pub fn has_rules() -> bool {
     CATALOG.with(|c| c.borrow().rules)

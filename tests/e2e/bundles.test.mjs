@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { ARTIFACTS_DIR, DIST_DIR, REPO_ROOT, saveScreenshot, startApp } from './harness.mjs';
 import { lastLabel, ready } from './lanes.mjs';
 
@@ -251,12 +251,12 @@ describe('script figures (McpLanes.mount)', () => {
     await page.waitForLoadState('networkidle');
     assert.equal(requests.filter((p) => FULL.test(p)).length, 0, `no full bundle: ${requests.join(', ')}`);
     assert.equal(requests.filter((p) => /mcp-lanes-lite_bg\.wasm$/.test(p)).length, 1, 'one lite instance for every figure');
-    // What the page loaded from us, gzip -9 as measure-size.sh counts it.
+    // What the page loaded from us, `gzip -9` as measure-size.sh counts it.
     const files = [...new Set(requests.filter((p) => !p.startsWith('/__host/')))];
     let total = 0;
     const lines = [];
     for (const file of files) {
-      const bytes = gzipSync(await readFile(path.join(DIST_DIR, decodeURIComponent(file))), { level: 9 }).length;
+      const bytes = execFileSync('gzip', ['-9', '-c', path.join(DIST_DIR, decodeURIComponent(file))]).length;
       total += bytes;
       lines.push(`${file.padEnd(56)} ${String(bytes).padStart(8)}`);
     }

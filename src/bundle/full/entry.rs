@@ -12,7 +12,8 @@ use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 use super::hand_over;
 use crate::boot::{self, Running};
 use crate::browser::{
-    load_catalog, localize_page, page_config, prefetch_catalog, script_base, to_json,
+    load_catalog, load_full_catalog, localize_page, page_config, prefetch_catalog, script_base,
+    to_json,
 };
 use crate::config::{Config, FileRequest, Mode};
 use crate::hooks::use_bridge::{Host, Remote};
@@ -180,6 +181,7 @@ pub fn start() {
         prefetch_catalog("", config.lang.as_deref(), None);
         // The catalog first: a recorded check's problems are in its language.
         let tag = load_catalog("", config.lang.as_deref(), None).await;
+        load_full_catalog().await;
         localize_page(&tag);
         if let Some(url) = config.timeline.clone() {
             config.checked = Some(fetch_checked(&url).await);
@@ -266,6 +268,7 @@ pub async fn mount(
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
     config = with_file(config).await;
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    load_full_catalog().await;
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
     // (The lite figure said so already.)

@@ -50,11 +50,14 @@ thread_local! {
 // runs its init with the compiled module (or fetches it, if that failed).
 #[wasm_bindgen(inline_js = r#"
 let pending;
+let part;
 const fetchFull = (url) => {
+  if (part) (globalThis.mcpLanesI18n ??= {})[part] ??= fetch(part);
   pending ??= [import(url), WebAssembly.compileStreaming(fetch(url.replace(/\.js$/, '_bg.wasm'))).catch(() => undefined)];
   return pending;
 };
-export function watch_intent(url) {
+export function watch_intent(url, catalog) {
+  part = catalog;
   const seen = (e) => {
     const target = e.composedPath()[0];
     if (target instanceof Element && target.closest('[data-handover]')) {
@@ -75,9 +78,11 @@ export function load_module(url) {
 }
 "#)]
 extern "C" {
-    /// Fetches and compiles the full bundle (`url`, its JS glue) at the
-    /// first sign that a reader is about to change something.
-    fn watch_intent(url: &str);
+    /// Fetches and compiles the full bundle (`url`, its JS glue), and its
+    /// part of the catalog (`catalog`, into the cache of
+    /// `browser::catalog`), at the first sign that a reader is about to
+    /// change something, or at the hand-over.
+    fn watch_intent(url: &str, catalog: &str);
     /// `import(url)` and run its wasm-bindgen init (the bundle's `main`),
     /// with the module `watch_intent` compiled when there is one.
     fn load_module(url: &str) -> js_sys::Promise;
@@ -97,7 +102,8 @@ fn full_url() -> String {
 /// Keeps the lite page's root and what takes it down (boot renders it).
 pub fn keep(root: Element, take_down: TakeDown) {
     RUNNING.with(|r| *r.borrow_mut() = Some((root, take_down)));
-    watch_intent(&full_url());
+    let part = format!("i18n/{}.full.json", crate::i18n::lang());
+    watch_intent(&full_url(), &part);
 }
 
 /// Keeps a script figure's root and embed.js's `upgrade` for it.
