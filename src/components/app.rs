@@ -206,7 +206,10 @@ pub fn App(props: &AppProps) -> Html {
         let state = state.clone();
         Callback::from(move |lane: usize| state.dispatch(Action::ResetLane(lane)))
     };
-    let onhandover = dispatch(|| Action::HandOver);
+    let onhandover = {
+        let (state, root) = (state.clone(), root.clone());
+        Callback::from(move |()| act(&state, Action::HandOver, &root))
+    };
     let onhelp_open = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Help(true)))

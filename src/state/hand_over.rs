@@ -100,6 +100,9 @@ impl State {
                 }
             }
             Action::ShowEditor(true) | Action::ToggleEditor => editor = true,
+            // A panel only the full bundle has was opened: the state as it
+            // is (not while recorded runs are awaited: see `HandOver` above).
+            Action::HandOver if self.fetching.is_none() => {}
             _ => return None,
         }
         Some(Upgrade {

@@ -314,6 +314,16 @@ fn without_a_simulator_what_only_the_full_bundle_shows_is_handed_over() {
 }
 
 #[test]
+fn without_a_simulator_opening_a_full_bundle_panel_hands_over_the_state_as_it_is() {
+    let state = after(lite("discover"), [Action::StepForward]);
+    let upgrade = state.upgrade_for(&Action::HandOver).expect("an upgrade");
+    assert_eq!(upgrade.link, Some(state.share()));
+    assert!(!upgrade.editor);
+    // With a simulator the state makes every change itself.
+    assert!(full("discover").upgrade_for(&Action::HandOver).is_none());
+}
+
+#[test]
 fn without_a_simulator_a_failed_hand_over_leaves_a_notice() {
     let state = after(
         lite("discover"),

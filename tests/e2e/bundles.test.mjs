@@ -33,9 +33,14 @@ after(async () => {
   await app?.close();
 });
 
-/** A fresh page that records every request and every console problem. */
-async function tracked(urlPath, { block } = {}) {
+/**
+ * A fresh page that records every request and every console problem
+ * (`cold`: with the browser's HTTP cache, and so its cache of compiled
+ * WebAssembly, emptied first, as for a reader's first visit).
+ */
+async function tracked(urlPath, { block, cold } = {}) {
   const page = await app.context.newPage();
+  if (cold) await (await app.context.newCDPSession(page)).send('Network.clearBrowserCache');
   const requests = [];
   const problems = [];
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
@@ -121,7 +126,7 @@ describe('first visit', () => {
 
 describe('hand-over to the full bundle', () => {
   test('changing a setting: the change is made, playhead, inspector, panel and focus kept', T, async (t) => {
-    const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich');
+    const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich', { cold: true });
     await page.keyboard.press('End');
     await page.locator('[data-testid^="message-1-"]').first().click();
     const inspected = await page.locator(sel('inspector-title')).innerText();
@@ -149,7 +154,7 @@ describe('hand-over to the full bundle', () => {
   });
 
   test('the pointer over "Settings" starts loading the full bundle, so the hand-over is quicker', T, async (t) => {
-    const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich');
+    const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich', { cold: true });
     assert.equal(requests.filter((p) => FULL.test(p)).length, 0);
     await page.locator(`${sel('settings-0')} > summary`).hover();
     // A reader's pointer rests on a control a moment before the click.
@@ -271,7 +276,7 @@ describe('script figures (McpLanes.mount)', () => {
   });
 
   test('changing a setting hands that figure alone to the full bundle; its handle and events follow it', T, async (t) => {
-    const { page, requests, problems } = await tracked('/__host/three');
+    const { page, requests, problems } = await tracked('/__host/three', { cold: true });
     for (const id of ['a', 'b', 'c']) await figure(page, id);
     await page.waitForFunction(() => window.handles.a && window.handles.b && window.handles.c);
     await page.locator(`#b ${sel('jump-end')}`).click();
