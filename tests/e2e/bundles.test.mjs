@@ -321,4 +321,19 @@ describe('script figures (McpLanes.mount)', () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test('if the full bundle cannot be loaded, the figure stays lite with a notice, and the others are untouched', T, async () => {
+    const { page, problems } = await tracked('/__host/three', { block: '**/mcp-lanes-web_bg.wasm' });
+    for (const id of ['a', 'b', 'c']) await figure(page, id);
+    await page.locator(`#b ${sel('jump-end')}`).click();
+    await page.locator(`#b ${sel('settings-0')} > summary`).click();
+    await page.locator(`#b ${sel('notice')}`).waitFor({ timeout: 30_000 });
+    assert.match(await page.locator(`#b ${sel('notice')}`).innerText(), /could not be loaded/);
+    assert.equal(await lastIn(page, 'b', 0), '-32021', 'nothing changed');
+    assert.equal(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelectorAll('[data-testid="player"]').length), 1);
+    assert.equal(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelectorAll('[aria-busy]').length), 0, 'no longer busy');
+    assert.equal(await page.locator(`#a ${sel('notice')}`).count(), 0);
+    assert.ok(problems.some((p) => /full bundle could not be loaded/.test(p)), problems.join('\n'));
+    await page.close();
+  });
 });
