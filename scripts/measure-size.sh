@@ -23,12 +23,12 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-# 209000: the size reached (BENCHMARKS.md, "Script figures start lite"):
-# this first visit 207.9 KB, and a page of three script figures 208.6 KB
+# 208000: the size reached (BENCHMARKS.md, "Script figures start lite"):
+# this first visit 207.9 KB, and a page of three script figures 207.8 KB
 # (tests/e2e/bundles.test.mjs holds it to this same budget), rounded up.
 # Issue 16 asks for 150000, not reached yet: what remains is mostly code
 # (Yew, the components' views, serde_json).
-budget="${SIZE_BUDGET_BYTES:-209000}"
+budget="${SIZE_BUDGET_BYTES:-208000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }

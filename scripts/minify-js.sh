@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # trunk post_build hook (Trunk.toml): minifies the wasm-bindgen JS glue of
-# both bundles with terser (tests/e2e/node_modules, installed by setup.sh).
+# both bundles, and embed.js (a classic script, which a page of script
+# figures loads first; www/embed.js keeps its comments), with terser
+# (tests/e2e/node_modules, installed by setup.sh).
 # trunk 0.21's own minifier cannot parse the glue. Without terser the build
 # still succeeds, unminified, with a warning (about 2 KB gzip more).
 set -euo pipefail
@@ -17,3 +19,7 @@ for f in "$dir"/mcp-lanes-*.js; do
   "$terser" "$f" --module --compress --mangle -o "$f.min"
   mv "$f.min" "$f"
 done
+if [ -f "$dir/embed.js" ]; then
+  "$terser" "$dir/embed.js" --compress --mangle -o "$dir/embed.js.min"
+  mv "$dir/embed.js.min" "$dir/embed.js"
+fi
