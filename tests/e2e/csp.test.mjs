@@ -2,7 +2,8 @@
 // LMSs serve it: no inline script, no inline style, WebAssembly allowed.
 // The page, the hand-over to the full bundle, an iframe figure (with a
 // permalink fragment) and the course page's script figures must all work
-// with zero `securitypolicyviolation` events, and envelopes must still
+// (and a script figure's hand-over) with zero `securitypolicyviolation`
+// events, and envelopes must still
 // travel along their arrows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,6 +120,10 @@ test('the course page: script figures and the iframe figure under the strict pol
     () => getComputedStyle(document.getElementById('fig-discover').shadowRoot.querySelector('[data-testid="play"]')).borderRadius,
   );
   assert.notEqual(radius, '0px');
+  // A script figure hands over to the full bundle (compiled from a fetch,
+  // imported by embed.js) under the same policy.
+  await page.locator(`#fig-discover ${sel('settings-0')} > summary`).click();
+  await page.locator(`#fig-discover ${sel('compare-0')}`).waitFor({ timeout: 30_000 });
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(view.problems(), []);
   await page.close();
