@@ -78,6 +78,8 @@ pub mod components;
 // Boot layer.
 #[cfg(target_arch = "wasm32")]
 pub mod boot;
+#[cfg(target_arch = "wasm32")]
+pub mod figure;
 
 /// The seam between the bundles (see the crate docs).
 #[cfg_attr(feature = "engine", path = "bundle/full/mod.rs")]

@@ -10,12 +10,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 
 use super::hand_over;
-use crate::boot::{self, Running};
+use crate::boot;
 use crate::browser::{
     load_catalog, load_full_catalog, localize_page, page_config, prefetch_catalog, script_base,
-    to_json,
 };
 use crate::config::{Config, FileRequest, Mode};
+use crate::figure::Handle;
 use crate::hooks::use_bridge::{Host, Remote};
 
 /// `fetch(url)` as text (same-origin credentials; CORS for another origin:
@@ -197,37 +197,6 @@ pub fn start() {
     });
 }
 
-// One mounted figure (returned to JS by `McpLanes.mount`).
-#[wasm_bindgen]
-pub struct Handle {
-    app: Option<Running>,
-    remote: Remote,
-}
-
-#[wasm_bindgen]
-impl Handle {
-    // Applies a control message (`{type: "mcp-lanes:control", action,
-    // step?}`, as a parent window would post it); returns whether it was
-    // one.
-    pub fn control(&self, message: JsValue) -> bool {
-        if self.app.is_none() {
-            return false;
-        }
-        let action = to_json(&message)
-            .as_ref()
-            .and_then(crate::state::Action::from_control);
-        action.is_some_and(|action| self.remote.dispatch(action))
-    }
-
-    // Removes the figure (its timers and listeners stop).
-    pub fn destroy(&mut self) {
-        if let Some(app) = self.app.take() {
-            app.destroy();
-        }
-        self.remote.clear();
-    }
-}
-
 // Renders a figure into a shadow root on `host` (its styles stay inside,
 // the page's stay outside; the page's CSS variables still theme it).
 // Bad options give one console error, a notice in the figure and the
@@ -306,8 +275,5 @@ pub async fn mount(
         remote: Remote::default(),
     };
     let remote = host.remote.clone();
-    Ok(Handle {
-        app: Some(boot::mount(root, config, host)),
-        remote,
-    })
+    Ok(Handle::new(Some(boot::mount(root, config, host)), remote))
 }

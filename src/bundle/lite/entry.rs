@@ -12,11 +12,12 @@ use web_sys::{Element, ShadowRootInit, ShadowRootMode};
 
 use super::hand_over;
 use super::recorded;
-use crate::boot::{self, Running};
+use crate::boot;
 use crate::browser::{
     load_catalog, localize_page, page_config, prefetch_catalog, script_base, to_json,
 };
 use crate::config::{Config, Mode};
+use crate::figure::Handle;
 use crate::hooks::use_bridge::{Host, Remote};
 use crate::state::{needs_simulator, Upgrade};
 
@@ -103,41 +104,6 @@ fn figure_needs_full(config: &Config) -> bool {
         || matches!(&config.link, Some(Ok(link)) if needs_simulator(link))
 }
 
-// One mounted figure (returned to embed.js by `mount`); embed.js swaps it
-// for the full bundle's handle when the figure hands over.
-#[wasm_bindgen]
-pub struct Handle {
-    app: Option<Running>,
-    remote: Remote,
-}
-
-#[wasm_bindgen]
-impl Handle {
-    // Applies a control message (`{type: "mcp-lanes:control", action,
-    // step?}`); returns whether it was one.
-    pub fn control(&self, message: JsValue) -> bool {
-        if self.app.is_none() {
-            return false;
-        }
-        let action = to_json(&message)
-            .as_ref()
-            .and_then(crate::state::Action::from_control);
-        action.is_some_and(|action| self.remote.dispatch(action))
-    }
-
-    // Removes the figure: its timers and listeners stop and its root
-    // leaves the shadow root (the full figure that replaced it stays).
-    pub fn destroy(&mut self) {
-        if let Some(app) = self.app.take() {
-            let root = app.root().clone();
-            hand_over::forget(&root);
-            app.destroy();
-            root.remove();
-        }
-        self.remote.clear();
-    }
-}
-
 // Renders a figure from the recorded runs into a shadow root on `host`.
 // `upgrade(handoff)` is embed.js's: it mounts the full bundle's figure on
 // the same host (with the hand-over's JSON, or `null` for the options as
@@ -171,10 +137,7 @@ pub async fn mount(
         }
     };
     let mut config = parse();
-    let handle = |app| Handle {
-        app,
-        remote: Remote::default(),
-    };
+    let handle = |app| Handle::new(app, Remote::default());
     if figure_needs_full(&config) {
         let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
         wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
@@ -221,8 +184,5 @@ pub async fn mount(
         remote: Remote::default(),
     };
     let remote = host.remote.clone();
-    Ok(Handle {
-        app: Some(boot::mount(root, config, host)),
-        remote,
-    })
+    Ok(Handle::new(Some(boot::mount(root, config, host)), remote).removing_root(hand_over::forget))
 }
