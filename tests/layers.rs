@@ -40,7 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("components", &["components", "bundle::panels"]),
-    ("boot", &["boot", "bundle::entry"]),
+    ("boot", &["boot", "bundle::entry", "figure"]),
 ];
 
 /// Modules whose submodules are units of their own (one component or hook
