@@ -7,7 +7,11 @@
 //!   catalog not marked `partial` has exactly English's keys, each with
 //!   the same `{placeholders}`;
 //! - a translated catalog leaves no English behind: a value equal to
-//!   English's is allowed only for MCP terms and ids (`SAME_AS_ENGLISH`).
+//!   English's is allowed only for MCP terms and ids (`SAME_AS_ENGLISH`);
+//! - `en.notes.json` holds the template of every `note!` of the core
+//!   (`note.<key>`, read from its source; `UPDATE_CATALOG=1` rewrites it),
+//!   and every note of every scenario is keyed, its key in the catalog, and
+//!   the English template with its arguments says exactly its English text.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -19,20 +23,104 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../www/i18n")
 }
 
-/// A language's whole catalog: `<tag>.json` and `<tag>.rules.json`.
+/// A language's whole catalog: `<tag>.json`, `<tag>.rules.json` and
+/// `<tag>.notes.json`.
 fn catalog(tag: &str) -> Map<String, Value> {
     let mut all = read(&format!("{tag}.json"));
-    for (k, v) in read(&format!("{tag}.rules.json")) {
-        assert!(
-            k.starts_with("rule."),
-            "{tag}.rules.json: {k} is not a rule"
-        );
-        assert!(
-            all.insert(k.clone(), v).is_none(),
-            "{tag}: {k} is in both files"
-        );
+    for (part, prefix) in [("rules", "rule."), ("notes", "note.")] {
+        for (k, v) in read(&format!("{tag}.{part}.json")) {
+            assert!(
+                k.starts_with(prefix),
+                "{tag}.{part}.json: {k} does not start with {prefix}"
+            );
+            assert!(
+                all.insert(k.clone(), v).is_none(),
+                "{tag}: {k} is in two files"
+            );
+        }
     }
     all
+}
+
+/// Every `note!("key", "template", ...)` of the core's source, in file
+/// order; a key said twice must say the same template.
+fn note_templates() -> Vec<(String, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/src");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("note!(") {
+            rest = &rest[at + 6..];
+            let Some((key, after)) = literal(rest) else {
+                continue;
+            };
+            let after = after.trim_start();
+            let Some(after) = after.strip_prefix(',') else {
+                continue;
+            };
+            let Some((template, after)) = literal(after) else {
+                continue;
+            };
+            rest = after;
+            if key.starts_with("t.") {
+                continue; // the note module's own tests
+            }
+            match out.iter().find(|(k, _)| *k == key) {
+                Some((_, t)) => assert_eq!(*t, template, "{key} says two templates"),
+                None => out.push((key, template)),
+            }
+        }
+    }
+    out
+}
+
+/// A Rust string literal at the start of `text` (after spaces), unescaped,
+/// and what follows it.
+fn literal(text: &str) -> Option<(String, &str)> {
+    let text = text.trim_start();
+    let mut chars = text.strip_prefix('"')?.char_indices();
+    let mut out = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &text[i + 2..])),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'u' => {
+                    let hex: String = chars
+                        .by_ref()
+                        .map(|(_, c)| c)
+                        .skip(1)
+                        .take_while(|c| *c != '}')
+                        .collect();
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                '\n' => {
+                    // A line continuation: the next line's indentation goes.
+                    while chars.clone().next().is_some_and(|(_, c)| c.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
 }
 
 fn read(name: &str) -> Map<String, Value> {
@@ -71,11 +159,14 @@ fn core_entries() -> Vec<(String, String)> {
         out.push((format!("scenario.{}.title", s.id), s.title.to_string()));
         out.push((format!("scenario.{}.summary", s.id), s.summary.to_string()));
     }
+    for (k, t) in note_templates() {
+        out.push((format!("note.{k}"), t));
+    }
     out
 }
 
 fn from_core(key: &str) -> bool {
-    key.starts_with("rule.") || key.starts_with("scenario.")
+    key.starts_with("rule.") || key.starts_with("scenario.") || key.starts_with("note.")
 }
 
 #[test]
@@ -88,15 +179,22 @@ fn english_catalog_is_the_cores_text() {
             .filter(|(k, _)| !from_core(k))
             .collect();
         let mut rules = Map::new();
+        let mut notes = Map::new();
         for (k, v) in &core {
             let into = if k.starts_with("rule.") {
                 &mut rules
+            } else if k.starts_with("note.") {
+                &mut notes
             } else {
                 &mut page
             };
             into.insert(k.clone(), Value::String(v.clone()));
         }
-        for (name, map) in [("en.json", page), ("en.rules.json", rules)] {
+        for (name, map) in [
+            ("en.json", page),
+            ("en.rules.json", rules),
+            ("en.notes.json", notes),
+        ] {
             let text = serde_json::to_string_pretty(&Value::Object(map)).unwrap() + "\n";
             std::fs::write(dir().join(name), text).unwrap();
         }
@@ -172,19 +270,21 @@ fn catalogs_have_englishs_keys_and_placeholders() {
         .map(|n| n.trim_end_matches(".json").to_string())
         .collect();
     for tag in &files {
-        if let Some(lang) = tag.strip_suffix(".rules") {
+        if let Some(lang) = tag.strip_suffix(".rules").or(tag.strip_suffix(".notes")) {
             assert!(
                 files.iter().any(|f| f == lang),
                 "{tag}.json without {lang}.json"
             );
         } else {
-            assert!(
-                files.iter().any(|f| *f == format!("{tag}.rules")),
-                "{tag}.json without {tag}.rules.json"
-            );
+            for part in ["rules", "notes"] {
+                assert!(
+                    files.iter().any(|f| *f == format!("{tag}.{part}")),
+                    "{tag}.json without {tag}.{part}.json"
+                );
+            }
         }
     }
-    files.retain(|f| !f.ends_with(".rules"));
+    files.retain(|f| !f.ends_with(".rules") && !f.ends_with(".notes"));
     files.sort();
     let mut tags: Vec<String> = listed.iter().map(|l| l.0.clone()).collect();
     tags.sort();
@@ -233,5 +333,45 @@ fn translated_catalogs_leave_no_english() {
             }
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_scenario_note_is_keyed_and_says_its_english() {
+    let en = catalog("en");
+    let template = |key: &str| {
+        en.get(&format!("note.{key}"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let mut problems = Vec::new();
+    for s in scenarios::CATALOG {
+        for timeline in scenarios::run(s.id).unwrap() {
+            for e in &timeline.events {
+                let Some(msg) = &e.note_msg else {
+                    problems.push(format!("{}: unkeyed note {:?}", s.id, e.note));
+                    continue;
+                };
+                if !msg.is_keyed() {
+                    problems.push(format!("{}: partly unkeyed note {msg:?}", s.id));
+                }
+                let mut keys = Vec::new();
+                msg.keys(&mut keys);
+                for k in keys.iter().filter(|k| template(k).is_none()) {
+                    problems.push(format!("{}: note.{k} is not in en.notes.json", s.id));
+                }
+                match msg.render(&template, " ") {
+                    // A note quoted inside another drops its final period
+                    // in English only (`Note::trim_end_period`).
+                    Some(text) if text == e.note || text.replace(".)", ")") == e.note => {}
+                    other => problems.push(format!(
+                        "{}: the template says {other:?}, the note {:?}",
+                        s.id, e.note
+                    )),
+                }
+            }
+        }
+    }
+    problems.dedup();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

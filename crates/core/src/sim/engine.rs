@@ -11,6 +11,7 @@ use super::timeline::{
 use super::SimTime;
 use crate::client::Client;
 use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
+use crate::note::Note;
 use crate::protocol::jsonrpc::Envelope;
 use crate::protocol::{ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
@@ -208,19 +209,21 @@ impl Engine {
                 what: format!("message {n} from the {}", from.name()),
             },
             vec![rules::L_TIMEOUT],
-            format!("The channel loses the {}'s message {n} in transit: it never arrives, and only a timeout can tell.", from.name()),
+            crate::note!("sim.channel_loses_s_message", "The channel loses the {from}'s message {n} in transit: it never arrives, and only a timeout can tell.", from = side_word(from), n = n),
         );
         true
     }
 
-    fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: String) -> usize {
+    fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: impl Into<Note>) -> usize {
         let index = self.events.len();
+        let (note, note_msg) = note.into().into_parts();
         self.events.push(Event {
             index,
             at_ms: self.now.as_millis(),
             kind,
             rules,
             note,
+            note_msg,
             narration: None,
         });
         index
@@ -258,7 +261,7 @@ impl Engine {
         }
     }
 
-    fn client_action(&mut self, action: ClientAction, rules: Vec<RuleId>, note: String) {
+    fn client_action(&mut self, action: ClientAction, rules: Vec<RuleId>, note: Note) {
         match action {
             ClientAction::Send {
                 text,
@@ -461,7 +464,7 @@ impl Engine {
                     self.push(
                         EventKind::Decision { side: Side::Server },
                         vec![rules::RPC_PARSE],
-                        format!("Framing error: the text spans {} lines, and stdio delivers each line as its own message.", lines.len()),
+                        crate::note!("sim.framing_error_text_spans", "Framing error: the text spans {count} lines, and stdio delivers each line as its own message.", count = lines.len()),
                     );
                     for line in lines {
                         self.server_handles_line(server, line);
@@ -504,9 +507,10 @@ impl Engine {
                 ServerEvent::ToolsChanged => server.trigger(now, ServerTrigger::ToolsChanged),
                 ServerEvent::Changed { change } => server.trigger(now, change),
                 ServerEvent::Upgrade { config } => {
-                    let note = format!(
-                        "The server is upgraded in place: it now runs {}.",
-                        config.label()
+                    let note = crate::note!(
+                        "sim.server_upgraded_place_now",
+                        "The server is upgraded in place: it now runs {label}.",
+                        label = config.label()
                     );
                     *server = Server::new(*config);
                     self.push(
@@ -582,6 +586,14 @@ pub fn message_event(
     }
 }
 
+/// "client" or "server", as a word of a note (translated).
+fn side_word(side: Side) -> Note {
+    match side {
+        Side::Client => crate::note!("sim.side_client", "client"),
+        Side::Server => crate::note!("sim.side_server", "server"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -641,7 +653,7 @@ mod tests {
                 text,
                 headers: None,
                 violation: Some("pretty-printed over stdio".into()),
-                note: String::new(),
+                note: Note::default(),
                 rules: vec![],
             }],
         );

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::note::Msg;
 use crate::rules::RuleId;
 use crate::transport::TransportKind;
 
@@ -177,8 +178,12 @@ pub struct Event {
     pub kind: EventKind,
     /// The rules that caused it.
     pub rules: Vec<RuleId>,
-    /// One sentence for the learner.
+    /// One sentence for the learner (English).
     pub note: String,
+    /// The note as a catalog message (key and arguments), for a view in
+    /// another language; absent for a note made from plain text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note_msg: Option<Msg>,
     /// What a scenario's author tells the reader at this point (a file's
     /// `say`), when it did; absent from the serialized form otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -364,6 +369,7 @@ mod read {
                 .map(|id| crate::rules::find(id.as_str()?).map(|rule| rule.id))
                 .collect::<Option<_>>()?,
             note: text(v, "note")?,
+            note_msg: optional(v, "note_msg", Msg::from_value)?,
             narration: optional(v, "narration", |x| x.as_str().map(str::to_string))?,
         })
     }
