@@ -8,6 +8,12 @@
 //! The language list is data compiled in; adding a language is adding its
 //! catalog and one line there (README, "Languages").
 //!
+//! The notes of timeline events (the core's `note!`: a key, its English
+//! template, named arguments) are rendered from `<tag>.notes.json`
+//! (`note.<key>`), fetched with the page's catalog for any language but
+//! English: English shows the note the core wrote. A missing template
+//! shows the English note, never a blank.
+//!
 //! Keys: `rule.<RULE-ID>` (a rule's summary), `scenario.<id>.title` and
 //! `scenario.<id>.summary` (the catalog's prose; the core keeps its English
 //! only for the CLI and tests, see its `text` feature), and the page's own
@@ -20,6 +26,8 @@
 
 use std::cell::RefCell;
 
+use mcp_lanes_core::note::{Msg, Note};
+use mcp_lanes_core::sim::Event;
 use serde_json::{Map, Value};
 
 /// The language list (`www/i18n/languages.json`): tags, names, and which
@@ -155,6 +163,43 @@ pub fn add(text: &str, fallback: Option<&str>) {
             c.fallback.extend(entries(fallback));
         }
     });
+}
+
+/// Adds the notes' templates (`<tag>.notes.json`) to the installed
+/// catalog.
+pub fn add_notes(text: &str) {
+    CATALOG.with(|c| c.borrow_mut().entries.extend(entries(text)));
+}
+
+/// A note in the installed language: `english` (what the core wrote)
+/// when the language is English, when there is no message, or when a
+/// template of the message is missing.
+pub fn note_text(english: &str, msg: Option<&Msg>) -> String {
+    if lang() == FALLBACK {
+        return english.to_string();
+    }
+    let template = |key: &str| {
+        CATALOG.with(|c| {
+            c.borrow()
+                .entries
+                .get(&format!("note.{key}"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+    };
+    let join = get("notes.join").unwrap_or_else(|| " ".into());
+    msg.and_then(|m| m.render(&template, &join))
+        .unwrap_or_else(|| english.to_string())
+}
+
+/// An event's note in the installed language ([`note_text`]).
+pub fn event_note(event: &Event) -> String {
+    note_text(&event.note, event.note_msg.as_ref())
+}
+
+/// A core note in the installed language ([`note_text`]).
+pub fn note(note: &Note) -> String {
+    note_text(note.text(), note.msg())
 }
 
 /// Whether the rules' summaries are here ([`add_rules`]).

@@ -182,7 +182,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
                     data-kind={event_kind_name(&event.kind)}>
                     <p class="inspector-lane">{ &lane.timeline.label }</p>
                     <h3 class="inspector-title" data-testid="inspector-title">{ heading }</h3>
-                    <p class="note" data-testid="inspector-note">{ &event.note }</p>
+                    <p class="note" data-testid="inspector-note">{ i18n::event_note(event) }</p>
                     { match &event.kind {
                         EventKind::Message(m) => message_details(m),
                         _ => html! {},
