@@ -120,7 +120,13 @@ impl LiveRun {
         self.client.start(at(now));
     }
 
-    fn push(&mut self, now: u64, kind: EventKind, rules: Vec<RuleId>, note: impl Into<Note>) -> usize {
+    fn push(
+        &mut self,
+        now: u64,
+        kind: EventKind,
+        rules: Vec<RuleId>,
+        note: impl Into<Note>,
+    ) -> usize {
         let index = self.events.len();
         let (note, note_msg) = note.into().into_parts();
         self.events.push(Event {

@@ -16,6 +16,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use mcp_lanes_core::note::Msg;
 use mcp_lanes_core::{rules, scenarios};
 use serde_json::{Map, Value};
 
@@ -371,4 +372,86 @@ fn every_scenario_note_is_keyed_and_says_its_english() {
     }
     problems.dedup();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A run of `n` or more English words (letters only, not an MCP term:
+/// terms carry `/`, `_`, `.`, `-`, digits or inner capitals) in `text`.
+fn english_run(text: &str, n: usize) -> Option<String> {
+    let mut run: Vec<&str> = Vec::new();
+    for word in text.split(|c: char| !(c.is_ascii_graphic()) || c == '"' || c == '(' || c == ')') {
+        let w = word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '.' | '!' | '?'));
+        let plain = !w.is_empty()
+            && w.chars().all(|c| c.is_ascii_alphabetic() || c == '\'')
+            && !w.chars().skip(1).any(|c| c.is_ascii_uppercase());
+        if plain {
+            run.push(w);
+            if run.len() >= n {
+                return Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    None
+}
+
+/// Arguments that are a server's own words (its instructions, an error's
+/// message): shown as they are, in whatever language the server speaks.
+const SERVERS_WORDS: &[&str] = &["instructions", "message"];
+
+fn servers_words(msg: &Msg, out: &mut Vec<String>) {
+    match msg {
+        Msg::Text(_) => {}
+        Msg::Keyed { args, .. } => {
+            for (name, arg) in args {
+                match arg {
+                    Msg::Text(text) if SERVERS_WORDS.contains(&name.as_str()) => {
+                        out.push(text.clone())
+                    }
+                    other => servers_words(other, out),
+                }
+            }
+        }
+        Msg::Seq(parts) => parts.iter().for_each(|p| servers_words(p, out)),
+    }
+}
+
+#[test]
+fn every_scenario_note_reads_in_every_language() {
+    for (tag, _) in languages().iter().filter(|l| l.0 != "en") {
+        let notes = read(&format!("{tag}.notes.json"));
+        let template = |key: &str| {
+            notes
+                .get(&format!("note.{key}"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let mut problems = Vec::new();
+        for s in scenarios::CATALOG {
+            for timeline in scenarios::run(s.id).unwrap() {
+                for e in &timeline.events {
+                    let text = e.note_msg.as_ref().and_then(|m| m.render(&template, ""));
+                    match text {
+                        None => {
+                            problems.push(format!("{tag} {}: no {tag} text for {:?}", s.id, e.note))
+                        }
+                        Some(mut text) => {
+                            let mut words = Vec::new();
+                            if let Some(m) = &e.note_msg {
+                                servers_words(m, &mut words);
+                            }
+                            for w in words {
+                                text = text.replace(&w, "");
+                            }
+                            if let Some(run) = english_run(&text, 4) {
+                                problems.push(format!("{tag} {}: {run:?} in {text:?}", s.id));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        problems.dedup();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
 }

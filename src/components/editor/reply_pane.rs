@@ -10,8 +10,8 @@ use yew::prelude::*;
 
 use super::{on_click, Dispatch};
 use crate::components::inspector::{headers_table, rule_list};
-use crate::i18n;
 use crate::editor_state::{EditorAction, Sent};
+use crate::i18n;
 
 /// A reply badge, coloured by kind.
 pub fn badge(b: &Badge) -> Html {
