@@ -58,7 +58,10 @@ fn narration(state: &State) -> Vec<String> {
             (!said.is_empty()).then(|| {
                 tf(
                     "narration.line",
-                    &[("lane", &lane.timeline.label), ("text", &said)],
+                    &[
+                        ("lane", &i18n::setup_label(&lane.timeline.label)),
+                        ("text", &said),
+                    ],
                 )
             })
         })

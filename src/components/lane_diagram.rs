@@ -436,7 +436,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
     html! {
         <svg class="lane-svg" viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
             width={f(LANE_WIDTH)} height={f(height)}
-            role="group" aria-label={tf("diagram.label", &[("lane", &timeline.label)])}>
+            role="group" aria-label={tf("diagram.label", &[("lane", &i18n::setup_label(&timeline.label))])}>
             <g class="heads" aria-hidden="true">
                 <rect class="process" x={f(CLIENT_X - 32.0)} y="6" width="64" height="22" rx="3" />
                 <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ t("side.client") }</text>

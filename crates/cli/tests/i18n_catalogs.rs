@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use mcp_lanes_core::note::Msg;
+use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::{rules, scenarios};
 use serde_json::{Map, Value};
 
@@ -28,11 +29,14 @@ fn dir() -> PathBuf {
 /// `<tag>.notes.json`.
 fn catalog(tag: &str) -> Map<String, Value> {
     let mut all = read(&format!("{tag}.json"));
-    for (part, prefix) in [("rules", "rule."), ("notes", "note.")] {
+    for (part, prefixes) in [
+        ("rules", &["rule."][..]),
+        ("notes", &["note.", "label."][..]),
+    ] {
         for (k, v) in read(&format!("{tag}.{part}.json")) {
             assert!(
-                k.starts_with(prefix),
-                "{tag}.{part}.json: {k} does not start with {prefix}"
+                prefixes.iter().any(|p| k.starts_with(p)),
+                "{tag}.{part}.json: {k} does not start with {prefixes:?}"
             );
             assert!(
                 all.insert(k.clone(), v).is_none(),
@@ -133,6 +137,8 @@ fn read(name: &str) -> Map<String, Value> {
 /// Keys whose translation may equal the English text: MCP terms, ids,
 /// names and symbols that stay as they are in every language.
 const SAME_AS_ENGLISH: &[&str] = &[
+    "label.stdio",
+    "label.Streamable HTTP",
     "app.name",
     "event.message",
     "shortcut.2.key",
@@ -160,11 +166,28 @@ fn core_entries() -> Vec<(String, String)> {
     for (k, t) in note_templates() {
         out.push((format!("note.{k}"), t));
     }
+    // Set-up labels and era names, keyed by their English (the page
+    // translates a lane's label as the core wrote it).
+    let eras = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+    let labels = scenarios::CATALOG
+        .iter()
+        .flat_map(|s| scenarios::setups(s.id).unwrap_or_default())
+        .map(|setup| setup.label)
+        .chain(eras.iter().map(|e| e.label().to_string()));
+    for label in labels {
+        let key = format!("label.{label}");
+        if !out.iter().any(|(k, _)| *k == key) {
+            out.push((key, label));
+        }
+    }
     out
 }
 
 fn from_core(key: &str) -> bool {
-    key.starts_with("rule.") || key.starts_with("scenario.") || key.starts_with("note.")
+    key.starts_with("rule.")
+        || key.starts_with("scenario.")
+        || key.starts_with("note.")
+        || key.starts_with("label.")
 }
 
 #[test]
@@ -181,7 +204,7 @@ fn english_catalog_is_the_cores_text() {
         for (k, v) in &core {
             let into = if k.starts_with("rule.") {
                 &mut rules
-            } else if k.starts_with("note.") {
+            } else if k.starts_with("note.") || k.starts_with("label.") {
                 &mut notes
             } else {
                 &mut page
