@@ -352,14 +352,26 @@ mod tests {
     fn notes_and_labels_render_in_the_language_or_fall_back_to_english() {
         let note = mcp_lanes_core::note!("t.a", "Session {id} ends.", id = "s-1");
         install("zh", r#"{"notes.join": ""}"#, None);
-        assert_eq!(self::note(&note), "Session s-1 ends.", "no template: English");
-        add_notes(r#"{"note.t.a": "会话 {id} 结束。", "label.plain client": "普通客户端", "label.modern-only": "仅现代"}"#);
+        assert_eq!(
+            self::note(&note),
+            "Session s-1 ends.",
+            "no template: English"
+        );
+        add_notes(
+            r#"{"note.t.a": "会话 {id} 结束。", "label.plain client": "普通客户端", "label.modern-only": "仅现代"}"#,
+        );
         assert_eq!(self::note(&note), "会话 s-1 结束。");
         assert_eq!(note_text("plain text", None), "plain text");
         assert_eq!(setup_label("plain client"), "普通客户端");
-        assert_eq!(setup_label("plain client \u{b7} over http"), "普通客户端 \u{b7} over http");
+        assert_eq!(
+            setup_label("plain client \u{b7} over http"),
+            "普通客户端 \u{b7} over http"
+        );
         assert_eq!(setup_label("a file's own label"), "a file's own label");
-        assert_eq!(peer_label("plain-script 1.0.0 (modern-only)"), "plain-script 1.0.0 (仅现代)");
+        assert_eq!(
+            peer_label("plain-script 1.0.0 (modern-only)"),
+            "plain-script 1.0.0 (仅现代)"
+        );
         install("en", "{}", None);
         assert_eq!(self::note(&note), "Session s-1 ends.");
         assert_eq!(setup_label("plain client"), "plain client");

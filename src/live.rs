@@ -308,6 +308,7 @@ impl LiveRun {
                 leaked_locks: 0,
                 ended_at_ms,
                 outcome,
+                outcome_msg: None,
             },
         }
     }

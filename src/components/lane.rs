@@ -87,7 +87,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                         data-count={leaked.to_string()}>
                         { tf("lane.leaked", &[("count", &leaked.to_string())]) }
                     </p>
-                    <p class="outcome">{ &timeline.summary.outcome }</p>
+                    <p class="outcome">{ i18n::note_text(&timeline.summary.outcome, timeline.summary.outcome_msg.as_ref()) }</p>
                 </footer>
             }
         </article>

@@ -357,6 +357,25 @@ fn translated_catalogs_leave_no_english() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// What a timeline says to a reader: every event's note and the
+/// outcome, each as its English and its message.
+struct Said {
+    note: String,
+    note_msg: Option<Msg>,
+}
+
+fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
+    let events = timeline.events.iter().map(|e| Said {
+        note: e.note.clone(),
+        note_msg: e.note_msg.clone(),
+    });
+    let outcome = Said {
+        note: timeline.summary.outcome.clone(),
+        note_msg: timeline.summary.outcome_msg.clone(),
+    };
+    events.chain([outcome]).collect()
+}
+
 #[test]
 fn every_scenario_note_is_keyed_and_says_its_english() {
     let en = catalog("en");
@@ -368,7 +387,7 @@ fn every_scenario_note_is_keyed_and_says_its_english() {
     let mut problems = Vec::new();
     for s in scenarios::CATALOG {
         for timeline in scenarios::run(s.id).unwrap() {
-            for e in &timeline.events {
+            for e in &said(&timeline) {
                 let Some(msg) = &e.note_msg else {
                     problems.push(format!("{}: unkeyed note {:?}", s.id, e.note));
                     continue;
@@ -452,7 +471,7 @@ fn every_scenario_note_reads_in_every_language() {
         let mut problems = Vec::new();
         for s in scenarios::CATALOG {
             for timeline in scenarios::run(s.id).unwrap() {
-                for e in &timeline.events {
+                for e in &said(&timeline) {
                     let text = e.note_msg.as_ref().and_then(|m| m.render(&template, ""));
                     match text {
                         None => {

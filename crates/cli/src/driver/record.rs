@@ -162,6 +162,7 @@ impl Recorder {
                 leaked_locks: 0,
                 ended_at_ms,
                 outcome,
+                outcome_msg: None,
             },
         }
     }

@@ -125,6 +125,7 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
             leaked_locks: leaked,
             ended_at_ms: offset,
             outcome: outcomes.join(" "),
+            outcome_msg: None,
         },
     })
 }

@@ -396,6 +396,7 @@ impl EditorSession {
                 leaked_locks: self.server.locks_held().len() as u32,
                 ended_at_ms: events.last().map(|e| e.at_ms).unwrap_or(0),
                 outcome: String::new(),
+                outcome_msg: None,
             },
             events,
         }

@@ -147,7 +147,7 @@ pub fn run(setup: &Setup) -> Timeline {
     engine.drain(&mut client, &mut server);
     let leaked = server.locks_held().len() as u32;
     let ended_at_ms = engine.events.last().map(|e| e.at_ms).unwrap_or(0);
-    let outcome = outcome(&engine.events, leaked, truncated);
+    let (outcome, outcome_msg) = outcome(&engine.events, leaked, truncated).into_parts();
     Timeline {
         label: setup.label.clone(),
         transport,
@@ -158,27 +158,42 @@ pub fn run(setup: &Setup) -> Timeline {
             leaked_locks: leaked,
             ended_at_ms,
             outcome,
+            outcome_msg,
         },
     }
 }
 
-fn outcome(events: &[Event], leaked: u32, truncated: bool) -> String {
+fn outcome(events: &[Event], leaked: u32, truncated: bool) -> Note {
     let last = events
         .iter()
         .rev()
         .find_map(|e| e.message().map(|m| (m.from, m.label.clone())));
     let mut text = match last {
-        Some((from, label)) => format!("Last message: {label} from the {}.", from.name()),
-        None => "No message was exchanged.".into(),
+        Some((from, label)) => crate::note!(
+            "sim.outcome.last",
+            "Last message: {label} from the {from}.",
+            label = label,
+            from = side_word(from)
+        ),
+        None => crate::note!("sim.outcome.none", "No message was exchanged."),
     };
     if leaked > 0 {
-        text.push_str(&format!(
-            " {} still held: leaked until the server process restarts.",
-            crate::server::count(leaked as usize, "lock")
+        let locks = if leaked == 1 {
+            crate::note!("sim.outcome.one_lock", "1 lock")
+        } else {
+            crate::note!("sim.outcome.locks", "{n} locks", n = leaked)
+        };
+        text.push(crate::note!(
+            "sim.outcome.leaked",
+            "{locks} still held: leaked until the server process restarts.",
+            locks = locks
         ));
     }
     if truncated {
-        text.push_str(" The run was cut off at the simulator's limit.");
+        text.push(crate::note!(
+            "sim.outcome.cut_off",
+            "The run was cut off at the simulator's limit."
+        ));
     }
     text
 }

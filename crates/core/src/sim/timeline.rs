@@ -207,8 +207,11 @@ pub struct Summary {
     pub leaked_locks: u32,
     /// Virtual time of the last event, in ms.
     pub ended_at_ms: u64,
-    /// One sentence describing the outcome.
+    /// One sentence describing the outcome (English).
     pub outcome: String,
+    /// The outcome as a catalog message (see [`Event::note_msg`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome_msg: Option<Msg>,
 }
 
 /// Everything one set-up did, in time order.
@@ -395,6 +398,7 @@ mod read {
                 leaked_locks: summary.get("leaked_locks")?.as_u64()?.try_into().ok()?,
                 ended_at_ms: time(summary, "ended_at_ms")?,
                 outcome: text(summary, "outcome")?,
+                outcome_msg: optional(summary, "outcome_msg", Msg::from_value)?,
             },
         })
     }
