@@ -26,7 +26,7 @@
 
 use std::cell::RefCell;
 
-use mcp_lanes_core::note::{Msg, Note};
+use mcp_lanes_core::note::{self, Note};
 use mcp_lanes_core::sim::Event;
 use serde_json::{Map, Value};
 
@@ -174,7 +174,7 @@ pub fn add_notes(text: &str) {
 /// A note in the installed language: `english` (what the core wrote)
 /// when the language is English, when there is no message, or when a
 /// template of the message is missing.
-pub fn note_text(english: &str, msg: Option<&Msg>) -> String {
+pub fn note_text(english: &str, msg: Option<&Value>) -> String {
     if lang() == FALLBACK {
         return english.to_string();
     }
@@ -188,7 +188,7 @@ pub fn note_text(english: &str, msg: Option<&Msg>) -> String {
         })
     };
     let join = get("notes.join").unwrap_or_else(|| " ".into());
-    msg.and_then(|m| m.render(&template, &join))
+    msg.and_then(|m| note::render(m, &template, &join))
         .unwrap_or_else(|| english.to_string())
 }
 
@@ -241,7 +241,8 @@ pub fn event_note(event: &Event) -> String {
 
 /// A core note in the installed language ([`note_text`]).
 pub fn note(note: &Note) -> String {
-    note_text(note.text(), note.msg())
+    let msg = note.msg().map(note::Msg::to_value);
+    note_text(note.text(), msg.as_ref())
 }
 
 /// Whether the rules' summaries are here ([`add_rules`]).

@@ -6,7 +6,7 @@
 //! labels (`<tag>.notes.json`) come from the catalog, English where it
 //! has no text.
 
-use mcp_lanes_core::note::Msg;
+use mcp_lanes_core::note;
 use serde_json::{Map, Value};
 
 include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
@@ -53,7 +53,7 @@ impl Catalog {
 
     /// A note (or an outcome) in the language: `english` when the
     /// language is English, there is no message, or a template is missing.
-    pub fn note(&self, english: &str, msg: Option<&Msg>) -> String {
+    pub fn note(&self, english: &str, msg: Option<&Value>) -> String {
         if self.english {
             return english.to_string();
         }
@@ -64,7 +64,7 @@ impl Catalog {
                 .map(str::to_string)
         };
         let join = self.text("notes.join", " ");
-        msg.and_then(|m| m.render(&template, &join))
+        msg.and_then(|m| note::render(m, &template, &join))
             .unwrap_or_else(|| english.to_string())
     }
 
@@ -99,10 +99,11 @@ mod tests {
         assert_eq!(zh.text("no.such.key", "fallback"), "fallback");
         assert!(Catalog::load("xx").is_none());
         let note = mcp_lanes_core::note!("sim.side_client", "client");
-        assert_eq!(zh.note(note.text(), note.msg()), "客户端");
+        let msg = note.msg().map(mcp_lanes_core::note::Msg::to_value);
+        assert_eq!(zh.note(note.text(), msg.as_ref()), "客户端");
         assert_eq!(zh.note("plain", None), "plain");
         assert_eq!(zh.label("plain client"), "普通客户端");
         let en = Catalog::load("en").expect("en");
-        assert_eq!(en.note(note.text(), note.msg()), "client");
+        assert_eq!(en.note(note.text(), msg.as_ref()), "client");
     }
 }

@@ -367,11 +367,15 @@ struct Said {
 fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
     let events = timeline.events.iter().map(|e| Said {
         note: e.note.clone(),
-        note_msg: e.note_msg.clone(),
+        note_msg: e.note_msg.as_ref().and_then(Msg::from_value),
     });
     let outcome = Said {
         note: timeline.summary.outcome.clone(),
-        note_msg: timeline.summary.outcome_msg.clone(),
+        note_msg: timeline
+            .summary
+            .outcome_msg
+            .as_ref()
+            .and_then(Msg::from_value),
     };
     events.chain([outcome]).collect()
 }

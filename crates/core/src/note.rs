@@ -18,7 +18,6 @@
 use std::fmt;
 use std::ops::Deref;
 
-use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
@@ -78,9 +77,10 @@ impl Note {
         self.msg.as_ref()
     }
 
-    /// The English text and the message.
-    pub fn into_parts(self) -> (String, Option<Msg>) {
-        (self.text, self.msg)
+    /// The English text and the message as a timeline records it (JSON:
+    /// a view renders it with [`render`], without this module's types).
+    pub fn into_parts(self) -> (String, Option<Value>) {
+        (self.text, self.msg.as_ref().map(Msg::to_value))
     }
 
     /// A note from its parts (as a timeline records them).
@@ -149,29 +149,34 @@ impl Msg {
         }
     }
 
-    /// The message in another language: `template(key)` gives a key's
-    /// template, `sep` joins sentences. `None` when a template is missing
-    /// (the view then shows the English text: never a blank).
+    /// The message in another language (see [`render`]).
     pub fn render(&self, template: &dyn Fn(&str) -> Option<String>, sep: &str) -> Option<String> {
+        render(&self.to_value(), template, sep)
+    }
+
+    /// The message as JSON: a string for [`Msg::Text`], `{"key", "args"}`
+    /// (args left out when there are none) for [`Msg::Keyed`], an array
+    /// for [`Msg::Seq`].
+    pub fn to_value(&self) -> Value {
         match self {
-            Msg::Text(text) => Some(text.clone()),
+            Msg::Text(text) => Value::String(text.clone()),
             Msg::Keyed { key, args } => {
-                let text = template(key)?;
-                let args = args
-                    .iter()
-                    .map(|(n, a)| Some((n.as_str(), a.render(template, sep)?)))
-                    .collect::<Option<Vec<_>>>()?;
-                Some(substitute(&text, &args))
+                let mut map = serde_json::Map::new();
+                map.insert("key".into(), Value::String(key.clone()));
+                if !args.is_empty() {
+                    let args = args
+                        .iter()
+                        .map(|(n, m)| (n.clone(), m.to_value()))
+                        .collect();
+                    map.insert("args".into(), Value::Object(args));
+                }
+                Value::Object(map)
             }
-            Msg::Seq(parts) => parts
-                .iter()
-                .map(|p| p.render(template, sep))
-                .collect::<Option<Vec<_>>>()
-                .map(|parts| parts.join(sep)),
+            Msg::Seq(parts) => Value::Array(parts.iter().map(Msg::to_value).collect()),
         }
     }
 
-    /// Reads what [`Serialize`] wrote.
+    /// Reads what [`Msg::to_value`] wrote.
     pub fn from_value(v: &Value) -> Option<Msg> {
         Some(match v {
             Value::String(s) => Msg::Text(s.clone()),
@@ -191,6 +196,35 @@ impl Msg {
             },
             _ => return None,
         })
+    }
+}
+
+/// A recorded message (what [`Note::into_parts`] gives, a timeline's
+/// `note_msg`) in another language: `template(key)` gives a key's
+/// template, `sep` joins sentences; a string is said as it is. `None` when
+/// a template is missing or the JSON is not a message (the view then shows
+/// the English text: never a blank).
+pub fn render(msg: &Value, template: &dyn Fn(&str) -> Option<String>, sep: &str) -> Option<String> {
+    match msg {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => parts
+            .iter()
+            .map(|p| render(p, template, sep))
+            .collect::<Option<Vec<_>>>()
+            .map(|parts| parts.join(sep)),
+        Value::Object(o) => {
+            let text = template(o.get("key")?.as_str()?)?;
+            let args = match o.get("args") {
+                None => Vec::new(),
+                Some(args) => args
+                    .as_object()?
+                    .iter()
+                    .map(|(n, a)| Some((n.as_str(), render(a, template, sep)?)))
+                    .collect::<Option<Vec<_>>>()?,
+            };
+            Some(substitute(&text, &args))
+        }
+        _ => None,
     }
 }
 
@@ -305,42 +339,6 @@ impl IntoArg for &&Note {
     }
 }
 
-impl Serialize for Msg {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Msg::Text(text) => s.serialize_str(text),
-            Msg::Keyed { key, args } => {
-                let mut map = s.serialize_map(Some(if args.is_empty() { 1 } else { 2 }))?;
-                map.serialize_entry("key", key)?;
-                if !args.is_empty() {
-                    map.serialize_entry("args", &Args(args))?;
-                }
-                map.end()
-            }
-            Msg::Seq(parts) => {
-                let mut seq = s.serialize_seq(Some(parts.len()))?;
-                for p in parts {
-                    seq.serialize_element(p)?;
-                }
-                seq.end()
-            }
-        }
-    }
-}
-
-/// Arguments as a JSON object, in their order.
-struct Args<'a>(&'a [(String, Msg)]);
-
-impl Serialize for Args<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (n, m) in self.0 {
-            map.serialize_entry(n, m)?;
-        }
-        map.end()
-    }
-}
-
 /// A [`Note`] from a catalog key, its English template and named
 /// arguments: `note!("srv.x", "Session {id} ends.", id = id)`. The key is
 /// stable (a catalog's `note.<key>`); the template is a string literal
@@ -382,7 +380,7 @@ mod tests {
         );
         let none = |_: &str| None;
         assert_eq!(note.msg().and_then(|m| m.render(&none, "")), None);
-        let json = serde_json::to_value(note.msg()).unwrap_or_default();
+        let json = note.msg().map(Msg::to_value).unwrap_or_default();
         assert_eq!(Msg::from_value(&json).as_ref(), note.msg());
         assert!(note.is_keyed());
     }
