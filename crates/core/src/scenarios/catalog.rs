@@ -762,6 +762,30 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
         .collect()
 }
 
+/// A scenario file's note of a hand-written step: the catalog's keyed
+/// note when a catalog scenario's step says the same English (a file
+/// exported from the catalog reads, and translates, as the catalog does),
+/// else the author's text as it is.
+pub(crate) fn catalog_note(text: &str) -> crate::note::Note {
+    // The catalog's keyed notes, gathered once (the set-ups are fixed).
+    static NOTES: std::sync::OnceLock<Vec<crate::note::Note>> = std::sync::OnceLock::new();
+    let notes = NOTES.get_or_init(|| {
+        DEFINITIONS
+            .iter()
+            .flat_map(|d| (d.setups)())
+            .flat_map(|s| s.script)
+            .filter_map(|step| match step {
+                Step::Raw { note, .. } if note.msg().is_some() => Some(note),
+                _ => None,
+            })
+            .collect()
+    });
+    match notes.iter().find(|n| !text.is_empty() && n.text() == text) {
+        Some(note) => note.clone(),
+        None => text.into(),
+    }
+}
+
 /// The note of a data-written raw step, keyed when it is one of these
 /// (the catalog's; anything else stays plain text).
 fn raw_note(text: &str) -> crate::note::Note {
