@@ -173,12 +173,20 @@ fn browser_languages() -> Vec<String> {
     out
 }
 
+/// Where the notes' templates of `tag` are (`i18n/<tag>.notes.json`).
+fn notes_url(base: &str, tag: &str) -> String {
+    format!("{base}i18n/{tag}.notes.json")
+}
+
 /// The text of the catalog of `tag` under `base`, if it can be fetched.
 async fn catalog_text(base: &str, tag: &str) -> Option<String> {
+    response_text(catalog(&format!("{base}i18n/{tag}.json"))).await
+}
+
+/// The text of a fetched catalog, if it came.
+async fn response_text(promise: js_sys::Promise) -> Option<String> {
     use wasm_bindgen_futures::JsFuture;
-    let response = JsFuture::from(catalog(&format!("{base}i18n/{tag}.json")))
-        .await
-        .ok()?;
+    let response = JsFuture::from(promise).await.ok()?;
     let response: web_sys::Response = response.dyn_into().ok()?;
     if !response.ok() {
         return None;
@@ -203,6 +211,12 @@ pub async fn load_catalog(
 ) -> String {
     let language = choose_language(asked, host);
     LOADED.with(|l| *l.borrow_mut() = Some((base.to_string(), language.clone())));
+    // The notes' templates come in parallel, for any language but English
+    // (English shows the core's own notes).
+    let notes = (language.tag != i18n::FALLBACK).then(|| notes_url(base, &language.tag));
+    if let Some(url) = &notes {
+        let _ = catalog(url);
+    }
     let text = catalog_text(base, &language.tag).await;
     let english = if language.partial || text.is_none() {
         catalog_text(base, i18n::FALLBACK).await
@@ -212,6 +226,11 @@ pub async fn load_catalog(
     match text {
         Some(text) => {
             i18n::install(&language.tag, &text, english.as_deref());
+            if let Some(notes) = notes {
+                if let Some(text) = response_text(catalog(&notes)).await {
+                    i18n::add_notes(&text);
+                }
+            }
             language.tag
         }
         None => {
@@ -277,6 +296,9 @@ pub async fn load_full_catalog() -> bool {
 pub fn prefetch_catalog(base: &str, asked: Option<&str>, host: Option<&web_sys::Element>) {
     let language = choose_language(asked, host);
     let _ = catalog(&format!("{base}i18n/{}.json", language.tag));
+    if language.tag != i18n::FALLBACK {
+        let _ = catalog(&notes_url(base, &language.tag));
+    }
 }
 
 /// The language to show (see [`load_catalog`]).

@@ -8,6 +8,12 @@
 //! The language list is data compiled in; adding a language is adding its
 //! catalog and one line there (README, "Languages").
 //!
+//! The notes of timeline events (the core's `note!`: a key, its English
+//! template, named arguments) are rendered from `<tag>.notes.json`
+//! (`note.<key>`), fetched with the page's catalog for any language but
+//! English: English shows the note the core wrote. A missing template
+//! shows the English note, never a blank.
+//!
 //! Keys: `rule.<RULE-ID>` (a rule's summary), `scenario.<id>.title` and
 //! `scenario.<id>.summary` (the catalog's prose; the core keeps its English
 //! only for the CLI and tests, see its `text` feature), and the page's own
@@ -20,6 +26,8 @@
 
 use std::cell::RefCell;
 
+use mcp_lanes_core::note::{self, Note};
+use mcp_lanes_core::sim::Event;
 use serde_json::{Map, Value};
 
 /// The language list (`www/i18n/languages.json`): tags, names, and which
@@ -157,6 +165,86 @@ pub fn add(text: &str, fallback: Option<&str>) {
     });
 }
 
+/// Adds the notes' templates (`<tag>.notes.json`) to the installed
+/// catalog.
+pub fn add_notes(text: &str) {
+    CATALOG.with(|c| c.borrow_mut().entries.extend(entries(text)));
+}
+
+/// A note in the installed language: `english` (what the core wrote)
+/// when the language is English, when there is no message, or when a
+/// template of the message is missing.
+pub fn note_text(english: &str, msg: Option<&Value>) -> String {
+    if lang() == FALLBACK {
+        return english.to_string();
+    }
+    let template = |key: &str| {
+        CATALOG.with(|c| {
+            c.borrow()
+                .entries
+                .get(&format!("note.{key}"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+    };
+    let join = get("notes.join").unwrap_or_else(|| " ".into());
+    msg.and_then(|m| note::render(m, &template, &join))
+        .unwrap_or_else(|| english.to_string())
+}
+
+/// A lane's set-up label in the installed language (`label.<English>` of
+/// `<tag>.notes.json`): a compared lane's "label · change" translates
+/// its set-up part. As it is in English, or when the label is unknown (a
+/// scenario file's).
+pub fn setup_label(text: &str) -> String {
+    let (base, change) = match text.split_once(" \u{b7} ") {
+        Some((base, change)) => (base, Some(change)),
+        None => (text, None),
+    };
+    let base = label(base).unwrap_or_else(|| base.to_string());
+    match change {
+        Some(change) => format!("{base} \u{b7} {change}"),
+        None => base,
+    }
+}
+
+/// A lane header's peer label ("name version (era)", as the core writes
+/// it) with the era's name in the installed language.
+pub fn peer_label(text: &str) -> String {
+    let era = text
+        .rsplit_once(" (")
+        .and_then(|(head, era)| Some((head, era.strip_suffix(')')?)));
+    match era.and_then(|(head, era)| Some((head, label(era)?))) {
+        Some((head, era)) => format!("{head} ({era})"),
+        None => text.to_string(),
+    }
+}
+
+/// The translation of a label (`label.<English>`), if not English.
+fn label(english: &str) -> Option<String> {
+    if lang() == FALLBACK {
+        return None;
+    }
+    CATALOG.with(|c| {
+        c.borrow()
+            .entries
+            .get(&format!("label.{english}"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    })
+}
+
+/// An event's note in the installed language ([`note_text`]).
+pub fn event_note(event: &Event) -> String {
+    note_text(&event.note, event.note_msg.as_ref())
+}
+
+/// A core note in the installed language ([`note_text`]).
+pub fn note(note: &Note) -> String {
+    let msg = note.msg().map(note::Msg::to_value);
+    note_text(note.text(), msg.as_ref())
+}
+
 /// Whether the rules' summaries are here ([`add_rules`]).
 pub fn has_rules() -> bool {
     CATALOG.with(|c| c.borrow().rules)
@@ -259,6 +347,35 @@ mod tests {
         assert_eq!(t("b"), "B");
         assert_eq!(t("c"), "c");
         assert_eq!(lang(), "zh");
+    }
+
+    #[test]
+    fn notes_and_labels_render_in_the_language_or_fall_back_to_english() {
+        let note = mcp_lanes_core::note!("t.a", "Session {id} ends.", id = "s-1");
+        install("zh", r#"{"notes.join": ""}"#, None);
+        assert_eq!(
+            self::note(&note),
+            "Session s-1 ends.",
+            "no template: English"
+        );
+        add_notes(
+            r#"{"note.t.a": "会话 {id} 结束。", "label.plain client": "普通客户端", "label.modern-only": "仅现代"}"#,
+        );
+        assert_eq!(self::note(&note), "会话 s-1 结束。");
+        assert_eq!(note_text("plain text", None), "plain text");
+        assert_eq!(setup_label("plain client"), "普通客户端");
+        assert_eq!(
+            setup_label("plain client \u{b7} over http"),
+            "普通客户端 \u{b7} over http"
+        );
+        assert_eq!(setup_label("a file's own label"), "a file's own label");
+        assert_eq!(
+            peer_label("plain-script 1.0.0 (modern-only)"),
+            "plain-script 1.0.0 (仅现代)"
+        );
+        install("en", "{}", None);
+        assert_eq!(self::note(&note), "Session s-1 ends.");
+        assert_eq!(setup_label("plain client"), "plain client");
     }
 
     #[test]

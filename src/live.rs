@@ -14,6 +14,7 @@
 //! own server.
 
 use mcp_lanes_core::client::{Client, ClientAction, ClientConfig, Step, TransportFailure};
+use mcp_lanes_core::note::Note;
 use mcp_lanes_core::protocol::jsonrpc::RequestId;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules::{self, RuleId};
@@ -119,14 +120,22 @@ impl LiveRun {
         self.client.start(at(now));
     }
 
-    fn push(&mut self, now: u64, kind: EventKind, rules: Vec<RuleId>, note: String) -> usize {
+    fn push(
+        &mut self,
+        now: u64,
+        kind: EventKind,
+        rules: Vec<RuleId>,
+        note: impl Into<Note>,
+    ) -> usize {
         let index = self.events.len();
+        let (note, note_msg) = note.into().into_parts();
         self.events.push(Event {
             index,
             at_ms: now,
             kind,
             rules,
             note,
+            note_msg,
             narration: self.narration.take(),
         });
         index
@@ -299,6 +308,7 @@ impl LiveRun {
                 leaked_locks: 0,
                 ended_at_ms,
                 outcome,
+                outcome_msg: None,
             },
         }
     }

@@ -390,7 +390,7 @@ pub fn event_title(event: &Event) -> String {
             "event.decides",
             &[
                 ("side", &self::side(*side)),
-                ("what", &first_clause(&event.note)),
+                ("what", &first_clause(&crate::i18n::event_note(event))),
             ],
         ),
     }
@@ -415,7 +415,7 @@ pub fn marker_text(event: &Event) -> String {
         EventKind::LockTaken { name } => tf("marker.takes", &[("lock", name)]),
         EventKind::LockReleased { name } => tf("marker.releases", &[("lock", name)]),
         EventKind::HostKill => tf("marker.host_kill", &[("time", &clock(event.at_ms))]),
-        EventKind::Decision { .. } => first_clause(&event.note),
+        EventKind::Decision { .. } => first_clause(&crate::i18n::event_note(event)),
         EventKind::Message(m) => m.label.clone(),
     };
     truncate(&text, MARKER_CHARS)

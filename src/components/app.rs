@@ -41,29 +41,27 @@ fn narration(state: &State) -> Vec<String> {
         .lanes
         .iter()
         .filter_map(|lane| {
-            let notes: Vec<&str> = lane
+            let notes: Vec<String> = lane
                 .timeline
                 .events
                 .iter()
                 .filter(|e| e.at_ms == t)
                 // A scenario author's narration first, then the core's note.
-                .flat_map(|e| {
-                    e.narration
-                        .iter()
-                        .map(String::as_str)
-                        .chain([e.note.as_str()])
-                })
+                .flat_map(|e| e.narration.iter().cloned().chain([i18n::event_note(e)]))
                 .collect();
             let said = if notes.is_empty() {
                 // Nothing new happens: say what arrives.
                 arrivals(&lane.timeline, t)
             } else {
-                notes.join(" ")
+                notes.join(&i18n::get("notes.join").unwrap_or_else(|| " ".into()))
             };
             (!said.is_empty()).then(|| {
                 tf(
                     "narration.line",
-                    &[("lane", &lane.timeline.label), ("text", &said)],
+                    &[
+                        ("lane", &i18n::setup_label(&lane.timeline.label)),
+                        ("text", &said),
+                    ],
                 )
             })
         })

@@ -180,9 +180,9 @@ pub fn Inspector(props: &InspectorProps) -> Html {
             html! {
                 <div class="inspector-body" data-lane={n.to_string()} data-event={event.index.to_string()}
                     data-kind={event_kind_name(&event.kind)}>
-                    <p class="inspector-lane">{ &lane.timeline.label }</p>
+                    <p class="inspector-lane">{ i18n::setup_label(&lane.timeline.label) }</p>
                     <h3 class="inspector-title" data-testid="inspector-title">{ heading }</h3>
-                    <p class="note" data-testid="inspector-note">{ &event.note }</p>
+                    <p class="note" data-testid="inspector-note">{ i18n::event_note(event) }</p>
                     { match &event.kind {
                         EventKind::Message(m) => message_details(m),
                         _ => html! {},

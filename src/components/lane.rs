@@ -1,7 +1,7 @@
 //! One set-up: its header (label, client, transport, server), its settings,
 //! the sequence diagram, and what is held or leaked.
 
-use crate::i18n::{t, tf};
+use crate::i18n::{self, t, tf};
 use mcp_lanes_core::settings::Setting;
 use yew::prelude::*;
 
@@ -44,22 +44,22 @@ pub fn Lane(props: &LaneProps) -> Html {
             data-testid={format!("lane-{n}")} aria-labelledby={format!("lane-title-{n}")}>
             <header class="lane-head">
                 <div class="lane-title-row">
-                    <h3 id={format!("lane-title-{n}")} class="lane-title">{ &timeline.label }</h3>
+                    <h3 id={format!("lane-title-{n}")} class="lane-title">{ i18n::setup_label(&timeline.label) }</h3>
                     if props.lane.modified() {
                         <span class="badge" data-testid={format!("modified-{n}")}>{ t("lane.changed") }</span>
                     }
                     if props.lane.added {
                         <button type="button" class="small" data-testid={format!("remove-{n}")}
-                            aria-label={tf("lane.remove_label", &[("lane", &timeline.label)])}
+                            aria-label={tf("lane.remove_label", &[("lane", &i18n::setup_label(&timeline.label))])}
                             onclick={props.onremove.reform(move |_: MouseEvent| n)}>{ t("lane.remove") }</button>
                     }
                 </div>
                 <p class="peers">
-                    <span class="peer"><span class="role">{ t("side.client") }</span>{ &timeline.client_label }</span>
+                    <span class="peer"><span class="role">{ t("side.client") }</span>{ i18n::peer_label(&timeline.client_label) }</span>
                     <span class="peer"><span class="role">{ t("lane.via") }</span>
                         <span class="transport" data-testid={format!("transport-name-{n}")}>{ timeline.transport.name() }</span>
                     </span>
-                    <span class="peer"><span class="role">{ t("side.server") }</span>{ &timeline.server_label }</span>
+                    <span class="peer"><span class="role">{ t("side.server") }</span>{ i18n::peer_label(&timeline.server_label) }</span>
                 </p>
                 if !props.lane.outside {
                     { settings(n, &props.lane, props.onapply.reform(move |s| (n, s)),
@@ -87,7 +87,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                         data-count={leaked.to_string()}>
                         { tf("lane.leaked", &[("count", &leaked.to_string())]) }
                     </p>
-                    <p class="outcome">{ &timeline.summary.outcome }</p>
+                    <p class="outcome">{ i18n::note_text(&timeline.summary.outcome, timeline.summary.outcome_msg.as_ref()) }</p>
                 </footer>
             }
         </article>

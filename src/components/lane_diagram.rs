@@ -6,7 +6,7 @@
 //! playhead is drawn; the messages sent at the playhead carry an envelope
 //! that travels along the arrow.
 
-use crate::i18n::{t, tf};
+use crate::i18n::{self, t, tf};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 use yew::prelude::*;
 
@@ -197,7 +197,7 @@ fn message_arrow(
             data-sent-ms={event.at_ms.to_string()}
             data-delivered-ms={message.delivered_at_ms.map(|t| t.to_string())}
             {onclick} {onkeydown}>
-            <title>{ format!("{} \u{2014} {}", message.label, event.note) }</title>
+            <title>{ format!("{} \u{2014} {}", message.label, i18n::event_note(event)) }</title>
             <line class="hit hit-band" x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
             <rect class="hit" x={f(chip_x)} y={f(label_y - 10.5)} width={f(chip_w)} height="14" rx="3" />
             <line class="shaft" x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
@@ -337,7 +337,7 @@ fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
             data-testid={format!("event-{n}-{}", event.index)}
             data-kind={kind_class}
             {onclick} {onkeydown}>
-            <title>{ event.note.clone() }</title>
+            <title>{ i18n::event_note(event) }</title>
             <rect class="hit" x={f(CLIENT_X - 6.0)} y={f(y - 11.0)} width={f(SERVER_X - CLIENT_X + 12.0)} height="19" rx="4" />
             if matches!(event.kind, EventKind::HostKill) {
                 <line class="kill-line" x1={f(CLIENT_X)} y1={f(y)} x2={f(SERVER_X)} y2={f(y)} />
@@ -436,7 +436,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
     html! {
         <svg class="lane-svg" viewBox={format!("0 0 {} {}", f(LANE_WIDTH), f(height))}
             width={f(LANE_WIDTH)} height={f(height)}
-            role="group" aria-label={tf("diagram.label", &[("lane", &timeline.label)])}>
+            role="group" aria-label={tf("diagram.label", &[("lane", &i18n::setup_label(&timeline.label))])}>
             <g class="heads" aria-hidden="true">
                 <rect class="process" x={f(CLIENT_X - 32.0)} y="6" width="64" height="22" rx="3" />
                 <text class="head-text" x={f(CLIENT_X)} y="21" text-anchor="middle">{ t("side.client") }</text>

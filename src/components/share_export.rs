@@ -7,7 +7,7 @@
 //! WebAssembly. The exporters are the full bundle's (`bundle::panels`);
 //! the lite bundle shows a panel that hands over when opened.
 
-use crate::i18n::t;
+use crate::i18n::{self, t};
 use mcp_lanes_core::transport::TransportKind;
 use mcp_lanes_core::{export, transcript};
 use wasm_bindgen::JsCast;
@@ -177,7 +177,7 @@ pub fn export_menu(
                     <label for="export-lane">{ t("export.lane") }</label>
                     <select id="export-lane" data-testid="export-lane" onchange={onlane}>
                         { for lanes.iter().enumerate().map(|(i, l)| html! {
-                            <option value={i.to_string()} selected={i == n}>{ &l.timeline.label }</option>
+                            <option value={i.to_string()} selected={i == n}>{ i18n::setup_label(&l.timeline.label) }</option>
                         }) }
                     </select>
                 </div>

@@ -5,7 +5,7 @@
 // in the language with the longest text.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT, startApp } from './harness.mjs';
 
@@ -14,6 +14,37 @@ const I18N = path.join(REPO_ROOT, 'www', 'i18n');
 const read = (name) => JSON.parse(readFileSync(path.join(I18N, name), 'utf8'));
 /** A language's whole catalog: `<tag>.json` and its rules, `<tag>.rules.json`. */
 const catalog = (tag) => ({ ...read(`${tag}.json`), ...read(`${tag}.rules.json`) });
+/** A language's notes' templates and set-up labels (`<tag>.notes.json`). */
+const notes = (tag) => read(`${tag}.notes.json`);
+/** A run of four or more plain English words (MCP terms carry `/`, `_`,
+ * `.`, `-`, digits or inner capitals, and do not count). */
+const englishRun = (text) => {
+  let run = [];
+  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
+    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
+    if (/^[A-Za-z'][a-z']*$/.test(w)) {
+      run.push(w);
+      if (run.length >= 4) return run.join(' ');
+    } else run = [];
+  }
+  return null;
+};
+/** A server's own words in the recorded runs (its instructions, an error's
+ * message): shown as they are, whatever the page's language. */
+const serversWords = (() => {
+  const out = new Set();
+  const walk = (m) => {
+    if (Array.isArray(m)) m.forEach(walk);
+    else if (m && typeof m === 'object')
+      for (const [name, arg] of Object.entries(m.args ?? {})) {
+        if (typeof arg === 'string' && (name === 'instructions' || name === 'message')) out.add(arg);
+        else walk(arg);
+      }
+  };
+  const dir = path.join(REPO_ROOT, 'www', 'timelines');
+  for (const f of readdirSync(dir)) for (const t of JSON.parse(readFileSync(path.join(dir, f), 'utf8'))) for (const e of t.events) walk(e.note_msg);
+  return [...out].sort((a, b) => b.length - a.length);
+})();
 const LANGS = JSON.parse(readFileSync(path.join(I18N, 'languages.json'), 'utf8')).languages.map((l) => l.tag);
 const en = catalog('en');
 const SCENARIOS = Object.keys(en)
@@ -90,6 +121,53 @@ for (const tag of LANGS) {
       const summary = await rule.locator('.rule-summary').innerText();
       assert.equal(summary, c[`rule.${id}`].replace(/`/g, ''), id);
       await view.screenshot(`i18n-page-${tag}`);
+      assert.deepEqual(view.problems(), []);
+    });
+
+    if (tag !== 'en') test(`every scenario's narration, notes and set-up labels are in ${tag}`, T, async () => {
+      const n = notes(tag);
+      const view = await app.open(`/?lang=${tag}&scenario=${SCENARIOS[0]}`);
+      const { page } = view;
+      const problems = [];
+      for (const [i, id] of SCENARIOS.entries()) {
+        if (i > 0) {
+          const picker = page.locator(sel('scenario-picker'));
+          if (!(await picker.evaluate((d) => d.open))) await picker.locator('> summary').click();
+          await page.click(sel(`scenario-${id}`));
+        }
+        await page.waitForSelector(`${sel('scenario-title')}[data-scenario="${id}"]`, { timeout: 30_000 });
+        await page.keyboard.press('End');
+        await page.waitForFunction(() => document.querySelectorAll('.lane .msg').length > 0, null, { timeout: 30_000 });
+        // Every event's note (each message's and marker's tooltip), the
+        // narration at the end and the lane titles.
+        const shown = await page.evaluate(() => ({
+          notes: [...document.querySelectorAll('.lane g[data-testid] > title')].map((t) => t.textContent),
+          narration: document.querySelector('[data-testid="narration"]')?.textContent ?? '',
+          lanes: [...document.querySelectorAll('.lane-title')].map((h) => h.textContent),
+          peers: [...document.querySelectorAll('.lane .peer')].map((p) => p.textContent),
+        }));
+        if (shown.notes.length === 0) problems.push(`${id}: no notes shown`);
+        for (const text of [...shown.notes, shown.narration]) {
+          let t = text;
+          for (const w of serversWords) t = t.split(w).join('');
+          const run = englishRun(t);
+          if (run) problems.push(`${id}: English "${run}" in ${JSON.stringify(text)}`);
+        }
+        for (const lane of shown.lanes) {
+          if (!Object.values(n).includes(lane)) problems.push(`${id}: lane title ${JSON.stringify(lane)} is not a ${tag} set-up label`);
+        }
+        for (const peer of shown.peers) {
+          if (/\((modern-only|legacy-only|dual-era)\)/.test(peer)) problems.push(`${id}: era label left in English: ${peer}`);
+        }
+        // MCP terms stay as they are.
+        if (id === 'discover' && !shown.notes.some((t) => t.includes('server/discover'))) problems.push('discover: server/discover is gone from its notes');
+      }
+      // The inspector's note of a message, in the language.
+      await page.locator(`${sel('lane-0')} .msg`).first().click();
+      const note = await page.locator(sel('inspector-note')).innerText();
+      if (englishRun(note)) problems.push(`inspector: ${note}`);
+      await view.screenshot(`i18n-notes-${tag}`);
+      assert.deepEqual(problems, []);
       assert.deepEqual(view.problems(), []);
     });
 

@@ -77,7 +77,8 @@ Options:
   --format FORMAT   text or json (run; default text)
   --lang TAG        language of the text output (list, run --format text):
                     scenario titles and summaries from the page's catalogs
-                    (www/i18n/: en, zh); notes, ids and JSON stay as they are
+                    (www/i18n/: en, zh), and the notes, outcomes and set-up
+                    labels of a run; ids, MCP terms and JSON stay as they are
   --transport T     stdio or http (serve; default stdio)
   --port N          TCP port for --transport http (0 = any free port)
   --preset ID       server preset for serve

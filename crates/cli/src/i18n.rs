@@ -1,9 +1,12 @@
 //! `--lang`: the text output in a language of the page's catalogs
 //! (`www/i18n/`, embedded at build time by `build.rs`). The core's English
-//! stays the reference: JSON output, notes and transcripts are unchanged;
+//! stays the reference: JSON output and transcripts are unchanged;
 //! scenario titles and summaries (and the `list` descriptions of
-//! scenarios) come from the catalog, English where it has no text.
+//! scenarios), the notes of a run's events, its outcome and its set-up
+//! labels (`<tag>.notes.json`) come from the catalog, English where it
+//! has no text.
 
+use mcp_lanes_core::note;
 use serde_json::{Map, Value};
 
 include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
@@ -12,13 +15,14 @@ include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     entries: Map<String, Value>,
+    english: bool,
 }
 
 /// The languages `--lang` accepts, comma separated.
 pub fn tags() -> String {
     CATALOGS
         .iter()
-        .map(|(tag, _)| *tag)
+        .map(|(tag, ..)| *tag)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -29,14 +33,47 @@ impl Catalog {
     pub fn load(tag: &str) -> Option<Catalog> {
         let wanted = tag.trim().to_ascii_lowercase();
         let primary = wanted.split(['-', '_']).next().unwrap_or_default();
-        let (_, text) = CATALOGS
+        let (tag, text, notes) = CATALOGS
             .iter()
-            .find(|(t, _)| *t == wanted)
-            .or_else(|| CATALOGS.iter().find(|(t, _)| *t == primary))?;
+            .find(|(t, ..)| *t == wanted)
+            .or_else(|| CATALOGS.iter().find(|(t, ..)| *t == primary))?;
         match serde_json::from_str(text) {
-            Ok(Value::Object(entries)) => Some(Catalog { entries }),
+            Ok(Value::Object(mut entries)) => {
+                if let Ok(Value::Object(notes)) = serde_json::from_str(notes) {
+                    entries.extend(notes);
+                }
+                Some(Catalog {
+                    entries,
+                    english: *tag == "en",
+                })
+            }
             _ => None,
         }
+    }
+
+    /// A note (or an outcome) in the language: `english` when the
+    /// language is English, there is no message, or a template is missing.
+    pub fn note(&self, english: &str, msg: Option<&Value>) -> String {
+        if self.english {
+            return english.to_string();
+        }
+        let template = |key: &str| {
+            self.entries
+                .get(&format!("note.{key}"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let join = self.text("notes.join", " ");
+        msg.and_then(|m| note::render(m, &template, &join))
+            .unwrap_or_else(|| english.to_string())
+    }
+
+    /// A set-up label in the language (`label.<English>`), else as it is.
+    pub fn label(&self, english: &str) -> String {
+        if self.english {
+            return english.to_string();
+        }
+        self.text(&format!("label.{english}"), english)
     }
 
     /// The text of `key`, or `english` when the catalog has none.
@@ -55,11 +92,18 @@ mod tests {
 
     #[test]
     fn every_listed_language_is_embedded() {
-        assert!(CATALOGS.iter().any(|(t, _)| *t == "en"));
-        assert!(CATALOGS.iter().any(|(t, _)| *t == "zh"));
+        assert!(CATALOGS.iter().any(|(t, ..)| *t == "en"));
+        assert!(CATALOGS.iter().any(|(t, ..)| *t == "zh"));
         let zh = Catalog::load("zh-CN").expect("zh");
         assert_eq!(zh.text("player.play", "Play"), "播放");
         assert_eq!(zh.text("no.such.key", "fallback"), "fallback");
         assert!(Catalog::load("xx").is_none());
+        let note = mcp_lanes_core::note!("sim.side_client", "client");
+        let msg = note.msg().map(mcp_lanes_core::note::Msg::to_value);
+        assert_eq!(zh.note(note.text(), msg.as_ref()), "客户端");
+        assert_eq!(zh.note("plain", None), "plain");
+        assert_eq!(zh.label("plain client"), "普通客户端");
+        let en = Catalog::load("en").expect("en");
+        assert_eq!(en.note(note.text(), msg.as_ref()), "client");
     }
 }

@@ -73,7 +73,10 @@ pub fn output(now: u64, out: &ServerOutput, sent: &str) {
         OutputKind::Decision => "server decides".into(),
         OutputKind::Broadcast(change) => format!("server announces {change:?} to every instance"),
     };
-    line(now, &format!("{what}{}: {}", rules(&out.rules), out.note));
+    line(
+        now,
+        &format!("{what}{}: {}", rules(&out.rules), out.note.text()),
+    );
 }
 
 #[cfg(test)]

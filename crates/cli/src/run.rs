@@ -70,7 +70,7 @@ pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Resul
             text.push('\n');
             Ok(text)
         }
-        Format::Text => Ok(render_text(&heading, &timelines)),
+        Format::Text => Ok(render_text(&heading, &timelines, lang)),
     }
 }
 
@@ -89,7 +89,7 @@ const LABEL_COLUMN: usize = 9 + 3 + 2 + 11 + 2;
 /// The readable listing: per set-up, one entry per event with its virtual
 /// time, a direction arrow between the client (C) and server (S) columns,
 /// a label, the rule IDs and the note; then the set-up's summary.
-pub fn render_text(heading: &Heading, timelines: &[Timeline]) -> String {
+pub fn render_text(heading: &Heading, timelines: &[Timeline], lang: Option<&Catalog>) -> String {
     let mut out = format!(
         "{} ({}): {}\n{}\n",
         heading.id,
@@ -102,9 +102,9 @@ pub fn render_text(heading: &Heading, timelines: &[Timeline]) -> String {
         out.push_str(&format!(
             "\n== set-up {}/{count}: {} ==\n",
             n + 1,
-            one_line(&t.label)
+            one_line(&lang.map_or_else(|| t.label.clone(), |c| c.label(&t.label)))
         ));
-        out.push_str(&render_timeline(t));
+        out.push_str(&render_timeline_in(t, lang));
     }
     out
 }
@@ -113,6 +113,16 @@ pub fn render_text(heading: &Heading, timelines: &[Timeline]) -> String {
 /// one entry per event (narration, time, arrow, label, rule IDs, note), its
 /// summary.
 pub fn render_timeline(t: &Timeline) -> String {
+    render_timeline_in(t, None)
+}
+
+/// [`render_timeline`], with the notes and the outcome in `lang`'s
+/// language (`--lang`).
+pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
+    let say = |english: &str, msg| match lang {
+        Some(c) => c.note(english, msg),
+        None => english.to_string(),
+    };
     let mut out = String::new();
     out.push_str(&format!("client:    {}\n", one_line(&t.client_label)));
     out.push_str(&format!("server:    {}\n", one_line(&t.server_label)));
@@ -139,13 +149,14 @@ pub fn render_timeline(t: &Timeline) -> String {
             ));
         }
         if !event.note.is_empty() {
-            out.push_str(&format!("{:LABEL_COLUMN$}{}\n", "", one_line(&event.note)));
+            let note = say(&event.note, event.note_msg.as_ref());
+            out.push_str(&format!("{:LABEL_COLUMN$}{}\n", "", one_line(&note)));
         }
     }
     let s = &t.summary;
     out.push_str(&format!(
         "summary: {} (ended at {} ms; leaked locks: {})\n",
-        one_line(&s.outcome),
+        one_line(&say(&s.outcome, s.outcome_msg.as_ref())),
         s.ended_at_ms,
         s.leaked_locks
     ));

@@ -192,7 +192,7 @@ fn handle_line<W: Write>(
                 "{input} -> {}{}: {}",
                 log::label(&r.message),
                 log::rules(&r.rules),
-                r.note
+                r.note.text()
             ),
         ),
         None => log::line(now, &format!("{input} -> no reply")),

@@ -7,11 +7,17 @@
 //!   catalog not marked `partial` has exactly English's keys, each with
 //!   the same `{placeholders}`;
 //! - a translated catalog leaves no English behind: a value equal to
-//!   English's is allowed only for MCP terms and ids (`SAME_AS_ENGLISH`).
+//!   English's is allowed only for MCP terms and ids (`SAME_AS_ENGLISH`);
+//! - `en.notes.json` holds the template of every `note!` of the core
+//!   (`note.<key>`, read from its source; `UPDATE_CATALOG=1` rewrites it),
+//!   and every note of every scenario is keyed, its key in the catalog, and
+//!   the English template with its arguments says exactly its English text.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use mcp_lanes_core::note::Msg;
+use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::{rules, scenarios};
 use serde_json::{Map, Value};
 
@@ -19,20 +25,104 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../www/i18n")
 }
 
-/// A language's whole catalog: `<tag>.json` and `<tag>.rules.json`.
+/// A language's whole catalog: `<tag>.json`, `<tag>.rules.json` and
+/// `<tag>.notes.json`.
 fn catalog(tag: &str) -> Map<String, Value> {
     let mut all = read(&format!("{tag}.json"));
-    for (k, v) in read(&format!("{tag}.rules.json")) {
-        assert!(
-            k.starts_with("rule."),
-            "{tag}.rules.json: {k} is not a rule"
-        );
-        assert!(
-            all.insert(k.clone(), v).is_none(),
-            "{tag}: {k} is in both files"
-        );
+    for (part, prefixes) in [
+        ("rules", &["rule."][..]),
+        ("notes", &["note.", "label."][..]),
+    ] {
+        for (k, v) in read(&format!("{tag}.{part}.json")) {
+            assert!(
+                prefixes.iter().any(|p| k.starts_with(p)),
+                "{tag}.{part}.json: {k} does not start with {prefixes:?}"
+            );
+            assert!(
+                all.insert(k.clone(), v).is_none(),
+                "{tag}: {k} is in two files"
+            );
+        }
     }
     all
+}
+
+/// Every `note!("key", "template", ...)` of the core's source, in file
+/// order; a key said twice must say the same template.
+fn note_templates() -> Vec<(String, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/src");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("note.rs") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("note!(") {
+            rest = &rest[at + 6..];
+            let Some((key, after)) = literal(rest) else {
+                continue;
+            };
+            let after = after.trim_start();
+            let Some(after) = after.strip_prefix(',') else {
+                continue;
+            };
+            let Some((template, after)) = literal(after) else {
+                continue;
+            };
+            rest = after;
+            match out.iter().find(|(k, _)| *k == key) {
+                Some((_, t)) => assert_eq!(*t, template, "{key} says two templates"),
+                None => out.push((key, template)),
+            }
+        }
+    }
+    out
+}
+
+/// A Rust string literal at the start of `text` (after spaces), unescaped,
+/// and what follows it.
+fn literal(text: &str) -> Option<(String, &str)> {
+    let text = text.trim_start();
+    let mut chars = text.strip_prefix('"')?.char_indices();
+    let mut out = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &text[i + 2..])),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'u' => {
+                    let hex: String = chars
+                        .by_ref()
+                        .map(|(_, c)| c)
+                        .skip(1)
+                        .take_while(|c| *c != '}')
+                        .collect();
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                '\n' => {
+                    // A line continuation: the next line's indentation goes.
+                    while chars.clone().next().is_some_and(|(_, c)| c.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
 }
 
 fn read(name: &str) -> Map<String, Value> {
@@ -47,6 +137,8 @@ fn read(name: &str) -> Map<String, Value> {
 /// Keys whose translation may equal the English text: MCP terms, ids,
 /// names and symbols that stay as they are in every language.
 const SAME_AS_ENGLISH: &[&str] = &[
+    "label.stdio",
+    "label.Streamable HTTP",
     "app.name",
     "event.message",
     "shortcut.2.key",
@@ -71,11 +163,31 @@ fn core_entries() -> Vec<(String, String)> {
         out.push((format!("scenario.{}.title", s.id), s.title.to_string()));
         out.push((format!("scenario.{}.summary", s.id), s.summary.to_string()));
     }
+    for (k, t) in note_templates() {
+        out.push((format!("note.{k}"), t));
+    }
+    // Set-up labels and era names, keyed by their English (the page
+    // translates a lane's label as the core wrote it).
+    let eras = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+    let labels = scenarios::CATALOG
+        .iter()
+        .flat_map(|s| scenarios::setups(s.id).unwrap_or_default())
+        .map(|setup| setup.label)
+        .chain(eras.iter().map(|e| e.label().to_string()));
+    for label in labels {
+        let key = format!("label.{label}");
+        if !out.iter().any(|(k, _)| *k == key) {
+            out.push((key, label));
+        }
+    }
     out
 }
 
 fn from_core(key: &str) -> bool {
-    key.starts_with("rule.") || key.starts_with("scenario.")
+    key.starts_with("rule.")
+        || key.starts_with("scenario.")
+        || key.starts_with("note.")
+        || key.starts_with("label.")
 }
 
 #[test]
@@ -88,15 +200,22 @@ fn english_catalog_is_the_cores_text() {
             .filter(|(k, _)| !from_core(k))
             .collect();
         let mut rules = Map::new();
+        let mut notes = Map::new();
         for (k, v) in &core {
             let into = if k.starts_with("rule.") {
                 &mut rules
+            } else if k.starts_with("note.") || k.starts_with("label.") {
+                &mut notes
             } else {
                 &mut page
             };
             into.insert(k.clone(), Value::String(v.clone()));
         }
-        for (name, map) in [("en.json", page), ("en.rules.json", rules)] {
+        for (name, map) in [
+            ("en.json", page),
+            ("en.rules.json", rules),
+            ("en.notes.json", notes),
+        ] {
             let text = serde_json::to_string_pretty(&Value::Object(map)).unwrap() + "\n";
             std::fs::write(dir().join(name), text).unwrap();
         }
@@ -172,19 +291,21 @@ fn catalogs_have_englishs_keys_and_placeholders() {
         .map(|n| n.trim_end_matches(".json").to_string())
         .collect();
     for tag in &files {
-        if let Some(lang) = tag.strip_suffix(".rules") {
+        if let Some(lang) = tag.strip_suffix(".rules").or(tag.strip_suffix(".notes")) {
             assert!(
                 files.iter().any(|f| f == lang),
                 "{tag}.json without {lang}.json"
             );
         } else {
-            assert!(
-                files.iter().any(|f| *f == format!("{tag}.rules")),
-                "{tag}.json without {tag}.rules.json"
-            );
+            for part in ["rules", "notes"] {
+                assert!(
+                    files.iter().any(|f| *f == format!("{tag}.{part}")),
+                    "{tag}.json without {tag}.{part}.json"
+                );
+            }
         }
     }
-    files.retain(|f| !f.ends_with(".rules"));
+    files.retain(|f| !f.ends_with(".rules") && !f.ends_with(".notes"));
     files.sort();
     let mut tags: Vec<String> = listed.iter().map(|l| l.0.clone()).collect();
     tags.sort();
@@ -234,4 +355,149 @@ fn translated_catalogs_leave_no_english() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What a timeline says to a reader: every event's note and the
+/// outcome, each as its English and its message.
+struct Said {
+    note: String,
+    note_msg: Option<Msg>,
+}
+
+fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
+    let events = timeline.events.iter().map(|e| Said {
+        note: e.note.clone(),
+        note_msg: e.note_msg.as_ref().and_then(Msg::from_value),
+    });
+    let outcome = Said {
+        note: timeline.summary.outcome.clone(),
+        note_msg: timeline
+            .summary
+            .outcome_msg
+            .as_ref()
+            .and_then(Msg::from_value),
+    };
+    events.chain([outcome]).collect()
+}
+
+#[test]
+fn every_scenario_note_is_keyed_and_says_its_english() {
+    let en = catalog("en");
+    let template = |key: &str| {
+        en.get(&format!("note.{key}"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let mut problems = Vec::new();
+    for s in scenarios::CATALOG {
+        for timeline in scenarios::run(s.id).unwrap() {
+            for e in &said(&timeline) {
+                let Some(msg) = &e.note_msg else {
+                    problems.push(format!("{}: unkeyed note {:?}", s.id, e.note));
+                    continue;
+                };
+                if !msg.is_keyed() {
+                    problems.push(format!("{}: partly unkeyed note {msg:?}", s.id));
+                }
+                let mut keys = Vec::new();
+                msg.keys(&mut keys);
+                for k in keys.iter().filter(|k| template(k).is_none()) {
+                    problems.push(format!("{}: note.{k} is not in en.notes.json", s.id));
+                }
+                match msg.render(&template, " ") {
+                    // A note quoted inside another drops its final period
+                    // in English only (`Note::trim_end_period`).
+                    Some(text) if text == e.note || text.replace(".)", ")") == e.note => {}
+                    other => problems.push(format!(
+                        "{}: the template says {other:?}, the note {:?}",
+                        s.id, e.note
+                    )),
+                }
+            }
+        }
+    }
+    problems.dedup();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A run of `n` or more English words (letters only, not an MCP term:
+/// terms carry `/`, `_`, `.`, `-`, digits or inner capitals) in `text`.
+fn english_run(text: &str, n: usize) -> Option<String> {
+    let mut run: Vec<&str> = Vec::new();
+    for word in text.split(|c: char| !(c.is_ascii_graphic()) || c == '"' || c == '(' || c == ')') {
+        let w = word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '.' | '!' | '?'));
+        let plain = !w.is_empty()
+            && w.chars().all(|c| c.is_ascii_alphabetic() || c == '\'')
+            && !w.chars().skip(1).any(|c| c.is_ascii_uppercase());
+        if plain {
+            run.push(w);
+            if run.len() >= n {
+                return Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    None
+}
+
+/// Arguments that are a server's own words (its instructions, an error's
+/// message): shown as they are, in whatever language the server speaks.
+const SERVERS_WORDS: &[&str] = &["instructions", "message"];
+
+fn servers_words(msg: &Msg, out: &mut Vec<String>) {
+    match msg {
+        Msg::Text(_) => {}
+        Msg::Keyed { args, .. } => {
+            for (name, arg) in args {
+                match arg {
+                    Msg::Text(text) if SERVERS_WORDS.contains(&name.as_str()) => {
+                        out.push(text.clone())
+                    }
+                    other => servers_words(other, out),
+                }
+            }
+        }
+        Msg::Seq(parts) => parts.iter().for_each(|p| servers_words(p, out)),
+    }
+}
+
+#[test]
+fn every_scenario_note_reads_in_every_language() {
+    for (tag, _) in languages().iter().filter(|l| l.0 != "en") {
+        let notes = read(&format!("{tag}.notes.json"));
+        let template = |key: &str| {
+            notes
+                .get(&format!("note.{key}"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let mut problems = Vec::new();
+        for s in scenarios::CATALOG {
+            for timeline in scenarios::run(s.id).unwrap() {
+                for e in &said(&timeline) {
+                    let text = e.note_msg.as_ref().and_then(|m| m.render(&template, ""));
+                    match text {
+                        None => {
+                            problems.push(format!("{tag} {}: no {tag} text for {:?}", s.id, e.note))
+                        }
+                        Some(mut text) => {
+                            let mut words = Vec::new();
+                            if let Some(m) = &e.note_msg {
+                                servers_words(m, &mut words);
+                            }
+                            for w in words {
+                                text = text.replace(&w, "");
+                            }
+                            if let Some(run) = english_run(&text, 4) {
+                                problems.push(format!("{tag} {}: {run:?} in {text:?}", s.id));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        problems.dedup();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
 }

@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::{on_click, Dispatch};
 use crate::components::inspector::{headers_table, rule_list};
 use crate::editor_state::{EditorAction, Sent};
+use crate::i18n;
 
 /// A reply badge, coloured by kind.
 pub fn badge(b: &Badge) -> Html {
@@ -61,7 +62,7 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
             .is_some();
         html! {
             <li>
-                <p class="note">{ m.note.clone() }</p>
+                <p class="note">{ i18n::note(&m.note) }</p>
                 <pre class="wire">{ m.text.clone() }</pre>
                 if answerable {
                     <button type="button" class="small" data-testid="answer-server"
@@ -82,7 +83,7 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
                 }
                 <span class="hint" data-testid="reply-versions">{ versions(n, &sent.method, ex) }</span>
             </p>
-            <p class="note" data-testid="reply-note">{ ex.note.clone() }</p>
+            <p class="note" data-testid="reply-note">{ i18n::note(&ex.note) }</p>
             if ex.badge == Badge::InputRequired {
                 <button type="button" class="primary" data-testid="answer-retry"
                     onclick={on_click(d, move || EditorAction::AnswerAndRetry(n))}>{ "Answer and retry" }</button>

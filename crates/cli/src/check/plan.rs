@@ -241,7 +241,7 @@ fn raw(
         text: text.to_string(),
         headers,
         violation: Some(violation.into()),
-        note: format!("Sent broken on purpose: {violation}."),
+        note: format!("Sent broken on purpose: {violation}.").into(),
         rules: rules.iter().map(|r| r.to_string()).collect(),
     }
 }

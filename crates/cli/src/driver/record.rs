@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use mcp_lanes_core::note::Note;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules::RuleId;
 use mcp_lanes_core::sim::{
@@ -50,14 +51,21 @@ impl Recorder {
     }
 
     /// Records an event now; returns its index.
-    pub(super) fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: String) -> usize {
+    pub(super) fn push(
+        &mut self,
+        kind: EventKind,
+        rules: Vec<RuleId>,
+        note: impl Into<Note>,
+    ) -> usize {
         let index = self.events.len();
+        let (note, note_msg) = note.into().into_parts();
         self.events.push(Event {
             index,
             at_ms: self.now().as_millis(),
             kind,
             rules,
             note,
+            note_msg,
             narration: self.narration.take(),
         });
         index
@@ -75,7 +83,7 @@ impl Recorder {
         violation: Option<String>,
         http: Option<HttpInfo>,
         rules: Vec<RuleId>,
-        note: String,
+        note: impl Into<Note>,
     ) -> usize {
         let empty_http_status = match (&http, from) {
             (Some(info), Side::Server) if text.is_empty() => info.status,
@@ -154,6 +162,7 @@ impl Recorder {
                 leaked_locks: 0,
                 ended_at_ms,
                 outcome,
+                outcome_msg: None,
             },
         }
     }

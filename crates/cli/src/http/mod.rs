@@ -457,7 +457,7 @@ async fn respond(
                 request.path,
                 handled.response.status,
                 log::rules(&handled.rules),
-                handled.note
+                handled.note.text()
             ),
         );
         log_outputs(now, &outputs);

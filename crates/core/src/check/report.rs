@@ -99,6 +99,7 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
             kind: EventKind::Decision { side: Side::Client },
             rules: Vec::new(),
             note: format!("Flow {} of {}: {}", n + 1, flows.len(), flow.label),
+            note_msg: None,
             narration: None,
         });
         for event in &flow.events {
@@ -124,6 +125,7 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
             leaked_locks: leaked,
             ended_at_ms: offset,
             outcome: outcomes.join(" "),
+            outcome_msg: None,
         },
     })
 }

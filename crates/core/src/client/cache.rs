@@ -74,7 +74,10 @@ impl Client {
                 self.record(
                     EventKind::CacheMiss { key: "era".into() },
                     &[rules::E_CACHE],
-                    "No era is cached for this server yet, so the dual-era client probes.",
+                    crate::note!(
+                        "client.cache.no_era_cached_server",
+                        "No era is cached for this server yet, so the dual-era client probes."
+                    ),
                 );
                 self.send_probe(now, self.preferred_modern());
                 false
@@ -84,7 +87,7 @@ impl Client {
                     return true;
                 }
                 if self.config.era == EraMode::ModernOnly {
-                    self.abandon(now, &[rules::E_MATRIX], "A modern-only client cannot talk to a legacy server: it surfaces an actionable error instead.");
+                    self.abandon(now, &[rules::E_MATRIX], crate::note!("client.cache.modern_only_client_cannot", "A modern-only client cannot talk to a legacy server: it surfaces an actionable error instead."));
                     return false;
                 }
                 self.send_initialize(now);
@@ -104,13 +107,13 @@ impl Client {
                             .plus_millis(cached.ttl_ms)
                             .millis_since(now);
                         self.record(EventKind::CacheHit { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
-                            format!("The cached discover result is still fresh ({} s left of ttlMs), so no probe is needed.", left / 1000));
+                            crate::note!("client.cache.cached_discover_result_still", "The cached discover result is still fresh ({left} s left of ttlMs), so no probe is needed.", left = left / 1000));
                         true
                     }
                     Some(_) => {
                         self.known.discover = None;
                         self.record(EventKind::CacheExpired { key: "server/discover".into() }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
-                            "The cached discover result's ttlMs has run out: the client asks again before relying on it.");
+                            crate::note!("client.cache.cached_discover_result_s", "The cached discover result's ttlMs has run out: the client asks again before relying on it."));
                         if self.config.era == EraMode::DualEra {
                             self.known.era = None;
                             self.send_probe(now, self.preferred_modern());
@@ -125,7 +128,10 @@ impl Client {
                                 key: "server/discover".into(),
                             },
                             &[rules::M_CACHE_FRESH],
-                            "Nothing cached for this server: discover first.",
+                            crate::note!(
+                                "client.cache.nothing_cached_server_discover",
+                                "Nothing cached for this server: discover first."
+                            ),
                         );
                         self.send_discover(now, self.preferred_modern(), false);
                         false
@@ -162,7 +168,7 @@ impl Client {
             ttl_ms: ttl,
         });
         self.record(EventKind::CacheStored { key: "server/discover".into(), ttl_ms: ttl }, &[rules::M_CACHE_FRESH, rules::E_CACHE],
-            if ttl == 0 { "ttlMs is 0: the result is stale at once and will be fetched again when needed.".to_string() }
-            else { format!("The client caches the discover result (and the era) for ttlMs = {ttl} ms ({} min).", ttl / 60_000) });
+            if ttl == 0 { crate::note!("client.cache.ttlms_0_result_stale", "ttlMs is 0: the result is stale at once and will be fetched again when needed.") }
+            else { crate::note!("client.cache.client_caches_discover_result", "The client caches the discover result (and the era) for ttlMs = {ttl} ms ({minutes} min).", ttl = ttl, minutes = ttl / 60_000) });
     }
 }

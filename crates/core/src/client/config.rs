@@ -144,8 +144,9 @@ pub enum Step {
         headers: Option<Vec<(String, String)>>,
         /// Why this message is broken on purpose.
         violation: Option<String>,
-        /// What the learner should notice.
-        note: String,
+        /// What the learner should notice (a scenario file's: plain text;
+        /// the catalog's: a keyed note).
+        note: crate::note::Note,
         /// The rule IDs this message illustrates.
         #[serde(default)]
         rules: Vec<String>,

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::timers::Timer;
 use super::{Answer, Client, Purpose, UndeclaredPolicy};
+use crate::note::Note;
 use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject, RequestId};
 use crate::protocol::{methods, Era, ProtocolVersion};
 use crate::rules;
@@ -32,8 +33,7 @@ impl Client {
             }),
         );
         let caps = self.config.capabilities.names();
-        let note = format!("Legacy handshake: initialize asks for {version} and declares {} once, for the whole session.",
-            if caps.is_empty() { "no capabilities".to_string() } else { caps.join(", ") });
+        let note = crate::note!("client.legacy.legacy_handshake_initialize_asks", "Legacy handshake: initialize asks for {version} and declares {join} once, for the whole session.", version = version, join = if caps.is_empty() { crate::note!("client.legacy.no_capabilities", "no capabilities") } else { Note::from(caps.join(", ")) });
         let deadline = self.deadline(now);
         self.emit(
             msg,
@@ -54,8 +54,7 @@ impl Client {
                     .unwrap_or("")
                     .to_string();
                 if !self.config.legacy_versions.contains(&version) {
-                    self.close(&[rules::L_VERSION], format!(
-                        "The server answered {version}, which this client cannot speak ({}): it disconnects instead of carrying on.", self.config.legacy_versions.join(", ")));
+                    self.close(&[rules::L_VERSION], crate::note!("client.legacy.server_answered_which_client", "The server answered {version}, which this client cannot speak ({join}): it disconnects instead of carrying on.", version = version, join = self.config.legacy_versions.join(", ")));
                     return;
                 }
                 let http_session = self.known.pending_http_session.take();
@@ -67,21 +66,24 @@ impl Client {
                 self.known.era = Some(Era::Legacy);
                 let msg = jsonrpc::notification(methods::INITIALIZED, Value::Null);
                 self.emit(msg, Era::Legacy, None, None, &[rules::L_INIT, rules::RPC_NOTIFY],
-                    format!("The client can speak {version}, so it confirms with notifications/initialized (a notification: no reply)."));
+                    crate::note!("client.legacy.client_can_speak_confirms", "The client can speak {version}, so it confirms with notifications/initialized (a notification: no reply).", version = version));
                 if let Some(instructions) = result.get("instructions").and_then(Value::as_str) {
-                    self.decide(&[rules::L_INIT], format!("The host shows the server's instructions to the model once, labelled: \u{201c}{instructions}\u{201d}"));
+                    self.decide(&[rules::L_INIT], crate::note!("client.legacy.host_shows_server_s", "The host shows the server's instructions to the model once, labelled: \u{201c}{instructions}\u{201d}", instructions = instructions));
                 }
                 let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
                 if caps.get("prompts").is_none() {
                     self.decide(
                         &[rules::L_DEGRADE],
-                        "No prompts capability: the host hides its prompt menu instead of failing.",
+                        crate::note!("client.legacy.no_prompts_capability_host", "No prompts capability: the host hides its prompt menu instead of failing."),
                     );
                 }
                 if caps.get("logging").is_none() {
                     self.decide(
                         &[rules::L_DEGRADE],
-                        "No logging capability: the client will not wait for log lines.",
+                        crate::note!(
+                            "client.legacy.no_logging_capability_client",
+                            "No logging capability: the client will not wait for log lines."
+                        ),
                     );
                 }
                 self.advance(now);
@@ -95,7 +97,7 @@ impl Client {
                 }
                 self.work.job = None;
                 self.work.script.clear();
-                self.decide(&rules, format!("initialize refused ({}): a legacy client has no fall-forward, so all it can do is show the user this message: {}", err.code, err.message));
+                self.decide(&rules, crate::note!("client.legacy.initialize_refused_legacy_client", "initialize refused ({code}): a legacy client has no fall-forward, so all it can do is show the user this message: {message}", code = err.code, message = err.message));
             }
         }
     }
@@ -121,11 +123,17 @@ impl Client {
         };
         self.relists.push(id);
         let note = if self.config.debounce_ms == 0 {
-            "tools/list again, for this notice alone."
+            crate::note!(
+                "client.legacy.tools_list_again_notice",
+                "tools/list again, for this notice alone."
+            )
         } else {
-            "The list_changed burst is over: one tools/list refreshes the cached list."
+            crate::note!(
+                "client.legacy.list_changed_burst_over",
+                "The list_changed burst is over: one tools/list refreshes the cached list."
+            )
         };
-        self.emit(msg, era, None, None, &[rules::L_LIST_CHANGED], note.into());
+        self.emit(msg, era, None, None, &[rules::L_LIST_CHANGED], note);
     }
 
     pub(super) fn on_server_request(
@@ -142,19 +150,19 @@ impl Client {
                 crate::protocol::elicitation::accept_with_defaults(params.get("requestedSchema"));
             let msg = jsonrpc::result(&id, answer.clone());
             self.emit(msg, Era::Legacy, None, None, &[rules::L_CAP_SESSION],
-                format!("The client declared elicitation, so it shows the question and returns the user's answer {}.", answer.get("content").cloned().unwrap_or(Value::Null)));
+                crate::note!("client.legacy.client_declared_elicitation_shows", "The client declared elicitation, so it shows the question and returns the user's answer {content}.", content = answer.get("content").cloned().unwrap_or(Value::Null)));
             return;
         }
         match self.config.undeclared {
             UndeclaredPolicy::MethodNotFound => {
                 let msg = jsonrpc::error(Some(&id), &ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}")));
                 self.emit(msg, Era::Legacy, None, None, &[rules::L_UNDECLARED],
-                    format!("This client's SDK has no handler for {method} and answers -32601: the well-behaved case, the server can catch it."));
+                    crate::note!("client.legacy.client_s_sdk_has", "This client's SDK has no handler for {method} and answers -32601: the well-behaved case, the server can catch it.", method = method));
             }
             UndeclaredPolicy::Drop => self.record(EventKind::Dropped { side: Side::Client, what: format!("{method} id {id}") }, &[rules::L_UNDECLARED],
-                format!("This client's SDK logs the unknown {method} at debug level and drops it: the server will wait for id {id} forever.")),
+                crate::note!("client.legacy.client_s_sdk_logs", "This client's SDK logs the unknown {method} at debug level and drops it: the server will wait for id {id} forever.", method = method, id = id)),
             UndeclaredPolicy::Close => self.close(&[rules::L_UNDECLARED],
-                format!("This client's SDK treats the undeclared {method} as a protocol violation and closes the connection.")),
+                crate::note!("client.legacy.client_s_sdk_treats", "This client's SDK treats the undeclared {method} as a protocol violation and closes the connection.", method = method)),
         }
         let _ = now;
     }
@@ -164,14 +172,16 @@ impl Client {
             if self.config.debounce_ms == 0 {
                 self.decide(
                     &[rules::L_LIST_CHANGED],
-                    "No debounce: every notice triggers its own re-list.",
+                    crate::note!(
+                        "client.legacy.no_debounce_every_notice",
+                        "No debounce: every notice triggers its own re-list."
+                    ),
                 );
                 self.send_relist(now);
             } else {
                 let at = now.plus_millis(self.config.debounce_ms);
                 self.timers.set(Timer::Relist, Some(at));
-                self.decide(&[rules::L_LIST_CHANGED], format!(
-                    "list_changed is a hint, not a new list: the client waits {} ms for the burst to end before re-listing once.", self.config.debounce_ms));
+                self.decide(&[rules::L_LIST_CHANGED], crate::note!("client.legacy.list_changed_hint_not", "list_changed is a hint, not a new list: the client waits {debounce_ms} ms for the burst to end before re-listing once.", debounce_ms = self.config.debounce_ms));
             }
         }
     }

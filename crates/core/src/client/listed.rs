@@ -8,6 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{Client, Step};
+use crate::note::Note;
 use crate::protocol::{methods, Era};
 use crate::rules::{self, RuleId};
 use crate::sim::SimTime;
@@ -76,7 +77,7 @@ impl Client {
         for (name, why) in &rejected {
             self.decide(
                 &[rules::C_PARAM_INVALID],
-                format!("Warning: the client leaves out the tool {name:?}: {why}. A tool with invalid header annotations is never called; the others stay usable."),
+                crate::note!("client.listed.warning_client_leaves_out", "Warning: the client leaves out the tool {name_fmt}: {why}. A tool with invalid header annotations is never called; the others stay usable.", name_fmt = format!("{:?}", name), why = why),
             );
         }
         let remote: Vec<String> = kept
@@ -92,7 +93,7 @@ impl Client {
         if !remote.is_empty() {
             self.decide(
                 &[rules::C_SCHEMA_NO_DEREF],
-                format!("These inputSchemas point $ref at network URIs: {}. The client keeps every schema exactly as listed and fetches none of them.", remote.join("; ")),
+                crate::note!("client.listed.these_inputschemas_point_ref", "These inputSchemas point $ref at network URIs: {join}. The client keeps every schema exactly as listed and fetches none of them.", join = remote.join("; ")),
             );
         }
         self.known.listed.tools = Some(kept);
@@ -206,14 +207,16 @@ impl Client {
                     let schema = source.get("inputSchema").cloned().unwrap_or(Value::Null);
                     self.decide(
                         &[rules::C_SCHEMA_NO_DEREF],
-                        format!("The client passes {schema_of}'s inputSchema to {tool} exactly as it was listed: every keyword kept, nothing dereferenced."),
+                        crate::note!("client.listed.client_passes_s_inputschema", "The client passes {schema_of}'s inputSchema to {tool} exactly as it was listed: every keyword kept, nothing dereferenced.", schema_of = schema_of, tool = tool),
                     );
                     let mut args = Map::new();
                     args.insert(argument.clone(), schema);
                     Ok(vec![Step::call_tool(tool, Value::Object(args))])
                 }
-                None => Err(format!(
-                    "No listed tool is called {schema_of:?}, so there is no schema to pass on."
+                None => Err(crate::note!(
+                    "client.listed.no_listed_tool_called",
+                    "No listed tool is called {schema_of_fmt}, so there is no schema to pass on.",
+                    schema_of_fmt = format!("{:?}", schema_of)
                 )),
             },
             _ => Ok(Vec::new()),
@@ -233,16 +236,24 @@ impl Client {
         list: &str,
         limit: Option<usize>,
         arguments: &Value,
-    ) -> Result<Vec<Step>, String> {
+    ) -> Result<Vec<Step>, Note> {
         let (items, method) = match list {
             methods::TOOLS_LIST => (&self.known.listed.tools, methods::TOOLS_CALL),
             methods::RESOURCES_LIST => (&self.known.listed.resources, methods::RESOURCES_READ),
             methods::PROMPTS_LIST => (&self.known.listed.prompts, methods::PROMPTS_GET),
-            other => return Err(format!("{other} is not a list whose items can be used.")),
+            other => {
+                return Err(crate::note!(
+                    "client.listed.not_list_whose_items",
+                    "{other} is not a list whose items can be used.",
+                    other = other
+                ))
+            }
         };
         let Some(items) = items else {
-            return Err(format!(
-                "The client has no {list} result cached, so there is nothing to pick from."
+            return Err(crate::note!(
+                "client.listed.client_has_no_result",
+                "The client has no {list} result cached, so there is nothing to pick from.",
+                list = list
             ));
         };
         let take = limit.unwrap_or(usize::MAX);

@@ -20,6 +20,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
+use crate::note::Note;
 use crate::protocol::jsonrpc::{Envelope, RequestId};
 use crate::protocol::{ClientCapabilities, Era, ProtocolVersion};
 use crate::rules::{self, RuleId};
@@ -65,7 +66,7 @@ pub struct ClientOutput {
     /// Rules behind it.
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
-    pub note: String,
+    pub note: Note,
     /// The author's narration of the step that led here, if a scenario
     /// gave one ([`Step::Narrate`]).
     pub narration: Option<String>,
@@ -333,7 +334,10 @@ impl Client {
                     what: "unreadable text".into(),
                 },
                 &[rules::RPC_PARSE],
-                "The client cannot read this as JSON-RPC and ignores it.",
+                crate::note!(
+                    "client.client_cannot_read_json",
+                    "The client cannot read this as JSON-RPC and ignores it."
+                ),
             ),
         }
     }

@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{Answer, Client, Input, Job, Purpose, Step, Waiting};
+use crate::note::Note;
 use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject};
 use crate::protocol::version::{pick_mutual, EraMode};
 use crate::protocol::{meta, methods, ClientCapabilities, Era, ProtocolVersion, ResultType};
@@ -70,12 +71,10 @@ impl Client {
             methods::DISCOVER,
             json!({"_meta": self.meta(&version, &self.config.capabilities.clone())}),
         );
-        let (rules, note, deadline): (&[RuleId], String, Option<SimTime>) = match self.transport {
-            TransportKind::Stdio => (&[rules::E_PROBE_STDIO], format!(
-                "The dual-era client probes with server/discover naming {version}: a DiscoverResult or a modern error means modern; any other error or {} s of silence means legacy.", self.config.probe_timeout_ms / 1000),
+        let (rules, note, deadline): (&[RuleId], Note, Option<SimTime>) = match self.transport {
+            TransportKind::Stdio => (&[rules::E_PROBE_STDIO], crate::note!("client.modern.dual_era_client_probes", "The dual-era client probes with server/discover naming {version}: a DiscoverResult or a modern error means modern; any other error or {probe_timeout_ms} s of silence means legacy.", version = version, probe_timeout_ms = self.config.probe_timeout_ms / 1000),
                 Some(now.plus_millis(self.config.probe_timeout_ms))),
-            TransportKind::Http => (&[rules::E_PROBE_HTTP], format!(
-                "The dual-era client tries a modern request (server/discover, {version}); on 400/404/405 it will read the body to decide the era."), self.deadline(now)),
+            TransportKind::Http => (&[rules::E_PROBE_HTTP], crate::note!("client.modern.dual_era_client_tries", "The dual-era client tries a modern request (server/discover, {version}); on 400/404/405 it will read the body to decide the era.", version = version), self.deadline(now)),
         };
         self.emit(
             msg,
@@ -101,9 +100,9 @@ impl Client {
             json!({"_meta": self.meta(&version, &declare)}),
         );
         let note = if is_step {
-            format!("The client asks the server to describe itself: server/discover naming {version}. Calling it is optional for clients.")
+            crate::note!("client.modern.client_asks_server_describe", "The client asks the server to describe itself: server/discover naming {version}. Calling it is optional for clients.", version = version)
         } else {
-            format!("Discover first: one round trip for versions, capabilities and cache hints ({version}).")
+            crate::note!("client.modern.discover_first_one_round", "Discover first: one round trip for versions, capabilities and cache hints ({version}).", version = version)
         };
         let deadline = self.deadline(now);
         self.emit(
@@ -130,7 +129,7 @@ impl Client {
         match answer {
             Answer::Result(result) => {
                 self.known.era = Some(Era::Modern);
-                self.decide(&[probe_rule, rules::E_CACHE], "A DiscoverResult: the server is modern. The era is a property of the server, so the client caches it.");
+                self.decide(&[probe_rule, rules::E_CACHE], crate::note!("client.modern.discoverresult_server_modern_era", "A DiscoverResult: the server is modern. The era is a property of the server, so the client caches it."));
                 self.cache_discover(now, &result);
                 self.mark_discovered();
                 self.advance(now);
@@ -141,25 +140,25 @@ impl Client {
                     let supported = supported_list(&err);
                     match pick_mutual(&self.config.modern_versions, &supported) {
                         Some(v) if v != version => {
-                            self.decide(&[probe_rule, rules::M_VERSION_RETRY], format!("-32022 is a modern error, so the server is modern: no fallback. The client retries the probe with {v}, a version both support."));
+                            self.decide(&[probe_rule, rules::M_VERSION_RETRY], crate::note!("client.modern.32022_modern_error_server", "-32022 is a modern error, so the server is modern: no fallback. The client retries the probe with {v}, a version both support.", v = v));
                             self.send_probe(now, v);
                         }
-                        _ => self.abandon(now, &[probe_rule, rules::M_VERSION_RETRY], "The server is modern but shares no version with this client: the client tells the user."),
+                        _ => self.abandon(now, &[probe_rule, rules::M_VERSION_RETRY], crate::note!("client.modern.server_modern_but_shares", "The server is modern but shares no version with this client: the client tells the user.")),
                     }
                 } else {
                     self.decide(
                         &[probe_rule],
-                        format!(
-                            "{} is a recognized modern error: the server is modern.",
-                            err.code
+                        crate::note!(
+                            "client.modern.recognized_modern_error_server",
+                            "{code} is a recognized modern error: the server is modern.",
+                            code = err.code
                         ),
                     );
                     self.advance(now);
                 }
             }
             Answer::Error(err) => {
-                self.decide(&[probe_rule, rules::E_CACHE], format!(
-                    "{} {} is not a modern error, so the server is legacy: fall back to initialize (never keyed to one specific code).", err.code, err.message));
+                self.decide(&[probe_rule, rules::E_CACHE], crate::note!("client.modern.not_modern_error_server", "{code} {message} is not a modern error, so the server is legacy: fall back to initialize (never keyed to one specific code).", code = err.code, message = err.message));
                 self.known.era = Some(Era::Legacy);
                 self.advance(now);
             }
@@ -169,14 +168,18 @@ impl Client {
     pub(super) fn on_unreadable_http(&mut self, now: SimTime, w: Waiting, status: u16) {
         match w.purpose {
             Purpose::Probe { .. } => {
-                self.decide(&[rules::E_PROBE_HTTP, rules::E_CACHE], format!("HTTP {status} with an empty or unrecognized body: the server is legacy, fall back to initialize."));
+                self.decide(&[rules::E_PROBE_HTTP, rules::E_CACHE], crate::note!("client.modern.http_empty_or_unrecognized", "HTTP {status} with an empty or unrecognized body: the server is legacy, fall back to initialize.", status = status));
                 self.known.era = Some(Era::Legacy);
                 self.advance(now);
             }
             _ => self.abandon(
                 now,
                 &[rules::H_STATUS],
-                format!("HTTP {status} without a JSON-RPC body: the request failed."),
+                crate::note!(
+                    "client.modern.http_without_json_rpc",
+                    "HTTP {status} without a JSON-RPC body: the request failed.",
+                    status = status
+                ),
             ),
         }
     }
@@ -204,26 +207,30 @@ impl Client {
                 let retries = self.work.job.as_ref().map_or(0, |j| j.version_retries);
                 match pick_mutual(&self.config.modern_versions, &supported) {
                     Some(v) if v == version && may_retry_version(&v, &version, retries) => {
-                        self.decide(&[rules::M_VERSION_RETRY, rules::C_VERSION_RETRY_ONCE, rules::RPC_ID], format!("-32022 lists {}, which includes {v}, the very version this request named. It is a mutually supported version, so the client retries once with it and a new id; a second refusal ends the request.", supported.join(", ")));
+                        self.decide(&[rules::M_VERSION_RETRY, rules::C_VERSION_RETRY_ONCE, rules::RPC_ID], crate::note!("client.modern.32022_lists_which_includes_2", "-32022 lists {join}, which includes {v}, the very version this request named. It is a mutually supported version, so the client retries once with it and a new id; a second refusal ends the request.", join = supported.join(", "), v = v));
                         if let Some(job) = self.work.job.as_mut() { job.version = Some(v.clone()); job.version_retries += 1; }
                         self.send_discover(now, v, is_step);
                     }
                     Some(v) if may_retry_version(&v, &version, retries) => {
-                        self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!("-32022 lists {}; the client picks {v}, which it supports too, and retries with a new id.", supported.join(", ")));
+                        self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], crate::note!("client.modern.32022_lists_client_picks", "-32022 lists {join}; the client picks {v}, which it supports too, and retries with a new id.", join = supported.join(", "), v = v));
                         if let Some(job) = self.work.job.as_mut() { job.version = Some(v.clone()); job.version_retries += 1; }
                         self.send_discover(now, v, is_step);
                     }
-                    _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No version in data.supported is one this client speaks: it tells the user."),
+                    _ => self.abandon(now, &[rules::M_VERSION_RETRY], crate::note!("client.modern.no_version_data_supported", "No version in data.supported is one this client speaks: it tells the user.")),
                 }
             }
             Answer::Error(err) => {
                 if self.config.era == EraMode::ModernOnly && !err.code.is_recognized_modern() {
-                    self.abandon(now, &[rules::E_MATRIX], format!("{} to server/discover: the server is not modern, and a modern-only client cannot fall back. It fails deterministically and tells the user.", err.code));
+                    self.abandon(now, &[rules::E_MATRIX], crate::note!("client.modern.server_discover_server_not", "{code} to server/discover: the server is not modern, and a modern-only client cannot fall back. It fails deterministically and tells the user.", code = err.code));
                 } else {
                     self.abandon(
                         now,
                         &[rules::M_DISCOVER],
-                        format!("server/discover failed with {}.", err.code),
+                        crate::note!(
+                            "client.modern.server_discover_failed",
+                            "server/discover failed with {code}.",
+                            code = err.code
+                        ),
                     );
                 }
             }
@@ -240,23 +247,23 @@ impl Client {
                     Some(kind) if kind == ResultType::INPUT_REQUIRED => {
                         let round = job.input.as_ref().map_or(1, |i| i.round.saturating_add(1));
                         if round > MAX_MRTR_ROUNDS {
-                            self.abandon(now, &[rules::M_MRTR, rules::C_MRTR_ROUNDS], format!("input_required for the {round}th time: after {MAX_MRTR_ROUNDS} rounds the client stops retrying and tells the user the request did not complete."));
+                            self.abandon(now, &[rules::M_MRTR, rules::C_MRTR_ROUNDS], crate::note!("client.modern.input_required_th_time", "input_required for the {round}th time: after {MAX_MRTR_ROUNDS} rounds the client stops retrying and tells the user the request did not complete.", round = round, MAX_MRTR_ROUNDS = MAX_MRTR_ROUNDS));
                             return;
                         }
                         let input = match self.answer_input_requests(&result, round) {
                             Ok(input) => input,
                             Err((rules, why)) => {
-                                self.abandon(now, &rules, why);
+                                self.abandon(now, &rules, Note::from(why));
                                 return;
                             }
                         };
                         let note = if round == 1 && input.kinds == [FORM] && input.state.is_some() {
                             // The lessons' wording (golden transcripts).
-                            "input_required: the client shows the form to the user and collects the answer.".to_string()
+                            crate::note!("client.modern.input_required_client_shows", "input_required: the client shows the form to the user and collects the answer.")
                         } else {
-                            let asked = if input.kinds.is_empty() { "nothing to answer".to_string() } else { input.kinds.join(", ") };
-                            let state = if input.state.is_some() { "a requestState to echo" } else { "no requestState" };
-                            format!("input_required (round {round}): {asked}, and {state}. The client gathers the answers and retries.")
+                            let asked = if input.kinds.is_empty() { crate::note!("client.modern.nothing_answer", "nothing to answer") } else { Note::from(input.kinds.join(", ")) };
+                            let state = if input.state.is_some() { crate::note!("client.modern.requeststate_echo", "a requestState to echo") } else { crate::note!("client.modern.no_requeststate", "no requestState") };
+                            crate::note!("client.modern.input_required_round_client", "input_required (round {round}): {asked}, and {state}. The client gathers the answers and retries.", round = round, asked = asked, state = state)
                         };
                         let rules: &[RuleId] = if round == 1 && input.kinds == [FORM] && input.state.is_some() {
                             &[rules::M_MRTR]
@@ -268,16 +275,16 @@ impl Client {
                         self.decide(rules, note);
                         self.send_job(now);
                     }
-                    Some(kind) if kind != ResultType::COMPLETE => self.abandon(now, &[rules::M_RESULT_TYPE], format!("resultType \"{kind}\" is unknown to this client, so the result is invalid.")),
+                    Some(kind) if kind != ResultType::COMPLETE => self.abandon(now, &[rules::M_RESULT_TYPE], crate::note!("client.modern.resulttype_unknown_client_result", "resultType \"{kind}\" is unknown to this client, so the result is invalid.", kind = kind)),
                     kind => {
                         if era == Era::Modern {
                             self.known.worked_modern = true;
                         }
                         if kind.is_none() && era == Era::Modern {
-                            self.decide(&[rules::M_RESULT_TYPE], "No resultType: treated as complete, as for an older server.");
+                            self.decide(&[rules::M_RESULT_TYPE], crate::note!("client.modern.no_resulttype_treated_complete", "No resultType: treated as complete, as for an older server."));
                         }
                         if result.get("isError") == Some(&Value::Bool(true)) {
-                            self.decide(&[rules::L_FALLBACK], "A tool error: the model reads it and can re-call with what it names.");
+                            self.decide(&[rules::L_FALLBACK], crate::note!("client.modern.tool_error_model_reads", "A tool error: the model reads it and can re-call with what it names."));
                         }
                         if let Step::Request { method, .. } = &job.step {
                             self.remember_list(method, &result);
@@ -314,7 +321,7 @@ impl Client {
                     self.known.discover = None;
                     self.known.session = None;
                     self.record(EventKind::CacheExpired { key: "era".into() }, &[rules::E_CACHE],
-                        "A call that used to work now returns a version error: the server was upgraded underneath. The cached era is dropped and the client probes again.");
+                        crate::note!("client.modern.call_used_work_now", "A call that used to work now returns a version error: the server was upgraded underneath. The cached era is dropped and the client probes again."));
                     self.send_probe(now, self.preferred_modern());
                     return;
                 }
@@ -322,22 +329,20 @@ impl Client {
                 let current = job.version.clone().unwrap_or_else(|| self.chosen_version());
                 match pick_mutual(&self.config.modern_versions, &supported) {
                     Some(v) if v == current && may_retry_version(&v, &current, job.version_retries) => {
-                        self.decide(&[rules::M_VERSION_RETRY, rules::C_VERSION_RETRY_ONCE, rules::RPC_ID], format!(
-                            "-32022 lists {}, which includes {v}, the very version this request named. It is a mutually supported version, so the client retries the same request once with it and a new id; a second refusal ends the request.", supported.join(", ")));
+                        self.decide(&[rules::M_VERSION_RETRY, rules::C_VERSION_RETRY_ONCE, rules::RPC_ID], crate::note!("client.modern.32022_lists_which_includes", "-32022 lists {join}, which includes {v}, the very version this request named. It is a mutually supported version, so the client retries the same request once with it and a new id; a second refusal ends the request.", join = supported.join(", "), v = v));
                         job.version = Some(v);
                         job.version_retries += 1;
                         self.work.job = Some(job);
                         self.send_job(now);
                     }
                     Some(v) if may_retry_version(&v, &current, job.version_retries) => {
-                        self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], format!(
-                            "-32022: the server supports {}; the client picks {v} and retries the same request with a new id.", supported.join(", ")));
+                        self.decide(&[rules::M_VERSION_RETRY, rules::RPC_ID], crate::note!("client.modern.32022_server_supports_client", "-32022: the server supports {join}; the client picks {v} and retries the same request with a new id.", join = supported.join(", "), v = v));
                         job.version = Some(v);
                         job.version_retries += 1;
                         self.work.job = Some(job);
                         self.send_job(now);
                     }
-                    _ => self.abandon(now, &[rules::M_VERSION_RETRY], "No mutually supported version: the client tells the user instead of retrying."),
+                    _ => self.abandon(now, &[rules::M_VERSION_RETRY], crate::note!("client.modern.no_mutually_supported_version", "No mutually supported version: the client tells the user instead of retrying.")),
                 }
             }
             ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => {
@@ -360,19 +365,21 @@ impl Client {
                     merge_caps(&mut declare, &required, &self.config.capabilities);
                     job.declare = Some(declare);
                     self.work.job = Some(job);
-                    self.decide(&[rules::M_CAP_REQUIRED, rules::RPC_ID], format!(
-                        "-32021 names {names}. This client has it, so it retries the call declaring {names} on that request, with a new id."));
+                    self.decide(&[rules::M_CAP_REQUIRED, rules::RPC_ID], crate::note!("client.modern.32021_names_client_has", "-32021 names {names}. This client has it, so it retries the call declaring {names} on that request, with a new id.", names = names));
                     self.send_job(now);
                 } else if !self.config.capabilities.covers(&required) {
-                    self.abandon(now, &[rules::M_CAP_REQUIRED], format!("-32021 names {names}, which this client does not have: it tells the user this tool needs a feature the app lacks."));
+                    self.abandon(now, &[rules::M_CAP_REQUIRED], crate::note!("client.modern.32021_names_which_client", "-32021 names {names}, which this client does not have: it tells the user this tool needs a feature the app lacks.", names = names));
                 } else {
-                    self.abandon(now, &[rules::M_CAP_REQUIRED, rules::M_STATELESS], format!("-32021 again: {names} was not declared on this request, and the server never remembers an earlier declaration."));
+                    self.abandon(now, &[rules::M_CAP_REQUIRED, rules::M_STATELESS], crate::note!("client.modern.32021_again_was_not", "-32021 again: {names} was not declared on this request, and the server never remembers an earlier declaration.", names = names));
                 }
             }
             ErrorCode::HEADER_MISMATCH => self.abandon(
                 now,
                 &[rules::H_HEADERS],
-                "-32020: the headers disagreed with the body; the client must fix its request.",
+                crate::note!(
+                    "client.modern.32020_headers_disagreed_body",
+                    "-32020: the headers disagreed with the body; the client must fix its request."
+                ),
             ),
             code => {
                 let rules: Vec<RuleId> = match code {
@@ -388,7 +395,12 @@ impl Client {
                 self.abandon(
                     now,
                     &rules,
-                    format!("The request failed with {code}: {}.", err.message),
+                    crate::note!(
+                        "client.modern.request_failed",
+                        "The request failed with {code}: {message}.",
+                        code = code,
+                        message = err.message
+                    ),
                 )
             }
         }
@@ -403,29 +415,29 @@ impl Client {
         &self,
         result: &Value,
         round: u8,
-    ) -> Result<Input, (Vec<RuleId>, String)> {
-        let refuse = |why: String| (vec![rules::M_MRTR, rules::C_MRTR_ROUNDS], why);
+    ) -> Result<Input, (Vec<RuleId>, Note)> {
+        let refuse = |why: Note| (vec![rules::M_MRTR, rules::C_MRTR_ROUNDS], why);
         let state = match result.get("requestState") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
             Some(other) => {
-                return Err(refuse(format!(
-                    "requestState is {other}, not a string: the result is invalid and the client cannot echo it."
-                )))
+                return Err(refuse(crate::note!("client.modern.requeststate_not_string_result", "requestState is {other}, not a string: the result is invalid and the client cannot echo it.", other = other)))
             }
         };
         let requests = match result.get("inputRequests") {
             None | Some(Value::Null) => None,
             Some(Value::Object(map)) => Some(map),
             Some(other) => {
-                return Err(refuse(format!(
-                    "inputRequests is {other}, not an object: the client cannot answer it."
+                return Err(refuse(crate::note!(
+                    "client.modern.inputrequests_not_object_client",
+                    "inputRequests is {other}, not an object: the client cannot answer it.",
+                    other = other
                 )))
             }
         };
         if requests.is_none() && state.is_none() {
             return Err(refuse(
-                "input_required with neither inputRequests nor requestState: there is nothing to retry with.".into(),
+                crate::note!("client.modern.input_required_neither_inputrequests", "input_required with neither inputRequests nor requestState: there is nothing to retry with."),
             ));
         }
         let mut kinds = Vec::new();
@@ -461,17 +473,17 @@ impl Client {
         key: &str,
         method: &str,
         params: Option<&Value>,
-    ) -> Result<(Value, &'static str), String> {
+    ) -> Result<(Value, &'static str), Note> {
         let caps = &self.config.capabilities;
         match method {
             methods::ELICITATION_CREATE => {
                 let Some(elicitation) = &caps.elicitation else {
-                    return Err(format!("The server asked ({key}) for an elicitation, but this client has no elicitation capability: it cannot answer."));
+                    return Err(crate::note!("client.modern.server_asked_elicitation_but", "The server asked ({key}) for an elicitation, but this client has no elicitation capability: it cannot answer.", key = key));
                 };
                 let url_mode = params.and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
                 if url_mode {
                     if !elicitation.supports_url() {
-                        return Err(format!("The server asked ({key}) for a URL-mode elicitation, which this client never declared: it cannot answer."));
+                        return Err(crate::note!("client.modern.server_asked_url_mode", "The server asked ({key}) for a URL-mode elicitation, which this client never declared: it cannot answer.", key = key));
                     }
                     return Ok((json!({"action": "accept"}), "a visited URL"));
                 }
@@ -484,7 +496,7 @@ impl Client {
             }
             methods::SAMPLING_CREATE_MESSAGE => {
                 if caps.sampling.is_none() {
-                    return Err(format!("The server asked ({key}) for a sampled message, but this client has no sampling capability: it cannot answer."));
+                    return Err(crate::note!("client.modern.server_asked_sampled_message", "The server asked ({key}) for a sampled message, but this client has no sampling capability: it cannot answer.", key = key));
                 }
                 Ok((
                     json!({
@@ -498,7 +510,7 @@ impl Client {
             }
             methods::ROOTS_LIST => {
                 if caps.roots.is_none() {
-                    return Err(format!("The server asked ({key}) for the client's roots, but this client has no roots capability: it cannot answer."));
+                    return Err(crate::note!("client.modern.server_asked_client_s", "The server asked ({key}) for the client's roots, but this client has no roots capability: it cannot answer.", key = key));
                 }
                 let roots: Vec<Value> = ROOTS_LIST
                     .iter()
@@ -506,9 +518,7 @@ impl Client {
                     .collect();
                 Ok((json!({"roots": roots}), ROOTS))
             }
-            other => Err(format!(
-                "The server asked ({key}) for {other:?}, which is not an input request this client knows (elicitation/create, sampling/createMessage, roots/list)."
-            )),
+            other => Err(crate::note!("client.modern.server_asked_which_not", "The server asked ({key}) for {other_fmt}, which is not an input request this client knows (elicitation/create, sampling/createMessage, roots/list).", key = key, other_fmt = format!("{:?}", other))),
         }
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::timers::Timer;
 use super::{Client, ClientAction, ClientOutput, Job, Purpose, Step, TransportFailure, Waiting};
+use crate::note::Note;
 use crate::protocol::jsonrpc::{self, Envelope, ErrorObject, RequestId};
 use crate::protocol::{Era, ProtocolVersion};
 use crate::rules::{self, RuleId};
@@ -36,7 +37,7 @@ impl From<Value> for Outgoing {
 
 impl Client {
     /// Queues an output; it carries the pending narration, if any.
-    pub(super) fn output(&mut self, action: ClientAction, rules: &[RuleId], note: String) {
+    pub(super) fn output(&mut self, action: ClientAction, rules: &[RuleId], note: Note) {
         let narration = self.work.narration.take();
         self.outbox.push_back(ClientOutput {
             action,
@@ -46,19 +47,19 @@ impl Client {
         });
     }
 
-    pub(super) fn record(&mut self, kind: EventKind, rules: &[RuleId], note: impl Into<String>) {
-        self.output(ClientAction::Record(kind), rules, note.into());
+    pub(super) fn record(&mut self, kind: EventKind, rules: &[RuleId], note: Note) {
+        self.output(ClientAction::Record(kind), rules, note);
     }
 
-    pub(super) fn decide(&mut self, rules: &[RuleId], note: impl Into<String>) {
+    pub(super) fn decide(&mut self, rules: &[RuleId], note: Note) {
         self.record(EventKind::Decision { side: Side::Client }, rules, note);
     }
 
-    pub(super) fn close(&mut self, rules: &[RuleId], note: impl Into<String>) {
+    pub(super) fn close(&mut self, rules: &[RuleId], note: Note) {
         let narration = self.work.narration.take();
         self.shut_down();
         self.work.narration = narration;
-        self.output(ClientAction::Close, rules, note.into());
+        self.output(ClientAction::Close, rules, note);
     }
 
     pub(super) fn fresh_id(&mut self) -> RequestId {
@@ -68,7 +69,7 @@ impl Client {
     }
 
     /// Gives up on the current step and moves on.
-    pub(super) fn abandon(&mut self, now: SimTime, rules: &[RuleId], note: impl Into<String>) {
+    pub(super) fn abandon(&mut self, now: SimTime, rules: &[RuleId], note: Note) {
         self.decide(rules, note);
         self.work.job = None;
         self.advance(now);
@@ -93,7 +94,13 @@ impl Client {
                 // All done: there is no run left for the host to kill.
                 self.timers.stop(Timer::HostKill);
                 if self.work.narration.is_some() {
-                    self.decide(&[], "The client has done every step of its script.");
+                    self.decide(
+                        &[],
+                        crate::note!(
+                            "client.client_has_done_every",
+                            "The client has done every step of its script."
+                        ),
+                    );
                 }
                 return;
             };
@@ -127,7 +134,13 @@ impl Client {
             }
             Step::Disconnect => {
                 self.work.job = None;
-                self.close(&[rules::L_UNDECLARED], "The client closes the connection.");
+                self.close(
+                    &[rules::L_UNDECLARED],
+                    crate::note!(
+                        "client.client_closes_connection",
+                        "The client closes the connection."
+                    ),
+                );
             }
             Step::Raw { .. } => self.send_raw(now, job.step.clone()),
             // Read before the job was made; never a job.
@@ -172,7 +185,7 @@ impl Client {
         purpose: Option<Purpose>,
         deadline: Option<SimTime>,
         rules: &[RuleId],
-        note: String,
+        note: Note,
     ) {
         let Outgoing {
             message,
@@ -279,7 +292,7 @@ impl Client {
         let era = self.known.era.unwrap_or(Era::Modern);
         if let Step::Discover { .. } = job.step {
             if era == Era::Legacy {
-                self.abandon(now, &[rules::E_TERMS], "server/discover is a modern method; this server speaks the legacy era, so the step is skipped.");
+                self.abandon(now, &[rules::E_TERMS], crate::note!("client.server_discover_modern_method", "server/discover is a modern method; this server speaks the legacy era, so the step is skipped."));
                 return;
             }
             let version = job.version.clone().unwrap_or_else(|| self.chosen_version());
@@ -307,7 +320,7 @@ impl Client {
                 let (extra, header_rules, header_note) = match self.param_headers(method, &params) {
                     Ok(found) => found,
                     Err((rule, why)) => {
-                        self.abandon(now, &[rule], why);
+                        self.abandon(now, &[rule], Note::from(why));
                         return;
                     }
                 };
@@ -326,12 +339,15 @@ impl Client {
                         rules.push(rules::RPC_ID);
                         retry_note(method, input)
                     }
-                    None => format!(
-                        "{method} with _meta: version {version}, capabilities {}.",
-                        if caps.is_empty() {
-                            "{} (only the basics)".to_string()
+                    None => crate::note!(
+                        "client.meta_version_capabilities",
+                        "{method} with _meta: version {version}, capabilities {join}.",
+                        method = method,
+                        version = version,
+                        join = if caps.is_empty() {
+                            crate::note!("client.only_basics", "{} (only the basics)")
                         } else {
-                            caps.join(", ")
+                            Note::from(caps.join(", "))
                         }
                     ),
                 };
@@ -349,8 +365,7 @@ impl Client {
                     }
                 }
                 if let Some(extra_note) = header_note {
-                    note.push(' ');
-                    note.push_str(&extra_note);
+                    note.push(Note::from(extra_note));
                 }
                 let msg = jsonrpc::request(&id, method, params);
                 self.emit(
@@ -377,32 +392,49 @@ impl Client {
                 };
                 let msg = jsonrpc::request(&id, method, params);
                 self.emit(msg, Era::Legacy, Some(Purpose::Job), deadline, &[rules::L_CAP_SESSION],
-                    format!("{method} inside the legacy session: no _meta, the capabilities negotiated at initialize apply."));
+                    crate::note!("client.inside_legacy_session_no", "{method} inside the legacy session: no _meta, the capabilities negotiated at initialize apply.", method = method));
             }
         }
     }
 }
 
 /// The note of an MRTR retry (M-MRTR, C-MRTR-ROUNDS).
-fn retry_note(method: &str, input: &super::Input) -> String {
+fn retry_note(method: &str, input: &super::Input) -> Note {
     let single_form = input.kinds.iter().all(|k| *k == super::modern::FORM);
     if input.round == 1 && single_form && input.state.is_some() && input.responses.is_some() {
         // The lessons' wording (golden transcripts).
-        return format!("The client retries {method} with a new id, the user's answer in inputResponses and requestState echoed unchanged.");
+        return crate::note!("client.client_retries_new_id", "The client retries {method} with a new id, the user's answer in inputResponses and requestState echoed unchanged.", method = method);
     }
     let answers = if input.responses.is_some() {
-        format!("inputResponses ({})", input.kinds.join(", "))
+        crate::note!(
+            "client.inputresponses",
+            "inputResponses ({join})",
+            join = input.kinds.join(", ")
+        )
     } else {
-        "no inputResponses (none were asked for)".to_string()
+        crate::note!(
+            "client.no_inputresponses_none_were",
+            "no inputResponses (none were asked for)"
+        )
     };
     let state = if input.state.is_some() {
-        "requestState echoed exactly"
+        crate::note!(
+            "client.requeststate_echoed_exactly",
+            "requestState echoed exactly"
+        )
     } else {
-        "no requestState, since none came"
+        crate::note!(
+            "client.no_requeststate_since_none",
+            "no requestState, since none came"
+        )
     };
-    format!(
-        "Round {}: the client retries {method} with a new id, {answers} and {state}.",
-        input.round
+    crate::note!(
+        "client.round_client_retries_new",
+        "Round {round}: the client retries {method} with a new id, {answers} and {state}.",
+        round = input.round,
+        method = method,
+        answers = answers,
+        state = state
     )
 }
 
@@ -433,9 +465,15 @@ impl Client {
         {
             self.relists.remove(pos);
             let note = if self.config.debounce_ms == 0 {
-                "One more full tool list: without a debounce, every notice costs a round trip."
+                crate::note!(
+                    "client.one_more_full_tool",
+                    "One more full tool list: without a debounce, every notice costs a round trip."
+                )
             } else {
-                "The tool list is refreshed once for the whole burst of notices."
+                crate::note!(
+                    "client.tool_list_refreshed_once",
+                    "The tool list is refreshed once for the whole burst of notices."
+                )
             };
             self.decide(&[rules::L_LIST_CHANGED], note);
             return;
@@ -452,7 +490,10 @@ impl Client {
                     what: "a response to nothing pending".into(),
                 },
                 &[rules::RPC_ID],
-                "This response matches no request the client is waiting on.",
+                crate::note!(
+                    "client.response_matches_no_request",
+                    "This response matches no request the client is waiting on."
+                ),
             );
             return;
         }
@@ -509,9 +550,10 @@ impl Client {
                     what: failure.describe(),
                 },
                 &[rule],
-                format!(
-                    "A message the client sent got no answer: {}. Nothing waited on it.",
-                    failure.describe()
+                crate::note!(
+                    "client.message_client_sent_got",
+                    "A message the client sent got no answer: {describe}. Nothing waited on it.",
+                    describe = failure.describe()
                 ),
             );
             return;
@@ -530,10 +572,7 @@ impl Client {
         self.abandon(
             now,
             &[rule],
-            format!(
-                "{which} failed: {}. No answer can come, so the client gives up on it and goes on.",
-                failure.describe()
-            ),
+            crate::note!("client.failed_no_answer_can", "{which} failed: {describe}. No answer can come, so the client gives up on it and goes on.", which = which, describe = failure.describe()),
         );
     }
 }

@@ -107,7 +107,7 @@ impl Client {
                     let kill = self.config.host_kill_ms.unwrap_or_default();
                     self.shut_down();
                     self.record(EventKind::HostKill, &[rules::L_UNDECLARED, rules::L_TIMEOUT],
-                        format!("The host framework kills the run at {} s. Killing a run sends nothing to the server, which keeps waiting and keeps whatever it holds.", kill / 1000));
+                        crate::note!("client.timers.host_framework_kills_run", "The host framework kills the run at {kill} s. Killing a run sends nothing to the server, which keeps waiting and keeps whatever it holds.", kill = kill / 1000));
                 }
             }
             Timer::Response => {
@@ -125,7 +125,7 @@ impl Client {
         let probe = matches!(w.purpose, Purpose::Probe { .. });
         if probe {
             self.record(EventKind::Timeout { side: Side::Client, request_id: id.clone() }, &[rules::E_PROBE_STDIO, rules::L_TIMEOUT],
-                "No answer to the probe within the timeout: silence means legacy. The client falls back to initialize.");
+                crate::note!("client.timers.no_answer_probe_within", "No answer to the probe within the timeout: silence means legacy. The client falls back to initialize."));
         } else {
             self.record(
                 EventKind::Timeout {
@@ -133,7 +133,11 @@ impl Client {
                     request_id: id.clone(),
                 },
                 &[rules::L_TIMEOUT],
-                format!("Request {id} timed out: the client stops waiting."),
+                crate::note!(
+                    "client.timers.request_timed_out_client",
+                    "Request {id} timed out: the client stops waiting.",
+                    id = id
+                ),
             );
         }
         // On stdio the sender cancels what it stopped waiting for; on HTTP
@@ -150,7 +154,11 @@ impl Client {
                 None,
                 None,
                 &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
-                format!("The client sends notifications/cancelled for {id}."),
+                crate::note!(
+                    "client.timers.client_sends_notifications_cancelled",
+                    "The client sends notifications/cancelled for {id}.",
+                    id = id
+                ),
             );
         }
         if probe {

@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use super::pretty;
+use crate::note::Note;
 use crate::protocol::jsonrpc::{ErrorCode, RequestId};
 use crate::protocol::ResultType;
 use crate::rules::RuleId;
@@ -53,7 +54,7 @@ pub struct ServerMessage {
     /// Rules behind it.
     pub rules: Vec<RuleId>,
     /// Why.
-    pub note: String,
+    pub note: Note,
 }
 
 /// Everything the editor shows about one sent request.
@@ -76,7 +77,7 @@ pub struct Exchange {
     /// The rules that produced the reply.
     pub rules: Vec<RuleId>,
     /// One sentence on why.
-    pub note: String,
+    pub note: Note,
     /// Messages the server sent on its own, and locks it took or released.
     pub side_effects: Vec<ServerMessage>,
     /// Problems of the reply's shape (empty = it matches its schema type).
@@ -106,7 +107,7 @@ pub(super) struct Exchanged {
     /// The rules behind the reply.
     pub rules: Vec<RuleId>,
     /// One sentence on why.
-    pub note: String,
+    pub note: Note,
     /// What the server did on its own meanwhile.
     pub side_effects: Vec<ServerMessage>,
     /// The revision the reply speaks (empty when there is no reply).

@@ -9,6 +9,7 @@ use super::pretty;
 use super::reply::{describe, Exchanged};
 use super::reply::{Exchange, ServerMessage};
 use super::{Lint, Warning};
+use crate::note::Note;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::ProtocolVersion;
 use crate::rules::{self, RuleId};
@@ -109,7 +110,11 @@ impl EditorSession {
                 status: None,
                 response_headers: Vec::new(),
                 rules: Vec::new(),
-                note: format!("No answer from the server: {why}."),
+                note: crate::note!(
+                    "editor.no_answer_from_server",
+                    "No answer from the server: {why}.",
+                    why = why
+                ),
                 side_effects: Vec::new(),
                 revision: String::new(),
             },
@@ -146,7 +151,10 @@ impl EditorSession {
                         message: Some(m),
                         event: None,
                         rules: Vec::new(),
-                        note: "Sent by the server on its own.".into(),
+                        note: crate::note!(
+                            "editor.sent_by_server_own",
+                            "Sent by the server on its own."
+                        ),
                     })
                     .collect();
                 let revision = reply
@@ -162,7 +170,11 @@ impl EditorSession {
                     status: Some(status),
                     response_headers: response.headers.clone(),
                     rules: Vec::new(),
-                    note: format!("Your server's answer: HTTP {status}."),
+                    note: crate::note!(
+                        "editor.your_server_s_answer",
+                        "Your server's answer: HTTP {status}.",
+                        status = status
+                    ),
                     side_effects,
                     revision,
                 }
@@ -287,14 +299,16 @@ impl EditorSession {
                     at_ms: u64,
                     kind: EventKind,
                     rules: Vec<RuleId>,
-                    note: String| {
+                    note: Note| {
             let index = first_index + events.len();
+            let (note, note_msg) = note.into_parts();
             events.push(Event {
                 index,
                 at_ms,
                 kind,
                 rules,
                 note,
+                note_msg,
                 narration: None,
             });
         };
@@ -317,9 +331,12 @@ impl EditorSession {
             sent.delivered_at_ms = Some(at + 20);
             let (rules, note) = if ex.reused_id {
                 sent.violation = Some("its id was already used on this connection (RPC-ID)".into());
-                (vec![rules::RPC_ID], "Sent from the editor with an id already used on this connection: a retry is a new request with a new id.".to_string())
+                (vec![rules::RPC_ID], crate::note!("editor.sent_from_editor_id", "Sent from the editor with an id already used on this connection: a retry is a new request with a new id."))
             } else {
-                (Vec::new(), "Sent from the editor.".to_string())
+                (
+                    Vec::new(),
+                    crate::note!("editor.sent_from_editor", "Sent from the editor."),
+                )
             };
             push(&mut events, at, EventKind::Message(sent), rules, note);
             // What the server sent arrives 20 ms later; locks and drops are markers.
@@ -327,7 +344,7 @@ impl EditorSession {
                                message: &Value,
                                http: Option<HttpInfo>,
                                rules: Vec<RuleId>,
-                               note: String| {
+                               note: Note| {
                 let mut msg = message_event(
                     Side::Server,
                     &message.to_string(),
@@ -379,6 +396,7 @@ impl EditorSession {
                 leaked_locks: self.server.locks_held().len() as u32,
                 ended_at_ms: events.last().map(|e| e.at_ms).unwrap_or(0),
                 outcome: String::new(),
+                outcome_msg: None,
             },
             events,
         }
@@ -417,7 +435,10 @@ impl EditorSession {
                                 .last()
                                 .map(|m| m.note.clone())
                                 .unwrap_or_else(|| {
-                                    "No reply: a notification never gets a response.".into()
+                                    crate::note!(
+                                        "editor.no_reply_notification_never",
+                                        "No reply: a notification never gets a response."
+                                    )
                                 });
                         let rules = if side_effects.is_empty() {
                             vec![rules::RPC_NOTIFY]

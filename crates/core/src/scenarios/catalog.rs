@@ -296,7 +296,7 @@ const MISSING_META: Definition = Definition {
     ),
     lanes: 4,
     setups: || {
-        let broken = |label: &str, params: serde_json::Value, why: &str| {
+        let broken = |label: &str, params: serde_json::Value, why: crate::note::Note| {
             let text = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
                 .to_string();
             setup(
@@ -307,20 +307,24 @@ const MISSING_META: Definition = Definition {
                 vec![Step::Raw {
                     text,
                     headers: None,
-                    violation: Some(why.into()),
-                    note: format!("A tools/list request with {why}."),
+                    violation: Some(why.text().into()),
+                    note: crate::note!(
+                        "scenario.missing_meta.broken",
+                        "A tools/list request with {why}.",
+                        why = why
+                    ),
                     rules: vec!["M-META-REQUIRED".into()],
                 }],
             )
         };
         vec![
-            broken("no _meta", json!({}), "no params._meta at all"),
-            broken("no protocolVersion", json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}), "_meta without io.modelcontextprotocol/protocolVersion"),
-            broken("no clientCapabilities", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": ProtocolVersion::MODERN}}), "_meta without io.modelcontextprotocol/clientCapabilities"),
+            broken("no _meta", json!({}), crate::note!("scenario.missing_meta.no_meta", "no params._meta at all")),
+            broken("no protocolVersion", json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}), crate::note!("scenario.missing_meta.no_version", "_meta without io.modelcontextprotocol/protocolVersion")),
+            broken("no clientCapabilities", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": ProtocolVersion::MODERN}}), crate::note!("scenario.missing_meta.no_caps", "_meta without io.modelcontextprotocol/clientCapabilities")),
             setup("no clientInfo (fine)", clients::plain(), servers::deploy_console(), STDIO, vec![Step::Raw {
                 text: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta()}}).to_string(),
                 headers: None, violation: None,
-                note: "The same request with both required keys and no clientInfo: clientInfo is optional and a server must not require it.".into(),
+                note: crate::note!("scenario.missing_meta.fine", "The same request with both required keys and no clientInfo: clientInfo is optional and a server must not require it."),
                 rules: vec!["M-META-REQUIRED".into()],
             }]),
         ]
@@ -670,12 +674,12 @@ const HTTP_HEADER_MISMATCH: Definition = Definition {
             setup("header says 2025-11-25", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
                 text: body(1), headers: Some(headers("2025-11-25")),
                 violation: Some("MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)".into()),
-                note: "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25.".into(),
+                note: crate::note!("scenario.header_mismatch.mismatch", "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25."),
                 rules: vec!["H-HEADERS".into()],
             }]),
             setup("headers match", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
                 text: body(1), headers: Some(headers(ProtocolVersion::MODERN)), violation: None,
-                note: "The same request with headers that mirror the body.".into(),
+                note: crate::note!("scenario.header_mismatch.agree", "The same request with headers that mirror the body."),
                 rules: vec!["H-HEADERS".into()],
             }]),
         ]
@@ -719,7 +723,7 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
                         text: step[1].to_string(),
                         headers: None,
                         violation: None,
-                        note: text(&step[2]),
+                        note: raw_note(&text(&step[2])),
                         rules: vec![text(&step[3])],
                     },
                     _ => Step::Request {
@@ -756,6 +760,44 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
             setup
         })
         .collect()
+}
+
+/// A scenario file's note of a hand-written step: the catalog's keyed
+/// note when a catalog scenario's step says the same English (a file
+/// exported from the catalog reads, and translates, as the catalog does),
+/// else the author's text as it is.
+pub(crate) fn catalog_note(text: &str) -> crate::note::Note {
+    // The catalog's keyed notes, gathered once (the set-ups are fixed).
+    static NOTES: std::sync::OnceLock<Vec<crate::note::Note>> = std::sync::OnceLock::new();
+    let notes = NOTES.get_or_init(|| {
+        DEFINITIONS
+            .iter()
+            .flat_map(|d| (d.setups)())
+            .flat_map(|s| s.script)
+            .filter_map(|step| match step {
+                Step::Raw { note, .. } if note.msg().is_some() => Some(note),
+                _ => None,
+            })
+            .collect()
+    });
+    match notes.iter().find(|n| !text.is_empty() && n.text() == text) {
+        Some(note) => note.clone(),
+        None => text.into(),
+    }
+}
+
+/// The note of a data-written raw step, keyed when it is one of these
+/// (the catalog's; anything else stays plain text).
+fn raw_note(text: &str) -> crate::note::Note {
+    [
+        crate::note!("scenario.logging.none", "A call with no log level in _meta: the client has not opted in to log messages."),
+        crate::note!("scenario.logging.info", "The same call asking for log messages at level info and above."),
+        crate::note!("scenario.logging.error", "The same call asking only for errors: the tool's info messages are below that."),
+        crate::note!("scenario.listen.open", "The client opens a listen stream for prompt list changes and updates of one resource, not for tool changes."),
+    ]
+    .into_iter()
+    .find(|n| n.text() == text)
+    .unwrap_or_else(|| text.into())
 }
 
 const RESOURCES_PROMPTS_CACHING: Definition = Definition {

@@ -7,6 +7,7 @@ use super::{
     count, ConnId, Fault, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply,
     Server, SessionState, UnknownMethodPolicy,
 };
+use crate::note::Note;
 use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
 use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
@@ -47,7 +48,7 @@ impl Server {
             (requested, caps_value, client_name)
         else {
             let refusal = Refusal::new(Fault::InvalidParams,
-                "Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo (name, version)", &[rules::L_INIT], "initialize must say which version the client wants, what it can do and who it is.");
+                "Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo (name, version)", &[rules::L_INIT], crate::note!("legacy.initialize_must_say_which", "initialize must say which version the client wants, what it can do and who it is."));
             return self.refuse(Some(&id), refusal, fallback);
         };
         let client_caps: ClientCapabilities = ClientCapabilities::from_json(caps_value);
@@ -58,10 +59,10 @@ impl Server {
             .any(|v| v == requested)
         {
             (ProtocolVersion::new(requested), vec![rules::L_INIT, rules::L_VERSION],
-                format!("The server supports {requested} and echoes it; capabilities are now fixed for this connection."))
+                crate::note!("legacy.server_supports_echoes_capabilities", "The server supports {requested} and echoes it; capabilities are now fixed for this connection.", requested = requested))
         } else {
             (fallback.clone(), vec![rules::L_INIT, rules::L_VERSION],
-                format!("The server does not support {requested}, so it answers with its latest, {fallback}; the client must decide whether it can speak that."))
+                crate::note!("legacy.server_does_not_support", "The server does not support {requested}, so it answers with its latest, {fallback}; the client must decide whether it can speak that.", requested = requested, fallback = fallback))
         };
         if self.config.era.speaks_modern() {
             rules.push(rules::E_SERVER_SELECT);
@@ -156,10 +157,10 @@ impl Server {
             return match self.config.unknown_method {
                 UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(Fault::UnknownMethod,
                     format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
-                    format!("This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.")), revision)),
+                    crate::note!("legacy.legacy_server_has_no", "This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.", method = method)), revision)),
                 UnknownMethodPolicy::Silent => {
                     self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
-                        format!("This legacy server ignores {method} entirely: no answer will ever come."));
+                        crate::note!("legacy.legacy_server_ignores_entirely", "This legacy server ignores {method} entirely: no answer will ever come.", method = method));
                     None
                 }
             };
@@ -169,7 +170,7 @@ impl Server {
         if method != methods::PING && !self.sessions.contains_key(conn) {
             return Some(self.refuse(Some(&id), Refusal::new(Fault::NotInitialized,
                 format!("Invalid Request: {method} received before initialize"), &[rules::L_INIT],
-                format!("A legacy session starts with initialize; {method} on a connection without one is refused.")), revision));
+                crate::note!("legacy.legacy_session_starts_initialize", "A legacy session starts with initialize; {method} on a connection without one is refused.", method = method)), revision));
         }
         // An id may not come twice in one session (2025-11-25: "MUST NOT
         // have been previously used by the requestor within the same
@@ -180,10 +181,10 @@ impl Server {
             if !session.used_ids.insert(&id) {
                 return Some(self.refuse(Some(&id), Refusal::new(Fault::ReusedId,
                     format!("Invalid Request: id {id} was already used in this session"), &[rules::RPC_ID],
-                    format!("The client already sent a request with id {id} in this session; a retry is a new request with a new id, so the server refuses this one (-32600) and does not run {method}.")), revision));
+                    crate::note!("legacy.client_already_sent_request", "The client already sent a request with id {id} in this session; a retry is a new request with a new id, so the server refuses this one (-32600) and does not run {method}.", id = id, method = method)), revision));
             }
         }
-        let reply = |server: &Server, result: Value, rules: &[RuleId], note: String| Reply {
+        let reply = |server: &Server, result: Value, rules: &[RuleId], note: Note| Reply {
             message: jsonrpc::result(&id, result),
             status: 200,
             rules: rules.to_vec(),
@@ -197,7 +198,10 @@ impl Server {
                 self,
                 json!({}),
                 &[rules::L_INIT],
-                "ping answers with an empty result.".into(),
+                crate::note!(
+                    "legacy.ping_answers_empty_result",
+                    "ping answers with an empty result."
+                ),
             ),
             methods::TOOLS_LIST => {
                 let tools: Vec<Value> = cfg.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
@@ -205,9 +209,10 @@ impl Server {
                     self,
                     json!({"tools": tools}),
                     &[rules::L_CAP_SESSION],
-                    format!(
-                        "tools/list: {}, as the tools capability promised.",
-                        count(cfg.tools.len(), "tool")
+                    crate::note!(
+                        "legacy.tools_list_tools_capability",
+                        "tools/list: {tool}, as the tools capability promised.",
+                        tool = count(cfg.tools.len(), "tool")
                     ),
                 )
             }
@@ -215,19 +220,28 @@ impl Server {
                 self,
                 json!({"prompts": super::prompts::list(cfg)}),
                 &[rules::L_CAP_SESSION],
-                "prompts/list, as the prompts capability promised.".into(),
+                crate::note!(
+                    "legacy.prompts_list_prompts_capability",
+                    "prompts/list, as the prompts capability promised."
+                ),
             ),
             methods::RESOURCES_LIST => reply(
                 self,
                 json!({"resources": super::resources::list(cfg)}),
                 &[rules::L_CAP_SESSION],
-                "resources/list, as the resources capability promised.".into(),
+                crate::note!(
+                    "legacy.resources_list_resources_capability",
+                    "resources/list, as the resources capability promised."
+                ),
             ),
             methods::RESOURCES_TEMPLATES_LIST => reply(
                 self,
                 json!({"resourceTemplates": super::resources::templates(cfg)}),
                 &[rules::L_CAP_SESSION, rules::M_RESOURCES],
-                "resources/templates/list, as the resources capability promised.".into(),
+                crate::note!(
+                    "legacy.resources_templates_list_resources",
+                    "resources/templates/list, as the resources capability promised."
+                ),
             ),
             methods::RESOURCES_READ => {
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
@@ -244,9 +258,10 @@ impl Server {
             methods::PROMPTS_GET => match super::prompts::find(cfg, params) {
                 Ok((prompt, arguments)) if prompt.mrtr.is_none() => {
                     let result = json!({"description": prompt.description, "messages": super::prompts::messages(prompt, &arguments)});
-                    let note = format!(
-                        "prompts/get returns {}'s messages, its arguments filled in.",
-                        prompt.name
+                    let note = crate::note!(
+                        "legacy.prompts_get_returns_s",
+                        "prompts/get returns {prompt}'s messages, its arguments filled in.",
+                        prompt = prompt.name
                     );
                     reply(
                         self,
@@ -258,7 +273,7 @@ impl Server {
                 Ok((prompt, _)) => {
                     let name = prompt.name.clone();
                     self.refuse(Some(&id), Refusal::new(Fault::InvalidParams, format!("Invalid params: prompt {name} asks for input through multi round-trip requests, a 2026-07-28 feature"),
-                        &[rules::L_CAP_SESSION, rules::M_PROMPTS], format!("{name} is built on MRTR, which a legacy session does not have: -32602.")), revision)
+                        &[rules::L_CAP_SESSION, rules::M_PROMPTS], crate::note!("legacy.built_mrtr_which_legacy", "{name} is built on MRTR, which a legacy session does not have: -32602.", name = name)), revision)
                 }
                 Err(refusal) => self.refuse(Some(&id), refusal, revision),
             },
@@ -283,7 +298,10 @@ impl Server {
                                 super::tools::LOG_LEVELS.join(", ")
                             ),
                             &[rules::L_LOGGING],
-                            "logging/setLevel needs one of the eight syslog levels: -32602.",
+                            crate::note!(
+                                "legacy.logging_setlevel_needs_one",
+                                "logging/setLevel needs one of the eight syslog levels: -32602."
+                            ),
                         ),
                         revision,
                     ));
@@ -291,7 +309,7 @@ impl Server {
                 if let Some(session) = self.sessions.get_mut(conn) {
                     session.log_level = Some(level.to_string());
                 }
-                reply(self, json!({}), &[rules::L_LOGGING], format!("The session's minimum log level is now {level}: log messages below it are not sent. The result is empty."))
+                reply(self, json!({}), &[rules::L_LOGGING], crate::note!("legacy.session_s_minimum_log", "The session's minimum log level is now {level}: log messages below it are not sent. The result is empty.", level = level))
             }
             methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
                 let uri = params
@@ -307,9 +325,13 @@ impl Server {
                     }
                 }
                 let note = if subscribe {
-                    format!("resources.subscribe was declared, so the server accepts the subscription to {uri} and will send notifications/resources/updated when it changes.")
+                    crate::note!("legacy.resources_subscribe_was_declared", "resources.subscribe was declared, so the server accepts the subscription to {uri} and will send notifications/resources/updated when it changes.", uri = uri)
                 } else {
-                    format!("The session no longer hears about {uri}.")
+                    crate::note!(
+                        "legacy.session_no_longer_hears",
+                        "The session no longer hears about {uri}.",
+                        uri = uri
+                    )
                 };
                 reply(self, json!({}), &[rules::L_SUBSCRIBE], note)
             }
@@ -335,7 +357,11 @@ impl Server {
                     Fault::UnknownTool,
                     format!("Unknown tool: {name}"),
                     &[rules::M_UNKNOWN_TOOL],
-                    format!("\"{name}\" is not one of this server's tools: -32602."),
+                    crate::note!(
+                        "legacy.not_one_server_s",
+                        "\"{name}\" is not one of this server's tools: -32602.",
+                        name = name
+                    ),
                 ),
                 revision,
             ));
@@ -368,7 +394,7 @@ impl Server {
             let result = json!({"content": Server::text_content(&text), "isError": true});
             return Some(Reply { message: jsonrpc::result(&id, result), status: 200,
                 rules: vec![rules::L_CAP_SESSION, rules::M_CAP_BEFORE_WORK, rules::L_FALLBACK],
-                note: format!("{client_name} declared no {names} at initialize, and {name} cannot work without it: before any work the server returns a tool error naming the missing capability (the modern path answers the same call with -32021)."),
+                note: crate::note!("legacy.declared_no_at_initialize", "{client_name} declared no {names} at initialize, and {name} cannot work without it: before any work the server returns a tool error naming the missing capability (the modern path answers the same call with -32021).", client_name = client_name, names = names, name = name),
                 revision, headers: Vec::new() });
         }
         if let Some(behaviour) = tool.behaviour.clone() {
@@ -397,14 +423,19 @@ impl Server {
             let result = json!({"content": Server::text_content(&text), "isError": true});
             return Some(Reply { message: jsonrpc::result(&id, result), status: 200,
                 rules: vec![rules::L_CAP_SESSION, rules::M_CAP_BEFORE_WORK, rules::L_FALLBACK],
-                note: format!("{client_name} declared no elicitation at initialize, so before taking any lock {name} returns a tool error naming the missing argument, its legal values and the context; the model can re-call with it."),
+                note: crate::note!("legacy.declared_no_elicitation_at", "{client_name} declared no elicitation at initialize, so before taking any lock {name} returns a tool error naming the missing argument, its legal values and the context; the model can re-call with it.", client_name = client_name, name = name),
                 revision, headers: Vec::new() });
         }
         if let Some(lock) = &tool.side_effect {
             let note = if question.is_some() && !checks {
-                format!("{name} takes {lock} first and only then finds out whether it can ask: the capability check is off.")
+                crate::note!("legacy.takes_first_only_then", "{name} takes {lock} first and only then finds out whether it can ask: the capability check is off.", name = name, lock = lock)
             } else {
-                format!("{name} takes {lock} to do its work.")
+                crate::note!(
+                    "legacy.takes_do_work",
+                    "{name} takes {lock} to do its work.",
+                    name = name,
+                    lock = lock
+                )
             };
             self.take(conn, lock, &[rules::M_CAP_BEFORE_WORK], note);
         }
@@ -419,11 +450,11 @@ impl Server {
                 }),
             );
             let (violation, rules, note) = if can_ask {
-                (None, vec![rules::L_CAP_SESSION], format!("The client declared elicitation at initialize, so the server may ask: elicitation/create id {elicit_id}."))
+                (None, vec![rules::L_CAP_SESSION], crate::note!("legacy.client_declared_elicitation_at", "The client declared elicitation at initialize, so the server may ask: elicitation/create id {elicit_id}.", elicit_id = elicit_id))
             } else {
                 (Some(format!("{client_name} never declared elicitation; a server must not call a method the client did not declare")),
                     vec![rules::L_CAP_SESSION, rules::L_UNDECLARED, rules::M_CAP_BEFORE_WORK],
-                    format!("The server sends elicitation/create id {elicit_id} to a client that never declared elicitation, while holding the lock: what happens next is up to the client's SDK."))
+                    crate::note!("legacy.server_sends_elicitation_create", "The server sends elicitation/create id {elicit_id} to a client that never declared elicitation, while holding the lock: what happens next is up to the client's SDK.", elicit_id = elicit_id))
             };
             self.pending.insert(
                 (conn.clone(), elicit_id),
@@ -475,7 +506,12 @@ impl Server {
                 conn,
                 lock,
                 &[rules::M_CAP_BEFORE_WORK],
-                format!("{tool} is done and releases {lock}."),
+                crate::note!(
+                    "legacy.done_releases",
+                    "{tool} is done and releases {lock}.",
+                    tool = tool,
+                    lock = lock
+                ),
             );
         }
         let mut result = json!({"content": Server::text_content(text)});
@@ -487,9 +523,13 @@ impl Server {
             status: 200,
             rules: vec![rules::L_CAP_SESSION],
             note: if is_error {
-                format!("{tool} ends with a tool error.")
+                crate::note!(
+                    "legacy.ends_tool_error",
+                    "{tool} ends with a tool error.",
+                    tool = tool
+                )
             } else {
-                format!("{tool} completes.")
+                crate::note!("legacy.completes", "{tool} completes.", tool = tool)
             },
             revision,
             headers: Vec::new(),
@@ -505,7 +545,7 @@ impl Server {
     ) {
         let Some(call) = self.pending.remove(&(conn.clone(), id.clone())) else {
             self.note(conn, OutputKind::Dropped(format!("response to id {id}")), &[rules::RPC_ID],
-                format!("A response for id {id} matches no request the server is waiting on; it is ignored."));
+                crate::note!("legacy.response_id_matches_no", "A response for id {id} matches no request the server is waiting on; it is ignored.", id = id));
             return;
         };
         let tool = self
@@ -540,10 +580,7 @@ impl Server {
                     call.revision.clone(),
                 );
                 reply.rules = vec![rules::L_SAMPLING, rules::L_CAP_SESSION];
-                reply.note = format!(
-                    "The client's model answered the sampling request; {} completes with its text.",
-                    call.tool
-                );
+                reply.note = crate::note!("legacy.client_s_model_answered", "The client's model answered the sampling request; {tool} completes with its text.", tool = call.tool);
                 reply
             }
             Ok(result) if result.get("action").and_then(Value::as_str) == Some("accept") => {
@@ -556,10 +593,11 @@ impl Server {
                     false,
                     call.revision.clone(),
                 );
-                reply.note = format!(
-                    "The user answered {}; {} completes.",
-                    result.get("content").cloned().unwrap_or(Value::Null),
-                    call.tool
+                reply.note = crate::note!(
+                    "legacy.user_answered_completes",
+                    "The user answered {content}; {tool} completes.",
+                    content = result.get("content").cloned().unwrap_or(Value::Null),
+                    tool = call.tool
                 );
                 reply
             }
@@ -593,7 +631,7 @@ impl Server {
                     call.revision.clone(),
                 );
                 reply.rules = vec![rules::L_UNDECLARED, rules::L_CAP_SESSION];
-                reply.note = format!("The client answered elicitation/create with {}; the handler catches it, releases the lock and returns a tool error.", error.code);
+                reply.note = crate::note!("legacy.client_answered_elicitation_create", "The client answered elicitation/create with {code}; the handler catches it, releases the lock and returns a tool error.", code = error.code);
                 reply
             }
         };
@@ -638,7 +676,7 @@ impl Server {
         );
         self.note(conn, OutputKind::Send { message: request, revision: revision.clone(), violation: None },
             &[rules::L_SAMPLING, rules::L_CAP_SESSION],
-            format!("The session declared the capability at initialize, so while {} waits the server sends {method} id {ask_id} to the client; the call's result follows the answer.", tool.name));
+            crate::note!("legacy.session_declared_capability_at", "The session declared the capability at initialize, so while {tool} waits the server sends {method} id {ask_id} to the client; the call's result follows the answer.", tool = tool.name, method = method, ask_id = ask_id));
     }
 
     /// Sends the notification `method` with `params` to every legacy
@@ -650,7 +688,7 @@ impl Server {
         method: &str,
         params: Value,
         rule: RuleId,
-        note: &str,
+        note: Note,
     ) {
         let mut conns: Vec<(u64, ConnId, ProtocolVersion)> = self
             .sessions
@@ -669,7 +707,7 @@ impl Server {
                     violation: None,
                 },
                 &[rule],
-                note,
+                note.clone(),
             );
         }
     }
@@ -715,13 +753,16 @@ impl Server {
             UnknownMethodPolicy::Answer => {
                 let id = value.get("id").and_then(RequestId::from_json);
                 let refusal = Refusal::new(Fault::SessionRequired, "Bad Request: No valid session ID provided", &[rules::E_PROBE_HTTP, rules::RPC_CODES],
-                    "A legacy Streamable HTTP server wants a session first: 400 with an SDK-specific -32000 error, not a recognized modern error.");
+                    crate::note!("legacy.legacy_streamable_http_server", "A legacy Streamable HTTP server wants a session first: 400 with an SDK-specific -32000 error, not a recognized modern error."));
                 self.refuse_http(id.as_ref(), refusal, revision)
             }
             UnknownMethodPolicy::Silent => HttpReply::new(
                 HttpResponse::empty(404),
                 vec![rules::E_PROBE_HTTP],
-                "This legacy server answers the modern request with 404 and an empty body.".into(),
+                crate::note!(
+                    "legacy.legacy_server_answers_modern",
+                    "This legacy server answers the modern request with 404 and an empty body."
+                ),
                 revision,
             ),
         })

@@ -37,6 +37,7 @@ use crate::small_map::SmallMap;
 
 use serde_json::{json, Value};
 
+use crate::note::Note;
 use crate::protocol::jsonrpc::{self, Envelope, ErrorObject, RequestId};
 use crate::protocol::version::EraMode;
 use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion};
@@ -72,7 +73,7 @@ pub struct Reply {
     /// Rules that produced it.
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
-    pub note: String,
+    pub note: Note,
     /// The revision whose schema the reply follows.
     pub revision: ProtocolVersion,
     /// Extra HTTP response headers (e.g. a legacy session id).
@@ -87,7 +88,7 @@ pub struct HttpReply {
     /// Rules that produced it.
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
-    pub note: String,
+    pub note: Note,
     /// The revision whose schema the body follows.
     pub revision: ProtocolVersion,
 }
@@ -96,7 +97,7 @@ impl HttpReply {
     fn new(
         response: HttpResponse,
         rules: Vec<RuleId>,
-        note: String,
+        note: Note,
         revision: ProtocolVersion,
     ) -> Self {
         Self {
@@ -144,7 +145,7 @@ pub struct ServerOutput {
     /// Rules behind it.
     pub rules: Vec<RuleId>,
     /// One sentence for the learner.
-    pub note: String,
+    pub note: Note,
     /// For a message that travels on an SSE stream still open (a deferred
     /// legacy reply's, a legacy session's GET stream, a listen stream): the
     /// stream and the event it travels as. `None`: no open stream carries
@@ -262,16 +263,11 @@ pub(crate) struct Refusal {
     pub message: String,
     pub data: Option<Value>,
     pub rules: Vec<RuleId>,
-    pub note: String,
+    pub note: Note,
 }
 
 impl Refusal {
-    pub fn new(
-        fault: Fault,
-        message: impl Into<String>,
-        rules: &[RuleId],
-        note: impl Into<String>,
-    ) -> Self {
+    pub fn new(fault: Fault, message: impl Into<String>, rules: &[RuleId], note: Note) -> Self {
         Self {
             fault,
             message: message.into(),
@@ -355,12 +351,12 @@ impl Server {
         if self.listens_on(key) {
             let conn = ConnId::http_stream(key);
             self.note(&conn, OutputKind::Decision, &[rules::M_LISTEN_FILTER],
-                format!("The client closed listen stream {key}: the stream was the subscription, so it ends and the server forgets it."));
+                crate::note!("server.client_closed_listen_stream", "The client closed listen stream {key}: the stream was the subscription, so it ends and the server forgets it.", key = key));
             self.handle_disconnect(now, &conn);
         } else if self.stream_is_open(key) {
             let session = key.rsplit_once('/').map_or(key, |(s, _)| s);
             self.note(&ConnId::http_session(session), OutputKind::Decision, &[rules::H_SSE_RESUME],
-                format!("The client dropped stream {key} before its end: the session and its waiting call go on, and the events sent meanwhile are kept for a GET with Last-Event-ID."));
+                crate::note!("server.client_dropped_stream_before", "The client dropped stream {key} before its end: the session and its waiting call go on, and the events sent meanwhile are kept for a GET with Last-Event-ID.", key = key));
         }
     }
 
@@ -395,7 +391,7 @@ impl Server {
     pub(crate) fn retire(&mut self, now: SimTime, conn: &ConnId, why: &str) {
         let id = conn.session_id().unwrap_or_default().to_string();
         self.note(conn, OutputKind::Decision, &[rules::L_SESSION_IDLE],
-            format!("Session {id} {why}: it ends, its waiting calls are cancelled with no side effect, and its id now gets 404 so the client initializes again."));
+            crate::note!("server.session_ends_waiting_calls", "Session {id} {why}: it ends, its waiting calls are cancelled with no side effect, and its id now gets 404 so the client initializes again.", id = id, why = why));
         self.handle_disconnect(now, conn);
     }
     /// Locks currently held (leaked if the run ends now).
@@ -447,7 +443,7 @@ impl Server {
             if expired {
                 self.retire(now, &conn, "was idle longer than the server's limit");
                 return HttpReply::new(HttpResponse::empty(404), vec![rules::L_SESSION_IDLE, rules::L_INIT],
-                    format!("Session {id} expired after more than {idle} ms unused: 404 tells the client to initialize again."), fallback_revision);
+                    crate::note!("server.session_expired_after_more", "Session {id} expired after more than {idle} ms unused: 404 tells the client to initialize again.", id = id, idle = idle), fallback_revision);
             }
         }
         if let Some(id) = &session {
@@ -464,14 +460,22 @@ impl Server {
                     return HttpReply::new(
                         HttpResponse::empty(200),
                         vec![rules::L_INIT],
-                        format!("DELETE ends legacy session {id}; a new one needs initialize."),
+                        crate::note!(
+                            "server.delete_ends_legacy_session",
+                            "DELETE ends legacy session {id}; a new one needs initialize.",
+                            id = id
+                        ),
                         fallback_revision,
                     );
                 }
                 return HttpReply::new(
                     HttpResponse::empty(404),
                     vec![rules::L_INIT],
-                    format!("There is no session {id} to end."),
+                    crate::note!(
+                        "server.there_no_session_end",
+                        "There is no session {id} to end.",
+                        id = id
+                    ),
                     fallback_revision,
                 );
             }
@@ -483,10 +487,7 @@ impl Server {
             }
         }
         if request.method != "POST" {
-            let note = format!(
-                "{} to the MCP endpoint: this server keeps no sessions or standalone streams, so only POST is allowed.",
-                request.method
-            );
+            let note = crate::note!("server.mcp_endpoint_server_keeps", "{method} to the MCP endpoint: this server keeps no sessions or standalone streams, so only POST is allowed.", method = request.method);
             let mut resp = HttpResponse::empty(405);
             resp.headers.push(("Allow".into(), "POST".into()));
             return HttpReply::new(
@@ -499,14 +500,14 @@ impl Server {
         if let Some(host) = request.header("Host").filter(|_| self.config.checks_host) {
             if !host_allowed(host) {
                 let refusal = Refusal::new(Fault::ForbiddenHost, "Forbidden: host not allowed", &[rules::H_HOST, rules::H_STATUS],
-                    format!("Host \"{host}\" is not this loopback server's name: 403, so a page on another site that rebinds its DNS name to 127.0.0.1 cannot reach it."));
+                    crate::note!("server.host_not_loopback_server", "Host \"{host}\" is not this loopback server's name: 403, so a page on another site that rebinds its DNS name to 127.0.0.1 cannot reach it.", host = host));
                 return self.refuse_http(None, refusal, fallback_revision);
             }
         }
         if let Some(origin) = request.header("Origin") {
             if !origin_allowed(origin) {
                 let refusal = Refusal::new(Fault::ForbiddenOrigin, "Forbidden: origin not allowed", &[rules::H_STATUS],
-                    format!("Origin \"{origin}\" is not allowed: 403 protects a local server from DNS rebinding."));
+                    crate::note!("server.origin_not_allowed_403", "Origin \"{origin}\" is not allowed: 403 protects a local server from DNS rebinding.", origin = origin));
                 return self.refuse_http(None, refusal, fallback_revision);
             }
         }
@@ -516,7 +517,7 @@ impl Server {
         };
         if request.body.len() > MAX_MESSAGE_BYTES {
             let refusal = Refusal::new(Fault::BodyTooLarge, format!("Invalid Request: body of {} bytes exceeds this server's {MAX_MESSAGE_BYTES} byte limit", request.body.len()),
-                &[rules::RPC_INVALID, rules::H_STATUS], "The body is larger than the server accepts: refused before parsing.");
+                &[rules::RPC_INVALID, rules::H_STATUS], crate::note!("server.body_larger_than_server", "The body is larger than the server accepts: refused before parsing."));
             return self.refuse_http(None, refusal, fallback_revision);
         }
         // Legacy sessions: an unknown session id is 404 (the client must
@@ -528,7 +529,7 @@ impl Server {
                     && request.body.contains(meta::PROTOCOL_VERSION);
                 if !self.sessions.contains_key(&conn) && !modern_on_dual {
                     return HttpReply::new(HttpResponse::empty(404), vec![rules::L_INIT],
-                        format!("Session {id} is unknown (ended or never started): 404 tells the client to initialize again."), fallback_revision);
+                        crate::note!("server.session_unknown_ended_or", "Session {id} is unknown (ended or never started): 404 tells the client to initialize again.", id = id), fallback_revision);
                 }
                 let known = self.sessions.get(&conn).map(|s| s.version.clone());
                 if let (Some(version), Some(header)) =
@@ -537,7 +538,7 @@ impl Server {
                     if version != header && !self.config.legacy_versions.iter().any(|v| v == header)
                     {
                         let refusal = Refusal::new(Fault::UnsupportedVersion, format!("Bad Request: unsupported MCP-Protocol-Version {header}"), &[rules::L_VERSION, rules::H_STATUS],
-                            format!("The session speaks {version}; a request naming {header} in MCP-Protocol-Version is refused with 400."));
+                            crate::note!("server.session_speaks_request_naming", "The session speaks {version}; a request naming {header} in MCP-Protocol-Version is refused with 400.", version = version, header = header));
                         return self.refuse_http(None, refusal, version);
                     }
                 }
@@ -582,7 +583,7 @@ impl Server {
                             rules.push(rule);
                         }
                     }
-                    note = format!("The response is an SSE stream: {} notification(s) for this request first ({send_note}), then the result. {note}", sends.len());
+                    note = crate::note!("server.response_sse_stream_notification", "The response is an SSE stream: {count} notification(s) for this request first ({send_note}), then the result. {note}", count = sends.len(), send_note = send_note, note = note);
                     HttpResponse::event_stream(body)
                 } else {
                     HttpResponse::json(reply.status, reply.message.to_string())
@@ -590,7 +591,10 @@ impl Server {
                 resp.headers.extend(reply.headers.iter().cloned());
                 rules.extend(extra_rules);
                 if rules.contains(&rules::H_SESSION) && !reply.rules.contains(&rules::H_SESSION) {
-                    note.push_str(" The Mcp-Session-Id header was ignored: a modern server keeps no sessions.");
+                    note.push(crate::note!(
+                        "server.session_header_ignored",
+                        "The Mcp-Session-Id header was ignored: a modern server keeps no sessions."
+                    ));
                 }
                 HttpReply::new(resp, rules, note, reply.revision)
             }
@@ -605,8 +609,7 @@ impl Server {
                     HttpReply::new(
                         HttpResponse::empty(404),
                         vec![rules::E_PROBE_HTTP],
-                        "The legacy server has no such endpoint behaviour: 404 with an empty body."
-                            .into(),
+                        crate::note!("server.legacy_server_has_no", "The legacy server has no such endpoint behaviour: 404 with an empty body."),
                         fallback_revision,
                     )
                 } else if let Some(id) = request_id {
@@ -615,11 +618,11 @@ impl Server {
                     HttpReply::new(
                         HttpResponse::empty(202),
                         vec![rules::H_STATUS, rules::L_CAP_SESSION],
-                        "The client's answer is accepted with 202; the server continues the call it belongs to.".into(),
+                        crate::note!("server.client_s_answer_accepted", "The client's answer is accepted with 202; the server continues the call it belongs to."),
                         fallback_revision,
                     )
                 } else {
-                    HttpReply::new(HttpResponse::empty(202), vec![rules::RPC_NOTIFY, rules::H_STATUS], "Notification accepted: 202 with no body, since a notification never gets a response.".into(), fallback_revision)
+                    HttpReply::new(HttpResponse::empty(202), vec![rules::RPC_NOTIFY, rules::H_STATUS], crate::note!("server.notification_accepted_202_no", "Notification accepted: 202 with no body, since a notification never gets a response."), fallback_revision)
                 }
             }
         }
@@ -678,7 +681,7 @@ impl Server {
                 .push((http::SESSION_HEADER.into(), session.clone()));
             resp.stream = key;
         }
-        HttpReply::new(resp, rules, "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it, with an event id; the stream stays open, and the result will follow on it as its last event.".into(), revision)
+        HttpReply::new(resp, rules, crate::note!("server.answer_has_wait_server", "The answer has to wait: the server opens an SSE stream for this request and sends its own request on it, with an event id; the stream stays open, and the result will follow on it as its last event."), revision)
     }
 
     /// SSE polling (H-SSE-POLL): in a 2025-11-25 session, the POST's
@@ -713,7 +716,7 @@ impl Server {
         resp.headers.push((http::SESSION_HEADER.into(), session_id));
         let mut rules = vec![rules::H_SSE_POLL, rules::H_SSE_RESUME, rules::H_STATUS];
         rules.extend(reply.rules.iter().copied());
-        let note = format!("SSE polling: the stream opens with a priming event ({primed}: an id and no data) and retry: {retry_ms}, then the server ends the response before the result. The result waits as event {last}; the client gets it by reconnecting with GET and Last-Event-ID: {primed}. {}", reply.note);
+        let note = crate::note!("server.sse_polling_stream_opens", "SSE polling: the stream opens with a priming event ({primed}: an id and no data) and retry: {retry_ms}, then the server ends the response before the result. The result waits as event {last}; the client gets it by reconnecting with GET and Last-Event-ID: {primed}. {note}", primed = primed, retry_ms = retry_ms, last = last, note = reply.note);
         Some(HttpReply::new(resp, rules, note, revision))
     }
 
@@ -730,7 +733,7 @@ impl Server {
         let conn = ConnId::http_session(id);
         let Some(session) = self.sessions.get_mut(&conn) else {
             return HttpReply::new(HttpResponse::empty(404), vec![rules::L_INIT],
-                format!("Session {id} is unknown (ended or never started): 404 tells the client to initialize again."), revision);
+                crate::note!("server.session_unknown_ended_or", "Session {id} is unknown (ended or never started): 404 tells the client to initialize again.", id = id), revision);
         };
         let revision = session.version.clone();
         let mut resp = HttpResponse {
@@ -746,14 +749,14 @@ impl Server {
         let Some(last) = request.header(http::LAST_EVENT_ID_HEADER) else {
             session.streams.open_standalone();
             resp.stream = Some(streams::stream_key(id, 0));
-            return HttpReply::new(resp, rules, format!("GET opens session {id}'s stream for server messages unrelated to a request; it stays open."), revision);
+            return HttpReply::new(resp, rules, crate::note!("server.get_opens_session_s", "GET opens session {id}'s stream for server messages unrelated to a request; it stays open.", id = id), revision);
         };
         let found = streams::parse_event_id(last)
             .and_then(|(number, seq)| session.streams.get(number).map(|s| (s, seq)));
         let Some((stream, after)) = found else {
             let refusal = Refusal::new(Fault::InvalidRequest, format!("Bad Request: no stream of session {id} has event {last}"),
                 &[rules::H_SSE_RESUME, rules::H_STATUS],
-                format!("Last-Event-ID {last} names no stream this session still has: nothing can be replayed, 400."));
+                crate::note!("server.last_event_id_names", "Last-Event-ID {last} names no stream this session still has: nothing can be replayed, 400.", last = last));
             return self.refuse_http(None, refusal, revision);
         };
         let mut replayed = 0;
@@ -765,10 +768,10 @@ impl Server {
             replayed += 1;
         }
         let note = if stream.done {
-            format!("GET with Last-Event-ID {last} resumes the stream: the {replayed} event(s) after it are sent again, ending with the response; the stream is complete.")
+            crate::note!("server.get_last_event_id_2", "GET with Last-Event-ID {last} resumes the stream: the {replayed} event(s) after it are sent again, ending with the response; the stream is complete.", last = last, replayed = replayed)
         } else {
             resp.stream = Some(streams::stream_key(id, stream.number));
-            format!("GET with Last-Event-ID {last} resumes the stream: the {replayed} event(s) after it are sent again, and the stream stays open for the rest.")
+            crate::note!("server.get_last_event_id", "GET with Last-Event-ID {last} resumes the stream: the {replayed} event(s) after it are sent again, and the stream stays open for the rest.", last = last, replayed = replayed)
         };
         HttpReply::new(resp, rules, note, revision)
     }
@@ -811,7 +814,7 @@ impl Server {
             if let Some(call) = self.pending.remove(&key) {
                 if let Some(lock) = call.lock {
                     self.release(conn, &lock, &[rules::L_UNDECLARED],
-                        format!("The connection closed while {} waited for its elicitation; the handler fails with a connection error and releases {lock}.", call.tool));
+                        crate::note!("server.connection_closed_while_waited", "The connection closed while {tool} waited for its elicitation; the handler fails with a connection error and releases {lock}.", tool = call.tool, lock = lock));
                 }
             }
         }
@@ -845,7 +848,7 @@ impl Server {
         let revision = self.revision_for(conn);
         if text.len() > MAX_MESSAGE_BYTES {
             return Some(self.refuse(None, Refusal::new(Fault::MessageTooLarge,
-                format!("Invalid Request: message of {} bytes exceeds this server's {} byte limit", text.len(), MAX_MESSAGE_BYTES), &[rules::RPC_INVALID, rules::H_STATUS], "The message is larger than the server accepts, so it is refused without being parsed."), revision));
+                format!("Invalid Request: message of {} bytes exceeds this server's {} byte limit", text.len(), MAX_MESSAGE_BYTES), &[rules::RPC_INVALID, rules::H_STATUS], crate::note!("server.message_larger_than_server", "The message is larger than the server accepts, so it is refused without being parsed.")), revision));
         }
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
@@ -857,7 +860,7 @@ impl Server {
                 };
                 return Some(self.refuse(None, Refusal::new(Fault::ParseError, format!("Parse error: {detail}"),
                     &[rules::RPC_PARSE, rules::H_STATUS],
-                    "The text is not JSON, so the server cannot read an id: -32700 Parse error with no id."), revision));
+                    crate::note!("server.text_not_json_server", "The text is not JSON, so the server cannot read an id: -32700 Parse error with no id.")), revision));
             }
         };
         let envelope = match Envelope::classify(&value) {
@@ -865,7 +868,7 @@ impl Server {
             Err(invalid) => {
                 return Some(self.refuse(invalid.id.as_ref(), Refusal::new(Fault::InvalidRequest,
                     format!("Invalid Request: {}", invalid.reason), &[rules::RPC_INVALID, rules::H_STATUS],
-                    format!("This JSON is not a valid JSON-RPC request ({}): -32600 Invalid Request.", invalid.reason)), revision));
+                    crate::note!("server.json_not_valid_json", "This JSON is not a valid JSON-RPC request ({reason}): -32600 Invalid Request.", reason = invalid.reason)), revision));
             }
         };
         match envelope {
@@ -882,7 +885,7 @@ impl Server {
             }
             Envelope::Error { id: None, .. } => {
                 self.note(conn, OutputKind::Dropped("an error response with no id".into()), &[rules::RPC_NOTIFY],
-                    "An error response without an id answers nothing the server asked; it is ignored.");
+                    crate::note!("server.error_response_without_id", "An error response without an id answers nothing the server asked; it is ignored."));
                 None
             }
             Envelope::Notification { method, params } => {
@@ -943,10 +946,10 @@ impl Server {
                 if let Some(session) = self.sessions.get_mut(conn) {
                     session.state = SessionState::Operating;
                     self.note(conn, OutputKind::Decision, &[rules::L_INIT, rules::RPC_NOTIFY],
-                        "notifications/initialized completes the handshake; the session is now operating (no response, it is a notification).");
+                        crate::note!("server.notifications_initialized_completes_handshake", "notifications/initialized completes the handshake; the session is now operating (no response, it is a notification)."));
                     return;
                 }
-                self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], "notifications/initialized outside a legacy session is ignored; notifications never get a response.");
+                self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], crate::note!("server.notifications_initialized_outside_legacy", "notifications/initialized outside a legacy session is ignored; notifications never get a response."));
             }
             methods::CANCELLED => {
                 let listen = params
@@ -955,16 +958,20 @@ impl Server {
                     .filter(|id| self.stop_listening(conn, id));
                 match listen {
                     Some(id) => self.note(conn, OutputKind::Decision, &[rules::M_LISTEN_FILTER, rules::RPC_NOTIFY],
-                        format!("The client cancelled listen stream {id}: the subscription ends, and the server forgets it.")),
+                        crate::note!("server.client_cancelled_listen_stream", "The client cancelled listen stream {id}: the subscription ends, and the server forgets it.", id = id)),
                     None => self.note(conn, OutputKind::Decision, &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
-                        "The client cancelled a request; the server stops working on it and sends no response."),
+                        crate::note!("server.client_cancelled_request_server", "The client cancelled a request; the server stops working on it and sends no response.")),
                 }
             }
             other => self.note(
                 conn,
                 OutputKind::Decision,
                 &[rules::RPC_NOTIFY],
-                format!("Notification {other} needs no response, and gets none."),
+                crate::note!(
+                    "server.notification_needs_no_response",
+                    "Notification {other} needs no response, and gets none.",
+                    other = other
+                ),
             ),
         }
     }
@@ -1012,13 +1019,7 @@ impl Server {
         )
     }
 
-    pub(crate) fn note(
-        &mut self,
-        conn: &ConnId,
-        kind: OutputKind,
-        rules: &[RuleId],
-        note: impl Into<String>,
-    ) {
+    pub(crate) fn note(&mut self, conn: &ConnId, kind: OutputKind, rules: &[RuleId], note: Note) {
         let event = self
             .response_event(conn, &kind)
             .or_else(|| listen_event(conn, &kind));
@@ -1052,12 +1053,12 @@ impl Server {
         })
     }
 
-    pub(crate) fn take(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: String) {
+    pub(crate) fn take(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: Note) {
         self.locks_held.push(lock.to_string());
         self.note(conn, OutputKind::LockTaken(lock.to_string()), rules, note);
     }
 
-    pub(crate) fn release(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: String) {
+    pub(crate) fn release(&mut self, conn: &ConnId, lock: &str, rules: &[RuleId], note: Note) {
         if let Some(pos) = self.locks_held.iter().position(|l| l == lock) {
             self.locks_held.remove(pos);
         }
@@ -1084,10 +1085,10 @@ impl Server {
 /// Takes the messages the server queued for `conn` while handling the
 /// current request (progress, log messages: they travel before its response).
 impl Server {
-    fn take_sends(&mut self, conn: &ConnId) -> (Vec<Value>, Vec<RuleId>, String) {
+    fn take_sends(&mut self, conn: &ConnId) -> (Vec<Value>, Vec<RuleId>, Note) {
         let mut sends = Vec::new();
         let mut rules = Vec::new();
-        let mut note = String::new();
+        let mut note = Note::default();
         let mut rest = VecDeque::new();
         while let Some(out) = self.outbox.pop_front() {
             match &out.kind {
@@ -1101,7 +1102,8 @@ impl Server {
                         }
                     }
                     if note.is_empty() {
-                        note = out.note.trim_end_matches('.').to_string();
+                        note = out.note.clone();
+                        note.trim_end_period();
                     }
                 }
                 _ => rest.push_back(out),
@@ -1118,7 +1120,7 @@ impl Server {
         rules.insert(0, rules::H_STATUS);
         let mut resp = HttpResponse::event_stream(body);
         resp.stream = Some(key.clone());
-        let note = format!("subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.");
+        let note = crate::note!("server.subscriptions_listen_response_sse", "subscriptions/listen: the response is an SSE stream that stays open ({key}); the acknowledgement is its first event, and later notifications follow on it until the client closes it.", key = key);
         HttpReply::new(resp, rules, note, ProtocolVersion::modern())
     }
 }

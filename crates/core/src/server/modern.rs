@@ -5,6 +5,7 @@ use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
 use super::{ConnId, Fault, Refusal, Reply, Server};
+use crate::note::Note;
 use crate::protocol::jsonrpc::{self, RequestId};
 use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
@@ -69,7 +70,7 @@ impl Server {
                 refusal
                     .rules
                     .extend([rules::M_INIT_ON_MODERN, rules::E_MATRIX]);
-                refusal.note = "A legacy client's POST lacks the headers every modern request carries: 400 HeaderMismatch, naming the supported versions since a legacy client has no other diagnostic.".into();
+                refusal.note = crate::note!("modern.legacy_client_s_post", "A legacy client's POST lacks the headers every modern request carries: 400 HeaderMismatch, naming the supported versions since a legacy client has no other diagnostic.");
                 let refusal = refusal.data(json!({"supported": supported, "requested": requested}));
                 return self.refuse(Some(&id), refusal, ProtocolVersion::modern());
             }
@@ -80,7 +81,7 @@ impl Server {
                 supported.join(", ")
             ),
             &[rules::M_UNKNOWN_METHOD, rules::M_INIT_ON_MODERN, rules::E_MATRIX, rules::H_STATUS],
-            "A modern-only server has no initialize, and names the versions it supports: a legacy client has no other diagnostic to show.",
+            crate::note!("modern.modern_only_server_has", "A modern-only server has no initialize, and names the versions it supports: a legacy client has no other diagnostic to show."),
         )
         .data(json!({"supported": supported, "requested": requested}));
         self.refuse(Some(&id), refusal, ProtocolVersion::modern())
@@ -219,7 +220,7 @@ impl Server {
         Refusal::new(Fault::UnsupportedVersion,
             "Unsupported protocol version",
             &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
-            format!("{what} {requested}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry."),
+            crate::note!("modern.which_server_does_not", "{what} {requested}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry.", what = what, requested = requested),
         )
         .data(json!({"supported": supported, "requested": requested}))
     }
@@ -230,7 +231,7 @@ impl Server {
         method: &str,
         params: &Value,
         caps: &ClientCapabilities,
-    ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
+    ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let cfg = &self.config;
         match method {
             methods::DISCOVER => {
@@ -243,7 +244,7 @@ impl Server {
                 }
                 self.finish(&mut result, true);
                 Ok((Value::Object(result), vec![rules::M_DISCOVER, rules::M_CACHE_HINTS, rules::M_SINFO],
-                    format!("server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {} ({}).", cfg.ttl_ms, cfg.cache_scope.as_str())))
+                    crate::note!("modern.server_discover_answers_one", "server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {ttl_ms} ({cache_scope}).", ttl_ms = cfg.ttl_ms, cache_scope = cfg.cache_scope.as_str())))
             }
             methods::TOOLS_LIST if cfg.capabilities.tools.is_some() => {
                 let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
@@ -253,9 +254,10 @@ impl Server {
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
-                    format!(
-                        "tools/list returns {} with cache hints.",
-                        super::count(cfg.tools.len(), "tool")
+                    crate::note!(
+                        "modern.tools_list_returns_cache",
+                        "tools/list returns {tool} with cache hints.",
+                        tool = super::count(cfg.tools.len(), "tool")
                     ),
                 ))
             }
@@ -269,7 +271,10 @@ impl Server {
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    "prompts/list with cache hints.".into(),
+                    crate::note!(
+                        "modern.prompts_list_cache_hints",
+                        "prompts/list with cache hints."
+                    ),
                 ))
             }
             methods::RESOURCES_LIST if cfg.capabilities.resources.is_some() => {
@@ -279,7 +284,10 @@ impl Server {
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    "resources/list with cache hints.".into(),
+                    crate::note!(
+                        "modern.resources_list_cache_hints",
+                        "resources/list with cache hints."
+                    ),
                 ))
             }
             methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
@@ -289,7 +297,10 @@ impl Server {
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    "resources/templates/list with cache hints.".into(),
+                    crate::note!(
+                        "modern.resources_templates_list_cache",
+                        "resources/templates/list with cache hints."
+                    ),
                 ))
             }
             methods::RESOURCES_READ if cfg.capabilities.resources.is_some() => {
@@ -321,9 +332,13 @@ impl Server {
             other => {
                 let removed = methods::REMOVED_IN_MODERN.contains(&other);
                 let note = if removed {
-                    format!("{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.")
+                    crate::note!("modern.was_removed_2026_07", "{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.", other = other)
                 } else {
-                    format!("This server has no method \"{other}\": -32601, and 404 on HTTP.")
+                    crate::note!(
+                        "modern.server_has_no_method",
+                        "This server has no method \"{other}\": -32601, and 404 on HTTP.",
+                        other = other
+                    )
                 };
                 Err(Refusal::new(
                     Fault::UnknownMethod,
@@ -340,7 +355,7 @@ impl Server {
         conn: &ConnId,
         params: &Value,
         caps: &ClientCapabilities,
-    ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
+    ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let p = CallToolParams::read(params).map_err(invalid_params)?;
         let arguments = p.arguments.clone().unwrap_or_default();
         let Some(tool) = self
@@ -350,7 +365,7 @@ impl Server {
         else {
             return Err(Refusal::new(Fault::UnknownTool, format!("Unknown tool: {}", p.name),
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
-                format!("\"{}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", p.name)));
+                crate::note!("modern.not_one_server_s", "\"{tool}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", tool = p.name)));
         };
         let lock_first = !self.config.checks_capability_before_work;
         if lock_first {
@@ -359,10 +374,7 @@ impl Server {
                     conn,
                     lock,
                     &[rules::M_CAP_BEFORE_WORK],
-                    format!(
-                        "{} takes {lock} before checking capabilities (the check is switched off).",
-                        tool.name
-                    ),
+                    crate::note!("modern.takes_before_checking_capabilities", "{tool} takes {lock} before checking capabilities (the check is switched off).", tool = tool.name, lock = lock),
                 );
             }
         }
@@ -374,7 +386,11 @@ impl Server {
                         conn,
                         lock,
                         &[rules::M_CAP_BEFORE_WORK],
-                        format!("{lock} released after the refusal: work was done for nothing."),
+                        crate::note!(
+                            "modern.released_after_refusal_work",
+                            "{lock} released after the refusal: work was done for nothing.",
+                            lock = lock
+                        ),
                     );
                 }
             }
@@ -395,7 +411,7 @@ impl Server {
                 )
             });
             return Err(Refusal::new(Fault::MissingCapability, message, &rules,
-                format!("{} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool.name))
+                crate::note!("modern.needs_request_s_clientcapabilities", "{tool} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool = tool.name, names = names))
                 .data(json!({"requiredCapabilities": missing.to_json()})));
         }
         if let Some(behaviour) = tool.behaviour.clone() {
@@ -428,7 +444,10 @@ impl Server {
                             return Ok((
                                 result,
                                 vec![rules::M_MRTR],
-                                "The user declined, so the tool ends without acting.".into(),
+                                crate::note!(
+                                    "modern.user_declined_tool_ends",
+                                    "The user declined, so the tool ends without acting."
+                                ),
                             ));
                         }
                     }
@@ -437,7 +456,7 @@ impl Server {
                             Fault::InvalidParams,
                             "Invalid params: requestState does not belong to this request",
                             &[rules::M_MRTR],
-                            "requestState must be echoed unchanged from the input_required result.",
+                            crate::note!("modern.requeststate_must_echoed_unchanged", "requestState must be echoed unchanged from the input_required result."),
                         ));
                     }
                     _ => {
@@ -451,7 +470,7 @@ impl Server {
                         result.insert("requestState".into(), json!(state));
                         self.finish(&mut result, false);
                         return Ok((Value::Object(result), vec![rules::M_MRTR, rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_RESULT_TYPE],
-                            format!("{} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool.name)));
+                            crate::note!("modern.needs_user_s_answer", "{tool} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool = tool.name)));
                     }
                 }
             }
@@ -462,7 +481,12 @@ impl Server {
                     conn,
                     lock,
                     &[rules::M_CAP_BEFORE_WORK],
-                    format!("Checks passed; {} takes {lock} to do its work.", tool.name),
+                    crate::note!(
+                        "modern.checks_passed_takes_do",
+                        "Checks passed; {tool} takes {lock} to do its work.",
+                        tool = tool.name,
+                        lock = lock
+                    ),
                 );
             }
         }
@@ -471,16 +495,22 @@ impl Server {
                 conn,
                 lock,
                 &[rules::M_CAP_BEFORE_WORK],
-                format!("{} finished and released {lock}.", tool.name),
+                crate::note!(
+                    "modern.finished_released",
+                    "{tool} finished and released {lock}.",
+                    tool = tool.name,
+                    lock = lock
+                ),
             );
         }
         let result = self.tool_result(&tool.result_text, false);
         Ok((
             result,
             vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
-            format!(
-                "{} completes: resultType complete, decided from this request alone.",
-                tool.name
+            crate::note!(
+                "modern.completes_resulttype_complete_decided",
+                "{tool} completes: resultType complete, decided from this request alone.",
+                tool = tool.name
             ),
         ))
     }
@@ -500,7 +530,7 @@ impl Server {
         &mut self,
         params: &Value,
         caps: &ClientCapabilities,
-    ) -> Result<(Value, Vec<RuleId>, String), Refusal> {
+    ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let (prompt, arguments) = super::prompts::find(&self.config, params)?;
         let prompt = prompt.clone();
         let mut answers = Map::new();
@@ -525,7 +555,7 @@ impl Server {
                 } => return Ok(self.input_required(&prompt.name, inputs, state, round)),
                 super::mrtr::Outcome::Declined(key, action) => {
                     return Err(Refusal::new(Fault::InvalidParams, format!("Invalid params: the user answered \"{action}\" to {key}, so there is no prompt"),
-                        &[rules::M_MRTR, rules::H_STATUS], "The user did not give the input the prompt needs: no messages."));
+                        &[rules::M_MRTR, rules::H_STATUS], crate::note!("modern.user_did_not_give", "The user did not give the input the prompt needs: no messages.")));
                 }
                 super::mrtr::Outcome::Done(done) => answers = done,
             }
@@ -544,9 +574,10 @@ impl Server {
         Ok((
             Value::Object(result),
             vec![rules::M_PROMPTS, rules::M_RESULT_TYPE, rules::M_SINFO],
-            format!(
-                "prompts/get returns {}'s messages, its arguments filled in.",
-                prompt.name
+            crate::note!(
+                "modern.prompts_get_returns_s",
+                "prompts/get returns {prompt}'s messages, its arguments filled in.",
+                prompt = prompt.name
             ),
         ))
     }
@@ -593,7 +624,7 @@ fn tool_json(tool: &super::ToolSpec) -> Value {
 
 fn meta_refusal(what: &str) -> Refusal {
     Refusal::new(Fault::MalformedMeta, format!("Invalid params: {what}"), &[rules::M_META_REQUIRED, rules::H_STATUS],
-        format!("A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}."))
+        crate::note!("modern.modern_request_must_carry", "A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}.", what = what))
 }
 
 fn invalid_params(detail: String) -> Refusal {
@@ -601,26 +632,30 @@ fn invalid_params(detail: String) -> Refusal {
         Fault::InvalidParams,
         format!("Invalid params: {detail}"),
         &[rules::H_STATUS],
-        format!("The params do not have the shape this method needs ({detail}): -32602."),
+        crate::note!(
+            "modern.params_do_not_have",
+            "The params do not have the shape this method needs ({detail}): -32602.",
+            detail = detail
+        ),
     )
 }
 
-fn header_refusal(message: String, note: &str) -> Refusal {
+fn header_refusal(message: String, note: Note) -> Refusal {
     Refusal::new(
         Fault::HeaderMismatch,
         message,
         &[rules::H_HEADERS, rules::H_STATUS],
-        note.to_string(),
+        note,
     )
 }
 
 fn check_method_header(req: &HttpRequest, method: &str) -> Result<(), Refusal> {
     match req.header(http::METHOD_HEADER) {
         None => Err(header_refusal("Header mismatch: required header Mcp-Method is missing".into(),
-            "Every POST must mirror its JSON-RPC method in Mcp-Method.")),
+            crate::note!("modern.every_post_must_mirror", "Every POST must mirror its JSON-RPC method in Mcp-Method."))),
         Some(value) if value != method => Err(header_refusal(
             format!("Header mismatch: Mcp-Method header value '{value}' does not match body value '{method}'"),
-            "The Mcp-Method header disagrees with the body's method; routers and the server would act on different requests.")),
+            crate::note!("modern.mcp_method_header_disagrees", "The Mcp-Method header disagrees with the body's method; routers and the server would act on different requests."))),
         Some(_) => Ok(()),
     }
 }
@@ -633,26 +668,26 @@ fn check_version_and_name_headers(
 ) -> Result<(), Refusal> {
     match req.header(http::PROTOCOL_VERSION_HEADER) {
         None => return Err(header_refusal("Header mismatch: required header MCP-Protocol-Version is missing".into(),
-            "Every modern POST carries MCP-Protocol-Version equal to _meta's protocolVersion.")),
+            crate::note!("modern.every_modern_post_carries", "Every modern POST carries MCP-Protocol-Version equal to _meta's protocolVersion."))),
         Some(value) if value != pv => return Err(header_refusal(
             format!("Header mismatch: MCP-Protocol-Version header value '{value}' does not match body value '{pv}'"),
-            "The MCP-Protocol-Version header and _meta's protocolVersion disagree: 400 with -32020 HeaderMismatch.")),
+            crate::note!("modern.mcp_protocol_version_header", "The MCP-Protocol-Version header and _meta's protocolVersion disagree: 400 with -32020 HeaderMismatch."))),
         Some(_) => {}
     }
     if let Some(key) = methods::name_param(method) {
         let body = params.get(key).and_then(Value::as_str);
         match (req.header(http::NAME_HEADER), body) {
             (None, Some(_)) => return Err(header_refusal("Header mismatch: required header Mcp-Name is missing".into(),
-                "tools/call, resources/read and prompts/get mirror params.name / params.uri in Mcp-Name.")),
+                crate::note!("modern.tools_call_resources_read", "tools/call, resources/read and prompts/get mirror params.name / params.uri in Mcp-Name."))),
             (Some(raw), body) => {
                 let Some(decoded) = http::decode_header_value(raw) else {
                     return Err(header_refusal(format!("Header mismatch: Mcp-Name header value '{raw}' is not valid base64 sentinel encoding"),
-                        "An =?base64?…?= value must decode to UTF-8 text."));
+                        crate::note!("modern.base64_value_must_decode", "An =?base64?…?= value must decode to UTF-8 text.")));
                 };
                 if Some(decoded.as_str()) != body {
                     return Err(header_refusal(
                         format!("Header mismatch: Mcp-Name header value '{decoded}' does not match body value '{}'", body.unwrap_or("")),
-                        "Mcp-Name (after decoding) must equal the body's name or uri."));
+                        crate::note!("modern.mcp_name_after_decoding", "Mcp-Name (after decoding) must equal the body's name or uri.")));
                 }
             }
             (None, None) => {}

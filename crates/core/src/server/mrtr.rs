@@ -115,7 +115,7 @@ impl Server {
                             ask.key, ask.method
                         ),
                         &[rules::M_MRTR, rules::H_STATUS],
-                        format!("The answer under \"{}\" does not have the shape of a {} result: a protocol error, and nothing is done.", ask.key, ask.method),
+                        crate::note!("server.mrtr.answer_under_does_not", "The answer under \"{key}\" does not have the shape of a {method} result: a protocol error, and nothing is done.", key = ask.key, method = ask.method),
                     ));
                 }
                 Some(answer) => {
@@ -188,7 +188,7 @@ impl Server {
                 Fault::MissingCapability,
                 "Missing required client capability",
                 &[rules::M_MRTR_CAP, rules::M_CAP_REQUIRED, rules::H_STATUS],
-                format!("Answering needs input through {names}, which this request did not declare: the server never sends an input request the client cannot handle, and refuses with -32021 before any work."),
+                crate::note!("server.mrtr.answering_needs_input_through", "Answering needs input through {names}, which this request did not declare: the server never sends an input request the client cannot handle, and refuses with -32021 before any work.", names = names),
             )
             .data(json!({"requiredCapabilities": required.to_json()})));
         }
@@ -227,7 +227,7 @@ impl Server {
                 Fault::InvalidParams,
                 format!("Invalid params: requestState {why}"),
                 &[rules::M_MRTR_STATE, rules::H_STATUS],
-                format!("requestState is attacker-controlled input: this one {why}, so the server rejects it and does nothing."),
+                crate::note!("server.mrtr.requeststate_attacker_controlled_input", "requestState is attacker-controlled input: this one {why}, so the server rejects it and does nothing.", why = why),
             )
         };
         let (body, tag) = state

@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::{Fault, Refusal, ServerConfig};
+use crate::note::Note;
 use crate::rules;
 use crate::transport::http::{self, HttpRequest};
 
@@ -47,7 +48,7 @@ fn agrees(text: &str, value: &Value) -> bool {
     }
 }
 
-fn refusal(message: String, note: String) -> Refusal {
+fn refusal(message: String, note: Note) -> Refusal {
     Refusal::new(
         Fault::HeaderMismatch,
         message,
@@ -77,26 +78,26 @@ pub(crate) fn check(
             (None, Some(_)) => {
                 return Err(refusal(
                     format!("Header mismatch: required header {full} is missing"),
-                    format!("{name}'s argument {prop} is marked x-mcp-header {header}, so the request must mirror it in {full}: 400 with -32020."),
+                    crate::note!("server.params.s_argument_marked_x", "{name}'s argument {prop} is marked x-mcp-header {header}, so the request must mirror it in {full}: 400 with -32020.", name = name, prop = prop, header = header, full = full),
                 ))
             }
             (Some(_), None) => {
                 return Err(refusal(
                     format!("Header mismatch: {full} is present but the argument {prop} is not"),
-                    format!("{full} mirrors an argument the body does not have: the two disagree, 400 with -32020."),
+                    crate::note!("server.params.mirrors_argument_body_does", "{full} mirrors an argument the body does not have: the two disagree, 400 with -32020.", full = full),
                 ))
             }
             (Some(raw), Some(value)) => {
                 let Some(text) = http::decode_header_value(raw) else {
                     return Err(refusal(
                         format!("Header mismatch: {full} value '{raw}' is not valid base64 sentinel encoding"),
-                        "An =?base64?…?= value must be canonical, padded base64 of UTF-8 text.".into(),
+                        crate::note!("server.params.base64_value_must_canonical", "An =?base64?…?= value must be canonical, padded base64 of UTF-8 text."),
                     ));
                 };
                 if !agrees(&text, value) {
                     return Err(refusal(
                         format!("Header mismatch: {full} header value '{text}' does not match body value '{value}'"),
-                        format!("{full} (after decoding) must stand for the same value as arguments.{prop}: 400 with -32020."),
+                        crate::note!("server.params.after_decoding_must_stand", "{full} (after decoding) must stand for the same value as arguments.{prop}: 400 with -32020.", full = full, prop = prop),
                     ));
                 }
             }

@@ -44,7 +44,11 @@ pub(crate) fn find<'a>(
             Fault::InvalidParams,
             format!("Invalid params: unknown prompt: {name}"),
             &[rules::M_PROMPTS, rules::H_STATUS],
-            format!("\"{name}\" is not one of this server's prompts: -32602."),
+            crate::note!(
+                "server.prompts.not_one_server_s",
+                "\"{name}\" is not one of this server's prompts: -32602.",
+                name = name
+            ),
         ));
     };
     let arguments = params
@@ -58,7 +62,7 @@ pub(crate) fn find<'a>(
                 Fault::InvalidParams,
                 format!("Invalid params: prompt {name} needs the argument {}", arg.name),
                 &[rules::M_PROMPTS, rules::H_STATUS],
-                format!("{name} has a required argument {} that the request did not give as a string: -32602.", arg.name),
+                crate::note!("server.prompts.has_required_argument_request", "{name} has a required argument {arg} that the request did not give as a string: -32602.", name = name, arg = arg.name),
             ));
         }
     }
@@ -98,7 +102,10 @@ fn fill_strings(value: &Value, fill: &dyn Fn(&str) -> String) -> Value {
 
 /// The `completion` object of `completion/complete`: the values of the
 /// prompt argument (or template variable) that start with what was typed.
-pub(crate) fn complete(config: &ServerConfig, params: &Value) -> Result<(Value, String), Refusal> {
+pub(crate) fn complete(
+    config: &ServerConfig,
+    params: &Value,
+) -> Result<(Value, crate::note::Note), Refusal> {
     let reference = params.get("ref");
     let kind = reference
         .and_then(|r| r.get("type"))
@@ -115,7 +122,10 @@ pub(crate) fn complete(config: &ServerConfig, params: &Value) -> Result<(Value, 
             Fault::InvalidParams,
             "Invalid params: completion/complete needs argument.name and argument.value (strings)",
             &[rules::M_COMPLETION, rules::H_STATUS],
-            "The request does not say which argument to complete: -32602.",
+            crate::note!(
+                "server.prompts.request_does_not_say",
+                "The request does not say which argument to complete: -32602."
+            ),
         ));
     };
     let candidates: Vec<String> = match kind {
@@ -129,7 +139,11 @@ pub(crate) fn complete(config: &ServerConfig, params: &Value) -> Result<(Value, 
                     Fault::InvalidParams,
                     format!("Invalid params: unknown prompt: {name}"),
                     &[rules::M_COMPLETION, rules::H_STATUS],
-                    format!("There is no prompt \"{name}\" to complete arguments of: -32602."),
+                    crate::note!(
+                        "server.prompts.there_no_prompt_complete",
+                        "There is no prompt \"{name}\" to complete arguments of: -32602.",
+                        name = name
+                    ),
                 ));
             };
             prompt
@@ -147,7 +161,10 @@ pub(crate) fn complete(config: &ServerConfig, params: &Value) -> Result<(Value, 
                     "Invalid params: ref.type must be ref/prompt or ref/resource, not {other:?}"
                 ),
                 &[rules::M_COMPLETION, rules::H_STATUS],
-                "The reference is neither a prompt nor a resource template: -32602.",
+                crate::note!(
+                    "server.prompts.reference_neither_prompt_nor",
+                    "The reference is neither a prompt nor a resource template: -32602."
+                ),
             ));
         }
     };
@@ -156,9 +173,12 @@ pub(crate) fn complete(config: &ServerConfig, params: &Value) -> Result<(Value, 
         .filter(|v| v.starts_with(typed))
         .take(MAX_COMPLETIONS)
         .collect();
-    let note = format!(
-        "completion/complete suggests {} value(s) of {arg_name} starting with \"{typed}\".",
-        matching.len()
+    let note = crate::note!(
+        "server.prompts.completion_complete_suggests_value",
+        "completion/complete suggests {count} value(s) of {arg_name} starting with \"{typed}\".",
+        count = matching.len(),
+        arg_name = arg_name,
+        typed = typed
     );
     Ok((
         json!({"values": matching, "total": matching.len(), "hasMore": false}),

@@ -76,26 +76,36 @@ fn template_contents(t: &TemplateSpec, uri: &str, values: &[(String, String)]) -
 
 /// The `contents` of `resources/read` for `uri`, or the refusal of an
 /// unknown one: -32602 with the URI in `data` (M-RESOURCES, RPC-CODES).
-pub(crate) fn read(config: &ServerConfig, uri: &str) -> Result<(Value, String), Refusal> {
+pub(crate) fn read(
+    config: &ServerConfig,
+    uri: &str,
+) -> Result<(Value, crate::note::Note), Refusal> {
     if let Some(r) = config.resources.iter().find(|r| r.uri == uri) {
         let mime = r.mime_type.clone().unwrap_or_else(|| "text/plain".into());
         let contents = match &r.blob {
             Some(blob) => json!([{"uri": r.uri, "mimeType": mime, "blob": blob}]),
             None => json!([{"uri": r.uri, "mimeType": mime, "text": r.text}]),
         };
-        return Ok((contents, format!("resources/read returns {uri}.")));
+        return Ok((
+            contents,
+            crate::note!(
+                "server.resources.resources_read_returns",
+                "resources/read returns {uri}.",
+                uri = uri
+            ),
+        ));
     }
     for t in &config.resource_templates {
         if let Some(values) = match_template(&t.uri_template, uri) {
             let contents = json!([template_contents(t, uri, &values)]);
-            return Ok((contents, format!("{uri} is no listed resource, but template {} matches it: the server reads it from the template.", t.uri_template)));
+            return Ok((contents, crate::note!("server.resources.no_listed_resource_but", "{uri} is no listed resource, but template {uri_template} matches it: the server reads it from the template.", uri = uri, uri_template = t.uri_template)));
         }
     }
     Err(Refusal::new(
         Fault::UnknownResource,
         format!("Resource not found: {uri}"),
         &[rules::M_RESOURCES, rules::RPC_CODES, rules::H_STATUS],
-        "An unknown resource is -32602 in 2026-07-28 (never the old -32002), with the URI in data so the client can tell which.",
+        crate::note!("server.resources.unknown_resource_32602_2026", "An unknown resource is -32602 in 2026-07-28 (never the old -32002), with the URI in data so the client can tell which."),
     )
     .data(json!({"uri": uri})))
 }

@@ -141,7 +141,7 @@ impl Server {
         let agreed = filter.to_json();
         self.note(&conn, OutputKind::Send { message: ack, revision: ProtocolVersion::modern(), violation: None },
             &[rules::M_LISTEN_ACK, rules::M_LISTEN_FILTER, rules::M_LISTEN_TAG],
-            format!("The stream is open: the acknowledgement comes first, tagged with subscription id {id}, and names what the server agreed to send ({agreed}); nothing else will be sent on it."));
+            crate::note!("server.subscriptions.stream_open_acknowledgement_comes", "The stream is open: the acknowledgement comes first, tagged with subscription id {id}, and names what the server agreed to send ({agreed}); nothing else will be sent on it.", id = id, agreed = agreed));
         self.listeners.push(Listener {
             conn,
             id: id.clone(),
@@ -169,7 +169,7 @@ impl Server {
             .collect();
         if listeners.is_empty() && self.config.era.speaks_modern() {
             self.note(&ConnId::http(), OutputKind::Decision, &[rules::M_LISTEN_FILTER],
-                format!("The server has news for {method}, but no open listen stream asked for it: nothing is sent, and nobody is remembered."));
+                crate::note!("server.subscriptions.server_has_news_but", "The server has news for {method}, but no open listen stream asked for it: nothing is sent, and nobody is remembered.", method = method));
         }
         for l in listeners {
             let mut params = params.clone();
@@ -180,7 +180,7 @@ impl Server {
             let message = jsonrpc::notification(method, Value::Object(params));
             self.note(&l.conn, OutputKind::Send { message, revision: ProtocolVersion::modern(), violation: None },
                 &[rules::M_LISTEN_TAG, rules::M_LISTEN_FILTER],
-                format!("{method} goes to the stream of subscription {} (it asked for it), tagged with its id.", l.id));
+                crate::note!("server.subscriptions.goes_stream_subscription_asked", "{method} goes to the stream of subscription {id} (it asked for it), tagged with its id.", method = method, id = l.id));
         }
         match change {
             ServerTrigger::ToolsChanged
@@ -203,15 +203,15 @@ impl Server {
             return;
         }
         let note = match change {
-            ServerTrigger::ToolsChanged => "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list.".to_string(),
-            _ => format!("The server declared listChanged, so the session hears {method}: a hint to re-list."),
+            ServerTrigger::ToolsChanged => crate::note!("server.subscriptions.server_declared_tools_listchanged", "The server declared tools.listChanged, so it announces the change: a hint to re-list, not a new list."),
+            _ => crate::note!("server.subscriptions.server_declared_listchanged_session", "The server declared listChanged, so the session hears {method}: a hint to re-list.", method = method),
         };
         self.notify_legacy_sessions(
             |s| s.state == SessionState::Operating,
             method,
             Value::Null,
             rules::L_LIST_CHANGED,
-            &note,
+            note,
         );
     }
 
@@ -222,8 +222,10 @@ impl Server {
             methods::RESOURCES_UPDATED,
             json!({"uri": uri}),
             rules::L_SUBSCRIBE,
-            &format!(
-                "The session subscribed to {uri}, so it hears notifications/resources/updated."
+            crate::note!(
+                "server.subscriptions.session_subscribed_hears_notifications",
+                "The session subscribed to {uri}, so it hears notifications/resources/updated.",
+                uri = uri
             ),
         );
     }

@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 use super::config::{Behaviour, InputAsk, InputRound, MrtrSpec, ToolSpec};
 use super::mrtr::{self, Outcome, Target};
 use super::{ConnId, OutputKind, Refusal, Server};
+use crate::note::Note;
 use crate::protocol::{meta, methods, ClientCapabilities, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 
@@ -37,7 +38,7 @@ pub(crate) fn level_passes(level: &str, minimum: &str) -> bool {
 }
 
 /// What a tool call with a behaviour produced.
-pub(crate) type Answered = (Value, Vec<RuleId>, String);
+pub(crate) type Answered = (Value, Vec<RuleId>, Note);
 
 /// The request's `_meta` facts a behaviour reads.
 pub(crate) struct CallMeta {
@@ -110,7 +111,7 @@ impl Server {
                         json!({"progressToken": token, "progress": progress, "total": 100, "message": format!("{} at {progress}%", tool.name)}),
                     );
                     self.note(conn, OutputKind::Send { message, revision: revision.clone(), violation: None }, &[rules::M_PROGRESS, rules::H_SSE_RESPONSE],
-                        format!("The request carried a progress token, so {} reports progress ({progress} of 100) on the request's own stream, before its result.", tool.name));
+                        crate::note!("server.tools.request_carried_progress_token", "The request carried a progress token, so {tool} reports progress ({progress} of 100) on the request's own stream, before its result.", tool = tool.name, progress = progress));
                 }
             }
             Behaviour::Logs { messages } => {
@@ -119,16 +120,13 @@ impl Server {
                         conn,
                         OutputKind::Decision,
                         &[rules::M_LOG_LEVEL],
-                        format!(
-                            "{} has log messages, but the request set no log level: none is sent.",
-                            tool.name
-                        ),
+                        crate::note!("server.tools.has_log_messages_but", "{tool} has log messages, but the request set no log level: none is sent.", tool = tool.name),
                     );
                     return;
                 };
                 if !level_passes("info", level) {
                     self.note(conn, OutputKind::Decision, &[rules::M_LOG_LEVEL, rules::L_LOGGING],
-                        format!("{}'s messages are at level info, below the requested {level}: none is sent.", tool.name));
+                        crate::note!("server.tools.s_messages_are_at", "{tool}'s messages are at level info, below the requested {level}: none is sent.", tool = tool.name, level = level));
                     return;
                 }
                 let era_rule = if revision.era() == crate::protocol::Era::Modern {
@@ -142,7 +140,7 @@ impl Server {
                         json!({"level": "info", "logger": tool.name, "data": text}),
                     );
                     self.note(conn, OutputKind::Send { message, revision: revision.clone(), violation: None }, &[era_rule, rules::H_SSE_RESPONSE],
-                        format!("Level info passes the requested minimum ({level}): the log message travels before the result."));
+                        crate::note!("server.tools.level_info_passes_requested", "Level info passes the requested minimum ({level}): the log message travels before the result.", level = level));
                 }
             }
             _ => {}
@@ -195,14 +193,14 @@ impl Server {
                 Outcome::Declined(key, action) => (
                     self.modern_content(json!([{"type": "text", "text": format!("{} did nothing: the user answered \"{action}\" to {key}.", tool.name)}]), true),
                     vec![rules::M_MRTR],
-                    "The user did not accept, so the tool ends without acting.".into(),
+                    crate::note!("server.tools.user_did_not_accept", "The user did not accept, so the tool ends without acting."),
                 ),
                 Outcome::Done(answers) => {
                     let text = mrtr::fill_answers(&spec.result_text, &answers);
                     (
                         self.modern_content(json!([{"type": "text", "text": text}]), false),
                         vec![rules::M_MRTR, rules::M_STATELESS, rules::M_RESULT_TYPE],
-                        format!("Every input request is answered in this retry (and requestState, if any, verified): {} completes, from this request alone.", tool.name),
+                        crate::note!("server.tools.every_input_request_answered", "Every input request is answered in this retry (and requestState, if any, verified): {tool} completes, from this request alone.", tool = tool.name),
                     )
                 }
             });
@@ -228,15 +226,21 @@ impl Server {
             rules.push(rules::M_MRTR_STATE);
         }
         self.finish(&mut result, false);
-        let note = format!(
-            "{name} needs input (round {}): input_required asking for {}{}; nothing is done yet, and the server keeps nothing.",
-            round + 1,
-            keys.join(", "),
-            if signed {
+        let signed = if signed {
+            crate::note!(
+                "tools.mrtr_signed_state",
                 ", with a signed requestState carrying what earlier rounds answered"
-            } else {
-                ""
-            }
+            )
+        } else {
+            Note::default()
+        };
+        let note = crate::note!(
+            "tools.mrtr_needs_input",
+            "{name} needs input (round {round}): input_required asking for {keys}{signed}; nothing is done yet, and the server keeps nothing.",
+            name = name,
+            round = round + 1,
+            keys = keys.join(", "),
+            signed = signed
         );
         (Value::Object(result), rules, note)
     }
@@ -260,19 +264,19 @@ impl Server {
         modern: bool,
     ) -> Answered {
         let text_block = || json!([{"type": "text", "text": tool.result_text}]);
-        let (content, is_error, rules, note): (Value, bool, Vec<RuleId>, String) = match behaviour {
+        let (content, is_error, rules, note): (Value, bool, Vec<RuleId>, Note) = match behaviour {
             Behaviour::Content { content } => (json!(content), false, vec![rules::M_RESULT_TYPE],
-                format!("{} answers {} content block(s).", tool.name, content.len())),
+                crate::note!("server.tools.answers_content_block_s", "{tool} answers {count} content block(s).", tool = tool.name, count = content.len())),
             Behaviour::ToolError => (text_block(), true, vec![rules::L_FALLBACK],
-                format!("{} fails as a tool: a result with isError true that the model can read, not a JSON-RPC error.", tool.name)),
+                crate::note!("server.tools.fails_tool_result_iserror", "{tool} fails as a tool: a result with isError true that the model can read, not a JSON-RPC error.", tool = tool.name)),
             Behaviour::Announce { change } => {
                 self.announce(change);
                 self.note(&ConnId::http(), OutputKind::Broadcast(change.clone()), &[rules::M_LISTEN_FILTER],
-                    "Every other instance of this server tells its own listeners too.");
+                    crate::note!("server.tools.every_other_instance_server", "Every other instance of this server tells its own listeners too."));
                 (text_block(), false, vec![rules::M_LISTEN_FILTER, rules::L_LIST_CHANGED],
-                    format!("{} changes a list: every open stream that asked for it hears so, tagged with its subscription id; the others hear nothing.", tool.name))
+                    crate::note!("server.tools.changes_list_every_open", "{tool} changes a list: every open stream that asked for it hears so, tagged with its subscription id; the others hear nothing.", tool = tool.name))
             }
-            _ => (text_block(), false, vec![rules::M_RESULT_TYPE], format!("{} completes.", tool.name)),
+            _ => (text_block(), false, vec![rules::M_RESULT_TYPE], crate::note!("server.tools.completes", "{tool} completes.", tool = tool.name)),
         };
         let result = if modern {
             self.modern_content(content, is_error)
@@ -322,7 +326,7 @@ impl Server {
             Behaviour::Mrtr(_) => Some((
                 json!({"content": [{"type": "text", "text": format!("{} asks for input through multi round-trip requests, a 2026-07-28 feature; this legacy session cannot use it.", tool.name)}], "isError": true}),
                 vec![rules::L_CAP_SESSION, rules::L_FALLBACK],
-                format!("{} is built on MRTR, which a legacy session does not have: a tool error says so.", tool.name),
+                crate::note!("server.tools.built_mrtr_which_legacy", "{tool} is built on MRTR, which a legacy session does not have: a tool error says so.", tool = tool.name),
             )),
             Behaviour::Reconnect { retry_ms } => {
                 // The HTTP edge decides whether the session polls (H-SSE-POLL).

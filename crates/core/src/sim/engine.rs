@@ -11,6 +11,7 @@ use super::timeline::{
 use super::SimTime;
 use crate::client::Client;
 use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
+use crate::note::Note;
 use crate::protocol::jsonrpc::Envelope;
 use crate::protocol::{ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
@@ -146,7 +147,7 @@ pub fn run(setup: &Setup) -> Timeline {
     engine.drain(&mut client, &mut server);
     let leaked = server.locks_held().len() as u32;
     let ended_at_ms = engine.events.last().map(|e| e.at_ms).unwrap_or(0);
-    let outcome = outcome(&engine.events, leaked, truncated);
+    let (outcome, outcome_msg) = outcome(&engine.events, leaked, truncated).into_parts();
     Timeline {
         label: setup.label.clone(),
         transport,
@@ -157,27 +158,42 @@ pub fn run(setup: &Setup) -> Timeline {
             leaked_locks: leaked,
             ended_at_ms,
             outcome,
+            outcome_msg,
         },
     }
 }
 
-fn outcome(events: &[Event], leaked: u32, truncated: bool) -> String {
+fn outcome(events: &[Event], leaked: u32, truncated: bool) -> Note {
     let last = events
         .iter()
         .rev()
         .find_map(|e| e.message().map(|m| (m.from, m.label.clone())));
     let mut text = match last {
-        Some((from, label)) => format!("Last message: {label} from the {}.", from.name()),
-        None => "No message was exchanged.".into(),
+        Some((from, label)) => crate::note!(
+            "sim.outcome.last",
+            "Last message: {label} from the {from}.",
+            label = label,
+            from = side_word(from)
+        ),
+        None => crate::note!("sim.outcome.none", "No message was exchanged."),
     };
     if leaked > 0 {
-        text.push_str(&format!(
-            " {} still held: leaked until the server process restarts.",
-            crate::server::count(leaked as usize, "lock")
+        let locks = if leaked == 1 {
+            crate::note!("sim.outcome.one_lock", "1 lock")
+        } else {
+            crate::note!("sim.outcome.locks", "{n} locks", n = leaked)
+        };
+        text.push(crate::note!(
+            "sim.outcome.leaked",
+            "{locks} still held: leaked until the server process restarts.",
+            locks = locks
         ));
     }
     if truncated {
-        text.push_str(" The run was cut off at the simulator's limit.");
+        text.push(crate::note!(
+            "sim.outcome.cut_off",
+            "The run was cut off at the simulator's limit."
+        ));
     }
     text
 }
@@ -208,19 +224,21 @@ impl Engine {
                 what: format!("message {n} from the {}", from.name()),
             },
             vec![rules::L_TIMEOUT],
-            format!("The channel loses the {}'s message {n} in transit: it never arrives, and only a timeout can tell.", from.name()),
+            crate::note!("sim.channel_loses_s_message", "The channel loses the {from}'s message {n} in transit: it never arrives, and only a timeout can tell.", from = side_word(from), n = n),
         );
         true
     }
 
-    fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: String) -> usize {
+    fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: impl Into<Note>) -> usize {
         let index = self.events.len();
+        let (note, note_msg) = note.into().into_parts();
         self.events.push(Event {
             index,
             at_ms: self.now.as_millis(),
             kind,
             rules,
             note,
+            note_msg,
             narration: None,
         });
         index
@@ -258,7 +276,7 @@ impl Engine {
         }
     }
 
-    fn client_action(&mut self, action: ClientAction, rules: Vec<RuleId>, note: String) {
+    fn client_action(&mut self, action: ClientAction, rules: Vec<RuleId>, note: Note) {
         match action {
             ClientAction::Send {
                 text,
@@ -461,7 +479,7 @@ impl Engine {
                     self.push(
                         EventKind::Decision { side: Side::Server },
                         vec![rules::RPC_PARSE],
-                        format!("Framing error: the text spans {} lines, and stdio delivers each line as its own message.", lines.len()),
+                        crate::note!("sim.framing_error_text_spans", "Framing error: the text spans {count} lines, and stdio delivers each line as its own message.", count = lines.len()),
                     );
                     for line in lines {
                         self.server_handles_line(server, line);
@@ -504,9 +522,10 @@ impl Engine {
                 ServerEvent::ToolsChanged => server.trigger(now, ServerTrigger::ToolsChanged),
                 ServerEvent::Changed { change } => server.trigger(now, change),
                 ServerEvent::Upgrade { config } => {
-                    let note = format!(
-                        "The server is upgraded in place: it now runs {}.",
-                        config.label()
+                    let note = crate::note!(
+                        "sim.server_upgraded_place_now",
+                        "The server is upgraded in place: it now runs {label}.",
+                        label = config.label()
                     );
                     *server = Server::new(*config);
                     self.push(
@@ -582,6 +601,14 @@ pub fn message_event(
     }
 }
 
+/// "client" or "server", as a word of a note (translated).
+fn side_word(side: Side) -> Note {
+    match side {
+        Side::Client => crate::note!("sim.side_client", "client"),
+        Side::Server => crate::note!("sim.side_server", "server"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -641,7 +668,7 @@ mod tests {
                 text,
                 headers: None,
                 violation: Some("pretty-printed over stdio".into()),
-                note: String::new(),
+                note: Note::default(),
                 rules: vec![],
             }],
         );

@@ -177,8 +177,13 @@ pub struct Event {
     pub kind: EventKind,
     /// The rules that caused it.
     pub rules: Vec<RuleId>,
-    /// One sentence for the learner.
+    /// One sentence for the learner (English).
     pub note: String,
+    /// The note as a catalog message (key and arguments, the JSON of
+    /// [`crate::note::Msg`]), for a view in another language
+    /// ([`crate::note::render`]); absent for a note made from plain text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note_msg: Option<Value>,
     /// What a scenario's author tells the reader at this point (a file's
     /// `say`), when it did; absent from the serialized form otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -202,8 +207,11 @@ pub struct Summary {
     pub leaked_locks: u32,
     /// Virtual time of the last event, in ms.
     pub ended_at_ms: u64,
-    /// One sentence describing the outcome.
+    /// One sentence describing the outcome (English).
     pub outcome: String,
+    /// The outcome as a catalog message (see [`Event::note_msg`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome_msg: Option<Value>,
 }
 
 /// Everything one set-up did, in time order.
@@ -364,6 +372,7 @@ mod read {
                 .map(|id| crate::rules::find(id.as_str()?).map(|rule| rule.id))
                 .collect::<Option<_>>()?,
             note: text(v, "note")?,
+            note_msg: optional(v, "note_msg", |m| Some(m.clone()))?,
             narration: optional(v, "narration", |x| x.as_str().map(str::to_string))?,
         })
     }
@@ -389,6 +398,7 @@ mod read {
                 leaked_locks: summary.get("leaked_locks")?.as_u64()?.try_into().ok()?,
                 ended_at_ms: time(summary, "ended_at_ms")?,
                 outcome: text(summary, "outcome")?,
+                outcome_msg: optional(summary, "outcome_msg", |m| Some(m.clone()))?,
             },
         })
     }

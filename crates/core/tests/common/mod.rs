@@ -271,7 +271,9 @@ impl Driver {
         self.outputs
             .iter()
             .filter_map(|o| match &o.action {
-                ClientAction::Record(kind) => Some((kind.clone(), o.rules.clone(), o.note.clone())),
+                ClientAction::Record(kind) => {
+                    Some((kind.clone(), o.rules.clone(), o.note.text().to_string()))
+                }
                 _ => None,
             })
             .collect()

@@ -513,7 +513,7 @@ fn script(steps: &[StepDef], has: &ClientCapabilities) -> Vec<Step> {
                 text: text.clone(),
                 headers: headers.clone(),
                 violation: violation.clone(),
-                note: note.clone().unwrap_or_default(),
+                note: crate::scenarios::catalog::catalog_note(note.as_deref().unwrap_or_default()),
                 rules: rules.clone(),
             }),
             ActionDef::Declare { capabilities } => current = capabilities.clone(),

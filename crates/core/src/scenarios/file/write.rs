@@ -333,7 +333,7 @@ fn action(step: &Step) -> ActionDef {
             text: text.clone(),
             headers: headers.clone(),
             violation: violation.clone(),
-            note: (!note.is_empty()).then(|| note.clone()),
+            note: (!note.is_empty()).then(|| note.text().to_string()),
             rules: rules.clone(),
         },
         Step::Wait { ms } => ActionDef::Wait { ms: *ms },
