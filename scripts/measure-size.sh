@@ -3,8 +3,9 @@
 # file it references (the lite bundle's wasm, its JS glue and snippets, the
 # stylesheet, the favicon), plus the largest of the recorded runs in
 # timelines/ (a first visit fetches one scenario's; the largest is the
-# worst case) and the largest message catalog of i18n/ (one is fetched;
-# not the rules' summaries, fetched when a reader first inspects) —
+# worst case) and the message catalog of the costliest language (its
+# <tag>.json and, but for English, the largest of its scenarios' notes,
+# <tag>.notes/<scenario>.json) —
 # against the budget below (DESIGN.md: 200 KB; issue 16: 150 KB). Files a first
 # visit never loads (the full bundle, fetched when a person changes
 # something; embed.js; course-demo.html) are listed apart.
@@ -15,7 +16,7 @@
 # at the table while working on a change that is over).
 #
 #   scripts/measure-size.sh [DIST_DIR]     (default: dist)
-#   SIZE_BUDGET_BYTES=205000               (budget; 1 KB = 1000 bytes)
+#   SIZE_BUDGET_BYTES=217000               (budget; 1 KB = 1000 bytes)
 set -euo pipefail
 
 # shellcheck source=scripts/env.sh
@@ -23,12 +24,13 @@ set -euo pipefail
 cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
-# 208000: the size reached (BENCHMARKS.md, "Script figures start lite"):
-# this first visit 207.9 KB, and a page of three script figures 207.8 KB
-# (tests/e2e/bundles.test.mjs holds it to this same budget), rounded up.
-# Issue 16 asks for 150000, not reached yet: what remains is mostly code
-# (Yew, the components' views, serde_json).
-budget="${SIZE_BUDGET_BYTES:-208000}"
+# 217000: the size reached (BENCHMARKS.md, "Notes in the reader's
+# language"): a first visit in Chinese, the costliest language, 216.7 KB
+# (an English one 213.6 KB; a page of three script figures is held to this
+# same budget by tests/e2e/bundles.test.mjs), rounded up. Issue 16 asks
+# for 150000, not reached: what remains is mostly code (Yew, the
+# components' views, serde_json).
+budget="${SIZE_BUDGET_BYTES:-217000}"
 out="tests/e2e/artifacts/size.txt"
 
 [ -f "$dist/index.html" ] || { echo "measure-size: $dist/index.html not found; build first" >&2; exit 1; }
@@ -49,15 +51,29 @@ first_visit() {
       echo "$(gzip -9 -c "$t" | wc -c) timelines/${t##*/}"
     done | sort -n | tail -1 | cut -d' ' -f2
   fi
-  # The largest message catalog (a visit fetches its language's; English
-  # too only for a catalog marked partial, which none is; the rules'
-  # summaries, <tag>.rules.json, come when a reader first inspects a message,
-  # and the full bundle's keys, <tag>.full.json, with the full bundle).
+  # The message catalog of the language whose first visit costs most: a
+  # visit fetches its language's catalog, <tag>.json, and, in a language
+  # other than English, the notes' templates its scenario's recorded run
+  # needs, <tag>.notes/<scenario>.json (the largest counted; English shows
+  # the core's own notes). Not counted: the whole <tag>.notes.json, which
+  # only the full bundle fetches; the rules' summaries, <tag>.rules.json,
+  # fetched when a reader first inspects a message; the full bundle's
+  # keys, <tag>.full.json, fetched with the full bundle.
   if [ -d "$dist/i18n" ]; then
     for t in "$dist"/i18n/*.json; do
       case "$t" in */languages.json|*.rules.json|*.full.json|*.notes.json) continue;; esac
-      echo "$(gzip -9 -c "$t" | wc -c) i18n/${t##*/}"
-    done | sort -n | tail -1 | cut -d' ' -f2
+      tag="$(basename "$t" .json)"
+      gz=$(gzip -9 -c "$t" | wc -c)
+      files="i18n/$tag.json"
+      if [ "$tag" != en ] && [ -d "$dist/i18n/$tag.notes" ]; then
+        part="$(for n in "$dist/i18n/$tag.notes"/*.json; do
+          echo "$(gzip -9 -c "$n" | wc -c) i18n/$tag.notes/${n##*/}"
+        done | sort -n | tail -1)"
+        gz=$((gz + ${part%% *}))
+        files="$files ${part#* }"
+      fi
+      echo "$gz $files"
+    done | sort -n | tail -1 | cut -d' ' -f2-
   fi
 }
 
@@ -74,16 +90,6 @@ table="$(
   for f in $(cd "$dist" && find . -type f | sed 's|^\./||' | sort); do
     case " $(echo $files) " in *" $f "*) continue;; esac
     printf '%-48s %10d %10d  (not loaded on first visit)\n' "$f" "$(wc -c <"$dist/$f")" "$(gzip -9 -c "$dist/$f" | wc -c)"
-  done
-  # A first visit in another language than English also fetches that
-  # language's notes' templates (<tag>.notes.json, in parallel with its
-  # catalog; English shows the core's own notes): reported, not counted.
-  for t in "$dist"/i18n/*.notes.json; do
-    [ -f "$t" ] || continue
-    case "$t" in */en.notes.json) continue;; esac
-    gz=$(gzip -9 -c "$t" | wc -c)
-    printf 'a first visit in %s also fetches i18n/%s: %d bytes gzip (%d in all)\n' \
-      "$(basename "$t" .notes.json)" "${t##*/}" "$gz" $((total_gz + gz))
   done
   pct=$((total_gz * 100 / budget))
   if [ "$total_gz" -le "$budget" ]; then verdict="within budget"; else verdict="OVER BUDGET"; fi

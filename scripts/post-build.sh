@@ -8,13 +8,17 @@
 #   2. scripts/split-catalogs.mjs: each catalog in i18n/ in two, the keys the
 #      lite bundle may show (<tag>.json, first visit) and those only the full
 #      bundle shows (<tag>.full.json).
-#   3. release builds only: scripts/minify-js.sh (terser over the JS glue)
+#   3. scripts/split-notes.mjs: each language's notes' templates
+#      (<tag>.notes.json) also per scenario, <tag>.notes/<scenario>.json,
+#      what that scenario's recorded run needs (the lite bundle's fetch).
+#   4. release builds only: scripts/minify-js.sh (terser over the JS glue)
 #      and scripts/minify-css.mjs (comments and whitespace out of style.css).
 set -euo pipefail
 dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 node "$here/extract-loader.mjs" "$dir"
 node "$here/split-catalogs.mjs" "$dir"
+node "$here/split-notes.mjs" "$dir"
 bash "$here/minify-js.sh"
 [ "${TRUNK_PROFILE:-release}" = "release" ] && node "$here/minify-css.mjs" "$dir"
 exit 0

@@ -178,6 +178,54 @@ fn notes_url(base: &str, tag: &str) -> String {
     format!("{base}i18n/{tag}.notes.json")
 }
 
+/// Whether this bundle fetches a language's notes' templates whole, with
+/// its catalog (the full bundle: its simulator can write any note), or
+/// each scenario's part with the scenario's recorded run (the lite bundle,
+/// [`load_scenario_notes`]).
+const WHOLE_NOTES: bool = cfg!(feature = "engine");
+
+/// Where the notes' templates of `tag` that scenario `id`'s recorded run
+/// needs are (`i18n/<tag>.notes/<id>.json`, written at build time by
+/// `scripts/split-notes.mjs`).
+fn scenario_notes_url(base: &str, tag: &str, id: &str) -> String {
+    format!("{base}i18n/{tag}.notes/{id}.json")
+}
+
+/// Starts fetching what [`load_scenario_notes`] will want for scenario `id`
+/// in the language [`load_catalog`] will choose (nothing for English).
+pub fn prefetch_scenario_notes(
+    base: &str,
+    asked: Option<&str>,
+    host: Option<&web_sys::Element>,
+    id: &str,
+) {
+    let language = choose_language(asked, host);
+    if language.tag != i18n::FALLBACK {
+        let _ = catalog(&scenario_notes_url(base, &language.tag, id));
+    }
+}
+
+/// Fetches and adds the notes' templates scenario `id`'s recorded run needs,
+/// in the installed language (nothing for English, whose notes are the
+/// core's own); false if they could not be had: the notes then show in
+/// English.
+pub async fn load_scenario_notes(id: &str) -> bool {
+    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+        return false;
+    };
+    if language.tag == i18n::FALLBACK {
+        return true;
+    }
+    let url = scenario_notes_url(&base, &language.tag, id);
+    match response_text(catalog(&url)).await {
+        Some(text) => {
+            i18n::add_notes(&text);
+            true
+        }
+        None => false,
+    }
+}
+
 /// The text of the catalog of `tag` under `base`, if it can be fetched.
 async fn catalog_text(base: &str, tag: &str) -> Option<String> {
     response_text(catalog(&format!("{base}i18n/{tag}.json"))).await
@@ -212,8 +260,10 @@ pub async fn load_catalog(
     let language = choose_language(asked, host);
     LOADED.with(|l| *l.borrow_mut() = Some((base.to_string(), language.clone())));
     // The notes' templates come in parallel, for any language but English
-    // (English shows the core's own notes).
-    let notes = (language.tag != i18n::FALLBACK).then(|| notes_url(base, &language.tag));
+    // (English shows the core's own notes); the lite bundle fetches each
+    // scenario's part instead (`load_scenario_notes`).
+    let notes =
+        (WHOLE_NOTES && language.tag != i18n::FALLBACK).then(|| notes_url(base, &language.tag));
     if let Some(url) = &notes {
         let _ = catalog(url);
     }
@@ -296,7 +346,7 @@ pub async fn load_full_catalog() -> bool {
 pub fn prefetch_catalog(base: &str, asked: Option<&str>, host: Option<&web_sys::Element>) {
     let language = choose_language(asked, host);
     let _ = catalog(&format!("{base}i18n/{}.json", language.tag));
-    if language.tag != i18n::FALLBACK {
+    if WHOLE_NOTES && language.tag != i18n::FALLBACK {
         let _ = catalog(&notes_url(base, &language.tag));
     }
 }

@@ -14,7 +14,8 @@ use super::hand_over;
 use super::recorded;
 use crate::boot;
 use crate::browser::{
-    load_catalog, localize_page, page_config, prefetch_catalog, script_base, to_json,
+    load_catalog, load_scenario_notes, localize_page, page_config, prefetch_catalog,
+    prefetch_scenario_notes, script_base, to_json,
 };
 use crate::config::{Config, Mode};
 use crate::figure::Handle;
@@ -53,12 +54,14 @@ pub fn start() {
     let id = known(id);
     // The catalog comes while the runs do.
     prefetch_catalog("", config.lang.as_deref(), None);
+    prefetch_scenario_notes("", config.lang.as_deref(), None, &id);
     wasm_bindgen_futures::spawn_local(async move {
         if !recorded::fetch(&id).await {
             start_full(None);
             return;
         }
         let tag = load_catalog("", config.lang.as_deref(), None).await;
+        load_scenario_notes(&id).await;
         localize_page(&tag);
         // The options' problems, in the page's language now.
         let config = Config {
@@ -145,8 +148,9 @@ pub async fn mount(
     }
     config.reduced_motion = crate::browser::reduced_motion();
     let base = script_base().unwrap_or_else(|| "/".into());
-    prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
     let id = known(config.scenario.clone().unwrap_or_default());
+    prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
+    prefetch_scenario_notes(&base, config.lang.as_deref(), Some(&host), &id);
     if !recorded::fetch(&id).await {
         // No recorded runs: the full bundle runs the scenario itself.
         let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
@@ -154,6 +158,7 @@ pub async fn mount(
         return Ok(handle(None));
     }
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    load_scenario_notes(&id).await;
     // The options' problems, in the figure's language now.
     config.problem = parse().problem;
     if let Some(problem) = &config.problem {

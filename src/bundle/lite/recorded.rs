@@ -27,7 +27,13 @@ pub async fn fetch(id: &str) -> bool {
     let Ok(text) = JsFuture::from(fetch_text(&format!("{base}timelines/{id}.json"))).await else {
         return false;
     };
-    text.as_string().is_some_and(|text| runs::keep(id, &text))
+    if !text.as_string().is_some_and(|text| runs::keep(id, &text)) {
+        return false;
+    }
+    // Another scenario opened in the page: its notes in the page's language
+    // (the first one's come with the catalog, see `entry::start`).
+    crate::browser::load_scenario_notes(id).await;
+    true
 }
 
 /// Fetches the scenario the state waits for, then opens it (or hands over).
