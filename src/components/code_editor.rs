@@ -220,7 +220,7 @@ pub fn CodeEditor(props: &CodeEditorProps) -> Html {
                     <pre class="code-view" aria-hidden="true"><code>{ for view }</code></pre>
                     <textarea class="code-input" data-testid="editor-text" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
-                        aria-label="JSON-RPC request" aria-describedby="editor-keys"
+                        aria-label={crate::i18n::t("editor.request_aria")} aria-describedby="editor-keys"
                         ref={area} {oninput} {onkeydown} {onkeyup} {onclick} />
                 </div>
             </div>

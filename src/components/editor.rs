@@ -84,12 +84,7 @@ fn options<'a>(values: impl IntoIterator<Item = &'a str>, current: &str) -> Html
 }
 
 /// A labelled `<select>`.
-fn select(
-    label: &'static str,
-    testid: &'static str,
-    onchange: Callback<Event>,
-    options: Html,
-) -> Html {
+fn select(label: String, testid: &'static str, onchange: Callback<Event>, options: Html) -> Html {
     html! {
         <label class="field">
             { label }
@@ -105,23 +100,24 @@ fn lint_view(lint: &editor::Lint) -> Html {
     } else if let Some(p) = &lint.parse {
         html! {
             <p class="refusal" data-testid="parse-problem" data-line={p.line.to_string()}>
-                { format!(
-                    "Not JSON at line {}, column {}: {}. Sending it shows what a server does with that.",
-                    p.line, p.column, p.message
-                ) }
+                { tf("editor.not_json", &[
+                    ("line", &p.line.to_string()),
+                    ("column", &p.column.to_string()),
+                    ("why", &p.message),
+                ]) }
             </p>
         }
     } else if let (true, Some(m), Some(r)) =
         (lint.warnings.is_empty(), &lint.method, &lint.revision)
     {
         html! {
-            <p class="validity" data-testid="editor-clean">{ format!("\u{2713} a valid {m} request of {r}") }</p>
+            <p class="validity" data-testid="editor-clean">{ format!("\u{2713} {}", tf("editor.clean", &[("method", m), ("revision", r)])) }</p>
         }
     } else {
         html! {}
     };
     let warnings = (!lint.warnings.is_empty()).then(|| html! {
-        <ul class="warnings" data-testid="editor-warnings" aria-label="Schema warnings (you can still send)">
+        <ul class="warnings" data-testid="editor-warnings" aria-label={t("editor.warnings_aria")}>
             { for lint.warnings.iter().map(|w| html! {
                 <li>
                     <code>{ w.path.clone() }</code>
@@ -335,14 +331,14 @@ pub fn Editor(props: &EditorProps) -> Html {
         <>
             if let Some(lane) = &props.viewed {
                 <option value="viewed" selected={target == "viewed"}>
-                    { format!("viewed set-up ({})", lane.timeline.server_label) }
+                    { tf("editor.viewed_setup", &[("server", &crate::i18n::peer_label(&lane.timeline.server_label))]) }
                 </option>
             }
             { for props.files.iter().enumerate().map(|(i, (id, _))| {
                 let value = format!("file:{i}");
                 let selected = value == target;
                 html! {
-                    <option {selected} {value}>{ format!("{id} (scenario file)") }</option>
+                    <option {selected} {value}>{ tf("editor.file_target", &[("id", id)]) }</option>
                 }
             }) }
             { options(PRESETS.iter().map(|(id, _)| *id), target) }
@@ -381,42 +377,44 @@ pub fn Editor(props: &EditorProps) -> Html {
         .and_then(|i| state.history.get(i).map(|s| (i, &**s)));
 
     html! {
-        <section class="editor" data-testid="editor" aria-label="Request editor" {onkeydown}>
+        <section class="editor" data-testid="editor" aria-label={t("editor.aria")} {onkeydown}>
             <div class="editor-grid">
                 <div class="editor-write">
                     <div class="row">
-                        { select("Server", "editor-target", ontarget, targets) }
-                        { select("Transport", "editor-transport", ontransport, options(["stdio", "http"], transport)) }
+                        { select(t("editor.server"), "editor-target", ontarget, targets) }
+                        { select(t("editor.transport"), "editor-transport", ontransport, options(["stdio", "http"], transport)) }
                         <button type="button" data-testid="new-connection"
-                            onclick={on_click(&d, || EditorAction::NewConnection)}>{ "New connection" }</button>
+                            onclick={on_click(&d, || EditorAction::NewConnection)}>{ t("editor.new_connection") }</button>
                     </div>
                     if let Some(url) = &remote_url {
                         { remote_row(&d, url) }
                     }
                     <div class="row">
-                        { select("Templates of revision", "editor-revision", on_select(&d, |v| Some(EditorAction::Revision(v))),
+                        { select(t("editor.template_revision"), "editor-revision", on_select(&d, |v| Some(EditorAction::Revision(v))),
                             options(settings::known_versions(), state.revision)) }
-                        { select("Template method", "editor-method", on_select(&d, |v| Some(EditorAction::Method(v))),
+                        { select(t("editor.template_method"), "editor-method", on_select(&d, |v| Some(EditorAction::Method(v))),
                             options(editor::methods(state.revision).iter().copied(), state.method)) }
                         <button type="button" data-testid="insert-template"
-                            onclick={on_click(&d, || EditorAction::Template)}>{ "Replace text with template" }</button>
+                            onclick={on_click(&d, || EditorAction::Template)}>{ t("editor.template_insert") }</button>
                         <button type="button" data-testid="format"
-                            onclick={on_click(&d, || EditorAction::Format)}>{ "Format" }</button>
+                            onclick={on_click(&d, || EditorAction::Format)}>{ t("editor.format") }</button>
                     </div>
                     <fieldset class="row toggles">
-                        <legend>{ "Declares" }</legend>
+                        <legend>{ t("editor.declares") }</legend>
                         { for toggles }
-                        { select("Asks for version", "editor-version", on_select(&d, |v| Some(EditorAction::Version(v))), versions) }
+                        { select(t("editor.asks_version"), "editor-version", on_select(&d, |v| Some(EditorAction::Version(v))), versions) }
                     </fieldset>
                     <CodeEditor text={AttrValue::from(state.text.clone())} replaced={state.replaced} problem={lint.parse.as_ref().map(|p| (p.line, p.column))} oninput={(*onedit).clone()} />
                     if state.too_large() {
                         <p class="notice" data-testid="editor-too-large" role="status">
-                            { format!("This text is {} bytes: over the {} bytes (1 MiB) a request may have, so it is shown plain, not sent, and not kept in the page's link; a reload would lose it. Save it elsewhere, or shorten it.",
-                                state.text.len(), editor::MAX_REQUEST_BYTES) }
+                            { tf("editor.too_large", &[
+                                ("bytes", &state.text.len().to_string()),
+                                ("limit", &editor::MAX_REQUEST_BYTES.to_string()),
+                            ]) }
                         </p>
                     }
                     <p class="hint" id="editor-keys">
-                        { "Enter keeps the indentation; Tab inserts two spaces (Esc then Tab, or Shift+Tab, leaves the text); Ctrl+Enter sends. Over 1 MiB or 128 levels deep is not sent." }
+                        { t("editor.keys") }
                     </p>
                     { lint_view(lint) }
                     if state.transport == TransportKind::Http {
@@ -424,9 +422,9 @@ pub fn Editor(props: &EditorProps) -> Html {
                     }
                     <div class="row">
                         <button type="button" class="primary" data-testid="send"
-                            onclick={send.reform(|_: MouseEvent| ())}>{ "Send" }</button>
+                            onclick={send.reform(|_: MouseEvent| ())}>{ t("editor.send") }</button>
                         <span class="hint">
-                            { format!("Ctrl+Enter \u{b7} to {} over {transport}", state.server_label()) }
+                            { tf("editor.send_hint", &[("server", &crate::i18n::peer_label(&state.server_label())), ("transport", transport)]) }
                         </span>
                     </div>
                     if let Some((words, error)) = &state.notice {
@@ -434,16 +432,16 @@ pub fn Editor(props: &EditorProps) -> Html {
                             role={if *error { "alert" } else { "status" }}>
                             { words.clone() }
                             <button type="button" class="small"
-                                onclick={on_click(&d, || EditorAction::Dismiss)}>{ "Dismiss" }</button>
+                                onclick={on_click(&d, || EditorAction::Dismiss)}>{ t("editor.dismiss") }</button>
                         </div>
                     }
                 </div>
                 { reply_pane(&d, shown) }
             </div>
             <div class="editor-grid">
-                <section class="editor-lane" aria-label="The exchanges as a lane">
-                    <p class="peers">{ format!("{} \u{2192} {} over {transport}", lane.client_label, lane.server_label) }</p>
-                    <LaneDiagram index={EDITOR_LANE} row={0} hint={AttrValue::Static("Send a request: it is drawn here")} timeline={lane.clone()} layout={state.layout.clone()}
+                <section class="editor-lane" aria-label={t("editor.lane_aria")}>
+                    <p class="peers">{ tf("editor.peers", &[("client", &crate::i18n::peer_label(&lane.client_label)), ("server", &crate::i18n::peer_label(&lane.server_label)), ("transport", transport)]) }</p>
+                    <LaneDiagram index={EDITOR_LANE} row={0} hint={AttrValue::from(t("editor.lane_hint"))} timeline={lane.clone()} layout={state.layout.clone()}
                         {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
                 </section>
                 { history(&d, &state.history, state.shown, state.diff_pair()) }

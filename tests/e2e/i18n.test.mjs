@@ -171,6 +171,37 @@ for (const tag of LANGS) {
       assert.deepEqual(view.problems(), []);
     });
 
+    if (tag !== 'en') test(`the request editor's own text is in ${tag}`, T, async () => {
+      const view = await app.open(`/?lang=${tag}&scenario=discover`);
+      const { page } = view;
+      await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
+      await page.locator(sel('tab-editor')).click();
+      await page.locator(sel('editor-text')).waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator(sel('send')).click();
+      await page.locator(`${sel('reply')}[data-index="0"]`).waitFor({ timeout: 10_000 });
+      // The editor's labels, buttons, hints and reply pane, without what is
+      // protocol text (the request, the reply's JSON, method and preset
+      // names) or a server's own words. Not yet translated, so left out:
+      // the core's lint messages (the schema warnings' list and a refusal
+      // or parse problem's text).
+      const shown = await page.evaluate(() => {
+        const root = document.querySelector('[data-testid="editor"]').cloneNode(true);
+        for (const el of root.querySelectorAll('textarea, pre, code, option, .mono, .wire, .rule-id, .rule-summary, .lane, .warnings > li, .refusal')) el.remove();
+        const labels = [...document.querySelectorAll('[data-testid="editor"] [aria-label]')].map((el) => el.getAttribute('aria-label'));
+        return [root.textContent, ...labels];
+      });
+      const problems = [];
+      for (const text of shown) {
+        let t = text;
+        for (const w of serversWords) t = t.split(w).join('');
+        const run = englishRun(t);
+        if (run) problems.push(`English "${run}"`);
+      }
+      await view.screenshot(`i18n-editor-${tag}`);
+      assert.deepEqual(problems, []);
+      assert.deepEqual(view.problems(), []);
+    });
+
     test(`an iframe figure in ${tag}`, T, async () => {
       const view = await app.open(`/?embed=1&lang=${tag}&scenario=plain-vs-rich`);
       await view.page.waitForSelector(sel('player'), { timeout: 30_000 });

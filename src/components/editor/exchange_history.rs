@@ -9,6 +9,7 @@ use super::reply_pane::badge;
 use super::{on_click, Dispatch};
 use crate::editor_model::line_diff;
 use crate::editor_state::{EditorAction, Sent};
+use crate::i18n::{t, tf};
 use crate::model::Shared;
 
 /// How many of the latest exchanges the list shows (all stay in the lane
@@ -33,7 +34,7 @@ fn pick(d: &Dispatch, first: bool, len: usize, at: usize) -> Html {
     };
     html! {
         <input type="number" min="1" max={len.to_string()}
-            data-testid={if first { "diff-a" } else { "diff-b" }} aria-label="Reply number"
+            data-testid={if first { "diff-a" } else { "diff-b" }} aria-label={t("editor.diff_pick_aria")}
             value={(at + 1).to_string()} {onchange} />
     }
 }
@@ -48,10 +49,9 @@ pub fn history(
     let len = sent.len();
     let first = len.saturating_sub(HISTORY_SHOWN);
     let note = if len == 0 {
-        Some("Nothing sent yet.".to_string())
+        Some(t("editor.nothing_sent"))
     } else {
-        (first > 0)
-            .then(|| format!("{first} earlier exchanges are not listed; diff them by number."))
+        (first > 0).then(|| tf("editor.earlier_unlisted", &[("count", &first.to_string())]))
     };
     let items = sent.iter().enumerate().skip(first).map(|(i, s)| {
         html! {
@@ -80,14 +80,17 @@ pub fn history(
                         }) }
                     </pre>
                 },
-                None => html! { <p class="hint">{ "Too long to diff here." }</p> },
+                None => html! { <p class="hint">{ t("editor.diff_too_long") }</p> },
             };
             html! {
                 <>
                     <p class="row">
-                        { "Diff replies " }
+                        { t("editor.diff_replies") }
+                        { " " }
                         { pick(d, true, len, a) }
-                        { " and " }
+                        { " " }
+                        { t("editor.diff_and") }
+                        { " " }
                         { pick(d, false, len, b) }
                     </p>
                     { lines }
@@ -98,7 +101,7 @@ pub fn history(
     };
     html! {
         <section class="history" data-testid="history">
-            <h3>{ "History" }</h3>
+            <h3>{ t("editor.history") }</h3>
             if let Some(note) = note {
                 <p class="hint">{ note }</p>
             }

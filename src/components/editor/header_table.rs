@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::{on_click, Dispatch};
 use crate::editor_state::EditorAction;
+use crate::i18n::{t, tf};
 use crate::model::Shared;
 
 /// The header table; `session` is the legacy session id the editor adds.
@@ -33,35 +34,33 @@ pub fn header_table(
         };
         html! {
             <tr>
-                <td><input type="text" aria-label="Header name" data-testid={format!("header-name-{i}")}
+                <td><input type="text" aria-label={t("editor.header_name")} data-testid={format!("header-name-{i}")}
                     value={name.clone()} oninput={field(true)} /></td>
-                <td><input type="text" aria-label="Header value" data-testid={format!("header-value-{i}")}
+                <td><input type="text" aria-label={t("editor.header_value")} data-testid={format!("header-value-{i}")}
                     value={value.clone()} oninput={field(false)} /></td>
-                <td><button type="button" class="small" aria-label="Remove this header"
+                <td><button type="button" class="small" aria-label={t("editor.header_remove")}
                     onclick={on_click(d, move || EditorAction::RemoveHeader(i))}>{ "\u{d7}" }</button></td>
             </tr>
         }
     });
-    let note = format!(
-        "{}{}",
-        if edited {
-            "Edited: kept until \u{201c}From body\u{201d}."
-        } else {
-            "Following the body."
-        },
-        session
-            .map(|s| format!(" Mcp-Session-Id {s} is added."))
-            .unwrap_or_default()
-    );
+    let mut note = t(if edited {
+        "editor.headers_edited"
+    } else {
+        "editor.headers_following"
+    });
+    if let Some(s) = session {
+        note.push(' ');
+        note.push_str(&tf("editor.headers_session", &[("id", &s.to_string())]));
+    }
     html! {
         <fieldset class="header-table" data-testid="editor-headers">
-            <legend>{ "HTTP headers" }</legend>
+            <legend>{ t("editor.headers") }</legend>
             <table class="headers"><tbody>{ for rows }</tbody></table>
             <p class="row">
                 <button type="button" class="small" data-testid="header-add"
-                    onclick={on_click(d, || EditorAction::AddHeader)}>{ "Add" }</button>
+                    onclick={on_click(d, || EditorAction::AddHeader)}>{ t("editor.header_add") }</button>
                 <button type="button" class="small" data-testid="headers-from-body"
-                    onclick={on_click(d, || EditorAction::HeadersFromBody)}>{ "From body" }</button>
+                    onclick={on_click(d, || EditorAction::HeadersFromBody)}>{ t("editor.headers_from_body") }</button>
                 <span class="hint">{ note }</span>
             </p>
         </fieldset>

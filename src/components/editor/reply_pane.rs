@@ -29,21 +29,21 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
     let Some((n, sent)) = sent else {
         return html! {
             <section class="reply" data-testid="reply">
-                <h2>{ "Reply" }</h2>
-                <p class="hint">{ "Send the request (Ctrl+Enter) to see what the server answers, and why." }</p>
+                <h2>{ i18n::t("editor.reply") }</h2>
+                <p class="hint">{ i18n::t("editor.reply_empty") }</p>
             </section>
         };
     };
     let ex = &sent.exchange;
     let valid = ex.reply_problems.is_empty();
     let reply = if ex.reply.is_empty() {
-        "(no reply)".to_string()
+        i18n::t("editor.no_reply")
     } else {
         ex.reply.clone()
     };
     let validity = ex.reply_json.is_some().then(|| {
         let (class, words) = if valid {
-            ("validity", "\u{2713} matches its schema type".to_string())
+            ("validity", format!("\u{2713} {}", i18n::t("editor.reply_valid")))
         } else {
             (
                 "validity bad",
@@ -67,7 +67,7 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
                 if answerable {
                     <button type="button" class="small" data-testid="answer-server"
                         onclick={on_click(d, move || EditorAction::Answer(n, i))}>
-                        { "Answer it in the editor" }
+                        { i18n::t("editor.answer_in_editor") }
                     </button>
                 }
             </li>
@@ -75,7 +75,7 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
     });
     html! {
         <section class="reply" data-testid="reply" data-index={n.to_string()}>
-            <h2>{ "Reply" }</h2>
+            <h2>{ i18n::t("editor.reply") }</h2>
             <p class="reply-head" data-testid="reply-badge" aria-live="polite">
                 { badge(&ex.badge) }
                 if let Some(status) = ex.status {
@@ -86,18 +86,18 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
             <p class="note" data-testid="reply-note">{ i18n::note(&ex.note) }</p>
             if ex.badge == Badge::InputRequired {
                 <button type="button" class="primary" data-testid="answer-retry"
-                    onclick={on_click(d, move || EditorAction::AnswerAndRetry(n))}>{ "Answer and retry" }</button>
+                    onclick={on_click(d, move || EditorAction::AnswerAndRetry(n))}>{ i18n::t("editor.answer_retry") }</button>
             }
             <pre class="wire" data-testid="reply-json" tabindex="0">{ reply }</pre>
             { for validity }
             if !ex.response_headers.is_empty() {
                 <details>
-                    <summary>{ "Response headers" }</summary>
+                    <summary>{ i18n::t("editor.response_headers") }</summary>
                     { headers_table(&ex.response_headers) }
                 </details>
             }
             if !ex.side_effects.is_empty() {
-                <h3>{ "Sent by the server on its own" }</h3>
+                <h3>{ i18n::t("editor.server_messages") }</h3>
                 <ul class="server-messages" data-testid="server-messages">{ for side_effects }</ul>
             }
             { rule_list(&ex.rules, "reply-rules") }
@@ -110,10 +110,15 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
 fn versions(n: usize, method: &str, ex: &mcp_lanes_core::editor::Exchange) -> String {
     let mut out = format!("#{} {method}", n + 1);
     if !ex.asked.is_empty() {
-        out.push_str(&format!(" \u{b7} asked for {}", ex.asked));
+        out.push_str(" \u{b7} ");
+        out.push_str(&i18n::tf("editor.asked_for", &[("version", &ex.asked)]));
     }
     if !ex.revision.is_empty() {
-        out.push_str(&format!(" \u{b7} server speaks {}", ex.revision));
+        out.push_str(" \u{b7} ");
+        out.push_str(&i18n::tf(
+            "editor.server_speaks",
+            &[("version", &ex.revision)],
+        ));
     }
     out
 }
