@@ -7,7 +7,7 @@ use mcp_lanes_core::scenarios::file::{self, MAX_DEPTH, MAX_FILE_BYTES};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, ShadowRootInit, ShadowRootMode};
+use web_sys::Element;
 
 use super::hand_over;
 use crate::boot;
@@ -15,7 +15,7 @@ use crate::browser::{
     load_catalog, load_full_catalog, localize_page, page_config, prefetch_catalog, script_base,
 };
 use crate::config::{Config, FileRequest, Mode};
-use crate::figure::Handle;
+use crate::figure::{self, Handle};
 use crate::hooks::use_bridge::{Host, Remote};
 
 /// `fetch(url)` as text (same-origin credentials; CORS for another origin:
@@ -211,14 +211,7 @@ pub async fn mount(
     options: JsValue,
     handoff: Option<String>,
 ) -> Result<Handle, JsValue> {
-    let fail = |why: &str| {
-        let why = format!("mcp-lanes: {why}");
-        gloo::console::error!(why.clone());
-        Err(JsValue::from(js_sys::Error::new(&why)))
-    };
-    if !host.is_instance_of::<Element>() {
-        return fail("McpLanes.mount needs an element to show the figure in");
-    }
+    figure::require_element(&host)?;
     let options = read_options(&options);
     let parse = |options: &Result<Value, String>| match options {
         Ok(options) => Config::from_options(Mode::Mount, options),
@@ -244,13 +237,7 @@ pub async fn mount(
     if let (Some(problem), None) = (&config.problem, &handoff) {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
-    let shadow = match host.shadow_root() {
-        Some(shadow) => shadow,
-        None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {
-            Ok(shadow) => shadow,
-            Err(_) => return fail("this element cannot hold a figure (use a <div>)"),
-        },
-    };
+    let shadow = figure::shadow_root(&host)?;
     // A hand-over renders beside the lite figure, whose stylesheet stays.
     let sheets: &[&str] = if handoff.is_some() {
         &[EDITOR_CSS]

@@ -8,7 +8,7 @@
 
 use mcp_lanes_core::scenarios;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, ShadowRootInit, ShadowRootMode};
+use web_sys::Element;
 
 use super::hand_over;
 use super::recorded;
@@ -18,7 +18,7 @@ use crate::browser::{
     prefetch_scenario_notes, script_base, to_json,
 };
 use crate::config::{Config, Mode};
-use crate::figure::Handle;
+use crate::figure::{self, Handle};
 use crate::hooks::use_bridge::{Host, Remote};
 use crate::state::{needs_simulator, Upgrade};
 
@@ -119,14 +119,7 @@ pub async fn mount(
     options: JsValue,
     upgrade: js_sys::Function,
 ) -> Result<Handle, JsValue> {
-    let fail = |why: &str| {
-        let why = format!("mcp-lanes: {why}");
-        gloo::console::error!(why.clone());
-        Err(JsValue::from(js_sys::Error::new(&why)))
-    };
-    if !host.is_instance_of::<Element>() {
-        return fail("McpLanes.mount needs an element to show the figure in");
-    }
+    figure::require_element(&host)?;
     let read = to_json(&options);
     let parse = || match &read {
         Some(options) => Config::from_options(Mode::Mount, options),
@@ -164,13 +157,7 @@ pub async fn mount(
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
-    let shadow = match host.shadow_root() {
-        Some(shadow) => shadow,
-        None => match host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)) {
-            Ok(shadow) => shadow,
-            Err(_) => return fail("this element cannot hold a figure (use a <div>)"),
-        },
-    };
+    let shadow = figure::shadow_root(&host)?;
     shadow.set_inner_html("");
     if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
         crate::browser::apply_colors(el, &config.colors);
