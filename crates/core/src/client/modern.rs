@@ -253,7 +253,7 @@ impl Client {
                         let input = match self.answer_input_requests(&result, round) {
                             Ok(input) => input,
                             Err((rules, why)) => {
-                                self.abandon(now, &rules, Note::from(why));
+                                self.abandon(now, &rules, why);
                                 return;
                             }
                         };

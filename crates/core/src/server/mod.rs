@@ -273,7 +273,7 @@ impl Refusal {
             message: message.into(),
             data: None,
             rules: rules.to_vec(),
-            note: note.into(),
+            note,
         }
     }
     pub fn data(mut self, data: Value) -> Self {
@@ -1027,7 +1027,7 @@ impl Server {
             conn: conn.clone(),
             kind,
             rules: rules.to_vec(),
-            note: note.into(),
+            note,
             event,
         });
     }

@@ -150,8 +150,8 @@ pub fn modern_reply_status(reply: &Value) -> u16 {
         ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
     ];
     match code {
-        Some(c) if bad_request.iter().any(|b| i64::from(b.0) == c) => 400,
-        Some(c) if i64::from(ErrorCode::METHOD_NOT_FOUND.0) == c => 404,
+        Some(c) if bad_request.iter().any(|b| b.0 == c) => 400,
+        Some(c) if ErrorCode::METHOD_NOT_FOUND.0 == c => 404,
         _ => 200,
     }
 }
