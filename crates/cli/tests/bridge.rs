@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{raw_http, spawn_listening, Proc, BIN};
+use common::{peers_having, raw_http, spawn_listening, Proc, BIN};
 
 /// Starts `bridge --cmd CMD --port 0 EXTRA...` and returns it with its port.
 fn bridge(cmd: &str, extra: &[&str]) -> (Proc, u16) {
@@ -178,24 +178,10 @@ fn a_usage_error_exits_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
 }
 
-/// `tests/peers`, or `MCP_LANES_PEERS_DIR`, when the SDKs are installed.
+/// `tests/peers` (or `MCP_LANES_PEERS_DIR`) when the Python SDK, all this
+/// file needs, is installed there.
 fn peers() -> Option<PathBuf> {
-    let dir = std::env::var_os("MCP_LANES_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers"));
-    if dir.join(".venv/bin/python").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("MCP_LANES_REQUIRE_PEERS").is_none(),
-        "the real peers are not installed in {} (scripts/setup.sh peers)",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: the real peers are not installed in {}",
-        dir.display()
-    );
-    None
+    peers_having(&[".venv/bin/python"])
 }
 
 #[test]

@@ -548,18 +548,25 @@ pub fn post(port: u16, version: &str, message: &Value, extra: &[(&str, &str)]) -
 // ---- the official SDK peers (tests/peers) ---------------------------------
 
 /// `tests/peers`, or `MCP_LANES_PEERS_DIR` (the installed peers of the real
-/// checkout when the tests run from a copy of the repository).
+/// checkout when the tests run from a copy of the repository), when both
+/// SDKs, TypeScript and Python, are installed there.
 pub fn peers() -> Option<std::path::PathBuf> {
+    peers_having(&[
+        "node_modules/@modelcontextprotocol/server",
+        ".venv/bin/python",
+    ])
+}
+
+/// The peers' folder (as [`peers`]) when every one of `parts` is in it;
+/// otherwise the test is skipped (`None`), or fails when
+/// `MCP_LANES_REQUIRE_PEERS` says the peers must be there.
+pub fn peers_having(parts: &[&str]) -> Option<std::path::PathBuf> {
     let dir = std::env::var_os("MCP_LANES_PEERS_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers")
         });
-    let installed = dir
-        .join("node_modules/@modelcontextprotocol/server")
-        .is_dir()
-        && dir.join(".venv/bin/python").is_file();
-    if installed {
+    if parts.iter().all(|part| dir.join(part).exists()) {
         return Some(dir);
     }
     assert!(
