@@ -364,6 +364,14 @@ struct Said {
     note_msg: Option<Msg>,
 }
 
+/// The template of note `key` in a catalog (`note.<key>`).
+fn note_template(catalog: &Map<String, Value>, key: &str) -> Option<String> {
+    catalog
+        .get(&format!("note.{key}"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
 fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
     let events = timeline.events.iter().map(|e| Said {
         note: e.note.clone(),
@@ -383,11 +391,7 @@ fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
 #[test]
 fn every_scenario_note_is_keyed_and_says_its_english() {
     let en = catalog("en");
-    let template = |key: &str| {
-        en.get(&format!("note.{key}"))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
+    let template = |key: &str| note_template(&en, key);
     let mut problems = Vec::new();
     for s in scenarios::CATALOG {
         for timeline in scenarios::run(s.id).unwrap() {
@@ -466,12 +470,7 @@ fn servers_words(msg: &Msg, out: &mut Vec<String>) {
 fn every_scenario_note_reads_in_every_language() {
     for (tag, _) in languages().iter().filter(|l| l.0 != "en") {
         let notes = read(&format!("{tag}.notes.json"));
-        let template = |key: &str| {
-            notes
-                .get(&format!("note.{key}"))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
+        let template = |key: &str| note_template(&notes, key);
         let mut problems = Vec::new();
         for s in scenarios::CATALOG {
             for timeline in scenarios::run(s.id).unwrap() {
