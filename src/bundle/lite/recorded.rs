@@ -27,13 +27,7 @@ pub async fn fetch(id: &str) -> bool {
     let Ok(text) = JsFuture::from(fetch_text(&format!("{base}timelines/{id}.json"))).await else {
         return false;
     };
-    if !text.as_string().is_some_and(|text| runs::keep(id, &text)) {
-        return false;
-    }
-    // Another scenario opened in the page: its notes in the page's language
-    // (the first one's come with the catalog, see `entry::start`).
-    crate::browser::load_scenario_notes(id).await;
-    true
+    text.as_string().is_some_and(|text| runs::keep(id, &text))
 }
 
 /// Fetches the scenario the state waits for, then opens it (or hands over).
@@ -42,7 +36,14 @@ pub fn fetch_for(state: &State, dispatcher: UseReducerDispatcher<State>) {
         return;
     };
     wasm_bindgen_futures::spawn_local(async move {
-        dispatcher.dispatch(if fetch(&id).await {
+        let found = fetch(&id).await;
+        if found {
+            // Another scenario opened in the page: its notes in the page's
+            // language (the first one's come with the catalog, see
+            // `entry::start` and `entry::mount`).
+            crate::browser::load_scenario_notes(&id).await;
+        }
+        dispatcher.dispatch(if found {
             Action::Recorded(id, step)
         } else {
             Action::HandOver
