@@ -269,7 +269,7 @@ impl EditorState {
         let session = self.session.borrow();
         let url = session.remote_url()?.to_string();
         if let Some(refusal) = self.lint.refusal() {
-            return Some(Err(refusal));
+            return Some(Err(crate::i18n::note(&refusal)));
         }
         let headers = self.headers_edited.then(|| self.headers.to_vec());
         let headers = headers.or_else(|| Some(self.headers.to_vec()).filter(|h| !h.is_empty()));
@@ -420,7 +420,7 @@ impl EditorState {
 
     fn send(&mut self) {
         if let Some(refusal) = self.lint.refusal() {
-            self.notice = Some((refusal, true));
+            self.notice = Some((crate::i18n::note(&refusal), true));
             return;
         }
         // "Your server" is sent by the view (fetch), never to a simulation.

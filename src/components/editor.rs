@@ -22,7 +22,7 @@ use crate::components::code_editor::CodeEditor;
 use crate::components::lane_diagram::LaneDiagram;
 use crate::editor_state::{EditorAction, EditorState, Target};
 use crate::hooks::live_fetch;
-use crate::i18n::{t, tf};
+use crate::i18n::{self, t, tf};
 use crate::model::Shared;
 use crate::state::{Lane, STEP_MS};
 
@@ -96,14 +96,14 @@ fn select(label: String, testid: &'static str, onchange: Callback<Event>, option
 /// The schema warnings, parse problem or refusal for the text.
 fn lint_view(lint: &editor::Lint) -> Html {
     let head = if let Some(refusal) = lint.refusal() {
-        html! { <p class="refusal" data-testid="editor-refusal" role="alert">{ refusal }</p> }
+        html! { <p class="refusal" data-testid="editor-refusal" role="alert">{ i18n::note(&refusal) }</p> }
     } else if let Some(p) = &lint.parse {
         html! {
             <p class="refusal" data-testid="parse-problem" data-line={p.line.to_string()}>
                 { tf("editor.not_json", &[
                     ("line", &p.line.to_string()),
                     ("column", &p.column.to_string()),
-                    ("why", &p.message),
+                    ("why", &i18n::note(&p.message)),
                 ]) }
             </p>
         }
@@ -121,7 +121,7 @@ fn lint_view(lint: &editor::Lint) -> Html {
             { for lint.warnings.iter().map(|w| html! {
                 <li>
                     <code>{ w.path.clone() }</code>
-                    { format!(" {} ", w.message) }
+                    { format!(" {} ", i18n::note(&w.message)) }
                     if let Some(id) = w.rule {
                         <a class="rule-id" href={mcp_lanes_core::rules::find(id).map_or("", |r| r.spec_url)}
                             target="_blank" rel="noopener">{ id }</a>

@@ -181,12 +181,10 @@ for (const tag of LANGS) {
       await page.locator(`${sel('reply')}[data-index="0"]`).waitFor({ timeout: 10_000 });
       // The editor's labels, buttons, hints and reply pane, without what is
       // protocol text (the request, the reply's JSON, method and preset
-      // names) or a server's own words. Not yet translated, so left out:
-      // the core's lint messages (the schema warnings' list and a refusal
-      // or parse problem's text).
+      // names) or a server's own words.
       const shown = await page.evaluate(() => {
         const root = document.querySelector('[data-testid="editor"]').cloneNode(true);
-        for (const el of root.querySelectorAll('textarea, pre, code, option, .mono, .wire, .rule-id, .rule-summary, .lane, .warnings > li, .refusal')) el.remove();
+        for (const el of root.querySelectorAll('textarea, pre, code, option, .mono, .wire, .rule-id, .rule-summary, .lane')) el.remove();
         const labels = [...document.querySelectorAll('[data-testid="editor"] [aria-label]')].map((el) => el.getAttribute('aria-label'));
         return [root.textContent, ...labels];
       });
@@ -198,6 +196,52 @@ for (const tag of LANGS) {
         if (run) problems.push(`English "${run}"`);
       }
       await view.screenshot(`i18n-editor-${tag}`);
+      assert.deepEqual(problems, []);
+      assert.deepEqual(view.problems(), []);
+    });
+
+    if (tag !== 'en') test(`the request editor's lint messages are in ${tag}`, T, async () => {
+      const view = await app.open(`/?lang=${tag}&scenario=discover`);
+      const { page } = view;
+      await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
+      await page.locator(sel('tab-editor')).click();
+      const text = page.locator(sel('editor-text'));
+      await text.waitFor({ state: 'visible', timeout: 30_000 });
+      // What the core says of a text, beside the path (code) and rule id:
+      // schema warnings, a parse problem, a refusal.
+      const said = async (selector) =>
+        page.evaluate((selector) => {
+          const el = document.querySelector(selector)?.cloneNode(true);
+          if (!el) return null;
+          for (const c of el.querySelectorAll('code, .rule-id')) c.remove();
+          return el.textContent;
+        }, selector);
+      const cases = [
+        [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 3 } }), sel('editor-warnings')],
+        [JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'initialize', params: {} }), sel('editor-warnings')],
+        [JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } }), sel('editor-warnings')],
+        ['{"jsonrpc": "2.0", "id": 1,', sel('parse-problem')],
+        ['['.repeat(200), sel('editor-refusal')],
+      ];
+      const problems = [];
+      let before = null;
+      for (const [request, where] of cases) {
+        await text.fill(request);
+        // The lint follows the text: wait for this text's words.
+        await page.waitForFunction(
+          ([where, before]) => {
+            const el = document.querySelector(where);
+            return el && el.textContent !== before;
+          },
+          [where, before],
+          { timeout: 10_000 },
+        );
+        const shown = await said(where);
+        before = await page.evaluate((where) => document.querySelector(where).textContent, where);
+        const run = englishRun(shown ?? '');
+        if (run) problems.push(`${request.slice(0, 40)}: English "${run}" in ${JSON.stringify(shown)}`);
+      }
+      await view.screenshot(`i18n-editor-lint-${tag}`);
       assert.deepEqual(problems, []);
       assert.deepEqual(view.problems(), []);
     });

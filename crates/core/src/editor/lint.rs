@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use super::edits::{declared_in, version_in};
 use super::{MAX_DEPTH, MAX_REQUEST_BYTES};
+use crate::note;
+use crate::note::Note;
 use crate::protocol::jsonrpc::Envelope;
 use crate::protocol::shape;
 use crate::protocol::{meta, methods, ProtocolVersion};
@@ -19,8 +21,9 @@ pub struct ParseProblem {
     pub line: usize,
     /// 1-based column.
     pub column: usize,
-    /// What the parser says.
-    pub message: String,
+    /// What the parser says (English text; its message says it in any
+    /// language).
+    pub message: Note,
 }
 
 /// One schema warning: where, and what the revision expects there.
@@ -28,8 +31,9 @@ pub struct ParseProblem {
 pub struct Warning {
     /// JSON path, e.g. `params._meta["io.modelcontextprotocol/protocolVersion"]`.
     pub path: String,
-    /// What is expected there.
-    pub message: String,
+    /// What is expected there (English text; its message says it in any
+    /// language).
+    pub message: Note,
     /// The rule the expectation comes from, if one applies.
     pub rule: Option<RuleId>,
 }
@@ -69,17 +73,52 @@ impl Lint {
     /// large, or nested too deep. `None` when it can be sent; text that is
     /// not JSON or breaks the schema is sent, since the server's answer is
     /// the lesson.
-    pub fn refusal(&self) -> Option<String> {
+    pub fn refusal(&self) -> Option<Note> {
         if let Some(bytes) = self.too_large {
-            return Some(format!(
-                "Not sent: the request is {bytes} bytes and the editor sends at most {MAX_REQUEST_BYTES} bytes (1 MiB). Shorten it."
+            return Some(note!(
+                "lint.too_large",
+                "Not sent: the request is {bytes} bytes and the editor sends at most {max} bytes (1 MiB). Shorten it.",
+                bytes = bytes,
+                max = MAX_REQUEST_BYTES
             ));
         }
         self.too_deep.map(|depth| {
-            format!(
-                "Not sent: the request nests arrays and objects {depth} levels deep; a JSON parser reads at most {MAX_DEPTH}."
+            note!(
+                "lint.too_deep",
+                "Not sent: the request nests arrays and objects {depth} levels deep; a JSON parser reads at most {max}.",
+                depth = depth,
+                max = MAX_DEPTH
             )
         })
+    }
+}
+
+/// What serde_json's parser says, as a note: its fixed messages keyed (a
+/// catalog translates them), anything else said as it is.
+fn parser_says(message: &str) -> Note {
+    match message {
+        "EOF while parsing a value" => note!("lint.json.eof_value", "EOF while parsing a value"),
+        "EOF while parsing a string" => note!("lint.json.eof_string", "EOF while parsing a string"),
+        "EOF while parsing an object" => note!("lint.json.eof_object", "EOF while parsing an object"),
+        "EOF while parsing a list" => note!("lint.json.eof_list", "EOF while parsing a list"),
+        "expected value" => note!("lint.json.expected_value", "expected value"),
+        "expected `:`" => note!("lint.json.expected_colon", "expected `:`"),
+        "expected `,` or `]`" => note!("lint.json.expected_comma_bracket", "expected `,` or `]`"),
+        "expected `,` or `}`" => note!("lint.json.expected_comma_brace", "expected `,` or `}}`"),
+        "expected ident" => note!("lint.json.expected_ident", "expected ident"),
+        "key must be a string" => note!("lint.json.key_not_string", "key must be a string"),
+        "trailing comma" => note!("lint.json.trailing_comma", "trailing comma"),
+        "trailing characters" => note!("lint.json.trailing_characters", "trailing characters"),
+        "invalid escape" => note!("lint.json.invalid_escape", "invalid escape"),
+        "invalid number" => note!("lint.json.invalid_number", "invalid number"),
+        "number out of range" => note!("lint.json.number_out_of_range", "number out of range"),
+        "invalid unicode code point" => note!("lint.json.invalid_unicode", "invalid unicode code point"),
+        "control character (\\u0000-\\u001F) found while parsing a string" => note!(
+            "lint.json.control_character",
+            "control character (\\u0000-\\u001F) found while parsing a string"
+        ),
+        "recursion limit exceeded" => note!("lint.json.recursion_limit", "recursion limit exceeded"),
+        other => Note::from(other),
     }
 }
 
@@ -110,10 +149,10 @@ pub(super) fn nesting_depth(text: &str) -> usize {
     max
 }
 
-pub(super) fn warn(path: &str, message: impl Into<String>, rule: Option<RuleId>) -> Warning {
+pub(super) fn warn(path: &str, message: Note, rule: Option<RuleId>) -> Warning {
     Warning {
         path: path.to_string(),
-        message: message.into(),
+        message,
         rule,
     }
 }
@@ -144,15 +183,11 @@ pub(super) fn lint_into(text: &str, out: &mut Lint) -> bool {
         Ok(v) => v,
         Err(err) => {
             let message = err.to_string();
-            let message = message
-                .split(" at line")
-                .next()
-                .unwrap_or(&message)
-                .to_string();
+            let message = message.split(" at line").next().unwrap_or(&message);
             out.parse = Some(ParseProblem {
                 line: err.line().max(1),
                 column: err.column().max(1),
-                message,
+                message: parser_says(message),
             });
             return false;
         }
@@ -164,7 +199,11 @@ pub(super) fn lint_into(text: &str, out: &mut Lint) -> bool {
         Err(invalid) => {
             out.warnings.push(warn(
                 "$",
-                format!("not a JSON-RPC request: {}", invalid.reason),
+                note!(
+                    "lint.not_jsonrpc",
+                    "not a JSON-RPC request: {reason}",
+                    reason = invalid.reason
+                ),
                 Some(rules::RPC_INVALID),
             ));
             return false;
@@ -174,7 +213,14 @@ pub(super) fn lint_into(text: &str, out: &mut Lint) -> bool {
         Envelope::Request { method, params, .. } => (method.clone(), params.clone(), true),
         Envelope::Notification { method, params } => (method.clone(), params.clone(), false),
         _ => {
-            out.warnings.push(warn("$", "this is a response; the editor sends it to the server as a reply to a server request", None));
+            out.warnings.push(warn(
+                "$",
+                note!(
+                    "lint.a_response",
+                    "this is a response; the editor sends it to the server as a reply to a server request"
+                ),
+                None,
+            ));
             return false;
         }
     };
@@ -216,17 +262,26 @@ pub fn lint_for(text: &str, server_era: crate::protocol::version::EraMode) -> Li
     match server_era {
         EraMode::ModernOnly if !modern && is_request && method != methods::INITIALIZE => out.warnings.push(warn(
             "params._meta",
-            "missing: this server speaks only 2026-07-28, where every request carries _meta with protocolVersion and clientCapabilities",
+            note!(
+                "lint.meta_missing_modern_only",
+                "missing: this server speaks only 2026-07-28, where every request carries _meta with protocolVersion and clientCapabilities"
+            ),
             Some(rules::M_META_REQUIRED),
         )),
         EraMode::ModernOnly if method == methods::INITIALIZE => out.warnings.push(warn(
             "method",
-            "this server is modern-only: initialize does not exist there (it answers naming its versions)",
+            note!(
+                "lint.initialize_on_modern_only",
+                "this server is modern-only: initialize does not exist there (it answers naming its versions)"
+            ),
             Some(rules::M_INIT_ON_MODERN),
         )),
         EraMode::LegacyOnly if modern => out.warnings.push(warn(
             "params._meta",
-            "this server is legacy-only: it ignores _meta and expects initialize first",
+            note!(
+                "lint.meta_on_legacy_only",
+                "this server is legacy-only: it ignores _meta and expects initialize first"
+            ),
             Some(rules::E_MATRIX),
         )),
         _ => {}
@@ -286,33 +341,48 @@ pub(super) fn typed(
 ) -> Option<Warning> {
     shape::check(value, base, kind)
         .err()
-        .map(|e| warn(&e.path, format!("{what}: {}", e.message), rule))
+        .map(|e| {
+            let message = note!("lint.typed", "{what}: {problem}", what = what, problem = e.message);
+            warn(&e.path, message, rule)
+        })
 }
 
 pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
     if !MODERN_METHODS.contains(&method) {
-        let rule = if methods::REMOVED_IN_MODERN.contains(&method) {
-            "was removed in 2026-07-28"
+        let message = if methods::REMOVED_IN_MODERN.contains(&method) {
+            note!(
+                "lint.removed_in_modern",
+                "\"{method}\" was removed in 2026-07-28; a server answers -32601",
+                method = method
+            )
         } else {
-            "is not a client method of 2026-07-28"
+            note!(
+                "lint.not_a_modern_method",
+                "\"{method}\" is not a client method of 2026-07-28; a server answers -32601",
+                method = method
+            )
         };
-        out.warnings.push(warn(
-            "method",
-            format!("\"{method}\" {rule}; a server answers -32601"),
-            Some(rules::M_UNKNOWN_METHOD),
-        ));
+        out.warnings
+            .push(warn("method", message, Some(rules::M_UNKNOWN_METHOD)));
     }
     if params.is_null() && (is_request || method == methods::CANCELLED) {
         out.warnings.push(warn(
             "params",
-            "params is required (it carries _meta)",
+            note!("lint.params_required", "params is required (it carries _meta)"),
             Some(rules::M_META_REQUIRED),
         ));
         return;
     }
     if is_request {
         match params.get("_meta") {
-            None => out.warnings.push(warn("params._meta", "missing: every modern request carries _meta with protocolVersion and clientCapabilities", Some(rules::M_META_REQUIRED))),
+            None => out.warnings.push(warn(
+                "params._meta",
+                note!(
+                    "lint.meta_missing",
+                    "missing: every modern request carries _meta with protocolVersion and clientCapabilities"
+                ),
+                Some(rules::M_META_REQUIRED),
+            )),
             Some(m) => out.warnings.extend(typed(m, "params._meta", shape::REQUEST_META, "RequestMetaObject", Some(rules::M_META_REQUIRED))),
         }
         if let Some(pv) = params
@@ -322,7 +392,12 @@ pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &
         {
             if pv != ProtocolVersion::MODERN {
                 out.warnings.push(warn(&format!("params._meta[\"{}\"]", meta::PROTOCOL_VERSION),
-                    format!("{pv} is not a modern revision: a modern-only server answers -32022 (still a modern request, E-TERMS)"), Some(rules::M_VERSION)));
+                    note!(
+                        "lint.not_a_modern_revision",
+                        "{version} is not a modern revision: a modern-only server answers -32022 (still a modern request, E-TERMS)",
+                        version = pv
+                    ),
+                    Some(rules::M_VERSION)));
             }
         }
     }
@@ -331,16 +406,21 @@ pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &
 
 pub(super) fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
     if !LEGACY_METHODS.contains(&method) {
-        let hint = if method == methods::DISCOVER {
-            " (server/discover is modern: add params._meta)"
+        let message = if method == methods::DISCOVER {
+            note!(
+                "lint.discover_on_legacy",
+                "\"{method}\" is not a client method of the legacy revisions (server/discover is modern: add params._meta)",
+                method = method
+            )
         } else {
-            ""
+            note!(
+                "lint.not_a_legacy_method",
+                "\"{method}\" is not a client method of the legacy revisions",
+                method = method
+            )
         };
-        out.warnings.push(warn(
-            "method",
-            format!("\"{method}\" is not a client method of the legacy revisions{hint}"),
-            Some(rules::M_UNKNOWN_METHOD),
-        ));
+        out.warnings
+            .push(warn("method", message, Some(rules::M_UNKNOWN_METHOD)));
     }
     out.warnings.extend(params_warning(method, params, true));
 }

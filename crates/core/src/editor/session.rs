@@ -225,9 +225,17 @@ impl EditorSession {
             let legacy = self.config().era.speaks_legacy()
                 && lint.revision.as_deref() != Some(ProtocolVersion::MODERN);
             let message = if legacy {
-                format!("{id} was already used in this session: a retry is a new request with a new id (this server refuses the duplicate with -32600)")
+                crate::note!(
+                    "lint.id_used_in_session",
+                    "{id} was already used in this session: a retry is a new request with a new id (this server refuses the duplicate with -32600)",
+                    id = id
+                )
             } else {
-                format!("{id} was already used on this connection: a retry is a new request with a new id")
+                crate::note!(
+                    "lint.id_used_on_connection",
+                    "{id} was already used on this connection: a retry is a new request with a new id",
+                    id = id
+                )
             };
             lint.warnings.push(Warning {
                 path: "id".into(),

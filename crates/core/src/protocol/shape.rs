@@ -6,6 +6,8 @@
 use serde_json::Value;
 
 use super::meta;
+use crate::note;
+use crate::note::Note;
 
 /// What a value must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,14 +29,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn expected(self) -> &'static str {
+    fn expected(self) -> Note {
         match self {
-            Kind::String => "a string",
-            Kind::Integer => "an integer",
-            Kind::Id => "a string or an integer",
-            Kind::Object | Kind::Fields(_) => "an object",
-            Kind::MapOfObjects => "an object of objects",
-            Kind::Any => "any value",
+            Kind::String => note!("shape.a_string", "a string"),
+            Kind::Integer => note!("shape.an_integer", "an integer"),
+            Kind::Id => note!("shape.a_string_or_an_integer", "a string or an integer"),
+            Kind::Object | Kind::Fields(_) => note!("shape.an_object", "an object"),
+            Kind::MapOfObjects => note!("shape.an_object_of_objects", "an object of objects"),
+            Kind::Any => note!("shape.any_value", "any value"),
         }
     }
 }
@@ -71,25 +73,26 @@ const fn opt(name: &'static str, kind: Kind) -> Field {
 pub struct ShapeError {
     /// JSON path such as `params._meta["io.modelcontextprotocol/protocolVersion"]`.
     pub path: String,
-    /// What the schema expects there, and what was found.
-    pub message: String,
+    /// What the schema expects there, and what was found (English text;
+    /// its message says it in any language).
+    pub message: Note,
 }
 
 impl std::fmt::Display for ShapeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
+        write!(f, "{}: {}", self.path, self.message.text())
     }
 }
 
-fn found(value: &Value) -> &'static str {
+fn found(value: &Value) -> Note {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Null => Note::from("null"),
+        Value::Bool(_) => note!("shape.a_boolean", "a boolean"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Kind::Integer.expected(),
+        Value::Number(_) => note!("shape.a_number", "a number"),
+        Value::String(_) => Kind::String.expected(),
+        Value::Array(_) => note!("shape.an_array", "an array"),
+        Value::Object(_) => Kind::Object.expected(),
     }
 }
 
@@ -106,7 +109,12 @@ pub fn check(value: &Value, path: &str, kind: Kind) -> Result<(), ShapeError> {
     let wrong = || {
         Err(ShapeError {
             path: path.to_string(),
-            message: format!("expected {}, found {}", kind.expected(), found(value)),
+            message: note!(
+                "shape.expected_found",
+                "expected {expected}, found {found}",
+                expected = kind.expected(),
+                found = found(value)
+            ),
         })
     };
     match kind {
@@ -133,7 +141,11 @@ pub fn check(value: &Value, path: &str, kind: Kind) -> Result<(), ShapeError> {
                         None if field.required => {
                             return Err(ShapeError {
                                 path: at,
-                                message: format!("missing: {} is required", field.kind.expected()),
+                                message: note!(
+                                    "shape.missing_required",
+                                    "missing: {expected} is required",
+                                    expected = field.kind.expected()
+                                ),
                             })
                         }
                         None => {}

@@ -183,7 +183,8 @@ impl Server {
                 shape::check(v, &path, shape::CLIENT_CAPABILITIES).map_err(|e| {
                     meta_refusal(&format!(
                         "{} is not ClientCapabilities ({})",
-                        e.path, e.message
+                        e.path,
+                        e.message.text()
                     ))
                 })?;
                 ClientCapabilities::from_json(v)
