@@ -99,7 +99,9 @@ fn parser_says(message: &str) -> Note {
     match message {
         "EOF while parsing a value" => note!("lint.json.eof_value", "EOF while parsing a value"),
         "EOF while parsing a string" => note!("lint.json.eof_string", "EOF while parsing a string"),
-        "EOF while parsing an object" => note!("lint.json.eof_object", "EOF while parsing an object"),
+        "EOF while parsing an object" => {
+            note!("lint.json.eof_object", "EOF while parsing an object")
+        }
         "EOF while parsing a list" => note!("lint.json.eof_list", "EOF while parsing a list"),
         "expected value" => note!("lint.json.expected_value", "expected value"),
         "expected `:`" => note!("lint.json.expected_colon", "expected `:`"),
@@ -112,12 +114,16 @@ fn parser_says(message: &str) -> Note {
         "invalid escape" => note!("lint.json.invalid_escape", "invalid escape"),
         "invalid number" => note!("lint.json.invalid_number", "invalid number"),
         "number out of range" => note!("lint.json.number_out_of_range", "number out of range"),
-        "invalid unicode code point" => note!("lint.json.invalid_unicode", "invalid unicode code point"),
+        "invalid unicode code point" => {
+            note!("lint.json.invalid_unicode", "invalid unicode code point")
+        }
         "control character (\\u0000-\\u001F) found while parsing a string" => note!(
             "lint.json.control_character",
             "control character (\\u0000-\\u001F) found while parsing a string"
         ),
-        "recursion limit exceeded" => note!("lint.json.recursion_limit", "recursion limit exceeded"),
+        "recursion limit exceeded" => {
+            note!("lint.json.recursion_limit", "recursion limit exceeded")
+        }
         other => Note::from(other),
     }
 }
@@ -339,12 +345,15 @@ pub(super) fn typed(
     what: &str,
     rule: Option<RuleId>,
 ) -> Option<Warning> {
-    shape::check(value, base, kind)
-        .err()
-        .map(|e| {
-            let message = note!("lint.typed", "{what}: {problem}", what = what, problem = e.message);
-            warn(&e.path, message, rule)
-        })
+    shape::check(value, base, kind).err().map(|e| {
+        let message = note!(
+            "lint.typed",
+            "{what}: {problem}",
+            what = what,
+            problem = e.message
+        );
+        warn(&e.path, message, rule)
+    })
 }
 
 pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
@@ -368,7 +377,10 @@ pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &
     if params.is_null() && (is_request || method == methods::CANCELLED) {
         out.warnings.push(warn(
             "params",
-            note!("lint.params_required", "params is required (it carries _meta)"),
+            note!(
+                "lint.params_required",
+                "params is required (it carries _meta)"
+            ),
             Some(rules::M_META_REQUIRED),
         ));
         return;
