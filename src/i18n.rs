@@ -203,9 +203,113 @@ pub fn setup_label(text: &str) -> String {
     };
     let base = label(base).unwrap_or_else(|| base.to_string());
     match change {
-        Some(change) => format!("{base} \u{b7} {change}"),
+        Some(change) => format!("{base} \u{b7} {}", change_label(change)),
         None => base,
     }
+}
+
+/// The change of a compared lane's label ("sampling on", as
+/// `model::describe` wrote it) in the installed language, when it is the
+/// words of one of the settings; else as it is. Only the full bundle makes
+/// compared lanes: the lite one shows the text as it is.
+#[cfg(feature = "engine")]
+fn change_label(change: &str) -> String {
+    if lang() == FALLBACK {
+        return change.to_string();
+    }
+    all_settings()
+        .into_iter()
+        .find(|s| crate::model::describe(s) == change)
+        .and_then(|s| describe_in_language(&s))
+        .unwrap_or_else(|| change.to_string())
+}
+
+#[cfg(not(feature = "engine"))]
+fn change_label(change: &str) -> String {
+    change.to_string()
+}
+
+/// Every setting the settings panel can make (its words are
+/// `model::describe`'s).
+#[cfg(feature = "engine")]
+fn all_settings() -> Vec<mcp_lanes_core::settings::Setting> {
+    use mcp_lanes_core::client::UndeclaredPolicy;
+    use mcp_lanes_core::protocol::version::EraMode;
+    use mcp_lanes_core::settings::{known_versions, Capability, Setting};
+    use mcp_lanes_core::transport::TransportKind;
+    let eras = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+    let mut all = Vec::new();
+    for era in eras {
+        all.push(Setting::ClientEra(era));
+        all.push(Setting::ServerEra(era));
+    }
+    for cap in Capability::ALL {
+        all.push(Setting::ClientCapability(cap, true));
+        all.push(Setting::ClientCapability(cap, false));
+    }
+    for v in known_versions() {
+        all.push(Setting::PreferredVersion(v.to_string()));
+        all.push(Setting::ServerVersion(v.to_string(), true));
+        all.push(Setting::ServerVersion(v.to_string(), false));
+    }
+    for kind in [TransportKind::Stdio, TransportKind::Http] {
+        all.push(Setting::Transport(kind));
+    }
+    for policy in [
+        UndeclaredPolicy::MethodNotFound,
+        UndeclaredPolicy::Drop,
+        UndeclaredPolicy::Close,
+    ] {
+        all.push(Setting::Undeclared(policy));
+    }
+    all.push(Setting::ChecksBeforeWork(true));
+    all.push(Setting::ChecksBeforeWork(false));
+    all
+}
+
+/// A setting's words in the installed language (`settings.change.*`; era
+/// and policy names are labels), `None` when the catalog lacks the key.
+#[cfg(feature = "engine")]
+fn describe_in_language(setting: &mcp_lanes_core::settings::Setting) -> Option<String> {
+    use mcp_lanes_core::settings::Setting;
+    let said = |key: &str, name: &str, value: &str| Some(fill(&get(key)?, &[(name, value)]));
+    match setting {
+        Setting::ClientEra(era) => said("settings.change.client", "what", &label_text(era.label())),
+        Setting::Undeclared(policy) => said(
+            "settings.change.client",
+            "what",
+            &label_text(policy.label()),
+        ),
+        Setting::ServerEra(era) => said("settings.change.server", "what", &label_text(era.label())),
+        Setting::ClientCapability(cap, on) => said(
+            if *on {
+                "settings.change.on"
+            } else {
+                "settings.change.off"
+            },
+            "capability",
+            cap.label(),
+        ),
+        Setting::PreferredVersion(v) => said("settings.change.prefers", "version", v),
+        Setting::ServerVersion(v, on) => said(
+            if *on {
+                "settings.change.supports"
+            } else {
+                "settings.change.drops"
+            },
+            "version",
+            v,
+        ),
+        Setting::Transport(kind) => said("settings.change.over", "transport", kind.name()),
+        Setting::ChecksBeforeWork(true) => get("settings.change.checks"),
+        Setting::ChecksBeforeWork(false) => get("settings.change.no_checks"),
+    }
+}
+
+/// A label (an era's or a policy's name, a set-up's label, as the core
+/// writes it) in the installed language, else as it is.
+pub fn label_text(english: &str) -> String {
+    label(english).unwrap_or_else(|| english.to_string())
 }
 
 /// A lane header's peer label ("name version (era)", as the core writes
@@ -366,7 +470,24 @@ mod tests {
         assert_eq!(setup_label("plain client"), "普通客户端");
         assert_eq!(
             setup_label("plain client \u{b7} over http"),
-            "普通客户端 \u{b7} over http"
+            "普通客户端 \u{b7} over http",
+            "no template: English"
+        );
+        add(
+            r#"{"settings.change.over": "经由 {transport}", "settings.change.client": "客户端{what}"}"#,
+            None,
+        );
+        assert_eq!(
+            setup_label("plain client \u{b7} over http"),
+            "普通客户端 \u{b7} 经由 http"
+        );
+        assert_eq!(
+            setup_label("plain client \u{b7} client modern-only"),
+            "普通客户端 \u{b7} 客户端仅现代"
+        );
+        assert_eq!(
+            setup_label("plain client \u{b7} something else"),
+            "普通客户端 \u{b7} something else"
         );
         assert_eq!(setup_label("a file's own label"), "a file's own label");
         assert_eq!(
@@ -376,6 +497,21 @@ mod tests {
         install("en", "{}", None);
         assert_eq!(self::note(&note), "Session s-1 ends.");
         assert_eq!(setup_label("plain client"), "plain client");
+    }
+
+    #[test]
+    fn every_settings_words_are_in_the_english_catalog_as_describe_says_them() {
+        // The English templates say what `describe` says (a catalog that
+        // lacks a key falls back to English: the same words), checked
+        // under a tag that is not English, so the templates are used.
+        install("xx", include_str!("../www/i18n/en.json"), None);
+        for s in all_settings() {
+            assert_eq!(
+                describe_in_language(&s).as_deref(),
+                Some(crate::model::describe(&s).as_str()),
+                "{s:?}"
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! "compare" mode the next change adds a copy of the lane with that one
 //! setting changed instead.
 
-use crate::i18n::t;
+use crate::i18n::{self, t};
 use mcp_lanes_core::client::UndeclaredPolicy;
 use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::settings::{self, Capability, Setting};
@@ -56,7 +56,8 @@ where
     })
 }
 
-/// A labelled `<select>` of plain string options (value = text).
+/// A labelled `<select>` of plain string options (the value as the core
+/// names it; the text in the page's language when it is a label there).
 fn select_row(
     id: String,
     testid: String,
@@ -69,7 +70,7 @@ fn select_row(
         <div class="field">
             <label for={id.clone()}>{ t(label) }</label>
             <select {id} data-testid={testid} {onchange} {disabled}>
-                { for options.into_iter().map(|(v, selected)| html! { <option value={v} {selected}>{ v }</option> }) }
+                { for options.into_iter().map(|(v, selected)| html! { <option value={v} {selected}>{ i18n::label_text(v) }</option> }) }
             </select>
         </div>
     }

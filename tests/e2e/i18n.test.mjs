@@ -246,6 +246,31 @@ for (const tag of LANGS) {
       assert.deepEqual(view.problems(), []);
     });
 
+    if (tag !== 'en') test(`a lane's settings and a compared lane's label are in ${tag}`, T, async () => {
+      const notes = read(`${tag}.notes.json`);
+      const view = await app.open(`/?lang=${tag}&scenario=plain-vs-rich`);
+      const { page } = view;
+      await page.locator(`${sel('settings-0')} > summary`).waitFor({ timeout: 30_000 });
+      await page.locator(`${sel('settings-0')} > summary`).click();
+      await page.locator(sel('compare-0')).waitFor({ timeout: 30_000 });
+      // The eras' and policies' names in the selects (their values stay the
+      // core's words).
+      const options = await page.evaluate(() =>
+        ['client-era-0', 'undeclared-0', 'server-era-0'].flatMap((id) =>
+          [...document.querySelectorAll(`[data-testid="${id}"] option`)].map((o) => [o.value, o.textContent]),
+        ),
+      );
+      assert.equal(options.length, 9);
+      for (const [value, text] of options) assert.equal(text, notes[`label.${value}`], value);
+      await page.locator(sel('compare-0')).click();
+      await page.locator(sel('cap-0-elicitation.form')).click();
+      await page.locator(sel('lane-2')).waitFor({ timeout: 30_000 });
+      const said = c['settings.change.on'].replace('{capability}', 'elicitation.form');
+      assert.equal(await page.locator(sel('lane-1')).locator('h3').innerText(), `${notes['label.plain client']} · ${said}`);
+      await view.screenshot(`i18n-compare-${tag}`);
+      assert.deepEqual(view.problems(), []);
+    });
+
     test(`an iframe figure in ${tag}`, T, async () => {
       const view = await app.open(`/?embed=1&lang=${tag}&scenario=plain-vs-rich`);
       await view.page.waitForSelector(sel('player'), { timeout: 30_000 });

@@ -16,6 +16,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use mcp_lanes_core::client::UndeclaredPolicy;
 use mcp_lanes_core::note::Msg;
 use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::{rules, scenarios};
@@ -166,14 +167,21 @@ fn core_entries() -> Vec<(String, String)> {
     for (k, t) in note_templates() {
         out.push((format!("note.{k}"), t));
     }
-    // Set-up labels and era names, keyed by their English (the page
-    // translates a lane's label as the core wrote it).
+    // Set-up labels, era names and the policies for an undeclared request,
+    // keyed by their English (the page translates a lane's label as the
+    // core wrote it, and the settings' names).
     let eras = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+    let policies = [
+        UndeclaredPolicy::MethodNotFound,
+        UndeclaredPolicy::Drop,
+        UndeclaredPolicy::Close,
+    ];
     let labels = scenarios::CATALOG
         .iter()
         .flat_map(|s| scenarios::setups(s.id).unwrap_or_default())
         .map(|setup| setup.label)
-        .chain(eras.iter().map(|e| e.label().to_string()));
+        .chain(eras.iter().map(|e| e.label().to_string()))
+        .chain(policies.iter().map(|p| p.label().to_string()));
     for label in labels {
         let key = format!("label.{label}");
         if !out.iter().any(|(k, _)| *k == key) {
