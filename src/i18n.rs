@@ -28,6 +28,9 @@ use std::cell::RefCell;
 
 use mcp_lanes_core::note::{self, Note};
 use mcp_lanes_core::sim::Event;
+
+#[cfg(feature = "engine")]
+use crate::setting_words;
 use serde_json::{Map, Value};
 
 /// The language list (`www/i18n/languages.json`): tags, names, and which
@@ -217,9 +220,9 @@ fn change_label(change: &str) -> String {
     if lang() == FALLBACK {
         return change.to_string();
     }
-    all_settings()
+    setting_words::all()
         .into_iter()
-        .find(|s| crate::model::describe(s) == change)
+        .find(|s| setting_words::describe(s) == change)
         .and_then(|s| describe_in_language(&s))
         .unwrap_or_else(|| change.to_string())
 }
@@ -227,44 +230,6 @@ fn change_label(change: &str) -> String {
 #[cfg(not(feature = "engine"))]
 fn change_label(change: &str) -> String {
     change.to_string()
-}
-
-/// Every setting the settings panel can make (its words are
-/// `model::describe`'s).
-#[cfg(feature = "engine")]
-fn all_settings() -> Vec<mcp_lanes_core::settings::Setting> {
-    use mcp_lanes_core::client::UndeclaredPolicy;
-    use mcp_lanes_core::protocol::version::EraMode;
-    use mcp_lanes_core::settings::{known_versions, Capability, Setting};
-    use mcp_lanes_core::transport::TransportKind;
-    let eras = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
-    let mut all = Vec::new();
-    for era in eras {
-        all.push(Setting::ClientEra(era));
-        all.push(Setting::ServerEra(era));
-    }
-    for cap in Capability::ALL {
-        all.push(Setting::ClientCapability(cap, true));
-        all.push(Setting::ClientCapability(cap, false));
-    }
-    for v in known_versions() {
-        all.push(Setting::PreferredVersion(v.to_string()));
-        all.push(Setting::ServerVersion(v.to_string(), true));
-        all.push(Setting::ServerVersion(v.to_string(), false));
-    }
-    for kind in [TransportKind::Stdio, TransportKind::Http] {
-        all.push(Setting::Transport(kind));
-    }
-    for policy in [
-        UndeclaredPolicy::MethodNotFound,
-        UndeclaredPolicy::Drop,
-        UndeclaredPolicy::Close,
-    ] {
-        all.push(Setting::Undeclared(policy));
-    }
-    all.push(Setting::ChecksBeforeWork(true));
-    all.push(Setting::ChecksBeforeWork(false));
-    all
 }
 
 /// A setting's words in the installed language (`settings.change.*`; era
@@ -505,10 +470,10 @@ mod tests {
         // lacks a key falls back to English: the same words), checked
         // under a tag that is not English, so the templates are used.
         install("xx", include_str!("../www/i18n/en.json"), None);
-        for s in all_settings() {
+        for s in setting_words::all() {
             assert_eq!(
                 describe_in_language(&s).as_deref(),
-                Some(crate::model::describe(&s).as_str()),
+                Some(setting_words::describe(&s).as_str()),
                 "{s:?}"
             );
         }

@@ -58,6 +58,7 @@ pub mod i18n;
 pub mod live;
 pub mod model;
 pub mod runs;
+pub mod setting_words;
 
 // State layer.
 pub mod editor_state;

@@ -7,7 +7,6 @@ use crate::i18n::{t, tf};
 use std::ops::Deref;
 use std::rc::Rc;
 
-use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, MessageKind, Side, Timeline};
 
 /// Width of a lane's diagram in SVG user units (it scales with its box).
@@ -512,24 +511,4 @@ pub fn lock_spans(timeline: &Timeline) -> Vec<LockSpan> {
         }
     }
     spans
-}
-
-/// Words for a setting, used in a compared lane's label
-/// ("plain client · elicitation.form on").
-pub fn describe(setting: &Setting) -> String {
-    match setting {
-        Setting::ClientEra(era) => format!("client {}", era.label()),
-        Setting::ClientCapability(cap, on) => {
-            format!("{} {}", cap.label(), if *on { "on" } else { "off" })
-        }
-        Setting::PreferredVersion(v) => format!("prefers {v}"),
-        Setting::ServerEra(era) => format!("server {}", era.label()),
-        Setting::ServerVersion(v, on) => {
-            format!("server {} {v}", if *on { "supports" } else { "drops" })
-        }
-        Setting::Transport(kind) => format!("over {}", kind.name()),
-        Setting::Undeclared(policy) => format!("client {}", policy.label()),
-        Setting::ChecksBeforeWork(true) => "checks capability first".to_string(),
-        Setting::ChecksBeforeWork(false) => "no capability check first".to_string(),
-    }
 }

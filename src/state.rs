@@ -21,8 +21,9 @@ use mcp_lanes_core::share::{EditorState, LaneState, ShareState};
 use mcp_lanes_core::sim::{Setup, Timeline};
 
 use crate::checked::Checked;
-use crate::model::{describe, Layout, Shared};
+use crate::model::{Layout, Shared};
 use crate::runs::{self, Simulator};
+use crate::setting_words::describe;
 
 mod control;
 mod hand_over;

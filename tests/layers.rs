@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "i18n",
             "config",
             "runs",
+            "setting_words",
             "checked",
             "live",
             "bundle",

@@ -1,0 +1,61 @@
+//! A setting's words: what a compared lane's label says of its one change
+//! ("plain client · elicitation.form on"), in English as the share state
+//! and permalinks record it (`i18n` says them in the page's language).
+//!
+//! Data layer: plain Rust.
+
+use mcp_lanes_core::client::UndeclaredPolicy;
+use mcp_lanes_core::protocol::version::EraMode;
+use mcp_lanes_core::settings::{known_versions, Capability, Setting};
+use mcp_lanes_core::transport::TransportKind;
+
+/// Words for a setting, used in a compared lane's label.
+pub fn describe(setting: &Setting) -> String {
+    match setting {
+        Setting::ClientEra(era) => format!("client {}", era.label()),
+        Setting::ClientCapability(cap, on) => {
+            format!("{} {}", cap.label(), if *on { "on" } else { "off" })
+        }
+        Setting::PreferredVersion(v) => format!("prefers {v}"),
+        Setting::ServerEra(era) => format!("server {}", era.label()),
+        Setting::ServerVersion(v, on) => {
+            format!("server {} {v}", if *on { "supports" } else { "drops" })
+        }
+        Setting::Transport(kind) => format!("over {}", kind.name()),
+        Setting::Undeclared(policy) => format!("client {}", policy.label()),
+        Setting::ChecksBeforeWork(true) => "checks capability first".to_string(),
+        Setting::ChecksBeforeWork(false) => "no capability check first".to_string(),
+    }
+}
+
+/// Every setting the settings panel can make.
+pub fn all() -> Vec<mcp_lanes_core::settings::Setting> {
+    let eras = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
+    let mut all = Vec::new();
+    for era in eras {
+        all.push(Setting::ClientEra(era));
+        all.push(Setting::ServerEra(era));
+    }
+    for cap in Capability::ALL {
+        all.push(Setting::ClientCapability(cap, true));
+        all.push(Setting::ClientCapability(cap, false));
+    }
+    for v in known_versions() {
+        all.push(Setting::PreferredVersion(v.to_string()));
+        all.push(Setting::ServerVersion(v.to_string(), true));
+        all.push(Setting::ServerVersion(v.to_string(), false));
+    }
+    for kind in [TransportKind::Stdio, TransportKind::Http] {
+        all.push(Setting::Transport(kind));
+    }
+    for policy in [
+        UndeclaredPolicy::MethodNotFound,
+        UndeclaredPolicy::Drop,
+        UndeclaredPolicy::Close,
+    ] {
+        all.push(Setting::Undeclared(policy));
+    }
+    all.push(Setting::ChecksBeforeWork(true));
+    all.push(Setting::ChecksBeforeWork(false));
+    all
+}
