@@ -241,6 +241,8 @@ mod tests {
             verdict: o,
             expected: String::new(),
             got: String::new(),
+            expected_msg: None,
+            got_msg: None,
             exchange: Some(4),
         };
         let all = [v(Outcome::Pass), v(Outcome::Fail)];

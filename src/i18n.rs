@@ -204,7 +204,14 @@ pub fn setup_label(text: &str) -> String {
         Some((base, change)) => (base, Some(change)),
         None => (text, None),
     };
-    let base = label(base).unwrap_or_else(|| base.to_string());
+    // A real run's lane is named by its flow: "scenario-id: set-up label".
+    let base = label(base).unwrap_or_else(|| match base.split_once(": ") {
+        Some((flow, setup)) => match label(setup) {
+            Some(setup) => format!("{flow}: {setup}"),
+            None => base.to_string(),
+        },
+        None => base.to_string(),
+    });
     match change {
         Some(change) => format!("{base} \u{b7} {}", change_label(change)),
         None => base,
@@ -455,6 +462,10 @@ mod tests {
             "普通客户端 \u{b7} something else"
         );
         assert_eq!(setup_label("a file's own label"), "a file's own label");
+        assert_eq!(
+            setup_label("plain-vs-rich: plain client"),
+            "plain-vs-rich: 普通客户端"
+        );
         assert_eq!(
             peer_label("plain-script 1.0.0 (modern-only)"),
             "plain-script 1.0.0 (仅现代)"

@@ -404,8 +404,8 @@ pub fn marker_text(event: &Event) -> String {
         }
         EventKind::Dropped { what, .. } => tf("marker.drops", &[("what", what)]),
         EventKind::Disconnected { .. } => t("marker.disconnects"),
-        EventKind::CacheHit { key } => format!("cache hit: {key}"),
-        EventKind::CacheMiss { key } => format!("cache miss: {key}"),
+        EventKind::CacheHit { key } => tf("event.cache_hit", &[("key", key)]),
+        EventKind::CacheMiss { key } => tf("event.cache_miss", &[("key", key)]),
         EventKind::CacheExpired { key } => tf("marker.expired", &[("key", key)]),
         EventKind::CacheStored { key, ttl_ms } => tf(
             "marker.cached",

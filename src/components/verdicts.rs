@@ -11,7 +11,7 @@ use mcp_lanes_core::sim::Timeline;
 use yew::prelude::*;
 
 use crate::checked::{overall, rule_link, summary_line, verdicts_at, Checked};
-use crate::i18n::{t, tf};
+use crate::i18n::{self, t, tf};
 use crate::model::{Layout, SERVER_X};
 
 /// Where the marks sit: the middle of the margin right of the server column.
@@ -71,7 +71,7 @@ pub fn marks(
             let rules: Vec<&str> = here.iter().map(|v| v.rule.as_str()).collect();
             let title: Vec<String> = here
                 .iter()
-                .map(|v| format!("{} {}: {}", v.rule, word(v.verdict), v.got))
+                .map(|v| format!("{} {}: {}", v.rule, word(v.verdict), got(v)))
                 .collect();
             Some(html! {
                 <g class={classes!("verdict", class(outcome))} data-testid={format!("verdict-{n}-{}", e.index)}
@@ -83,6 +83,16 @@ pub fn marks(
             })
         })
         .collect()
+}
+
+/// What the rule expected, in the page's language.
+fn expected(v: &Verdict) -> String {
+    i18n::note_text(&v.expected, v.expected_msg.as_ref())
+}
+
+/// What the server did, in the page's language (its own words as they are).
+fn got(v: &Verdict) -> String {
+    i18n::note_text(&v.got, v.got_msg.as_ref())
 }
 
 /// The verdicts on one event, for the inspector.
@@ -112,8 +122,8 @@ fn item(v: &Verdict) -> Html {
         <li class={classes!("verdict-item", class(v.verdict))} data-verdict={v.verdict.as_str()} data-rule={v.rule.clone()}>
             <span class="verdict-word">{ word(v.verdict) }</span>{ " " }{ rule }
             <dl>
-                <dt>{ t("verdict.expected") }</dt><dd>{ v.expected.clone() }</dd>
-                <dt>{ t("verdict.got") }</dt><dd>{ v.got.clone() }</dd>
+                <dt>{ t("verdict.expected") }</dt><dd>{ expected(v) }</dd>
+                <dt>{ t("verdict.got") }</dt><dd>{ got(v) }</dd>
             </dl>
         </li>
     }
@@ -166,7 +176,7 @@ pub fn summary(checked: &Checked) -> Html {
                 </ul>
                 if !whole_run.is_empty() {
                     <ul class="whole-run">
-                        { for whole_run.iter().map(|v| html! { <li>{ tf("verdict.whole_run", &[("rule", &v.rule)]) }{ ": " }{ v.got.clone() }</li> }) }
+                        { for whole_run.iter().map(|v| html! { <li>{ tf("verdict.whole_run", &[("rule", &v.rule)]) }{ ": " }{ got(v) }</li> }) }
                     </ul>
                 }
             </details>

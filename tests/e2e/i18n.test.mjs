@@ -247,7 +247,7 @@ for (const tag of LANGS) {
     });
 
     if (tag !== 'en') test(`a lane's settings and a compared lane's label are in ${tag}`, T, async () => {
-      const notes = read(`${tag}.notes.json`);
+      const labels = notes(tag);
       const view = await app.open(`/?lang=${tag}&scenario=plain-vs-rich`);
       const { page } = view;
       await page.locator(`${sel('settings-0')} > summary`).waitFor({ timeout: 30_000 });
@@ -261,13 +261,46 @@ for (const tag of LANGS) {
         ),
       );
       assert.equal(options.length, 9);
-      for (const [value, text] of options) assert.equal(text, notes[`label.${value}`], value);
+      for (const [value, text] of options) assert.equal(text, labels[`label.${value}`], value);
       await page.locator(sel('compare-0')).click();
       await page.locator(sel('cap-0-elicitation.form')).click();
       await page.locator(sel('lane-2')).waitFor({ timeout: 30_000 });
       const said = c['settings.change.on'].replace('{capability}', 'elicitation.form');
-      assert.equal(await page.locator(sel('lane-1')).locator('h3').innerText(), `${notes['label.plain client']} · ${said}`);
+      assert.equal(await page.locator(sel('lane-1')).locator('h3').innerText(), `${labels['label.plain client']} · ${said}`);
       await view.screenshot(`i18n-compare-${tag}`);
+      assert.deepEqual(view.problems(), []);
+    });
+
+    if (tag !== 'en') test(`a graded run's verdicts are in ${tag}`, T, async () => {
+      // A client run recorded against `serve --preset deploy-console`,
+      // graded in the page: what each rule expected, and the rules nothing
+      // exercised, in the language (a server's own words stay as they are).
+      const runs = readFileSync(path.join(REPO_ROOT, 'tests/e2e/fixtures/client-run.json'));
+      const view = await app.open(`/?lang=${tag}&scenario=discover`);
+      const { page } = view;
+      await page.locator(sel('check-toggle')).waitFor({ timeout: 30_000 });
+      await page.locator(sel('check-toggle')).click();
+      await page.locator(sel('check-file')).waitFor({ state: 'attached', timeout: 30_000 });
+      await page.locator(sel('check-file')).setInputFiles({ name: 'client-run.json', mimeType: 'application/json', buffer: runs });
+      await page.locator(sel('check-summary')).waitFor({ timeout: 10_000 });
+      await page.locator(sel('jump-end')).click();
+      const problems = [];
+      const english = (where, text) => {
+        const run = englishRun(text);
+        if (run) problems.push(`${where}: English "${run}" in ${JSON.stringify(text)}`);
+      };
+      const marks = await page.locator('[data-testid^="verdict-0-"]').evaluateAll((gs) => gs.map((g) => g.dataset.testid.split('-').pop()));
+      assert.ok(marks.length > 0, 'judged messages');
+      for (const index of marks) {
+        await page.locator(sel(`message-0-${index}`)).click();
+        await page.locator(`${sel('inspector-verdicts')} li`).first().waitFor();
+        const expected = await page.locator(`${sel('inspector-verdicts')} dd:nth-of-type(1)`).allInnerTexts();
+        for (const text of expected) english(`message ${index}`, text);
+      }
+      await page.locator(`${sel('check-rules')} summary`).click();
+      for (const text of await page.locator(`${sel('check-rules')} .whole-run li`).allInnerTexts()) english('whole run', text);
+      await view.screenshot(`i18n-check-${tag}`);
+      assert.deepEqual(problems, []);
       assert.deepEqual(view.problems(), []);
     });
 

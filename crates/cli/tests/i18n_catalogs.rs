@@ -48,12 +48,13 @@ fn catalog(tag: &str) -> Map<String, Value> {
     all
 }
 
-/// Every `note!("key", "template", ...)` of the core's source, in file
-/// order; a key said twice must say the same template.
+/// Every `note!("key", "template", ...)` of the core's source and of the
+/// CLI's driver (the notes of a real run it records), in file order; a
+/// key said twice must say the same template.
 fn note_templates() -> Vec<(String, String)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/src");
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    let mut dirs = vec![root];
+    let mut dirs = vec![here.join("../core/src"), here.join("src/driver")];
     while let Some(d) = dirs.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();

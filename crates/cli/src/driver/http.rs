@@ -314,7 +314,12 @@ fn on_deadline(session: &mut Session, awaited: Option<u64>, what: &str) -> bool 
                 what: format!("the answer to {what}"),
             },
             vec![rules::C_EXCHANGE_FAILED],
-            format!("No answer to {what} within {ms} ms: the driver stops waiting for it."),
+            mcp_lanes_core::note!(
+                "driver.no_answer_within",
+                "No answer to {what} within {ms} ms: the driver stops waiting for it.",
+                what = what,
+                ms = ms
+            ),
         );
         session.problem(
             ProblemKind::Timeout,
@@ -330,7 +335,11 @@ fn on_deadline(session: &mut Session, awaited: Option<u64>, what: &str) -> bool 
 /// The exchange of a failed awaited request is over; anything else failing
 /// is recorded by the driver.
 fn on_failure(session: &mut Session, awaited: Option<u64>, failure: TransportFailure) {
-    session.exchange_failed(awaited, failure, "got no answer");
+    session.exchange_failed(
+        awaited,
+        failure,
+        mcp_lanes_core::note!("driver.lost_no_answer", "got no answer"),
+    );
 }
 
 fn headers_of(response: &hyper::Response<Incoming>) -> Vec<(String, String)> {
@@ -439,7 +448,12 @@ async fn exchange(
     session.received(
         &text,
         Some(info),
-        format!("The server's answer: HTTP {status}{content}."),
+        mcp_lanes_core::note!(
+            "driver.servers_answer",
+            "The server's answer: HTTP {status}{content}.",
+            status = status,
+            content = content
+        ),
     );
     // Built through a constructor, so fields the core adds stay defaulted.
     let mut response = HttpResponse::json(status, text);
@@ -528,7 +542,13 @@ async fn read_stream(
             session.received(
                 &event.data,
                 Some(info.clone()),
-                format!("SSE event {count} of the HTTP {status} stream answering {what}."),
+                mcp_lanes_core::note!(
+                    "driver.sse_event",
+                    "SSE event {count} of the HTTP {status} stream answering {what}.",
+                    count = count,
+                    status = status,
+                    what = what
+                ),
             );
             let now = session.now();
             session.client.handle_text(now, &event.data);

@@ -300,7 +300,7 @@ impl Session {
         &mut self,
         text: &str,
         http: Option<mcp_lanes_core::sim::HttpInfo>,
-        note: String,
+        note: mcp_lanes_core::note::Note,
     ) -> usize {
         let status = http.as_ref().and_then(|h| h.status);
         let revision = self.revision.clone();
@@ -336,7 +336,11 @@ impl Session {
             self.rec.push(
                 EventKind::HostKill,
                 vec![rules::C_EXCHANGE_FAILED],
-                format!("The run reached {MAX_EVENTS} events: the server floods the client, and mcp-lanes stops the run."),
+                mcp_lanes_core::note!(
+                    "driver.flood",
+                    "The run reached {max} events: the server floods the client, and mcp-lanes stops the run.",
+                    max = MAX_EVENTS
+                ),
             );
             self.problem(
                 ProblemKind::Flood,
@@ -399,8 +403,10 @@ impl Session {
         self.rec.push(
             EventKind::HostKill,
             vec![rules::L_TIMEOUT, rules::C_EXCHANGE_FAILED],
-            format!(
-                "The run passed its {limit} s limit: mcp-lanes stops it. Nothing more is sent."
+            mcp_lanes_core::note!(
+                "driver.run_limit",
+                "The run passed its {limit} s limit: mcp-lanes stops it. Nothing more is sent.",
+                limit = limit
             ),
         );
         self.problem(
@@ -412,7 +418,12 @@ impl Session {
     /// An exchange failed: the client hears of it when it waits on it
     /// (`awaited`); otherwise the failure is recorded as a dropped message,
     /// `lost` saying what became of it ("got no answer").
-    fn exchange_failed(&mut self, awaited: Option<u64>, failure: TransportFailure, lost: &str) {
+    fn exchange_failed(
+        &mut self,
+        awaited: Option<u64>,
+        failure: TransportFailure,
+        lost: mcp_lanes_core::note::Note,
+    ) {
         let detail = failure.describe();
         self.problem(ProblemKind::Exchange, detail.clone());
         if self.still_awaits(awaited) {
@@ -425,7 +436,12 @@ impl Session {
                     what: detail.clone(),
                 },
                 vec![rules::C_EXCHANGE_FAILED],
-                format!("A message nobody waits on {lost}: {detail}."),
+                mcp_lanes_core::note!(
+                    "driver.nobody_waits",
+                    "A message nobody waits on {lost}: {detail}.",
+                    lost = lost,
+                    detail = detail
+                ),
             );
         }
     }

@@ -138,20 +138,32 @@ impl Recorder {
             .rev()
             .find_map(|e| e.message().map(|m| (m.from, m.label.clone())));
         let mut outcome = match last {
-            Some((from, label)) => format!("Last message: {label} from the {}.", from.name()),
-            None => "No message was exchanged.".into(),
+            Some((Side::Server, label)) => mcp_lanes_core::note!(
+                "driver.last_from_server",
+                "Last message: {label} from the server.",
+                label = label
+            ),
+            Some((_, label)) => mcp_lanes_core::note!(
+                "driver.last_from_client",
+                "Last message: {label} from the client.",
+                label = label
+            ),
+            None => mcp_lanes_core::note!("driver.no_message", "No message was exchanged."),
         };
-        match problems.len() {
-            0 => outcome.push_str(" A real run, timed by the wall clock."),
-            n => outcome.push_str(&format!(
-                " A real run with {n} problem(s) below the protocol: {}.",
-                problems
+        outcome.push(match problems.len() {
+            0 => mcp_lanes_core::note!("driver.real_run", "A real run, timed by the wall clock."),
+            n => mcp_lanes_core::note!(
+                "driver.real_run_problems",
+                "A real run with {count} problem(s) below the protocol: {problems}.",
+                count = n,
+                problems = problems
                     .iter()
                     .map(|p| p.detail.as_str())
                     .collect::<Vec<_>>()
                     .join("; ")
-            )),
-        }
+            ),
+        });
+        let (outcome, outcome_msg) = outcome.into_parts();
         Timeline {
             label: label.to_string(),
             transport,
@@ -162,7 +174,7 @@ impl Recorder {
                 leaked_locks: 0,
                 ended_at_ms,
                 outcome,
-                outcome_msg: None,
+                outcome_msg,
             },
         }
     }

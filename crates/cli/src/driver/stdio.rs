@@ -276,7 +276,11 @@ pub(super) async fn run(wire: &mut StdioWire, session: &mut Session) {
                     if session.flooded() {
                         return;
                     }
-                    session.received(&text, None, "A line on the server's stdout.".into());
+                    session.received(
+                        &text,
+                        None,
+                        mcp_lanes_core::note!("driver.stdout_line", "A line on the server's stdout."),
+                    );
                     let now = session.now();
                     session.client.handle_text(now, &text);
                 }
@@ -314,7 +318,11 @@ async fn server_gone(wire: &mut StdioWire, session: &mut Session, why: String) {
     session.rec.push(
         EventKind::Disconnected { side: Side::Server },
         vec![rules::C_EXCHANGE_FAILED],
-        format!("The server is gone: {detail}."),
+        mcp_lanes_core::note!(
+            "driver.server_gone",
+            "The server is gone: {detail}.",
+            detail = detail
+        ),
     );
     session.problem(ProblemKind::ServerExited, detail.clone());
     wire.ended = Some(detail);
@@ -322,5 +330,9 @@ async fn server_gone(wire: &mut StdioWire, session: &mut Session, why: String) {
 
 /// An exchange failed: the client hears of it if it waits on it.
 fn fail(session: &mut Session, awaited: Option<u64>, failure: TransportFailure) {
-    session.exchange_failed(awaited, failure, "could not be delivered");
+    session.exchange_failed(
+        awaited,
+        failure,
+        mcp_lanes_core::note!("driver.lost_undelivered", "could not be delivered"),
+    );
 }

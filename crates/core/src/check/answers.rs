@@ -12,13 +12,18 @@ use crate::transport::TransportKind;
 
 /// S-ANSWER: a response with the request's id came.
 pub(crate) fn answered(exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
-    let expected = "a JSON-RPC response with the request's id";
+    let expected = || {
+        crate::note!(
+            "check.answered",
+            "a JSON-RPC response with the request's id"
+        )
+    };
     let missing = match exchange.answer {
         Answer::Response { .. } => {
             out.push(Verdict::judge(
                 rules::S_ANSWER,
                 true,
-                expected,
+                expected(),
                 exchange.got(),
                 exchange.at(),
             ));
@@ -38,36 +43,45 @@ pub(crate) fn answered(exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
     let listen = exchange.method == methods::SUBSCRIPTIONS_LISTEN;
     if legacy_signal || listen || missing.client_left {
         let why = if missing.client_left {
-            "the client closed the connection before an answer".to_string()
+            crate::note!(
+                "check.client_left",
+                "the client closed the connection before an answer"
+            )
         } else if listen {
-            format!(
-                "{} (a listen stream stays open until the server ends it)",
-                missing_text(&missing)
+            crate::note!(
+                "check.listen_open",
+                "{missing} (a listen stream stays open until the server ends it)",
+                missing = missing_text(&missing)
             )
         } else {
-            format!(
-                "{} (the era probe: a legacy server's way to say no)",
-                missing_text(&missing)
+            crate::note!(
+                "check.probe_no",
+                "{missing} (the era probe: a legacy server's way to say no)",
+                missing = missing_text(&missing)
             )
         };
         out.push(Verdict::new(
             rules::S_ANSWER,
             Outcome::NotApplicable,
-            expected,
+            expected(),
             why,
             Some(exchange.at()),
         ));
         return;
     }
     let got = if exchange.message.delivered_at_ms.is_none() {
-        format!("never delivered: {}", missing_text(&missing))
+        crate::note!(
+            "check.never_delivered",
+            "never delivered: {missing}",
+            missing = missing_text(&missing)
+        )
     } else {
         missing_text(&missing)
     };
     out.push(Verdict::judge(
         rules::S_ANSWER,
         false,
-        expected,
+        expected(),
         got,
         exchange.at(),
     ));
@@ -96,9 +110,11 @@ pub(crate) fn declared(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Ver
     out.push(Verdict::judge(
         rules::S_DECLARED,
         !not_found,
-        format!(
-            "a {} result: the server declared `{capability}`",
-            exchange.method
+        crate::note!(
+            "check.declared",
+            "a {method} result: the server declared `{capability}`",
+            method = exchange.method,
+            capability = capability
         ),
         exchange.got(),
         exchange.at(),

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::note::Note;
 use crate::protocol::meta;
 use crate::protocol::methods;
 use crate::rules;
@@ -123,17 +124,17 @@ impl<'a> Exchange<'a> {
     }
 
     /// A few words on what came back (server text, cut short).
-    pub fn got(&self) -> String {
+    pub fn got(&self) -> Note {
         match self.answer {
             Answer::Response { body, .. } => {
                 if let Some(error) = body.get("error") {
                     let code = error.get("code").map(Value::to_string).unwrap_or_default();
                     let text = error.get("message").and_then(Value::as_str).unwrap_or("");
-                    format!("error {code} {}", short(text, 80))
+                    Note::from(format!("error {code} {}", short(text, 80)))
                 } else if let Some(result) = body.get("result") {
-                    format!("result {}", short(&result.to_string(), 120))
+                    Note::from(format!("result {}", short(&result.to_string(), 120)))
                 } else {
-                    short(&body.to_string(), 120)
+                    Note::from(short(&body.to_string(), 120))
                 }
             }
             Answer::Missing(m) => missing_text(&m),
@@ -142,7 +143,7 @@ impl<'a> Exchange<'a> {
 }
 
 /// A sentence for a missing answer.
-pub(crate) fn missing_text(m: &Missing<'_>) -> String {
+pub(crate) fn missing_text(m: &Missing<'_>) -> Note {
     if let Some((_, message)) = m.not_json_rpc {
         let status = message
             .http
@@ -151,19 +152,28 @@ pub(crate) fn missing_text(m: &Missing<'_>) -> String {
             .map(|s| format!("HTTP {s} "))
             .unwrap_or_default();
         if message.wire.is_empty() {
-            return format!("{status}without a JSON-RPC body");
+            return crate::note!(
+                "check.no_jsonrpc_body",
+                "{status}without a JSON-RPC body",
+                status = status
+            );
         }
-        return format!(
-            "{status}text that is not JSON-RPC: {}",
-            short(&message.wire, 60)
+        return crate::note!(
+            "check.not_jsonrpc",
+            "{status}text that is not JSON-RPC: {text}",
+            status = status,
+            text = short(&message.wire, 60)
         );
     }
     if m.timed_out {
-        "no answer before the deadline".into()
+        crate::note!("check.no_answer_deadline", "no answer before the deadline")
     } else if m.closed {
-        "the connection closed before an answer".into()
+        crate::note!(
+            "check.connection_closed",
+            "the connection closed before an answer"
+        )
     } else {
-        "no answer".into()
+        crate::note!("check.no_answer", "no answer")
     }
 }
 

@@ -36,7 +36,10 @@ pub(crate) fn judge(exchange: &Exchange<'_>, modern_server: bool, out: &mut Vec<
             out.push(Verdict::judge(
                 rules::M_INIT_ON_MODERN,
                 names,
-                "an error naming the versions the server supports",
+                crate::note!(
+                    "check.init_on_modern",
+                    "an error naming the versions the server supports"
+                ),
                 exchange.got(),
                 at,
             ));
@@ -59,11 +62,18 @@ pub(crate) fn judge(exchange: &Exchange<'_>, modern_server: bool, out: &mut Vec<
     out.push(Verdict::judge(
         rules::L_INIT,
         missing.is_empty(),
-        "protocolVersion, capabilities and serverInfo {name, version}",
+        crate::note!(
+            "check.init_result",
+            "protocolVersion, capabilities and serverInfo {{name, version}}"
+        ),
         if missing.is_empty() {
-            "all there".to_string()
+            crate::note!("check.all_there", "all there")
         } else {
-            format!("missing or malformed: {}", missing.join(", "))
+            crate::note!(
+                "check.missing_or_malformed",
+                "missing or malformed: {fields}",
+                fields = missing.join(", ")
+            )
         },
         at,
     ));
@@ -75,13 +85,19 @@ pub(crate) fn judge(exchange: &Exchange<'_>, modern_server: bool, out: &mut Vec<
     let (ok, expected) = if answered == requested {
         (
             legacy,
-            format!("{requested:?} echoed (the client asked for it), a legacy revision"),
+            crate::note!(
+                "check.version_echoed",
+                "{version} echoed (the client asked for it), a legacy revision",
+                version = format!("{requested:?}")
+            ),
         )
     } else {
         (
             legacy,
-            format!(
-                "{requested:?} echoed, or a counter-offer: another legacy revision it supports"
+            crate::note!(
+                "check.version_counter_offer",
+                "{version} echoed, or a counter-offer: another legacy revision it supports",
+                version = format!("{requested:?}")
             ),
         )
     };
@@ -124,11 +140,26 @@ pub(crate) fn server_requests(timeline: &Timeline, out: &mut Vec<Verdict>) {
                 out.push(Verdict::judge(
                     rules::L_CAP_SESSION,
                     ok,
-                    format!("{method} only to a client that declared `{capability}` in initialize"),
+                    crate::note!(
+                        "check.cap_session",
+                        "{method} only to a client that declared `{capability}` in initialize",
+                        method = method,
+                        capability = capability
+                    ),
                     if ok {
-                        format!("{method}; the client declared `{capability}`")
+                        crate::note!(
+                            "check.cap_session_declared",
+                            "{method}; the client declared `{capability}`",
+                            method = method,
+                            capability = capability
+                        )
                     } else {
-                        format!("{method}, but the client never declared `{capability}`")
+                        crate::note!(
+                            "check.cap_session_undeclared",
+                            "{method}, but the client never declared `{capability}`",
+                            method = method,
+                            capability = capability
+                        )
                     },
                     event.index,
                 ));

@@ -154,11 +154,17 @@ pub fn grade(timeline: &Timeline) -> Vec<Verdict> {
         }
         let http_only = *rule == rules::H_STATUS || *rule == rules::H_HEADERS;
         let why = if needs.is_some() && !modern_server {
-            "not exercised: the server did not speak 2026-07-28 here"
+            crate::note!(
+                "check.na_not_modern",
+                "not exercised: the server did not speak 2026-07-28 here"
+            )
         } else if http_only && timeline.transport != TransportKind::Http {
-            "not exercised: an HTTP rule, and this run was on stdio"
+            crate::note!(
+                "check.na_http_rule",
+                "not exercised: an HTTP rule, and this run was on stdio"
+            )
         } else {
-            "not exercised by this run"
+            crate::note!("check.na_not_exercised", "not exercised by this run")
         };
         let summary = rules::find(rule).map(|r| r.summary).unwrap_or("");
         out.push(Verdict::new(

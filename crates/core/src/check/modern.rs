@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::exchange::{Answer, Exchange, Known};
 use super::verdict::Verdict;
+use crate::note::Note;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::jsonrpc::ErrorCode;
 use crate::protocol::version::Era;
@@ -64,12 +65,19 @@ pub(crate) fn is_modern(exchange: &Exchange<'_>) -> bool {
 }
 
 /// Why the request's `_meta` is malformed (M-META-REQUIRED), if it is.
-pub(crate) fn meta_problem(exchange: &Exchange<'_>) -> Option<String> {
+pub(crate) fn meta_problem(exchange: &Exchange<'_>) -> Option<Note> {
     match exchange.meta() {
-        None => Some("no params._meta".into()),
+        None => Some(crate::note!("check.no_meta", "no params._meta")),
         Some(meta) => shape::check(meta, "params._meta", shape::REQUEST_META)
             .err()
-            .map(|e| e.to_string()),
+            .map(|e| {
+                crate::note!(
+                    "check.shape_problem",
+                    "{path}: {problem}",
+                    path = e.path,
+                    problem = e.message
+                )
+            }),
     }
 }
 
@@ -88,9 +96,17 @@ pub(crate) fn judge(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Verdic
         let ok = code == Some(ErrorCode::INVALID_PARAMS.0)
             || (headers_too && code == Some(ErrorCode::HEADER_MISMATCH.0));
         let expected = if headers_too {
-            format!("error -32602 (Invalid params), or -32020 since the headers cannot match it either: {problem}")
+            crate::note!(
+                "check.meta_or_headers",
+                "error -32602 (Invalid params), or -32020 since the headers cannot match it either: {problem}",
+                problem = problem
+            )
         } else {
-            format!("error -32602 (Invalid params): {problem}")
+            crate::note!(
+                "check.meta_invalid",
+                "error -32602 (Invalid params): {problem}",
+                problem = problem
+            )
         };
         out.push(Verdict::judge(
             rules::M_META_REQUIRED,
@@ -105,7 +121,11 @@ pub(crate) fn judge(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Verdic
         out.push(Verdict::judge(
             rules::H_HEADERS,
             exchange.error_code() == Some(ErrorCode::HEADER_MISMATCH.0),
-            format!("error -32020 (HeaderMismatch): {problem}"),
+            crate::note!(
+                "check.header_mismatch",
+                "error -32020 (HeaderMismatch): {problem}",
+                problem = problem
+            ),
             got,
             at,
         ));
@@ -127,7 +147,11 @@ pub(crate) fn judge(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Verdic
         out.push(Verdict::judge(
             rules::M_UNKNOWN_METHOD,
             exchange.error_code() == Some(ErrorCode::METHOD_NOT_FOUND.0),
-            format!("error -32601 (Method not found) for {}", exchange.method),
+            crate::note!(
+                "check.unknown_method",
+                "error -32601 (Method not found) for {method}",
+                method = exchange.method
+            ),
             got,
             at,
         ));
@@ -140,7 +164,11 @@ pub(crate) fn judge(exchange: &Exchange<'_>, known: &Known, out: &mut Vec<Verdic
                 out.push(Verdict::judge(
                     rules::M_UNKNOWN_TOOL,
                     exchange.error_code() == Some(ErrorCode::INVALID_PARAMS.0),
-                    format!("error -32602 (Unknown tool: {name}), not -32601 and not a result"),
+                    crate::note!(
+                        "check.unknown_tool",
+                        "error -32602 (Unknown tool: {name}), not -32601 and not a result",
+                        name = name
+                    ),
                     got,
                     at,
                 ));
@@ -170,16 +198,20 @@ fn version_refusal(exchange: &Exchange<'_>, version: &str) -> Verdict {
     let code_ok = exchange.error_code() == Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0);
     let mut got = exchange.got();
     if code_ok && !(supported_ok && requested_ok) {
-        got.push_str(&format!(
-            " (data: {})",
-            data.map(Value::to_string).unwrap_or_else(|| "none".into())
-        ));
+        got = crate::note!(
+            "check.got_with_data",
+            "{answer} (data: {data})",
+            answer = got,
+            data = data.map(Value::to_string).unwrap_or_else(|| "none".into())
+        );
     }
     Verdict::judge(
         rules::M_VERSION,
         code_ok && supported_ok && requested_ok,
-        format!(
-            "error -32022 with data.supported (strings) and data.requested: {version:?} is not supported"
+        crate::note!(
+            "check.version_unsupported",
+            "error -32022 with data.supported (strings) and data.requested: {version} is not supported",
+            version = format!("{version:?}")
         ),
         got,
         exchange.at(),
@@ -204,7 +236,10 @@ fn capability_refusal(exchange: &Exchange<'_>) -> Verdict {
     Verdict::judge(
         rules::M_CAP_REQUIRED,
         ok,
-        "data.requiredCapabilities: an object naming a capability this request did not declare",
+        crate::note!(
+            "check.required_capabilities",
+            "data.requiredCapabilities: an object naming a capability this request did not declare"
+        ),
         format!(
             "requiredCapabilities {}",
             required
@@ -225,10 +260,13 @@ fn result_rules(exchange: &Exchange<'_>, result: &Value, out: &mut Vec<Verdict>)
     out.push(Verdict::judge(
         rules::M_RESULT_TYPE,
         type_ok,
-        "resultType \"complete\" or \"input_required\"",
+        crate::note!(
+            "check.result_type",
+            "resultType \"complete\" or \"input_required\""
+        ),
         match result.get(ResultType::KEY) {
-            Some(v) => format!("resultType {v}"),
-            None => "no resultType".into(),
+            Some(v) => Note::from(format!("resultType {v}")),
+            None => crate::note!("check.no_result_type", "no resultType"),
         },
         at,
     ));
@@ -252,11 +290,18 @@ fn result_rules(exchange: &Exchange<'_>, result: &Value, out: &mut Vec<Verdict>)
         out.push(Verdict::judge(
             rules::M_DISCOVER,
             missing.is_empty(),
-            "resultType complete, supportedVersions (strings), capabilities (object)",
+            crate::note!(
+                "check.discover_result",
+                "resultType complete, supportedVersions (strings), capabilities (object)"
+            ),
             if missing.is_empty() {
-                "all there".to_string()
+                crate::note!("check.all_there", "all there")
             } else {
-                format!("missing or malformed: {}", missing.join(", "))
+                crate::note!(
+                    "check.missing_or_malformed",
+                    "missing or malformed: {fields}",
+                    fields = missing.join(", ")
+                )
             },
             at,
         ));
@@ -285,7 +330,10 @@ fn cache_hints(result: &Value, input_required: bool, at: usize) -> Verdict {
         return Verdict::judge(
             rules::M_CACHE_HINTS,
             ttl.is_none() && scope.is_none(),
-            "no ttlMs or cacheScope on an input_required result",
+            crate::note!(
+                "check.no_cache_hints",
+                "no ttlMs or cacheScope on an input_required result"
+            ),
             got,
             at,
         );
@@ -298,7 +346,10 @@ fn cache_hints(result: &Value, input_required: bool, at: usize) -> Verdict {
     Verdict::judge(
         rules::M_CACHE_HINTS,
         ttl_ok && scope_ok,
-        "ttlMs (an integer >= 0) and cacheScope \"public\" or \"private\"",
+        crate::note!(
+            "check.cache_hints",
+            "ttlMs (an integer >= 0) and cacheScope \"public\" or \"private\""
+        ),
         got,
         at,
     )
@@ -325,11 +376,18 @@ fn input_requests(exchange: &Exchange<'_>, result: &Value) -> Verdict {
     Verdict::judge(
         rules::M_MRTR_CAP,
         undeclared.is_empty(),
-        "input requests only for capabilities this request declared",
+        crate::note!(
+            "check.mrtr_cap",
+            "input requests only for capabilities this request declared"
+        ),
         if undeclared.is_empty() {
-            "every input request was declared".to_string()
+            crate::note!("check.mrtr_declared", "every input request was declared")
         } else {
-            format!("asked without the capability: {}", undeclared.join(", "))
+            crate::note!(
+                "check.mrtr_undeclared",
+                "asked without the capability: {requests}",
+                requests = undeclared.join(", ")
+            )
         },
         exchange.at(),
     )
@@ -338,7 +396,7 @@ fn input_requests(exchange: &Exchange<'_>, result: &Value) -> Verdict {
 /// What differs between the request's headers and its body (H-HEADERS),
 /// on HTTP. Names compare case-insensitively, values after trimming and
 /// decoding the `=?base64?…?=` form.
-pub(crate) fn header_mismatch(exchange: &Exchange<'_>) -> Option<String> {
+pub(crate) fn header_mismatch(exchange: &Exchange<'_>) -> Option<Note> {
     let sent = &exchange.message.http.as_ref()?.headers;
     let expected = http::modern_headers(exchange.body);
     for name in [
@@ -350,9 +408,25 @@ pub(crate) fn header_mismatch(exchange: &Exchange<'_>) -> Option<String> {
         let have = http::header(sent, name).map(decode);
         if want != have {
             return Some(match (want, have) {
-                (Some(w), Some(h)) => format!("{name} is {h:?}, the body says {w:?}"),
-                (Some(w), None) => format!("no {name} header (the body says {w:?})"),
-                (None, Some(h)) => format!("{name} {h:?} names nothing in the body"),
+                (Some(w), Some(h)) => crate::note!(
+                    "check.header_differs",
+                    "{name} is {header}, the body says {body}",
+                    name = name,
+                    header = format!("{h:?}"),
+                    body = format!("{w:?}")
+                ),
+                (Some(w), None) => crate::note!(
+                    "check.header_missing",
+                    "no {name} header (the body says {body})",
+                    name = name,
+                    body = format!("{w:?}")
+                ),
+                (None, Some(h)) => crate::note!(
+                    "check.header_extra",
+                    "{name} {header} names nothing in the body",
+                    name = name,
+                    header = format!("{h:?}")
+                ),
                 (None, None) => continue,
             });
         }
@@ -410,9 +484,10 @@ impl Stateless {
                     out.push(Verdict::judge(
                         rules::M_STATELESS,
                         refused,
-                        format!(
-                            "error -32021 again: this request does not declare {}, whatever an earlier one did",
-                            required.names().join(", ")
+                        crate::note!(
+                            "check.stateless",
+                            "error -32021 again: this request does not declare {capabilities}, whatever an earlier one did",
+                            capabilities = required.names().join(", ")
                         ),
                         exchange.got(),
                         exchange.at(),

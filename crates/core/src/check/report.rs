@@ -75,6 +75,8 @@ fn read_verdict(v: &Value) -> Option<Verdict> {
         },
         expected: text("expected")?,
         got: text("got")?,
+        expected_msg: v.get("expected_msg").cloned(),
+        got_msg: v.get("got_msg").cloned(),
         exchange: match v.get("exchange") {
             None | Some(Value::Null) => None,
             Some(n) => Some(n.as_u64()?.try_into().ok()?),

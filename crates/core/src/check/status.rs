@@ -40,8 +40,17 @@ pub(crate) fn judge(exchange: &Exchange<'_>, malformed_meta: bool, out: &mut Vec
     out.push(Verdict::judge(
         rules::H_STATUS,
         want == got,
-        format!("HTTP {want} for this answer"),
-        format!("HTTP {got} with {}", exchange.got()),
+        crate::note!(
+            "check.http_status",
+            "HTTP {status} for this answer",
+            status = want
+        ),
+        crate::note!(
+            "check.http_status_got",
+            "HTTP {status} with {answer}",
+            status = got,
+            answer = exchange.got()
+        ),
         exchange.at(),
     ));
 }

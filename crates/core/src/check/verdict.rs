@@ -2,7 +2,9 @@
 //! per rule that the page's summary and the CLI's last line show.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use crate::note::Note;
 use crate::rules::{self, RuleId};
 
 /// The outcome of one rule at one exchange.
@@ -37,10 +39,18 @@ pub struct Verdict {
     pub rule: String,
     /// Pass, fail or n/a.
     pub verdict: Outcome,
-    /// What the rule asks for here, in a few words.
+    /// What the rule asks for here, in a few words (English).
     pub expected: String,
-    /// What the server did (server-provided text, to be rendered as text).
+    /// What the server did (English, with server-provided text; rendered
+    /// as text).
     pub got: String,
+    /// `expected` as a catalog message (see [`crate::note`]), so a view
+    /// can say it in another language; absent in reports of before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_msg: Option<Value>,
+    /// `got` as a catalog message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub got_msg: Option<Value>,
     /// The index in `timeline.events` ([`crate::sim::Event::index`]) of
     /// the message judged: the server's answer, or the client's request
     /// when no answer came. `None` for a verdict about the whole run
@@ -53,15 +63,19 @@ impl Verdict {
     pub fn new(
         rule: RuleId,
         verdict: Outcome,
-        expected: impl Into<String>,
-        got: impl Into<String>,
+        expected: impl Into<Note>,
+        got: impl Into<Note>,
         exchange: Option<usize>,
     ) -> Verdict {
+        let (expected, expected_msg) = expected.into().into_parts();
+        let (got, got_msg) = got.into().into_parts();
         Verdict {
             rule: rule.to_string(),
             verdict,
-            expected: expected.into(),
-            got: got.into(),
+            expected,
+            got,
+            expected_msg,
+            got_msg,
             exchange,
         }
     }
@@ -70,8 +84,8 @@ impl Verdict {
     pub fn judge(
         rule: RuleId,
         ok: bool,
-        expected: impl Into<String>,
-        got: impl Into<String>,
+        expected: impl Into<Note>,
+        got: impl Into<Note>,
         exchange: usize,
     ) -> Verdict {
         let outcome = if ok { Outcome::Pass } else { Outcome::Fail };
