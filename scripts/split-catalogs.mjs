@@ -17,6 +17,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const FULL_ONLY = new Set(['check', 'live', 'verdict', 'editor', 'settings', 'export', 'file']);
+// Keys the page never shows (the command line's own text, `cli.*`, which
+// the CLI embeds from www/i18n/ at build time): left out of dist.
+const CLI_ONLY = new Set(['cli']);
 
 const dir = process.argv[2];
 if (!dir) {
@@ -36,6 +39,7 @@ for (const file of readdirSync(i18n)) {
   const first = {};
   const full = {};
   for (const [key, text] of Object.entries(whole)) {
+    if (CLI_ONLY.has(key.split('.')[0])) continue;
     if (FULL_ONLY.has(key.split('.')[0]) && !named(key)) full[key] = text;
     else first[key] = text;
   }

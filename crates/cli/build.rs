@@ -14,7 +14,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", dir.display());
     let list = std::fs::read_to_string(dir.join("languages.json")).unwrap_or_default();
     // The tags, read without a JSON parser: each `"tag": "xx"`.
-    let mut out = String::from("/// The catalogs as (tag, JSON text, the notes' JSON text), in\n/// `languages.json` order.\npub const CATALOGS: &[(&str, &str, &str)] = &[\n");
+    let mut out = String::from("/// The catalogs as (tag, JSON text, the notes' JSON text, the rules'\n/// JSON text), in `languages.json` order.\npub const CATALOGS: &[(&str, &str, &str, &str)] = &[\n");
     for part in list.split("\"tag\"").skip(1) {
         let tag: String = part
             .trim_start_matches([' ', ':', '"'])
@@ -23,18 +23,24 @@ fn main() {
             .collect();
         let file = dir.join(format!("{tag}.json"));
         let notes = dir.join(format!("{tag}.notes.json"));
+        let rules = dir.join(format!("{tag}.rules.json"));
         println!("cargo:rerun-if-changed={}", file.display());
         println!("cargo:rerun-if-changed={}", notes.display());
-        if !tag.is_empty() && file.is_file() {
-            let notes = if notes.is_file() {
-                format!("include_str!({:?})", notes.display().to_string())
+        println!("cargo:rerun-if-changed={}", rules.display());
+        let text_of = |path: &PathBuf| {
+            if path.is_file() {
+                format!("include_str!({:?})", path.display().to_string())
             } else {
                 "\"{}\"".to_string()
-            };
+            }
+        };
+        if !tag.is_empty() && file.is_file() {
             let _ = writeln!(
                 out,
-                "    ({tag:?}, include_str!({:?}), {notes}),",
-                file.display().to_string()
+                "    ({tag:?}, include_str!({:?}), {}, {}),",
+                file.display().to_string(),
+                text_of(&notes),
+                text_of(&rules)
             );
         }
     }

@@ -21,11 +21,11 @@ Usage:
   mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
                   --file PATH --server ID
   mcp-lanes export --scenario ID
-  mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] URL
-  mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] --cmd \"COMMAND ARGS\"
+  mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
+  mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
   mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                   [--tool NAME [--args JSON]]... [--format text|json] [--out FILE]
-                  [--timeout MS]
+                  [--timeout MS] [--lang TAG]
   mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
   mcp-lanes --help | --version
 
@@ -75,10 +75,12 @@ Options:
   --server ID       the file's server to serve (an id of its servers, or a
                     preset its set-ups use)
   --format FORMAT   text or json (run; default text)
-  --lang TAG        language of the text output (list, run --format text):
-                    scenario titles and summaries from the page's catalogs
-                    (www/i18n/: en, zh), and the notes, outcomes and set-up
-                    labels of a run; ids, MCP terms and JSON stay as they are
+  --lang TAG        language of the text output (list, run, client, check
+                    --format text): scenario titles and summaries from the
+                    page's catalogs (www/i18n/: en, zh), the notes, outcomes
+                    and set-up labels of a run, a check's headings, verdicts
+                    and rule summaries; ids, MCP terms, a server's words and
+                    JSON stay as they are
   --transport T     stdio or http (serve; default stdio)
   --port N          TCP port for --transport http (0 = any free port)
   --preset ID       server preset for serve
@@ -540,9 +542,11 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
 
     let mut parser = lexopt::Parser::from_args(args.iter().cloned());
     let (mut flow, mut out, mut timeout, mut cmd, mut url) = (None, None, None, None, None);
+    let mut lang = None;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => return Ok(Command::Help),
+            Long("lang") => set_once(&mut lang, "lang", parser.value()?.string()?)?,
             Long("flow") => set_once(&mut flow, "flow", parser.value()?.string()?)?,
             Long("out") => set_once(&mut out, "out", parser.value()?.string()?)?,
             Long("timeout") => set_once(&mut timeout, "timeout", parser.value()?.string()?)?,
@@ -590,6 +594,7 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
         out: out.map(std::path::PathBuf::from),
         timeout_ms,
         target,
+        lang: catalog(lang)?,
     }))
 }
 
@@ -623,6 +628,7 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
 
     let mut parser = lexopt::Parser::from_args(args.iter().cloned());
     let (mut url, mut cmd, mut out, mut timeout, mut format) = (None, None, None, None, None);
+    let mut lang = None;
     let mut flows = Vec::new();
     let mut tools: Vec<(String, serde_json::Value)> = Vec::new();
     let mut args_given = 0usize;
@@ -634,6 +640,7 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
             Long("out") => set_once(&mut out, "out", parser.value()?.string()?)?,
             Long("timeout") => set_once(&mut timeout, "timeout", parser.value()?.string()?)?,
             Long("format") => set_once(&mut format, "format", parser.value()?.string()?)?,
+            Long("lang") => set_once(&mut lang, "lang", parser.value()?.string()?)?,
             Long("flow") => flows.push(parser.value()?.string()?),
             Long("tool") => tools.push((parser.value()?.string()?, serde_json::json!({}))),
             Long("args") => {
@@ -682,6 +689,7 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
         format,
         out: out.map(std::path::PathBuf::from),
         timeout_ms: timeout_ms(timeout)?,
+        lang: catalog(lang)?,
     }))
 }
 
@@ -867,6 +875,7 @@ mod tests {
                 target: crate::driver::Target::Http {
                     url: "http://localhost:1/mcp".into()
                 },
+                lang: None,
             }))
         );
         assert_eq!(
@@ -884,6 +893,7 @@ mod tests {
                 target: crate::driver::Target::Stdio {
                     command: vec!["python3".into(), "my server.py".into(), "--stdio".into()]
                 },
+                lang: None,
             }))
         );
     }

@@ -14,6 +14,7 @@ use std::time::Duration;
 use mcp_lanes_core::sim::Timeline;
 
 use crate::driver::{Connection, Limits, OpenError, Target};
+use crate::i18n::Catalog;
 use crate::{flows, run, Failure};
 
 /// What `client` was asked to do.
@@ -27,6 +28,8 @@ pub struct ClientArgs {
     pub timeout_ms: Option<u64>,
     /// The server.
     pub target: Target,
+    /// `--lang`: the language of the printed runs (a catalog's tag, checked).
+    pub lang: Option<String>,
 }
 
 /// Runs the flow and prints it; writes `--out`. Exit status 1 when an
@@ -55,10 +58,15 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
     })?;
     let mut timelines: Vec<Timeline> = Vec::new();
     let mut problems = Vec::new();
+    let lang = args.lang.as_deref().and_then(Catalog::load);
     for flow in &flows {
         let result = connection.run(flow);
-        let mut text = format!("== {} ==\n", result.timeline.label);
-        text.push_str(&run::render_timeline(&result.timeline));
+        let label = match &lang {
+            Some(c) => c.label(&result.timeline.label),
+            None => result.timeline.label.clone(),
+        };
+        let mut text = format!("== {label} ==\n");
+        text.push_str(&run::render_timeline_in(&result.timeline, lang.as_ref()));
         crate::print(&text)?;
         problems.extend(result.problems);
         timelines.push(result.timeline);

@@ -33,14 +33,16 @@ impl Catalog {
     pub fn load(tag: &str) -> Option<Catalog> {
         let wanted = tag.trim().to_ascii_lowercase();
         let primary = wanted.split(['-', '_']).next().unwrap_or_default();
-        let (tag, text, notes) = CATALOGS
+        let (tag, text, notes, rules) = CATALOGS
             .iter()
             .find(|(t, ..)| *t == wanted)
             .or_else(|| CATALOGS.iter().find(|(t, ..)| *t == primary))?;
         match serde_json::from_str(text) {
             Ok(Value::Object(mut entries)) => {
-                if let Ok(Value::Object(notes)) = serde_json::from_str(notes) {
-                    entries.extend(notes);
+                for more in [notes, rules] {
+                    if let Ok(Value::Object(more)) = serde_json::from_str(more) {
+                        entries.extend(more);
+                    }
                 }
                 Some(Catalog {
                     entries,
@@ -49,6 +51,13 @@ impl Catalog {
             }
             _ => None,
         }
+    }
+
+    /// The catalog of `tag`, English when there is none (or no tag).
+    pub fn or_english(tag: Option<&str>) -> Catalog {
+        tag.and_then(Catalog::load)
+            .or_else(|| Catalog::load("en"))
+            .unwrap_or_default()
     }
 
     /// A note (or an outcome) in the language: `english` when the
@@ -74,6 +83,17 @@ impl Catalog {
             return english.to_string();
         }
         self.text(&format!("label.{english}"), english)
+    }
+
+    /// The text of `key` (or `english`) with each `{name}` of `args`
+    /// replaced by its value.
+    pub fn fill(&self, key: &str, english: &str, args: &[(&str, String)]) -> String {
+        note::substitute(&self.text(key, english), args)
+    }
+
+    /// A rule's summary (`rule.<ID>`), or `english`.
+    pub fn rule(&self, id: &str, english: &str) -> String {
+        self.text(&format!("rule.{id}"), english)
     }
 
     /// The text of `key`, or `english` when the catalog has none.

@@ -111,13 +111,8 @@ pub fn render_text(heading: &Heading, timelines: &[Timeline], lang: Option<&Cata
 
 /// One timeline as the readable listing: its client, server and transport,
 /// one entry per event (narration, time, arrow, label, rule IDs, note), its
-/// summary.
-pub fn render_timeline(t: &Timeline) -> String {
-    render_timeline_in(t, None)
-}
-
-/// [`render_timeline`], with the notes and the outcome in `lang`'s
-/// language (`--lang`).
+/// summary; the notes and the outcome in `lang`'s language (`--lang`;
+/// `None`: the core's English).
 pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
     let say = |english: &str, msg| match lang {
         Some(c) => c.note(english, msg),

@@ -143,6 +143,90 @@ fn l_cap_session_the_unchecked_elicitation_server_shows_exactly_its_fault() {
     assert_eq!(calls, 0);
 }
 
+/// A run of four or more plain English words in `text` (MCP terms carry
+/// `/`, `_`, `.`, `-`, digits or inner capitals and do not count).
+fn english_run(text: &str) -> Option<String> {
+    let mut run: Vec<&str> = Vec::new();
+    for raw in text.split(|c: char| !c.is_ascii_graphic() || "\"()".contains(c)) {
+        let word = raw.trim_matches(|c: char| ",;:.!?".contains(c));
+        let plain = !word.is_empty()
+            && word
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '\'')
+            && word
+                .chars()
+                .skip(1)
+                .all(|c| c.is_ascii_lowercase() || c == '\'');
+        if plain {
+            run.push(word);
+            if run.len() >= 4 {
+                return Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    None
+}
+
+#[test]
+fn l_cap_session_a_check_in_chinese_says_what_to_fix_in_chinese() {
+    // The text report follows --lang: headings, what each failed rule
+    // expected and what came, the rules' summaries, the n/a reasons. The
+    // flows' names and a server's own words stay as they are.
+    let exported = common::run(&["export", "--scenario", "elicitation-unchecked"]);
+    assert!(exported.status.success());
+    let file = temp_file("unchecked-zh.json");
+    std::fs::write(&file, &exported.stdout).expect("write the scenario");
+    let server = serve_cmd(&format!(
+        "--file '{}' --server search-index-2",
+        file.display()
+    ));
+    let args = [
+        "--cmd",
+        server.as_str(),
+        "--tool",
+        "purge_index",
+        "--args",
+        r#"{"index":"prod-catalog"}"#,
+        "--lang",
+        "zh",
+    ];
+    let done = check_with(&args, Duration::from_secs(180));
+    assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
+    let text = &done.stdout;
+    for said in [
+        "正在检查 ",
+        "需要修复的：",
+        "失败 L-CAP-SESSION",
+        "期望：",
+        "实际：",
+        "服务器做对的：",
+        "条规则通过",
+    ] {
+        assert!(text.contains(said), "{said:?} missing from:\n{text}");
+    }
+    let english: Vec<String> = text
+        .lines()
+        // A flow's name ("#0  第 1 个流程（共 6 个）：discover: the era
+        // probe, ...") is the flow's id and its English description.
+        .filter(|l| !l.contains("个流程"))
+        // The server's stderr, its own words.
+        .filter(|l| !l.starts_with("  | "))
+        .filter_map(|l| english_run(l).map(|run| format!("{run:?} in {l:?}")))
+        .collect();
+    assert!(
+        english.is_empty(),
+        "English left:\n{}\n\n{text}",
+        english.join("\n")
+    );
+    // The JSON report is the same in every language.
+    let json = check_json(&args[..6]);
+    assert!(json.stdout.contains("\"expected\":"));
+    assert!(!json.stdout.contains("期望"));
+}
+
 // ---- deliberately faulty servers, one fault each ---------------------------
 
 fn faulty_script() -> PathBuf {

@@ -49,12 +49,12 @@ fn catalog(tag: &str) -> Map<String, Value> {
 }
 
 /// Every `note!("key", "template", ...)` of the core's source and of the
-/// CLI's driver (the notes of a real run it records), in file order; a
-/// key said twice must say the same template.
+/// CLI's (the notes of a real run it records, a check's skipped flows), in
+/// file order; a key said twice must say the same template.
 fn note_templates() -> Vec<(String, String)> {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    let mut dirs = vec![here.join("../core/src"), here.join("src/driver")];
+    let mut dirs = vec![here.join("../core/src"), here.join("src")];
     while let Some(d) = dirs.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();

@@ -29,7 +29,9 @@ use serde_json::Value;
 
 use crate::args::Format;
 use crate::driver::{Connection, Flow, Limits, OpenError, Target};
+use crate::i18n::Catalog;
 use crate::Failure;
+use mcp_lanes_core::note::Note;
 
 pub use plan::FLOWS;
 
@@ -48,6 +50,8 @@ pub struct CheckArgs {
     pub out: Option<PathBuf>,
     /// `--timeout` in milliseconds: the deadline of each exchange.
     pub timeout_ms: Option<u64>,
+    /// `--lang`: the language of the text report (a catalog's tag, checked).
+    pub lang: Option<String>,
 }
 
 /// The longest a whole check may take, whatever the server does.
@@ -60,7 +64,7 @@ struct Checker<'a> {
     limits: Limits,
     http: Option<Connection>,
     timelines: Vec<Timeline>,
-    skipped: Vec<String>,
+    skipped: Vec<Note>,
     /// What went wrong below the protocol, per flow.
     problems: Vec<String>,
     stderr_tail: Option<String>,
@@ -86,10 +90,11 @@ impl Checker<'_> {
     /// of time (said in `skipped`).
     fn run(&mut self, flow: &Flow) -> Result<Option<Timeline>, Failure> {
         if self.started.elapsed() >= CHECK_LIMIT {
-            self.skipped.push(format!(
-                "{}: the check passed its {} s limit",
-                flow.label,
-                CHECK_LIMIT.as_secs()
+            self.skipped.push(mcp_lanes_core::note!(
+                "check.skip_time",
+                "{flow}: the check passed its {limit} s limit",
+                flow = flow.label,
+                limit = CHECK_LIMIT.as_secs()
             ));
             return Ok(None);
         }
@@ -170,6 +175,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             &checker.skipped,
             &checker.problems,
             checker.stderr_tail.as_deref(),
+            &Catalog::or_english(args.lang.as_deref()),
         ),
     };
     crate::print(&text)?;
@@ -191,9 +197,10 @@ fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
     };
     let era = check::era(&first);
     if era == check::UNKNOWN {
-        checker.skipped.push(
-            "every other flow: the server answered neither server/discover nor initialize".into(),
-        );
+        checker.skipped.push(mcp_lanes_core::note!(
+            "check.skip_no_era",
+            "every other flow: the server answered neither server/discover nor initialize"
+        ));
         return Ok(());
     }
     let listed = plan::listed_tools(&first);
@@ -203,10 +210,11 @@ fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
     if modern {
         if checker.wanted("capabilities") {
             if callable.is_empty() {
-                checker.skipped.push(
-                    "capabilities: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)"
-                        .into(),
-                );
+                checker.skipped.push(mcp_lanes_core::note!(
+                    "check.skip_no_tool",
+                    "{flow}: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)",
+                    flow = "capabilities"
+                ));
             } else if let Some(probe) = checker.run(&plan::capability_probe(&callable))? {
                 for tool in refused_for_capability(&probe, &callable) {
                     checker.run(&plan::capability_round(&tool))?;
@@ -226,17 +234,21 @@ fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
             if is_http {
                 checker.run(&plan::headers())?;
             } else {
-                checker
-                    .skipped
-                    .push("headers: an HTTP flow, and this server speaks stdio".into());
+                checker.skipped.push(mcp_lanes_core::note!(
+                    "check.skip_http_flow",
+                    "{flow}: an HTTP flow, and this server speaks stdio",
+                    flow = "headers"
+                ));
             }
         }
     } else {
         for id in ["capabilities", "unknown", "version", "meta", "headers"] {
             if checker.wanted(id) {
-                checker
-                    .skipped
-                    .push(format!("{id}: a 2026-07-28 flow, and the server is legacy"));
+                checker.skipped.push(mcp_lanes_core::note!(
+                    "check.skip_modern_flow",
+                    "{flow}: a 2026-07-28 flow, and the server is legacy",
+                    flow = id
+                ));
             }
         }
     }
@@ -246,10 +258,10 @@ fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
         // can be had.
         let tools = if legacy { callable.clone() } else { Vec::new() };
         if legacy && callable.is_empty() {
-            checker.skipped.push(
+            checker.skipped.push(mcp_lanes_core::note!(
+                "check.skip_no_legacy_tool",
                 "legacy tool calls: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)"
-                    .into(),
-            );
+            ));
         }
         if let Some(run) = checker.run(&plan::legacy(&tools))? {
             // A dual-era server probed as modern shows its legacy side here.
@@ -260,9 +272,11 @@ fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
         if legacy {
             checker.run(&plan::counter_offer())?;
         } else {
-            checker
-                .skipped
-                .push("counter-offer: the server does not complete initialize".into());
+            checker.skipped.push(mcp_lanes_core::note!(
+                "check.skip_no_initialize",
+                "{flow}: the server does not complete initialize",
+                flow = "counter-offer"
+            ));
         }
     }
     Ok(())

@@ -95,13 +95,21 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
     let mut leaked = 0u32;
     let mut outcomes = Vec::new();
     for (n, flow) in flows.iter().enumerate() {
+        let (note, note_msg) = crate::note!(
+            "check.flow",
+            "Flow {n} of {count}: {label}",
+            n = n + 1,
+            count = flows.len(),
+            label = flow.label
+        )
+        .into_parts();
         events.push(Event {
             index: events.len(),
             at_ms: offset,
             kind: EventKind::Decision { side: Side::Client },
             rules: Vec::new(),
-            note: format!("Flow {} of {}: {}", n + 1, flows.len(), flow.label),
-            note_msg: None,
+            note,
+            note_msg,
             narration: None,
         });
         for event in &flow.events {
