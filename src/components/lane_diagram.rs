@@ -386,8 +386,13 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
         .gaps
         .iter()
         .map(|g| {
-            let words = format!("{} later", duration(g.ms));
-            let width = words.chars().count() as f64 * 6.1 + 14.0;
+            let words = tf("diagram.later", &[("time", &duration(g.ms))]);
+            // A wide (CJK) character takes about two narrow ones.
+            let columns: usize = words
+                .chars()
+                .map(|c| if c > '\u{2e7f}' { 2 } else { 1 })
+                .sum();
+            let width = columns as f64 * 6.1 + 14.0;
             html! {
                 <g class="gap" aria-hidden="true">
                     <line x1="4" y1={f(g.y - 3.0)} x2={f(LANE_WIDTH - 4.0)} y2={f(g.y - 3.0)} />

@@ -63,6 +63,8 @@ describe('?scenario-url=', () => {
   test('opens a valid file, offers its servers to the editor, and its permalink reopens it by URL', T, async () => {
     const hostile = structuredClone(weather);
     hostile.setups[0].label = '<img src=x onerror="window.pwned=1">dashboard';
+    // (Its translations name the label it had.)
+    delete hostile.translations;
     const url = serve('weather.json', hostile);
     const view = await app.open(`/?scenario-url=${encodeURIComponent(url)}`);
     const { page } = view;
@@ -89,6 +91,28 @@ describe('?scenario-url=', () => {
     await page.waitForTimeout(300);
     assert.deepEqual(view.problems(), [], view.problems().join('\n'));
     assert.deepEqual(again.problems(), [], again.problems().join('\n'));
+  });
+
+  test("shows the author's text in the reader's language when the file translates it", T, async () => {
+    const zh = weather.translations.zh;
+    const view = await app.open(`/?lang=zh&scenario-url=${encodeURIComponent(serve('weather-zh.json', weather))}`);
+    const { page } = view;
+    const title = page.locator(sel('scenario-title'));
+    await title.waitFor({ timeout: 30_000 });
+    assert.equal(await title.innerText(), zh.title);
+    assert.equal(await page.locator('.intro .summary').innerText(), zh.summary);
+    assert.equal(await page.locator(sel('lane-0')).locator('h3').innerText(), zh.labels['dashboard (no model)']);
+    assert.equal(await page.locator(sel('lane-1')).locator('h3').innerText(), zh.labels['assistant (declares sampling)']);
+    await page.locator(sel('step-forward')).click();
+    const first = zh.say['The dashboard lists the tools: forecast is there, and needs sampling.'];
+    await page.locator(sel('narration')).getByText(first, { exact: false }).waitFor({ timeout: 10_000 });
+    await view.screenshot('scenario-file-zh');
+    // A language the file does not translate: the author's own text.
+    const fr = await app.open(`/?lang=fr&scenario-url=${encodeURIComponent(serve('weather-fr.json', weather))}`);
+    await fr.page.locator(sel('scenario-title')).waitFor({ timeout: 30_000 });
+    assert.equal(await fr.page.locator(sel('scenario-title')).innerText(), weather.title);
+    assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+    assert.deepEqual(fr.problems(), [], fr.problems().join('\n'));
   });
 
   test('shows every problem of an invalid file, as text, instead of lanes', T, async () => {

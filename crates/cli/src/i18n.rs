@@ -16,6 +16,7 @@ include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
 pub struct Catalog {
     entries: Map<String, Value>,
     english: bool,
+    tag: String,
 }
 
 /// The languages `--lang` accepts, comma separated.
@@ -47,6 +48,7 @@ impl Catalog {
                 Some(Catalog {
                     entries,
                     english: *tag == "en",
+                    tag: tag.to_string(),
                 })
             }
             _ => None,
@@ -58,6 +60,11 @@ impl Catalog {
         tag.and_then(Catalog::load)
             .or_else(|| Catalog::load("en"))
             .unwrap_or_default()
+    }
+
+    /// The language's tag (`zh`).
+    pub fn tag(&self) -> &str {
+        &self.tag
     }
 
     /// A note (or an outcome) in the language: `english` when the

@@ -52,6 +52,12 @@ pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Resul
         }
         Scenario::File(path) => {
             let loaded = source::load(path)?;
+            // The author's text in the language, where the file has it
+            // (the text output only: JSON does not change with --lang).
+            let loaded = match (lang, format) {
+                (Some(c), Format::Text) => loaded.localized(c.tag()),
+                _ => loaded,
+            };
             let timelines = scenarios::run_setups(&loaded.setups);
             let heading = Heading {
                 id: loaded.id,

@@ -51,6 +51,31 @@ fn run_file_prints_the_transcript_with_narration() {
 }
 
 #[test]
+fn run_file_lang_prints_the_authors_translation() {
+    let out = run(&["run", "--file", &weather(), "--lang", "zh"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listing = text(&out.stdout);
+    assert!(listing.contains(": 天气预报需要 sampling"), "{listing}");
+    assert!(
+        listing.contains("== set-up 1/2: 仪表盘（没有模型） =="),
+        "{listing}"
+    );
+    assert!(listing.contains("say: 仪表盘列出工具"), "{listing}");
+    // JSON does not change with the language.
+    let en = run(&["run", "--file", &weather(), "--format", "json"]);
+    let zh = run(&[
+        "run",
+        "--file",
+        &weather(),
+        "--format",
+        "json",
+        "--lang",
+        "zh",
+    ]);
+    assert_eq!(text(&en.stdout), text(&zh.stdout));
+}
+
+#[test]
 fn an_exported_scenario_runs_from_its_file_exactly_as_the_builtin() {
     for id in [
         "elicitation-unchecked",

@@ -51,6 +51,8 @@ fn is_semantic(message: &str) -> bool {
         "is already defined at",
         "a rule id of spec/RULES.md",
         "levels deep",
+        "no set-up is labelled",
+        "no step says",
     ]
     .iter()
     .any(|m| message.contains(m))

@@ -87,7 +87,9 @@ async fn with_file(mut config: Config) -> Config {
             }
         },
     };
+    // The author's text in the page's language (the catalog is installed).
     let loaded = loaded
+        .map(|file| file.localized(&crate::i18n::lang()))
         .map(std::rc::Rc::new)
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
     if let Err(problems) = &loaded {
@@ -228,8 +230,9 @@ pub async fn mount(
     config.reduced_motion = crate::browser::reduced_motion();
     let base = script_base().unwrap_or_else(|| "/".into());
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
-    config = with_file(config).await;
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    // The file's own text in the figure's language (its translations).
+    config = with_file(config).await;
     load_full_catalog().await;
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;

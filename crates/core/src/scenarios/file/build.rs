@@ -409,13 +409,46 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
             server_events: events,
         });
     }
+    let translations = translations(e, &file.translations, &setups);
     e.0.is_empty().then(|| ScenarioFile {
         id: file.id.clone(),
         title: file.title.clone(),
         summary: file.summary.clone(),
+        translations,
         setups,
         servers: named,
     })
+}
+
+/// The file's translations, each key checked against what the file says: a
+/// label a set-up has, a narration a step says.
+fn translations(
+    e: &mut Errors,
+    list: &[super::Translation],
+    setups: &[Setup],
+) -> Vec<super::Translation> {
+    for t in list {
+        let at = child(&child("translations", &t.tag), "labels");
+        for (label, _) in &t.labels {
+            if !setups.iter().any(|s| &s.label == label) {
+                e.at(
+                    &child(&at, label),
+                    format!("no set-up is labelled {label:?}"),
+                );
+            }
+        }
+        let at = child(&child("translations", &t.tag), "say");
+        for (said, _) in &t.say {
+            let says = setups
+                .iter()
+                .flat_map(|s| &s.script)
+                .any(|step| matches!(step, Step::Narrate { text } if text == said));
+            if !says {
+                e.at(&child(&at, said), format!("no step says {said:?}"));
+            }
+        }
+    }
+    list.to_vec()
 }
 
 /// Removes one top-level capability.

@@ -66,12 +66,79 @@ pub struct ScenarioFile {
     /// Every server the file defines or uses, by the id the file knows it
     /// by (its own servers first, then the presets its set-ups name).
     pub servers: Vec<(String, ServerConfig)>,
+    /// The author's own text in other languages (`translations`).
+    pub translations: Vec<Translation>,
+}
+
+/// A scenario file's own text in another language (`translations.<tag>`):
+/// what the author wrote for a reader of that language. Labels and
+/// narration are keyed by the file's own text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Translation {
+    /// The language tag (`zh`, `pt-BR`).
+    pub tag: String,
+    /// The title.
+    pub title: Option<String>,
+    /// The summary.
+    pub summary: Option<String>,
+    /// A set-up's label, by the file's label.
+    pub labels: Vec<(String, String)>,
+    /// A step's narration (`say`), by the file's text.
+    pub say: Vec<(String, String)>,
 }
 
 impl ScenarioFile {
     /// The server the file knows as `id`.
     pub fn server(&self, id: &str) -> Option<&ServerConfig> {
         self.servers.iter().find(|(n, _)| n == id).map(|(_, c)| c)
+    }
+
+    /// The file as a reader of `tag` sees it: its title, summary, set-up
+    /// labels and narration from the translation for that language (the
+    /// tag itself, else its primary language: `zh-CN` reads `zh`), the
+    /// file's own text where the translation has none. Only text changes:
+    /// the runs are the same.
+    pub fn localized(&self, tag: &str) -> ScenarioFile {
+        let mut out = self.clone();
+        let Some(t) = self.translation(tag) else {
+            return out;
+        };
+        let find = |list: &[(String, String)], text: &str| {
+            list.iter().find(|(k, _)| k == text).map(|(_, v)| v.clone())
+        };
+        if let Some(title) = &t.title {
+            out.title = title.clone();
+        }
+        if let Some(summary) = &t.summary {
+            out.summary = summary.clone();
+        }
+        for setup in &mut out.setups {
+            if let Some(label) = find(&t.labels, &setup.label) {
+                setup.label = label;
+            }
+            for step in &mut setup.script {
+                if let crate::client::Step::Narrate { text } = step {
+                    if let Some(said) = find(&t.say, text) {
+                        *text = said;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The translation for `tag`, or for its primary language.
+    fn translation(&self, tag: &str) -> Option<&Translation> {
+        let wanted = tag.trim().to_ascii_lowercase();
+        let primary = |t: &str| t.split(['-', '_']).next().unwrap_or_default().to_string();
+        self.translations
+            .iter()
+            .find(|t| t.tag.to_ascii_lowercase() == wanted)
+            .or_else(|| {
+                self.translations
+                    .iter()
+                    .find(|t| primary(&t.tag.to_ascii_lowercase()) == primary(&wanted))
+            })
     }
 }
 

@@ -609,7 +609,15 @@ fn unique<'a>(
 /// Reads a whole file.
 pub(super) fn file(e: &mut Errors, value: &Value) -> Option<FileDef> {
     const KEYS: &[&str] = &[
-        "$schema", "format", "id", "title", "summary", "servers", "clients", "setups",
+        "$schema",
+        "format",
+        "id",
+        "title",
+        "summary",
+        "servers",
+        "clients",
+        "setups",
+        "translations",
     ];
     let f = fields(e, "", value, "a scenario file", KEYS)?;
     match f.get("format") {
@@ -656,6 +664,7 @@ pub(super) fn file(e: &mut Errors, value: &Value) -> Option<FileDef> {
         "id",
         "the client id",
     );
+    let translations = translations(e, &f);
     let id = id?;
     Some(FileDef {
         title: title.unwrap_or_else(|| id.clone()),
@@ -664,7 +673,118 @@ pub(super) fn file(e: &mut Errors, value: &Value) -> Option<FileDef> {
         servers,
         clients,
         setups: setups?,
+        translations,
     })
+}
+
+/// Most languages a file translates its text into.
+const MAX_LANGUAGES: usize = 16;
+
+/// Whether `tag` is a language tag: `zh`, `pt-BR`, `zh-Hans-CN`.
+fn language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let first = parts.next().unwrap_or_default();
+    (2..=8).contains(&first.len())
+        && first.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// `translations`: per language tag, the file's title, summary, set-up
+/// labels and narration in that language (the keys of `labels` and `say`
+/// are the file's own text; `build` checks that they are).
+fn translations(e: &mut Errors, f: &Fields) -> Vec<super::Translation> {
+    let Some(value) = f.get("translations") else {
+        return Vec::new();
+    };
+    let path = f.path("translations");
+    let Some(map) = value.as_object() else {
+        e.at(
+            &path,
+            format!(
+                "expected translations (an object of language tags such as \"zh\"), got {}",
+                got(value)
+            ),
+        );
+        return Vec::new();
+    };
+    if map.len() > MAX_LANGUAGES {
+        e.at(
+            &path,
+            format!(
+                "{} languages, more than the limit of {MAX_LANGUAGES}",
+                map.len()
+            ),
+        );
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (tag, value) in map {
+        let at = child(&path, tag);
+        if !language_tag(tag) {
+            e.at(
+                &at,
+                "expected a language tag as the key, such as \"zh\" or \"pt-BR\"",
+            );
+            continue;
+        }
+        const KEYS: &[&str] = &["title", "summary", "labels", "say"];
+        let Some(t) = fields(e, &at, value, "a translation", KEYS) else {
+            continue;
+        };
+        out.push(super::Translation {
+            tag: tag.clone(),
+            title: name(e, &t, "title", false),
+            summary: text(e, &t, "summary", false),
+            labels: pairs(e, &t, "labels", MAX_SETUPS, MAX_NAME, true),
+            say: pairs(e, &t, "say", MAX_STEPS, MAX_TEXT, false),
+        });
+    }
+    out
+}
+
+/// An object of the file's own text to its translation (`labels`, `say`).
+fn pairs(
+    e: &mut Errors,
+    f: &Fields,
+    key: &str,
+    most: usize,
+    longest: usize,
+    single_line: bool,
+) -> Vec<(String, String)> {
+    let Some(value) = f.get(key) else {
+        return Vec::new();
+    };
+    let path = f.path(key);
+    let Some(map) = value.as_object() else {
+        e.at(
+            &path,
+            format!(
+                "expected an object of the file's text to its translation, got {}",
+                got(value)
+            ),
+        );
+        return Vec::new();
+    };
+    if map.len() > most {
+        e.at(
+            &path,
+            format!("{} entries, more than the limit of {most}", map.len()),
+        );
+        return Vec::new();
+    }
+    map.iter()
+        .filter_map(|(k, v)| {
+            let said = check_text(
+                e,
+                &child(&path, k),
+                v,
+                "a translation (a string)",
+                longest,
+                single_line,
+            )?;
+            Some((k.clone(), said))
+        })
+        .collect()
 }
 
 fn preset(e: &mut Errors, f: &Fields, known: &[(&str, &str)], what: &str) -> Option<String> {

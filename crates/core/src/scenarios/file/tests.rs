@@ -228,3 +228,88 @@ fn narration_shows_with_the_next_event_and_never_alone_in_a_catalog_run() {
     assert_eq!(narrated[2].0, "That is all.");
     assert_eq!(narrated[2].1, t.events.len() - 1);
 }
+
+fn translated() -> Value {
+    json!({
+        "format": FORMAT,
+        "id": "t",
+        "title": "Discover",
+        "summary": "One discover.",
+        "setups": [{
+            "label": "plain",
+            "client": "plain",
+            "server": "deploy-console",
+            "steps": [{"do": "discover", "say": "First, discover."}]
+        }],
+        "translations": {
+            "zh": {
+                "title": "发现",
+                "summary": "一次 discover。",
+                "labels": {"plain": "普通"},
+                "say": {"First, discover.": "先 discover。"}
+            },
+            "pt-BR": {"title": "Descobrir"}
+        }
+    })
+}
+
+#[test]
+fn a_translation_gives_the_authors_text_in_the_readers_language() {
+    let file = load_value(&translated()).expect("loads");
+    let zh = file.localized("zh-CN");
+    assert_eq!(zh.title, "发现");
+    assert_eq!(zh.summary, "一次 discover。");
+    assert_eq!(zh.setups[0].label, "普通");
+    assert!(zh.setups[0]
+        .script
+        .iter()
+        .any(|s| matches!(s, crate::client::Step::Narrate { text } if text == "先 discover。")));
+    // Only text changes: the same run, said in another language.
+    let said = |f: &ScenarioFile| {
+        let t = crate::scenarios::run_setups(&f.setups);
+        t[0].events
+            .iter()
+            .map(|e| e.note.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(said(&zh), said(&file));
+    // A language the file lacks, or a part a translation lacks: the file's own.
+    let pt = file.localized("pt-br");
+    assert_eq!(
+        (pt.title.as_str(), pt.summary.as_str()),
+        ("Descobrir", "One discover.")
+    );
+    assert_eq!(file.localized("de"), file);
+}
+
+#[test]
+fn a_translation_names_only_what_the_file_says() {
+    let mut bad = translated();
+    bad["translations"]["zh"]["labels"] = json!({"plian": "普通"});
+    bad["translations"]["zh"]["say"] = json!({"First discover.": "先 discover。"});
+    let said = errors(bad);
+    for expected in [
+        "translations.zh.labels.plian: no set-up is labelled \"plian\"",
+        "translations.zh.say[\"First discover.\"]: no step says \"First discover.\"",
+    ] {
+        assert!(
+            said.iter().any(|e| e.starts_with(expected)),
+            "{expected:?} not in {said:#?}"
+        );
+    }
+    let mut bad = translated();
+    bad["translations"]["zh_CN"] = json!({});
+    bad["translations"]["ja"] = json!({"title": 3, "labels": [], "note": "x"});
+    let said = errors(bad);
+    for expected in [
+        "translations.zh_CN: expected a language tag",
+        "translations.ja.title: expected a name",
+        "translations.ja.labels: expected an object of the file's text to its translation",
+        "translations.ja.note: unknown key in a translation",
+    ] {
+        assert!(
+            said.iter().any(|e| e.starts_with(expected)),
+            "{expected:?} not in {said:#?}"
+        );
+    }
+}

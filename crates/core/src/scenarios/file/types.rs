@@ -26,6 +26,8 @@ pub struct FileDef {
     pub clients: Vec<ClientDef>,
     /// The side-by-side set-ups.
     pub setups: Vec<SetupDef>,
+    /// The author's text in other languages.
+    pub translations: Vec<super::Translation>,
 }
 
 /// What a server and a client definition share: how set-ups refer to it,

@@ -111,6 +111,8 @@ pub(super) fn file(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Fi
             .map(|(cfg, id)| client_def(cfg, id))
             .collect(),
         setups: defs,
+        // A catalog scenario's other languages are the page's catalogs.
+        translations: Vec::new(),
     }
 }
 
