@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-for (const name of ['style.css', 'editor.css']) minify(path.join(process.argv[2] ?? '.', name));
+for (const name of ['style.css', 'full.css']) minify(path.join(process.argv[2] ?? '.', name));
 
 function minify(file) {
 const css = readFileSync(file, 'utf8');

@@ -204,18 +204,30 @@ pub fn setup_label(text: &str) -> String {
         Some((base, change)) => (base, Some(change)),
         None => (text, None),
     };
-    // A real run's lane is named by its flow: "scenario-id: set-up label".
-    let base = label(base).unwrap_or_else(|| match base.split_once(": ") {
-        Some((flow, setup)) => match label(setup) {
-            Some(setup) => format!("{flow}: {setup}"),
-            None => base.to_string(),
-        },
-        None => base.to_string(),
-    });
+    let base = label(base).unwrap_or_else(|| flow_label(base));
     match change {
         Some(change) => format!("{base} \u{b7} {}", change_label(change)),
         None => base,
     }
+}
+
+/// A real run's lane, named by its flow ("scenario-id: set-up label"),
+/// with the set-up's label in the installed language. Only the full bundle
+/// shows real runs.
+#[cfg(feature = "engine")]
+fn flow_label(text: &str) -> String {
+    match text.split_once(": ") {
+        Some((flow, setup)) => match label(setup) {
+            Some(setup) => format!("{flow}: {setup}"),
+            None => text.to_string(),
+        },
+        None => text.to_string(),
+    }
+}
+
+#[cfg(not(feature = "engine"))]
+fn flow_label(text: &str) -> String {
+    text.to_string()
 }
 
 /// The change of a compared lane's label ("sampling on", as

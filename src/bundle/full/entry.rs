@@ -6,6 +6,7 @@
 use mcp_lanes_core::scenarios::file::{self, MAX_DEPTH, MAX_FILE_BYTES};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
@@ -153,8 +154,12 @@ fn read_options(options: &JsValue) -> Result<Value, String> {
         .map_err(|err| format!("options: cannot be read ({err})"))
 }
 
-/// The request editor's stylesheet (only this bundle shows the editor).
-const EDITOR_CSS: &str = "editor.css";
+/// The stylesheet of what only this bundle draws (the editor, a lane's
+/// settings, the exports, a check's verdicts): never part of a first visit.
+const FULL_CSS: &str = "full.css";
+
+/// How long a render waits for a stylesheet before going on without it.
+const STYLESHEET_WAIT_MS: i32 = 3_000;
 
 /// A `<link rel="stylesheet">` to `href`.
 fn stylesheet(href: &str) -> Result<Element, JsValue> {
@@ -162,6 +167,25 @@ fn stylesheet(href: &str) -> Result<Element, JsValue> {
     link.set_attribute("rel", "stylesheet")?;
     link.set_attribute("href", href)?;
     Ok(link)
+}
+
+/// Settles when `link` has loaded, failed, or after
+/// [`STYLESHEET_WAIT_MS`]: what this bundle draws first (an opened
+/// settings panel, the editor) is styled from its first frame.
+fn stylesheet_ready(link: &Element) -> js_sys::Promise {
+    let link = link.clone();
+    js_sys::Promise::new(&mut |resolve, _reject| {
+        if let Some(el) = link.dyn_ref::<web_sys::HtmlElement>() {
+            el.set_onload(Some(&resolve));
+            el.set_onerror(Some(&resolve));
+        }
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                &resolve,
+                STYLESHEET_WAIT_MS,
+            );
+        }
+    })
 }
 
 /// Starts the page with what the URL and a hand-over say (under
@@ -174,10 +198,11 @@ pub fn start() {
     if let Some(handoff) = hand_over::take() {
         config.receive(&handoff);
     }
-    // The editor's rules come with the bundle that has the editor.
-    if let (Ok(link), Some(head)) = (stylesheet(EDITOR_CSS), gloo::utils::document().head()) {
-        let _ = head.append_child(&link);
-    }
+    // The rules of what only this bundle draws come with it.
+    let styled = match (stylesheet(FULL_CSS), gloo::utils::document().head()) {
+        (Ok(link), Some(head)) if head.append_child(&link).is_ok() => Some(stylesheet_ready(&link)),
+        _ => None,
+    };
     // The page runs until it is closed: its handle is not needed.
     wasm_bindgen_futures::spawn_local(async move {
         prefetch_catalog("", config.lang.as_deref(), None);
@@ -194,6 +219,9 @@ pub fn start() {
         config.problem = page_config().problem;
         if let Some(problem) = &config.problem {
             gloo::console::error!(format!("mcp-lanes: {problem}"));
+        }
+        if let Some(styled) = styled {
+            let _ = JsFuture::from(styled).await;
         }
         let _ = boot::render(config);
     });
@@ -243,19 +271,24 @@ pub async fn mount(
     let shadow = figure::shadow_root(&host)?;
     // A hand-over renders beside the lite figure, whose stylesheet stays.
     let sheets: &[&str] = if handoff.is_some() {
-        &[EDITOR_CSS]
+        &[FULL_CSS]
     } else {
         shadow.set_inner_html("");
-        &["style.css", EDITOR_CSS]
+        &["style.css", FULL_CSS]
     };
     // Colour options: custom properties on the host, through the CSSOM.
     if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
         crate::browser::apply_colors(el, &config.colors);
     }
     let document = gloo::utils::document();
+    let mut styled = Vec::new();
     for sheet in sheets {
         let link = stylesheet(&format!("{base}{sheet}"))?;
         shadow.append_child(&link)?;
+        styled.push(stylesheet_ready(&link));
+    }
+    for ready in styled {
+        let _ = JsFuture::from(ready).await;
     }
     let root = document.create_element("div")?;
     root.set_attribute("lang", &lang)?;

@@ -53,6 +53,7 @@ let pending;
 let part;
 const fetchFull = (url) => {
   if (part) (globalThis.mcpLanesI18n ??= {})[part] ??= fetch(part);
+  if (!pending) fetch(new URL('full.css', url)).catch(() => undefined);
   pending ??= [import(url), WebAssembly.compileStreaming(fetch(url.replace(/\.js$/, '_bg.wasm'))).catch(() => undefined)];
   return pending;
 };
@@ -78,10 +79,10 @@ export function load_module(url) {
 }
 "#)]
 extern "C" {
-    /// Fetches and compiles the full bundle (`url`, its JS glue), and its
-    /// part of the catalog (`catalog`, into the cache of
-    /// `browser::catalog`), at the first sign that a reader is about to
-    /// change something, or at the hand-over.
+    /// Fetches and compiles the full bundle (`url`, its JS glue), its part
+    /// of the catalog (`catalog`, into the cache of `browser::catalog`) and
+    /// its stylesheet (`full.css`, into the HTTP cache), at the first sign
+    /// that a reader is about to change something, or at the hand-over.
     fn watch_intent(url: &str, catalog: &str);
     /// `import(url)` and run its wasm-bindgen init (the bundle's `main`),
     /// with the module `watch_intent` compiled when there is one.
