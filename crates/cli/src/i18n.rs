@@ -92,6 +92,18 @@ impl Catalog {
         self.text(&format!("label.{english}"), english)
     }
 
+    /// A peer's label ("name version (era)", as the core writes it) with
+    /// the era's name in the language.
+    pub fn peer(&self, text: &str) -> String {
+        let era = text
+            .rsplit_once(" (")
+            .and_then(|(head, era)| Some((head, era.strip_suffix(')')?)));
+        match era {
+            Some((head, era)) if !self.english => format!("{head} ({})", self.label(era)),
+            _ => text.to_string(),
+        }
+    }
+
     /// The text of `key` (or `english`) with each `{name}` of `args`
     /// replaced by its value.
     pub fn fill(&self, key: &str, english: &str, args: &[(&str, String)]) -> String {

@@ -105,14 +105,31 @@ pub fn render_text(heading: &Heading, timelines: &[Timeline], lang: Option<&Cata
     );
     let count = timelines.len();
     for (n, t) in timelines.iter().enumerate() {
-        out.push_str(&format!(
-            "\n== set-up {}/{count}: {} ==\n",
-            n + 1,
-            one_line(&lang.map_or_else(|| t.label.clone(), |c| c.label(&t.label)))
+        let label = one_line(&lang.map_or_else(|| t.label.clone(), |c| c.label(&t.label)));
+        out.push('\n');
+        out.push_str(&said(
+            lang,
+            "cli.run.setup",
+            "== set-up {n}/{count}: {label} ==",
+            &[
+                ("n", (n + 1).to_string()),
+                ("count", count.to_string()),
+                ("label", label),
+            ],
         ));
+        out.push('\n');
         out.push_str(&render_timeline_in(t, lang));
     }
     out
+}
+
+/// The text of `key` in `lang`'s catalog (the English given without one),
+/// with its `{name}`s filled.
+fn said(lang: Option<&Catalog>, key: &str, english: &str, args: &[(&str, String)]) -> String {
+    match lang {
+        Some(c) => c.fill(key, english, args),
+        None => mcp_lanes_core::note::substitute(english, args),
+    }
 }
 
 /// One timeline as the readable listing: its client, server and transport,
@@ -125,14 +142,35 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
         None => english.to_string(),
     };
     let mut out = String::new();
-    out.push_str(&format!("client:    {}\n", one_line(&t.client_label)));
-    out.push_str(&format!("server:    {}\n", one_line(&t.server_label)));
-    out.push_str(&format!("transport: {}\n\n", t.transport.name()));
+    let line = |key: &str, english: &str, name: &str, value: String| {
+        said(lang, key, english, &[(name, value)]) + "\n"
+    };
+    let peer = |text: &str| one_line(&lang.map_or_else(|| text.to_string(), |c| c.peer(text)));
+    out += &line(
+        "cli.run.client",
+        "client:    {label}",
+        "label",
+        peer(&t.client_label),
+    );
+    out += &line(
+        "cli.run.server",
+        "server:    {label}",
+        "label",
+        peer(&t.server_label),
+    );
+    out += &line(
+        "cli.run.transport",
+        "transport: {name}",
+        "name",
+        t.transport.name().to_string(),
+    );
+    out.push('\n');
     for event in &t.events {
         if let Some(say) = &event.narration {
-            out.push_str(&format!("{:LABEL_COLUMN$}say: {}\n", "", one_line(say)));
+            out.push_str(&format!("{:LABEL_COLUMN$}", ""));
+            out += &line("cli.run.say", "say: {text}", "text", one_line(say));
         }
-        let (arrow, label) = describe(event);
+        let (arrow, label) = describe(event, lang);
         out.push_str(&format!(
             "{:>9} ms  {arrow}  {}",
             event.at_ms,
@@ -143,11 +181,13 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
         }
         out.push('\n');
         if let Some(why) = event.message().and_then(|m| m.violation.as_ref()) {
-            out.push_str(&format!(
-                "{:LABEL_COLUMN$}violation: {}\n",
-                "",
-                one_line(why)
-            ));
+            out.push_str(&format!("{:LABEL_COLUMN$}", ""));
+            out += &line(
+                "cli.run.violation",
+                "violation: {text}",
+                "text",
+                one_line(why),
+            );
         }
         if !event.note.is_empty() {
             let note = say(&event.note, event.note_msg.as_ref());
@@ -155,12 +195,20 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
         }
     }
     let s = &t.summary;
-    out.push_str(&format!(
-        "summary: {} (ended at {} ms; leaked locks: {})\n",
-        one_line(&say(&s.outcome, s.outcome_msg.as_ref())),
-        s.ended_at_ms,
-        s.leaked_locks
+    out.push_str(&said(
+        lang,
+        "cli.run.summary",
+        "summary: {outcome} (ended at {ms} ms; leaked locks: {locks})",
+        &[
+            (
+                "outcome",
+                one_line(&say(&s.outcome, s.outcome_msg.as_ref())),
+            ),
+            ("ms", s.ended_at_ms.to_string()),
+            ("locks", s.leaked_locks.to_string()),
+        ],
     ));
+    out.push('\n');
     out
 }
 
@@ -176,27 +224,77 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
-/// The arrow (11 columns wide) and the label of an event.
-fn describe(event: &Event) -> (&'static str, String) {
+/// The arrow (11 columns wide) and the label of an event, in `lang`'s
+/// language.
+fn describe(event: &Event, lang: Option<&Catalog>) -> (&'static str, String) {
+    let say = |key: &str, english: &str, args: &[(&str, String)]| said(lang, key, english, args);
     match &event.kind {
         EventKind::Message(m) => message(m),
         EventKind::Timeout { side, request_id } => (
             mark(*side),
-            format!("timeout waiting for the answer to id {request_id}"),
+            say(
+                "cli.run.timeout",
+                "timeout waiting for the answer to id {id}",
+                &[("id", request_id.to_string())],
+            ),
         ),
-        EventKind::Dropped { side, what } => (mark(*side), format!("drops {what}")),
-        EventKind::Disconnected { side } => (mark(*side), "closes the connection".into()),
-        EventKind::CacheHit { key } => (mark(Side::Client), format!("cache hit: {key}")),
-        EventKind::CacheMiss { key } => (mark(Side::Client), format!("cache miss: {key}")),
-        EventKind::CacheExpired { key } => (mark(Side::Client), format!("cache expired: {key}")),
+        EventKind::Dropped { side, what } => (
+            mark(*side),
+            say("cli.run.drops", "drops {what}", &[("what", what.clone())]),
+        ),
+        EventKind::Disconnected { side } => (
+            mark(*side),
+            say("cli.run.closes", "closes the connection", &[]),
+        ),
+        EventKind::CacheHit { key } => (
+            mark(Side::Client),
+            say(
+                "cli.run.cache_hit",
+                "cache hit: {key}",
+                &[("key", key.clone())],
+            ),
+        ),
+        EventKind::CacheMiss { key } => (
+            mark(Side::Client),
+            say(
+                "cli.run.cache_miss",
+                "cache miss: {key}",
+                &[("key", key.clone())],
+            ),
+        ),
+        EventKind::CacheExpired { key } => (
+            mark(Side::Client),
+            say(
+                "cli.run.cache_expired",
+                "cache expired: {key}",
+                &[("key", key.clone())],
+            ),
+        ),
         EventKind::CacheStored { key, ttl_ms } => (
             mark(Side::Client),
-            format!("cache stored: {key} (fresh for {ttl_ms} ms)"),
+            say(
+                "cli.run.cache_stored",
+                "cache stored: {key} (fresh for {ms} ms)",
+                &[("key", key.clone()), ("ms", ttl_ms.to_string())],
+            ),
         ),
-        EventKind::LockTaken { name } => (mark(Side::Server), format!("takes {name}")),
-        EventKind::LockReleased { name } => (mark(Side::Server), format!("releases {name}")),
-        EventKind::HostKill => (mark(Side::Client), "the host kills the run".into()),
-        EventKind::Decision { side } => (mark(*side), "decides".into()),
+        EventKind::LockTaken { name } => (
+            mark(Side::Server),
+            say("cli.run.takes", "takes {lock}", &[("lock", name.clone())]),
+        ),
+        EventKind::LockReleased { name } => (
+            mark(Side::Server),
+            say(
+                "cli.run.releases",
+                "releases {lock}",
+                &[("lock", name.clone())],
+            ),
+        ),
+        EventKind::HostKill => (
+            mark(Side::Client),
+            say("cli.run.host_kill", "the host kills the run", &[]),
+        ),
+        EventKind::Decision { side } => (mark(*side), say("cli.run.decides", "decides", &[])),
     }
 }
 

@@ -57,10 +57,10 @@ fn run_file_lang_prints_the_authors_translation() {
     let listing = text(&out.stdout);
     assert!(listing.contains(": 天气预报需要 sampling"), "{listing}");
     assert!(
-        listing.contains("== set-up 1/2: 仪表盘（没有模型） =="),
+        listing.contains("== 配置 1/2：仪表盘（没有模型） =="),
         "{listing}"
     );
-    assert!(listing.contains("say: 仪表盘列出工具"), "{listing}");
+    assert!(listing.contains("旁白：仪表盘列出工具"), "{listing}");
     // JSON does not change with the language.
     let en = run(&["run", "--file", &weather(), "--format", "json"]);
     let zh = run(&[

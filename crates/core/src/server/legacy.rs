@@ -4,8 +4,8 @@
 use serde_json::{json, Map, Value};
 
 use super::{
-    count, ConnId, Fault, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply,
-    Server, SessionState, UnknownMethodPolicy,
+    ConnId, Fault, HttpReply, LegacySession, OutputKind, PendingCall, Refusal, Reply, Server,
+    SessionState, UnknownMethodPolicy,
 };
 use crate::note::Note;
 use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
@@ -212,7 +212,7 @@ impl Server {
                     crate::note!(
                         "legacy.tools_list_tools_capability",
                         "tools/list: {tool}, as the tools capability promised.",
-                        tool = count(cfg.tools.len(), "tool")
+                        tool = super::tools_count(cfg.tools.len())
                     ),
                 )
             }

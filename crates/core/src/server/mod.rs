@@ -193,6 +193,15 @@ pub(crate) fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// "1 tool", "3 tools": a list's size, said in any language.
+pub(crate) fn tools_count(n: usize) -> crate::note::Note {
+    if n == 1 {
+        crate::note!("server.one_tool", "1 tool")
+    } else {
+        crate::note!("server.tools", "{count} tools", count = n)
+    }
+}
+
 /// A legacy session's state on one connection.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LegacySession {

@@ -258,7 +258,7 @@ impl Server {
                     crate::note!(
                         "modern.tools_list_returns_cache",
                         "tools/list returns {tool} with cache hints.",
-                        tool = super::count(cfg.tools.len(), "tool")
+                        tool = super::tools_count(cfg.tools.len())
                     ),
                 ))
             }
