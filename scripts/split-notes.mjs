@@ -3,7 +3,8 @@
 // set-up labels), one file per scenario with what that scenario's recorded
 // run needs: <tag>.notes/<scenario>.json holds the `note.<key>` templates
 // whose keys the recorded run (timelines/<scenario>.json) names, in its
-// events' note_msg and its outcome's outcome_msg, nested notes included,
+// events' note_msg (and a message's violation_msg) and its outcome's
+// outcome_msg, nested notes included,
 // and every entry that is not a note template (the labels). The lite
 // bundle fetches the scenario's file with its recorded run
 // (browser::load_scenario_notes), so that a first visit in Chinese does

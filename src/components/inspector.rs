@@ -44,7 +44,7 @@ fn message_details(message: &MessageEvent) -> Html {
             </dl>
             if let Some(why) = &message.violation {
                 <p class="violation" data-testid="inspector-violation">
-                    <strong>{ t("inspector.broken") }</strong>{ why }
+                    <strong>{ t("inspector.broken") }</strong>{ crate::i18n::note_text(why, message.violation_msg.as_ref()) }
                 </p>
             }
             if let Some(http) = &message.http {

@@ -180,14 +180,17 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
             out.push_str(&format!("  [{}]", event.rules.join(", ")));
         }
         out.push('\n');
-        if let Some(why) = event.message().and_then(|m| m.violation.as_ref()) {
-            out.push_str(&format!("{:LABEL_COLUMN$}", ""));
-            out += &line(
-                "cli.run.violation",
-                "violation: {text}",
-                "text",
-                one_line(why),
-            );
+        if let Some(m) = event.message() {
+            if let Some(why) = &m.violation {
+                let why = say(why, m.violation_msg.as_ref());
+                out.push_str(&format!("{:LABEL_COLUMN$}", ""));
+                out += &line(
+                    "cli.run.violation",
+                    "violation: {text}",
+                    "text",
+                    one_line(&why),
+                );
+            }
         }
         if !event.note.is_empty() {
             let note = say(&event.note, event.note_msg.as_ref());
@@ -229,7 +232,7 @@ fn one_line(text: &str) -> String {
 fn describe(event: &Event, lang: Option<&Catalog>) -> (&'static str, String) {
     let say = |key: &str, english: &str, args: &[(&str, String)]| said(lang, key, english, args);
     match &event.kind {
-        EventKind::Message(m) => message(m),
+        EventKind::Message(m) => message(m, lang),
         EventKind::Timeout { side, request_id } => (
             mark(*side),
             say(
@@ -305,7 +308,7 @@ fn mark(side: Side) -> &'static str {
     }
 }
 
-fn message(m: &MessageEvent) -> (&'static str, String) {
+fn message(m: &MessageEvent, lang: Option<&Catalog>) -> (&'static str, String) {
     let delivered = m.delivered_at_ms.is_some();
     let arrow = match (m.from, delivered) {
         (Side::Client, true) => "C ------> S",
@@ -320,10 +323,20 @@ fn message(m: &MessageEvent) -> (&'static str, String) {
         }
     }
     if !delivered {
-        label.push_str(" (never arrives)");
+        label.push_str(&said(
+            lang,
+            "cli.run.never_arrives",
+            " (never arrives)",
+            &[],
+        ));
     }
     if m.violation.is_some() {
-        label.push_str(" (deliberate violation)");
+        label.push_str(&said(
+            lang,
+            "cli.run.deliberate",
+            " (deliberate violation)",
+            &[],
+        ));
     }
     (arrow, label)
 }

@@ -366,8 +366,9 @@ fn translated_catalogs_leave_no_english() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// What a timeline says to a reader: every event's note and the
-/// outcome, each as its English and its message.
+/// What a timeline says to a reader: every event's note, a broken
+/// message's violation and the outcome, each as its English and its
+/// message.
 struct Said {
     note: String,
     note_msg: Option<Msg>,
@@ -386,6 +387,13 @@ fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
         note: e.note.clone(),
         note_msg: e.note_msg.as_ref().and_then(Msg::from_value),
     });
+    let violations = timeline.events.iter().filter_map(|e| {
+        let m = e.message()?;
+        Some(Said {
+            note: m.violation.clone()?,
+            note_msg: m.violation_msg.as_ref().and_then(Msg::from_value),
+        })
+    });
     let outcome = Said {
         note: timeline.summary.outcome.clone(),
         note_msg: timeline
@@ -394,7 +402,7 @@ fn said(timeline: &mcp_lanes_core::sim::Timeline) -> Vec<Said> {
             .as_ref()
             .and_then(Msg::from_value),
     };
-    events.chain([outcome]).collect()
+    events.chain(violations).chain([outcome]).collect()
 }
 
 #[test]

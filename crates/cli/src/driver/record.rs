@@ -80,7 +80,7 @@ impl Recorder {
         from: Side,
         text: &str,
         revision: ProtocolVersion,
-        violation: Option<String>,
+        violation: Option<Note>,
         http: Option<HttpInfo>,
         rules: Vec<RuleId>,
         note: impl Into<Note>,

@@ -143,7 +143,7 @@ pub enum Step {
         /// HTTP headers to use instead of the computed ones.
         headers: Option<Vec<(String, String)>>,
         /// Why this message is broken on purpose.
-        violation: Option<String>,
+        violation: Option<crate::note::Note>,
         /// What the learner should notice (a scenario file's: plain text;
         /// the catalog's: a keyed note).
         note: crate::note::Note,

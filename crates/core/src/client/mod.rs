@@ -50,7 +50,7 @@ pub enum ClientAction {
         /// Revision whose schema the message follows.
         revision: ProtocolVersion,
         /// Why the message is broken on purpose, if it is.
-        violation: Option<String>,
+        violation: Option<crate::note::Note>,
     },
     /// Something without a message (cache, timeout, drop, decision, kill).
     Record(EventKind),

@@ -335,10 +335,15 @@ impl EditorSession {
             } else {
                 &ex.asked
             };
-            let mut sent = message_event(Side::Client, &ex.sent, revision(asked), None, http);
+            let reused = ex.reused_id.then(|| {
+                crate::note!(
+                    "editor.violation_reused_id",
+                    "its id was already used on this connection (RPC-ID)"
+                )
+            });
+            let mut sent = message_event(Side::Client, &ex.sent, revision(asked), reused, http);
             sent.delivered_at_ms = Some(at + 20);
             let (rules, note) = if ex.reused_id {
-                sent.violation = Some("its id was already used on this connection (RPC-ID)".into());
                 (vec![rules::RPC_ID], crate::note!("editor.sent_from_editor_id", "Sent from the editor with an id already used on this connection: a retry is a new request with a new id."))
             } else {
                 (

@@ -307,7 +307,7 @@ const MISSING_META: Definition = Definition {
                 vec![Step::Raw {
                     text,
                     headers: None,
-                    violation: Some(why.text().into()),
+                    violation: Some(why.clone()),
                     note: crate::note!(
                         "scenario.missing_meta.broken",
                         "A tools/list request with {why}.",
@@ -673,7 +673,7 @@ const HTTP_HEADER_MISMATCH: Definition = Definition {
         vec![
             setup("header says 2025-11-25", clients::plain(), servers::deploy_console(), HTTP, vec![Step::Raw {
                 text: body(1), headers: Some(headers("2025-11-25")),
-                violation: Some("MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)".into()),
+                violation: Some(crate::note!("scenario.header_mismatch.violation", "MCP-Protocol-Version header (2025-11-25) differs from _meta's protocolVersion (2026-07-28)")),
                 note: crate::note!("scenario.header_mismatch.mismatch", "The body says 2026-07-28 but the MCP-Protocol-Version header says 2025-11-25."),
                 rules: vec!["H-HEADERS".into()],
             }]),

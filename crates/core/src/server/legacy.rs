@@ -452,7 +452,7 @@ impl Server {
             let (violation, rules, note) = if can_ask {
                 (None, vec![rules::L_CAP_SESSION], crate::note!("legacy.client_declared_elicitation_at", "The client declared elicitation at initialize, so the server may ask: elicitation/create id {elicit_id}.", elicit_id = elicit_id))
             } else {
-                (Some(format!("{client_name} never declared elicitation; a server must not call a method the client did not declare")),
+                (Some(crate::note!("legacy.violation_undeclared_elicitation", "{client} never declared elicitation; a server must not call a method the client did not declare", client = client_name)),
                     vec![rules::L_CAP_SESSION, rules::L_UNDECLARED, rules::M_CAP_BEFORE_WORK],
                     crate::note!("legacy.server_sends_elicitation_create", "The server sends elicitation/create id {elicit_id} to a client that never declared elicitation, while holding the lock: what happens next is up to the client's SDK.", elicit_id = elicit_id))
             };

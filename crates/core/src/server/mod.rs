@@ -119,7 +119,7 @@ pub enum OutputKind {
         /// Its revision.
         revision: ProtocolVersion,
         /// Why it is a deliberate violation, if it is.
-        violation: Option<String>,
+        violation: Option<crate::note::Note>,
     },
     /// A resource was acquired.
     LockTaken(String),

@@ -548,9 +548,13 @@ pub fn message_event(
     from: Side,
     text: &str,
     revision: ProtocolVersion,
-    violation: Option<String>,
+    violation: Option<Note>,
     http: Option<HttpInfo>,
 ) -> MessageEvent {
+    let (violation, violation_msg) = match violation.map(Note::into_parts) {
+        Some((text, msg)) => (Some(text), msg),
+        None => (None, None),
+    };
     let json: Option<Value> = serde_json::from_str(text).ok();
     let envelope = json.as_ref().and_then(|v| Envelope::classify(v).ok());
     let (kind, label) = match &envelope {
@@ -597,6 +601,7 @@ pub fn message_event(
         revision: revision.into_string(),
         legacy,
         violation,
+        violation_msg,
         http,
     }
 }

@@ -92,6 +92,10 @@ pub struct MessageEvent {
     pub legacy: bool,
     /// Set on a deliberately broken message, saying why it is broken.
     pub violation: Option<String>,
+    /// `violation` as a catalog message (see [`crate::note`]), so a view
+    /// can say it in another language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation_msg: Option<Value>,
     /// HTTP method/status and headers, on the HTTP transport.
     pub http: Option<HttpInfo>,
 }
@@ -327,6 +331,7 @@ mod read {
             revision: text(v, "revision")?,
             legacy: v.get("legacy")?.as_bool()?,
             violation: optional(v, "violation", |x| x.as_str().map(str::to_string))?,
+            violation_msg: optional(v, "violation_msg", |m| Some(m.clone()))?,
             http: optional(v, "http", http)?,
         })
     }

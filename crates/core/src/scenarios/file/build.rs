@@ -545,7 +545,7 @@ fn script(steps: &[StepDef], has: &ClientCapabilities) -> Vec<Step> {
             } => out.push(Step::Raw {
                 text: text.clone(),
                 headers: headers.clone(),
-                violation: violation.clone(),
+                violation: violation.clone().map(crate::note::Note::from),
                 note: crate::scenarios::catalog::catalog_note(note.as_deref().unwrap_or_default()),
                 rules: rules.clone(),
             }),

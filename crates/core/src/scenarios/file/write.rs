@@ -334,7 +334,7 @@ fn action(step: &Step) -> ActionDef {
         } => ActionDef::Send {
             text: text.clone(),
             headers: headers.clone(),
-            violation: violation.clone(),
+            violation: violation.as_ref().map(|v| v.text().to_string()),
             note: (!note.is_empty()).then(|| note.text().to_string()),
             rules: rules.clone(),
         },
