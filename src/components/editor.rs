@@ -440,7 +440,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             </div>
             <div class="editor-grid">
                 <section class="editor-lane" aria-label={t("editor.lane_aria")}>
-                    <p class="peers">{ tf("editor.peers", &[("client", &crate::i18n::peer_label(&lane.client_label)), ("server", &crate::i18n::peer_label(&lane.server_label)), ("transport", transport)]) }</p>
+                    <p class="peers">{ tf("editor.peers", &[("client", &if lane.client_label == editor::CLIENT_LABEL { t("editor.you") } else { crate::i18n::peer_label(&lane.client_label) }), ("server", &crate::i18n::peer_label(&lane.server_label)), ("transport", transport)]) }</p>
                     <LaneDiagram index={EDITOR_LANE} row={0} hint={AttrValue::from(t("editor.lane_hint"))} timeline={lane.clone()} layout={state.layout.clone()}
                         {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
                 </section>

@@ -21,6 +21,10 @@ use serde_json::Value;
 pub use edits::{
     answer_and_retry, answer_server_request, declared, headers_for, set_capability, set_version,
 };
+/// The client of the editor's lane: the person at the editor (a view says
+/// it in its own language).
+pub const CLIENT_LABEL: &str = "you (the editor)";
+
 pub use lint::{lint, lint_for, Lint, ParseProblem, Warning, LEGACY_METHODS, MODERN_METHODS};
 pub use reply::{check_reply, Badge, Exchange, ServerMessage};
 pub use session::{EditorSession, RemoteAnswer};

@@ -400,7 +400,7 @@ impl EditorSession {
         Timeline {
             label: "editor".into(),
             transport: self.transport,
-            client_label: "you (the editor)".into(),
+            client_label: super::CLIENT_LABEL.into(),
             server_label: self
                 .remote
                 .clone()
