@@ -46,7 +46,10 @@ fn main() {
     }
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("catalogs.rs");
+    // Runs at compile time only: failing the build (a clear message, exit
+    // status 1) is the right answer to an unwritable OUT_DIR.
     if let Err(err) = std::fs::write(&dest, out) {
-        panic!("cannot write {}: {err}", dest.display());
+        eprintln!("mcp-lanes-cli build.rs: cannot write {}: {err}", dest.display());
+        std::process::exit(1);
     }
 }
