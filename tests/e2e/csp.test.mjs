@@ -7,7 +7,7 @@
 // travel along their arrows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRICT_CSP, startApp } from './harness.mjs';
+import { STRICT_CSP, openEditor, startApp } from './harness.mjs';
 const T = { timeout: 120_000 };
 const sel = (id) => `[data-testid="${id}"]`;
 let app;
@@ -73,11 +73,8 @@ test('the page plays under the strict policy, and envelopes travel along their a
 });
 
 test('the hand-over to the full bundle and the editor work under the strict policy', T, async () => {
-  const view = await app.open('/?scenario=discover');
+  const view = await openEditor(app);
   const { page } = view;
-  await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
-  await page.locator(sel('tab-editor')).click();
-  await page.locator(sel('editor-text')).waitFor({ state: 'visible', timeout: 30_000 });
   await page.locator(sel('send')).click();
   await page.locator(`${sel('reply')}[data-index="0"]`).waitFor({ timeout: 10_000 });
   await page.waitForTimeout(1_000);

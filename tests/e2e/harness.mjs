@@ -224,6 +224,20 @@ export async function openPage(context, baseUrl, urlPath = '/', { waitUntil = 'l
 }
 
 /**
+ * Opens `urlPath` of `app` (a page or figure with the editor tab), shows
+ * the request editor (the lite page hands over to the full bundle) and
+ * waits for its text. Returns the view.
+ */
+export async function openEditor(app, urlPath = '/?scenario=discover') {
+  const view = await app.open(urlPath);
+  const { page } = view;
+  await page.locator('[data-testid="tab-editor"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="tab-editor"]').click();
+  await page.locator('[data-testid="editor-text"]').waitFor({ state: 'visible', timeout: 30_000 });
+  return view;
+}
+
+/**
  * Start the static server and the browser together.
  * Returns { url, server, context, open(path, opts), close() }.
  */

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, startApp } from './harness.mjs';
+import { REPO_ROOT, openEditor, startApp } from './harness.mjs';
 
 const T = { timeout: 240_000 };
 const I18N = path.join(REPO_ROOT, 'www', 'i18n');
@@ -172,11 +172,8 @@ for (const tag of LANGS) {
     });
 
     if (tag !== 'en') test(`the request editor's own text is in ${tag}`, T, async () => {
-      const view = await app.open(`/?lang=${tag}&scenario=discover`);
+      const view = await openEditor(app, `/?lang=${tag}&scenario=discover`);
       const { page } = view;
-      await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
-      await page.locator(sel('tab-editor')).click();
-      await page.locator(sel('editor-text')).waitFor({ state: 'visible', timeout: 30_000 });
       await page.locator(sel('send')).click();
       await page.locator(`${sel('reply')}[data-index="0"]`).waitFor({ timeout: 10_000 });
       // The editor's labels, buttons, hints and reply pane, without what is
@@ -201,12 +198,9 @@ for (const tag of LANGS) {
     });
 
     if (tag !== 'en') test(`the request editor's lint messages are in ${tag}`, T, async () => {
-      const view = await app.open(`/?lang=${tag}&scenario=discover`);
+      const view = await openEditor(app, `/?lang=${tag}&scenario=discover`);
       const { page } = view;
-      await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
-      await page.locator(sel('tab-editor')).click();
       const text = page.locator(sel('editor-text'));
-      await text.waitFor({ state: 'visible', timeout: 30_000 });
       // What the core says of a text, beside the path (code) and rule id:
       // schema warnings, a parse problem, a refusal.
       const said = async (selector) =>

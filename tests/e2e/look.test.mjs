@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { startApp } from './harness.mjs';
+import { openEditor, startApp } from './harness.mjs';
 import { GOLDEN_DIR } from './lanes.mjs';
 
 const T = { timeout: 240_000 };
@@ -167,15 +167,6 @@ const LAB = [
   { what: 'notify_oncall dropping elicitation again', method: 'tools/call', tool: 'notify_oncall', caps: {}, expect: /-32021/ },
 ];
 
-async function openEditor(path = '/?scenario=discover') {
-  const view = await app.open(path);
-  const { page } = view;
-  await page.locator(sel('tab-editor')).waitFor({ timeout: 30_000 });
-  await page.locator(sel('tab-editor')).click();
-  await page.locator(sel('editor-text')).waitFor({ state: 'visible', timeout: 30_000 });
-  return view;
-}
-
 async function runLab(page) {
   await page.selectOption(sel('editor-target'), 'deploy-console');
   await page.selectOption(sel('editor-transport'), 'stdio');
@@ -202,7 +193,7 @@ async function runLab(page) {
 }
 
 test('the editor after lesson 07 practice lab: a readable lane on its own clock, every request clickable', T, async () => {
-  const view = await openEditor();
+  const view = await openEditor(app);
   const { page } = view;
   await runLab(page);
   const [lane] = await page.evaluate(() => {
@@ -253,7 +244,7 @@ test('the editor after lesson 07 practice lab: a readable lane on its own clock,
 });
 
 test('a reused id: the lint warns before sending, a legacy session refuses it, the lane marks it with RPC-ID', T, async () => {
-  const view = await openEditor();
+  const view = await openEditor(app);
   const { page } = view;
   await page.selectOption(sel('editor-target'), 'notes');
   await page.selectOption(sel('editor-revision'), '2025-11-25');
@@ -279,7 +270,7 @@ test('a reused id: the lint warns before sending, a legacy session refuses it, t
 });
 
 test('Replace text with template is one edit: Ctrl+Z brings the text back', T, async () => {
-  const view = await openEditor();
+  const view = await openEditor(app);
   const { page } = view;
   const mine = '{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"mine":true}}';
   const area = page.locator(sel('editor-text'));
@@ -295,7 +286,7 @@ test('Replace text with template is one edit: Ctrl+Z brings the text back', T, a
 });
 
 test('the tools/call template calls a tool of the chosen server', T, async () => {
-  const view = await openEditor();
+  const view = await openEditor(app);
   const { page } = view;
   await page.selectOption(sel('editor-target'), 'order-desk');
   await page.selectOption(sel('editor-revision'), '2026-07-28');
@@ -310,7 +301,7 @@ test('the tools/call template calls a tool of the chosen server', T, async () =>
 
 for (const width of [360, 1280]) {
   test(`at ${width} px a long line never draws over the line numbers, nor they over the code`, T, async () => {
-    const view = await openEditor();
+    const view = await openEditor(app);
     const { page } = view;
     await page.setViewportSize({ width, height: 800 });
     const long = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${'a_very_long_tool_name_'.repeat(12)}","arguments":{}}}`;
