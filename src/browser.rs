@@ -300,18 +300,25 @@ thread_local! {
 /// (`i18n/<tag>.rules.json`, with English's when it is partial) and adds
 /// it; false if it could not be had.
 pub async fn load_rules() -> bool {
+    load_part("rules", i18n::add_rules).await
+}
+
+/// Fetches `i18n/<tag>.<part>.json` of the installed language (and
+/// English's, when the language is partial or its part could not be had)
+/// and gives it to `add`; false if neither could be had.
+async fn load_part(part: &str, add: fn(&str, Option<&str>)) -> bool {
     let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
         return false;
     };
-    let text = catalog_text(base.as_str(), &format!("{}.rules", language.tag)).await;
+    let text = catalog_text(&base, &format!("{}.{part}", language.tag)).await;
     let english = if language.partial || text.is_none() {
-        catalog_text(&base, &format!("{}.rules", i18n::FALLBACK)).await
+        catalog_text(&base, &format!("{}.{part}", i18n::FALLBACK)).await
     } else {
         None
     };
     match (text, english) {
-        (Some(text), english) => i18n::add_rules(&text, english.as_deref()),
-        (None, Some(english)) => i18n::add_rules(&english, None),
+        (Some(text), english) => add(&text, english.as_deref()),
+        (None, Some(english)) => add(&english, None),
         (None, None) => return false,
     }
     true
@@ -324,21 +331,7 @@ pub async fn load_rules() -> bool {
 /// not fetch it) and adds it, with English's when the language is
 /// partial; false if it could not be had.
 pub async fn load_full_catalog() -> bool {
-    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
-        return false;
-    };
-    let text = catalog_text(&base, &format!("{}.full", language.tag)).await;
-    let english = if language.partial || text.is_none() {
-        catalog_text(&base, &format!("{}.full", i18n::FALLBACK)).await
-    } else {
-        None
-    };
-    match (text, english) {
-        (Some(text), english) => i18n::add(&text, english.as_deref()),
-        (None, Some(english)) => i18n::add(&english, None),
-        (None, None) => return false,
-    }
-    true
+    load_part("full", i18n::add).await
 }
 
 /// Starts fetching the catalog [`load_catalog`] will want (so that it

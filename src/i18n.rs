@@ -29,9 +29,9 @@ use std::cell::RefCell;
 use mcp_lanes_core::note::{self, Note};
 use mcp_lanes_core::sim::Event;
 
-#[cfg(feature = "engine")]
-use crate::setting_words;
 use serde_json::{Map, Value};
+
+use crate::setting_words;
 
 /// The language list (`www/i18n/languages.json`): tags, names, and which
 /// catalogs are partial.
@@ -213,9 +213,11 @@ pub fn setup_label(text: &str) -> String {
 
 /// A real run's lane, named by its flow ("scenario-id: set-up label"),
 /// with the set-up's label in the installed language. Only the full bundle
-/// shows real runs.
-#[cfg(feature = "engine")]
+/// shows real runs (the lite one links none of this).
 fn flow_label(text: &str) -> String {
+    if !cfg!(feature = "engine") {
+        return text.to_string();
+    }
     match text.split_once(": ") {
         Some((flow, setup)) => match label(setup) {
             Some(setup) => format!("{flow}: {setup}"),
@@ -225,18 +227,13 @@ fn flow_label(text: &str) -> String {
     }
 }
 
-#[cfg(not(feature = "engine"))]
-fn flow_label(text: &str) -> String {
-    text.to_string()
-}
-
 /// The change of a compared lane's label ("sampling on", as
-/// `model::describe` wrote it) in the installed language, when it is the
-/// words of one of the settings; else as it is. Only the full bundle makes
-/// compared lanes: the lite one shows the text as it is.
-#[cfg(feature = "engine")]
+/// `setting_words::describe` wrote it) in the installed language, when it
+/// is the words of one of the settings; else as it is. Only the full
+/// bundle makes compared lanes: the lite one shows the text as it is (and
+/// links none of this).
 fn change_label(change: &str) -> String {
-    if lang() == FALLBACK {
+    if !cfg!(feature = "engine") || lang() == FALLBACK {
         return change.to_string();
     }
     setting_words::all()
@@ -246,14 +243,8 @@ fn change_label(change: &str) -> String {
         .unwrap_or_else(|| change.to_string())
 }
 
-#[cfg(not(feature = "engine"))]
-fn change_label(change: &str) -> String {
-    change.to_string()
-}
-
 /// A setting's words in the installed language (`settings.change.*`; era
 /// and policy names are labels), `None` when the catalog lacks the key.
-#[cfg(feature = "engine")]
 fn describe_in_language(setting: &mcp_lanes_core::settings::Setting) -> Option<String> {
     use mcp_lanes_core::settings::Setting;
     let said = |key: &str, name: &str, value: &str| Some(fill(&get(key)?, &[(name, value)]));

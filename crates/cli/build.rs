@@ -49,7 +49,10 @@ fn main() {
     // Runs at compile time only: failing the build (a clear message, exit
     // status 1) is the right answer to an unwritable OUT_DIR.
     if let Err(err) = std::fs::write(&dest, out) {
-        eprintln!("mcp-lanes-cli build.rs: cannot write {}: {err}", dest.display());
+        eprintln!(
+            "mcp-lanes-cli build.rs: cannot write {}: {err}",
+            dest.display()
+        );
         std::process::exit(1);
     }
 }
