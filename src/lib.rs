@@ -60,6 +60,9 @@ pub mod model;
 pub mod runs;
 pub mod setting_words;
 
+// Views layer (markup text: the lite page's).
+pub mod view;
+
 // State layer.
 pub mod editor_state;
 pub mod state;

@@ -30,6 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("state", &["state", "editor_state"]),
+    ("views", &["view"]),
     (
         "hooks",
         &[
@@ -375,7 +376,8 @@ fn the_check_reads_paths_and_finds_cycles() {
     assert_eq!(module_of(Path::new("bin/lite.rs")), None);
     assert_eq!(unit(&module("components::app")), "components::app");
     assert_eq!(unit(&module("state::link")), "state");
-    assert_eq!(layer("bundle::panels"), Some(3));
+    assert_eq!(layer("bundle::panels"), Some(4));
+    assert_eq!(layer("view::diagram"), Some(2));
     assert_eq!(layer("bundle"), Some(0));
 
     let edges = |pairs: &[(&str, &str)]| {

@@ -1,0 +1,355 @@
+//! One lane drawn as a sequence diagram in inline SVG, as markup text
+//! (the same DOM as `components::lane_diagram`; `data-act="inspect"` on
+//! what can be inspected).
+
+use super::{classes, num as f};
+use crate::i18n::{self, t, tf};
+use maud::{html, Markup};
+use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
+
+use crate::model::{
+    clock, column_x, duration, event_kind_name, event_side, event_title, kind_name, lock_spans,
+    marker_text, truncate, Layout, CLIENT_X, LABEL_CHARS, LANE_WIDTH, SERVER_X, TOP,
+};
+
+/// What the diagram draws.
+pub struct Diagram<'a> {
+    /// Lane number in test ids.
+    pub index: usize,
+    /// Row in the layout.
+    pub row: usize,
+    /// Text before anything is drawn.
+    pub hint: Option<&'a str>,
+    /// The run.
+    pub timeline: &'a Timeline,
+    /// Rows shared by the lanes.
+    pub layout: &'a Layout,
+    /// Playback position.
+    pub pos: usize,
+    /// Real duration of one step.
+    pub step_ms: u32,
+    /// The inspected event.
+    pub selected: Option<usize>,
+}
+
+fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, bool) {
+    let x1 = column_x(message.from);
+    let x2 = column_x(message.from.peer());
+    match message.delivered_at_ms {
+        Some(t) => (x2, layout.y_at(t).max(y1), true),
+        None => ((x1 + x2) / 2.0, y1 + 14.0, false),
+    }
+}
+
+fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(0.001);
+    let (ux, uy) = (dx / len, dy / len);
+    let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
+    let (nx, ny) = (-uy * 3.6, ux * 3.6);
+    format!(
+        "{},{} {},{} {},{}",
+        f(x2),
+        f(y2),
+        f(bx + nx),
+        f(by + ny),
+        f(bx - nx),
+        f(by - ny)
+    )
+}
+
+fn label_spot(d: &Diagram, message: &MessageEvent, y1: f64) -> (f64, f64, &'static str) {
+    let x1 = column_x(message.from);
+    let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
+    if delivered {
+        ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 5.0, "middle")
+    } else if message.from == Side::Client {
+        (x1 + 10.0, y1 - 5.0, "start")
+    } else {
+        (x1 - 10.0, y1 - 5.0, "end")
+    }
+}
+
+fn label_text(message: &MessageEvent) -> String {
+    let label = truncate(&message.label, LABEL_CHARS);
+    if message.violation.is_some() {
+        format!("\u{26a0} {label}")
+    } else {
+        label
+    }
+}
+
+const CHAR_W: f64 = 6.65;
+
+fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, time: u64) -> Markup {
+    let n = d.index;
+    let x1 = column_x(message.from);
+    let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
+    let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
+    let (_, label_y, _) = label_spot(d, message, y1);
+    let selected = d.selected == Some(event.index);
+    let class = classes(&[
+        Some("ev"),
+        Some("msg"),
+        Some(kind_name(message.kind)),
+        message.violation.as_ref().map(|_| "violation"),
+        (!delivered).then_some("lost"),
+        (delivered && !arrived).then_some("in-flight"),
+        selected.then_some("selected"),
+    ]);
+    let kind = kind_name(message.kind);
+    let label = if message.label == kind {
+        kind.to_string()
+    } else {
+        format!("{kind} {}", message.label)
+    };
+    let aria = tf(
+        if message.from == Side::Client {
+            "diagram.message_to_server"
+        } else {
+            "diagram.message_to_client"
+        },
+        &[
+            ("message", &label),
+            ("time", &clock(event.at_ms)),
+            (
+                "lost",
+                &if delivered {
+                    String::new()
+                } else {
+                    t("diagram.never_arrives")
+                },
+            ),
+            (
+                "broken",
+                &if message.violation.is_some() {
+                    t("diagram.breaking")
+                } else {
+                    String::new()
+                },
+            ),
+        ],
+    );
+    let (lx, _, anchor) = label_spot(d, message, y1);
+    let chip_w = label_text(message).chars().count() as f64 * CHAR_W + 6.0;
+    let chip_x = match anchor {
+        "start" => lx - 3.0,
+        "end" => lx - chip_w + 3.0,
+        _ => lx - chip_w / 2.0,
+    };
+    html! {
+        g class=(class) tabindex="0" role="button" aria-label=(aria)
+            data-testid=(format!("message-{n}-{}", event.index))
+            data-act="inspect" data-arg=(format!("{n}:{}", event.index))
+            data-label=(message.label)
+            data-kind=(kind)
+            data-delivered=(if delivered { "true" } else { "false" })
+            data-sent-ms=(event.at_ms)
+            data-delivered-ms=[message.delivered_at_ms] {
+            title { (message.label) " \u{2014} " (i18n::event_note(event)) }
+            line class="hit hit-band" x1=(f(x1)) y1=(f(y1)) x2=(f(x2)) y2=(f(y2)) {}
+            rect class="hit" x=(f(chip_x)) y=(f(label_y - 10.5)) width=(f(chip_w)) height="14" rx="3" {}
+            line class="shaft" x1=(f(x1)) y1=(f(y1)) x2=(f(x2)) y2=(f(y2)) {}
+            @if delivered {
+                polygon class="head" points=(arrow_head(x1, y1, x2, y2)) {}
+            } @else {
+                g class="lost-mark" {
+                    line x1=(f(x2 - 5.0)) y1=(f(y2 - 5.0)) x2=(f(x2 + 5.0)) y2=(f(y2 + 5.0)) {}
+                    line x1=(f(x2 - 5.0)) y1=(f(y2 + 5.0)) x2=(f(x2 + 5.0)) y2=(f(y2 - 5.0)) {}
+                    text x=(f(x2 + if message.from == Side::Client { 9.0 } else { -9.0 })) y=(f(y2 + 4.0))
+                        text-anchor=(if message.from == Side::Client { "start" } else { "end" }) { (t("diagram.lost")) }
+                }
+            }
+        }
+    }
+}
+
+fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) -> Markup {
+    let (x, y, anchor) = label_spot(d, message, y1);
+    let text = label_text(message);
+    let width = text.chars().count() as f64 * CHAR_W + 6.0;
+    let left = match anchor {
+        "start" => x - 3.0,
+        "end" => x - width + 3.0,
+        _ => x - width / 2.0,
+    };
+    let selected = d.selected == Some(event.index);
+    let class = classes(&[
+        Some("chip"),
+        Some(kind_name(message.kind)),
+        message.violation.as_ref().map(|_| "violation"),
+        selected.then_some("selected"),
+    ]);
+    html! {
+        g class=(class) {
+            rect x=(f(left)) y=(f(y - 10.5)) width=(f(width)) height="14" rx="3" {}
+            text x=(f(x)) y=(f(y)) text-anchor=(anchor) { (text) }
+        }
+    }
+}
+
+fn envelope(d: &Diagram, message: &MessageEvent, y1: f64) -> Markup {
+    let x1 = column_x(message.from);
+    let (x2, y2, _) = arrow_end(d.layout, message, y1);
+    let duration = match d.step_ms {
+        3600 => "d3600",
+        1800 => "d1800",
+        450 => "d450",
+        225 => "d225",
+        _ => "",
+    };
+    let class = classes(&[
+        Some("envelope"),
+        Some(duration),
+        (x2 < x1).then_some("back"),
+    ]);
+    html! {
+        g class=(class) aria-hidden="true" {
+            rect class="env-end" x=(f(x2 - 7.0)) y=(f(y2 - 5.0)) width="14" height="10" {}
+            rect x=(f(x1 - 7.0)) y=(f(y1 - 5.0)) width="14" height="10" rx="1.5" {}
+            polyline points=(format!("{},{} {},{} {},{}", f(x1 - 7.0), f(y1 - 5.0), f(x1), f(y1 + 1.0), f(x1 + 7.0), f(y1 - 5.0))) {}
+        }
+    }
+}
+
+fn glyph(kind: &EventKind, x: f64, y: f64) -> String {
+    let (l, t) = (f(x - 5.0), f(y - 6.0));
+    match kind {
+        EventKind::Timeout { .. } => format!("M{l} {t}h10l-10 12h10z"),
+        EventKind::Dropped { .. } => format!("M{l} {}l10 10m0 -10l-10 10", f(y - 5.0)),
+        EventKind::Disconnected { .. } => format!(
+            "M{l} {}l4 -3 2 6 4 -3M{} {}v8m14 0v-8",
+            f(y),
+            f(x - 7.0),
+            f(y - 4.0)
+        ),
+        EventKind::CacheHit { .. }
+        | EventKind::CacheMiss { .. }
+        | EventKind::CacheExpired { .. }
+        | EventKind::CacheStored { .. } => {
+            format!(
+                "M{l} {}a5 2 0 1 0 10 0a5 2 0 1 0 -10 0v8a5 2 0 0 0 10 0v-8",
+                f(y - 4.0)
+            )
+        }
+        EventKind::LockTaken { .. } => {
+            format!("M{l} {}h10v7h-10zm2 0v-3a3 3 0 0 1 6 0v3", f(y - 1.0))
+        }
+        EventKind::LockReleased { .. } => {
+            format!("M{l} {}h10v7h-10zm2 0v-3a3 3 0 0 1 6 0", f(y - 1.0))
+        }
+        EventKind::HostKill => format!(
+            "M{} {}a6 6 0 1 0 12 0a6 6 0 1 0 -12 0m3 -3l6 6m0 -6l-6 6",
+            f(x - 6.0),
+            f(y)
+        ),
+        EventKind::Decision { .. } => format!("M{l} {t}h7l3 3v9h-10zm7 0v3h3"),
+        EventKind::Message(_) => String::new(),
+    }
+}
+
+fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
+    let n = d.index;
+    let kind_class = event_kind_name(&event.kind);
+    let selected = d.selected == Some(event.index);
+    let (gx, tx, ty, anchor) = match event_side(&event.kind) {
+        Some(Side::Client) => (CLIENT_X + 13.0, CLIENT_X + 23.0, y + 3.5, "start"),
+        Some(Side::Server) => (SERVER_X - 13.0, SERVER_X - 23.0, y + 3.5, "end"),
+        None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
+    };
+    let aria = tf(
+        "diagram.event",
+        &[
+            ("event", &event_title(event)),
+            ("time", &clock(event.at_ms)),
+        ],
+    );
+    html! {
+        g class=(format!("ev mark {kind_class}{}", if selected { " selected" } else { "" }))
+            tabindex="0" role="button" aria-label=(aria)
+            data-testid=(format!("event-{n}-{}", event.index)) data-act="inspect" data-arg=(format!("{n}:{}", event.index))
+            data-kind=(kind_class) {
+            title { (i18n::event_note(event)) }
+            rect class="hit" x=(f(CLIENT_X - 6.0)) y=(f(y - 11.0)) width=(f(SERVER_X - CLIENT_X + 12.0)) height="19" rx="4" {}
+            @if matches!(event.kind, EventKind::HostKill) {
+                line class="kill-line" x1=(f(CLIENT_X)) y1=(f(y)) x2=(f(SERVER_X)) y2=(f(y)) {}
+            }
+            path class="glyph" d=(glyph(&event.kind, gx, y)) {}
+            text x=(f(tx)) y=(f(ty)) text-anchor=(anchor) { (marker_text(event)) }
+        }
+    }
+}
+
+/// The lane's diagram.
+pub fn diagram(d: &Diagram) -> Markup {
+    let layout = d.layout;
+    let timeline = d.timeline;
+    let n = d.row;
+    let time = layout.time_at(d.pos);
+    let playhead_y = layout.playhead_y(d.pos);
+    let height = layout.height;
+    let visible = |e: &Event| time.is_some_and(|t| e.at_ms <= t);
+    let transport = timeline.transport.name();
+    html! {
+        svg class="lane-svg" viewBox=(format!("0 0 {} {}", f(LANE_WIDTH), f(height)))
+            width=(f(LANE_WIDTH)) height=(f(height))
+            role="group" aria-label=(tf("diagram.label", &[("lane", &i18n::setup_label(&timeline.label))])) {
+            g class="heads" aria-hidden="true" {
+                rect class="process" x=(f(CLIENT_X - 32.0)) y="6" width="64" height="22" rx="3" {}
+                text class="head-text" x=(f(CLIENT_X)) y="21" text-anchor="middle" { (t("side.client")) }
+                rect class="process" x=(f(SERVER_X - 32.0)) y="6" width="64" height="22" rx="3" {}
+                text class="head-text" x=(f(SERVER_X)) y="21" text-anchor="middle" { (t("side.server")) }
+                line class="transport-line" x1=(f(CLIENT_X + 36.0)) y1="17" x2=(f(SERVER_X - 36.0)) y2="17" {}
+                text class="transport-text" x=(f(LANE_WIDTH / 2.0)) y="13" text-anchor="middle" { (transport) }
+            }
+            line class="lifeline" x1=(f(CLIENT_X)) y1="28" x2=(f(CLIENT_X)) y2=(f(height)) {}
+            line class="lifeline" x1=(f(SERVER_X)) y1="28" x2=(f(SERVER_X)) y2=(f(height)) {}
+            @for g in &layout.gaps {
+                @let words = tf("diagram.later", &[("time", &duration(g.ms))]);
+                @let columns: usize = words.chars().map(|c| if c > '\u{2e7f}' { 2 } else { 1 }).sum();
+                @let width = columns as f64 * 6.1 + 14.0;
+                g class="gap" aria-hidden="true" {
+                    line x1="4" y1=(f(g.y - 3.0)) x2=(f(LANE_WIDTH - 4.0)) y2=(f(g.y - 3.0)) {}
+                    line x1="4" y1=(f(g.y + 3.0)) x2=(f(LANE_WIDTH - 4.0)) y2=(f(g.y + 3.0)) {}
+                    rect x=(f(LANE_WIDTH / 2.0 - width / 2.0)) y=(f(g.y - 8.0)) width=(f(width)) height="16" rx="8" {}
+                    text x=(f(LANE_WIDTH / 2.0)) y=(f(g.y + 3.5)) text-anchor="middle" { (words) }
+                }
+            }
+            @for s in lock_spans(timeline).into_iter().filter(|s| timeline.events.get(s.taken).is_some_and(visible)) {
+                @let y1 = layout.event_y(n, s.taken);
+                @let released = s.released.filter(|r| timeline.events.get(*r).is_some_and(visible));
+                @let y2 = match released { Some(r) => layout.event_y(n, r), None => playhead_y };
+                @let held = released.is_none();
+                rect class=(if held { "lock-bar held" } else { "lock-bar" })
+                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
+                    title { (tf(if held { "diagram.lock_held" } else { "diagram.lock_until" }, &[("lock", &s.name)])) }
+                }
+            }
+            @if d.pos > 0 {
+                line class="playhead" data-playhead="true" x1="2" y1=(f(playhead_y)) x2=(f(LANE_WIDTH - 2.0)) y2=(f(playhead_y)) {}
+            } @else {
+                text class="start-hint" x=(f(LANE_WIDTH / 2.0)) y=(f(TOP + 16.0)) text-anchor="middle" {
+                    (d.hint.map_or_else(|| t("diagram.press_play"), str::to_string))
+                }
+            }
+            @for e in timeline.events.iter().filter(|e| visible(e)) {
+                @let y = layout.event_y(n, e.index);
+                @match (&e.kind, time) {
+                    (EventKind::Message(m), Some(t)) => { (message_arrow(d, e, m, y, t)) }
+                    _ => { (marker(d, e, y)) }
+                }
+            }
+            g class="labels" aria-hidden="true" {
+                @for e in timeline.events.iter().filter(|e| visible(e)) {
+                    @if let Some(m) = e.message() { (message_label(d, e, m, layout.event_y(n, e.index))) }
+                }
+            }
+            g class="verdicts" {}
+            @for e in timeline.events.iter().filter(|e| Some(e.at_ms) == time) {
+                @if let Some(m) = e.message() {
+                    g data-key=(format!("{}-{}", d.pos, e.index)) { (envelope(d, m, layout.event_y(n, e.index))) }
+                }
+            }
+        }
+    }
+}
