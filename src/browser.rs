@@ -5,7 +5,6 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::UrlSearchParams;
-use yew::Callback;
 
 use crate::config::Config;
 use crate::i18n;
@@ -93,14 +92,15 @@ extern "C" {
 
 /// Puts `text` on the clipboard; `done` hears whether that worked (when it
 /// did not, the caller shows the text in a field to copy by hand).
-pub fn copy_text(text: &str, done: Callback<bool>) {
+pub fn copy_text(text: &str, done: impl Fn(bool) + 'static) {
     let Ok(promise) = write_text(text) else {
-        done.emit(false);
+        done(false);
         return;
     };
+    let done = std::rc::Rc::new(done);
     let failed = done.clone();
-    let ok = Closure::once_into_js(move |_: JsValue| done.emit(true));
-    let err = Closure::once_into_js(move |_: JsValue| failed.emit(false));
+    let ok = Closure::once_into_js(move |_: JsValue| done(true));
+    let err = Closure::once_into_js(move |_: JsValue| failed(false));
     promise.then(&ok, &err);
 }
 
@@ -368,5 +368,56 @@ pub fn localize_page(tag: &str) {
     }
     if let Ok(Some(skip)) = document.query_selector("[data-testid=skip-link]") {
         skip.set_text_content(Some(&i18n::t("page.skip")));
+    }
+}
+
+/// Scrolls the window so that the playhead stays in view while playback
+/// runs (a third of the window above it once it nears the bottom).
+pub fn follow_playhead() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let playhead = window
+        .document()
+        .and_then(|d| d.query_selector("[data-playhead]").ok().flatten());
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if let Some(playhead) = playhead {
+        let bottom = playhead.get_bounding_client_rect().bottom();
+        if height > 0.0 && bottom > height - 48.0 {
+            window.scroll_by_with_x_and_y(0.0, bottom - height + height / 3.0);
+        }
+    }
+}
+
+/// `McpLanes.mount`'s refusal: one console error, and the error its promise
+/// rejects with.
+pub fn refuse<T>(why: &str) -> Result<T, JsValue> {
+    let why = format!("mcp-lanes: {why}");
+    gloo::console::error!(why.clone());
+    Err(JsValue::from(js_sys::Error::new(&why)))
+}
+
+/// Refuses a host that is not an element (a script passed anything else).
+pub fn require_element(host: &web_sys::Element) -> Result<(), JsValue> {
+    if host.is_instance_of::<web_sys::Element>() {
+        Ok(())
+    } else {
+        refuse("McpLanes.mount needs an element to show the figure in")
+    }
+}
+
+/// The host's open shadow root, attached on the first mount (a hand-over
+/// mounts again on the same host); refused for an element that cannot
+/// hold one.
+pub fn shadow_root(host: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsValue> {
+    match host.shadow_root() {
+        Some(shadow) => Ok(shadow),
+        None => host
+            .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+            .or_else(|_| refuse("this element cannot hold a figure (use a <div>)")),
     }
 }

@@ -2,7 +2,7 @@
 //! `embed.js`, which controls the figure and takes it down.
 
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, ShadowRoot, ShadowRootInit, ShadowRootMode};
+use web_sys::Element;
 
 use crate::boot::Running;
 use crate::browser::to_json;
@@ -67,31 +67,4 @@ impl Handle {
     }
 }
 
-/// `McpLanes.mount`'s refusal: one console error, and the error its promise
-/// rejects with.
-pub fn refuse<T>(why: &str) -> Result<T, JsValue> {
-    let why = format!("mcp-lanes: {why}");
-    gloo::console::error!(why.clone());
-    Err(JsValue::from(js_sys::Error::new(&why)))
-}
-
-/// Refuses a host that is not an element (a script passed anything else).
-pub fn require_element(host: &Element) -> Result<(), JsValue> {
-    if host.is_instance_of::<Element>() {
-        Ok(())
-    } else {
-        refuse("McpLanes.mount needs an element to show the figure in")
-    }
-}
-
-/// The host's open shadow root, attached on the first mount (a hand-over
-/// mounts again on the same host); refused for an element that cannot
-/// hold one.
-pub fn shadow_root(host: &Element) -> Result<ShadowRoot, JsValue> {
-    match host.shadow_root() {
-        Some(shadow) => Ok(shadow),
-        None => host
-            .attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open))
-            .or_else(|_| refuse("this element cannot hold a figure (use a <div>)")),
-    }
-}
+pub use crate::browser::{refuse, require_element, shadow_root};

@@ -67,22 +67,31 @@ pub mod view;
 pub mod editor_state;
 pub mod state;
 
-// Hooks layer.
+// Hooks layer: browser services (both bundles), and yew's hooks (the full
+// bundle's).
+#[cfg(target_arch = "wasm32")]
+pub mod bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 #[cfg(target_arch = "wasm32")]
+pub mod history;
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod permalink;
-
-// Components layer.
 #[cfg(target_arch = "wasm32")]
+pub mod shortcuts;
+#[cfg(target_arch = "wasm32")]
+pub mod theme;
+
+// Components layer (yew: the full bundle's).
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod components;
 
-// Boot layer.
-#[cfg(target_arch = "wasm32")]
+// Boot layer (the full bundle's; the lite bundle boots in `bundle::page`).
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod boot;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod figure;
 
 /// The seam between the bundles (see the crate docs).

@@ -35,14 +35,19 @@ const LAYERS: &[(&str, &[&str])] = &[
         "hooks",
         &[
             "browser",
+            "bridge",
+            "history",
+            "shortcuts",
+            "theme",
             "permalink",
+            "bundle::morph",
             "hooks",
             "bundle::hand_over",
             "bundle::recorded",
         ],
     ),
     ("components", &["components", "bundle::panels"]),
-    ("boot", &["boot", "bundle::entry", "figure"]),
+    ("boot", &["boot", "bundle::entry", "bundle::page", "figure"]),
 ];
 
 /// Modules whose submodules are units of their own (one component or hook

@@ -66,20 +66,17 @@ fn export_text(format: usize, scenario: &str, lane: &Lane) -> Option<String> {
 /// Copies `text`, saying so in `status` (or offering it to copy by hand).
 fn copy(text: String, link: bool, status: UseStateHandle<Status>) {
     let shown = text.clone();
-    copy_text(
-        &text,
-        Callback::from(move |ok| {
-            status.set(Status {
-                link,
-                text: if ok {
-                    "share.copied"
-                } else {
-                    "share.no_clipboard"
-                },
-                manual: (!ok).then(|| shown.clone()),
-            })
-        }),
-    );
+    copy_text(&text, move |ok| {
+        status.set(Status {
+            link,
+            text: if ok {
+                "share.copied"
+            } else {
+                "share.no_clipboard"
+            },
+            manual: (!ok).then(|| shown.clone()),
+        })
+    });
 }
 
 /// The hand-copy field for text the clipboard refused.

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::state::{Action, State};
+use crate::state::State;
 
 /// The shortcuts as catalog keys of (keys, what they do), for the help
 /// dialog.
@@ -27,52 +27,6 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("shortcut.13.key", "shortcut.13.does"),
 ];
 
-fn closest(target: &Option<Element>, selector: &str) -> bool {
-    target
-        .as_ref()
-        .and_then(|t| t.closest(selector).ok().flatten())
-        .is_some()
-}
-
-fn dialog_open() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("dialog[open]").ok().flatten())
-        .is_some()
-}
-
-/// What a key press means, if anything.
-fn action_for(event: &KeyboardEvent) -> Option<Action> {
-    if event.ctrl_key() || event.meta_key() || event.alt_key() || event.default_prevented() {
-        return None;
-    }
-    let target: Option<Element> = event.target().and_then(|t| t.dyn_into::<Element>().ok());
-    if closest(
-        &target,
-        "input, textarea, select, [contenteditable=''], [contenteditable='true']",
-    ) || closest(&target, "dialog")
-        || dialog_open()
-    {
-        return None;
-    }
-    let on_control = closest(&target, "button, a, summary, [role='button']");
-    let key = event.key();
-    Some(match key.as_str() {
-        " " | "Spacebar" if !on_control => Action::TogglePlay,
-        "k" | "K" => Action::TogglePlay,
-        "ArrowRight" => Action::StepForward,
-        "ArrowLeft" => Action::StepBack,
-        "Home" => Action::Restart,
-        "End" => Action::JumpToEnd,
-        "+" | "=" => Action::Faster,
-        "-" | "_" => Action::Slower,
-        "?" => Action::Help(true),
-        "e" | "E" => Action::ToggleEditor,
-        "Escape" => Action::Inspect(None),
-        _ => return None,
-    })
-}
-
 /// Listens for shortcuts on the whole document, or only inside `scope`
 /// (a mounted figure: several on one page each hear their own keys).
 #[hook]
@@ -91,7 +45,7 @@ pub fn use_shortcuts(dispatcher: UseReducerDispatcher<State>, scope: Option<Node
                     let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
                         return;
                     };
-                    if let Some(action) = action_for(event) {
+                    if let Some(action) = crate::shortcuts::action_for(event) {
                         event.prevent_default();
                         dispatcher.dispatch(action);
                     }

@@ -4,48 +4,8 @@
 
 use yew::prelude::*;
 
-const KEY: &str = "mcp-lanes.theme";
-
-/// A theme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Theme {
-    /// Dark ink on a light surface.
-    Light,
-    /// Light ink on a dark surface.
-    Dark,
-}
-
-impl Theme {
-    fn name(self) -> &'static str {
-        match self {
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-        }
-    }
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
-fn stored() -> Option<Theme> {
-    match storage()?.get_item(KEY).ok().flatten()?.as_str() {
-        "light" => Some(Theme::Light),
-        "dark" => Some(Theme::Dark),
-        _ => None,
-    }
-}
-
-fn system() -> Theme {
-    let dark = web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches());
-    if dark {
-        Theme::Dark
-    } else {
-        Theme::Light
-    }
-}
+pub use crate::theme::Theme;
+use crate::theme::{stored, system};
 
 /// The handle returned by [`use_theme`].
 pub struct ThemeHandle {
@@ -64,25 +24,14 @@ pub fn use_theme(enabled: bool) -> ThemeHandle {
     let theme = chosen.unwrap_or_else(system);
 
     use_effect_with(*chosen, move |chosen| {
-        let root = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element());
-        if let (Some(root), Some(theme), true) = (root, chosen, enabled) {
-            let _ = root.set_attribute("data-theme", theme.name());
-            if let Some(storage) = storage() {
-                let _ = storage.set_item(KEY, theme.name());
-            }
+        if let (Some(theme), true) = (chosen, enabled) {
+            crate::theme::apply(*theme);
         }
     });
 
     let ontoggle = {
         let chosen = chosen.clone();
-        Callback::from(move |()| {
-            chosen.set(Some(match theme {
-                Theme::Light => Theme::Dark,
-                Theme::Dark => Theme::Light,
-            }))
-        })
+        Callback::from(move |()| chosen.set(Some(theme.toggled())))
     };
     ThemeHandle { theme, ontoggle }
 }

@@ -28,6 +28,7 @@
 //! | `handover` | `details` | toggle (open) | hands the page to the full bundle |
 
 pub mod diagram;
+pub mod page;
 
 /// A coordinate with one decimal, without float formatting (which would
 /// pull `core::fmt`'s float code into the bundle).
@@ -48,6 +49,16 @@ pub fn classes(parts: &[Option<&str>]) -> String {
         out.push_str(part);
     }
     out
+}
+
+/// What the page shows besides its state.
+pub struct Ui<'a> {
+    /// The page's or figure's options.
+    pub config: &'a crate::config::Config,
+    /// The dark theme is on.
+    pub dark: bool,
+    /// What the last "Copy link" said.
+    pub copied: &'a Copied,
 }
 
 /// What the last "Copy link" said.

@@ -11,16 +11,14 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::hand_over;
+use super::page::{self, Page};
 use super::recorded;
-use crate::boot;
 use crate::browser::{
     load_catalog, load_scenario_notes, localize_page, page_config, prefetch_catalog,
-    prefetch_scenario_notes, script_base, to_json,
+    prefetch_scenario_notes, require_element, script_base, shadow_root, to_json,
 };
 use crate::config::{Config, Mode};
-use crate::figure::{self, Handle};
-use crate::hooks::use_bridge::{Host, Remote};
-use crate::state::{needs_simulator, Upgrade};
+use crate::state::{needs_simulator, Action, Upgrade};
 
 /// Starts the page (under `embed.js`, which mounts figures instead, does
 /// nothing).
@@ -71,10 +69,10 @@ pub fn start() {
         if let Some(problem) = &config.problem {
             gloo::console::error!(format!("mcp-lanes: {problem}"));
         }
-        if let Some(running) = boot::render(config) {
+        if let Some(page) = page::render_page(config) {
             // Kept so that the hand-over can take the lite page down.
-            let root = running.root().clone();
-            hand_over::keep(root, Box::new(move || running.destroy()));
+            let root = page.root().clone();
+            hand_over::keep(root, Box::new(move || page.destroy()));
         }
     });
 }
@@ -119,7 +117,7 @@ pub async fn mount(
     options: JsValue,
     upgrade: js_sys::Function,
 ) -> Result<Handle, JsValue> {
-    figure::require_element(&host)?;
+    require_element(&host)?;
     let read = to_json(&options);
     let parse = || match &read {
         Some(options) => Config::from_options(Mode::Mount, options),
@@ -133,7 +131,7 @@ pub async fn mount(
         }
     };
     let mut config = parse();
-    let handle = |app| Handle::new(app, Remote::default());
+    let handle = |page| Handle { page };
     if figure_needs_full(&config) {
         let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
         wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
@@ -157,7 +155,7 @@ pub async fn mount(
     if let Some(problem) = &config.problem {
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
-    let shadow = figure::shadow_root(&host)?;
+    let shadow = shadow_root(&host)?;
     shadow.set_inner_html("");
     if let Some(el) = host.dyn_ref::<web_sys::HtmlElement>() {
         crate::browser::apply_colors(el, &config.colors);
@@ -171,10 +169,42 @@ pub async fn mount(
     root.set_attribute("lang", &lang)?;
     shadow.append_child(&root)?;
     hand_over::keep_figure(root.clone(), upgrade);
-    let host = Host {
-        element: Some(host),
-        remote: Remote::default(),
-    };
-    let remote = host.remote.clone();
-    Ok(Handle::new(Some(boot::mount(root, config, host)), remote).removing_root(hand_over::forget))
+    Ok(handle(Some(Page::mount(root, config, Some(host)))))
+}
+
+// One mounted figure (`McpLanes.mount`'s handle, through embed.js). Its
+// root leaves the shadow root when it goes, since the full figure that
+// replaces it lives beside it there.
+#[wasm_bindgen]
+pub struct Handle {
+    page: Option<Page>,
+}
+
+#[wasm_bindgen]
+impl Handle {
+    // Applies a control message (`{type: "mcp-lanes:control", action,
+    // step?}`, as a parent window would post it); returns whether it was
+    // one.
+    pub fn control(&self, message: JsValue) -> bool {
+        let Some(page) = &self.page else {
+            return false;
+        };
+        match to_json(&message).as_ref().and_then(Action::from_control) {
+            Some(action) => {
+                page.dispatch(action);
+                true
+            }
+            None => false,
+        }
+    }
+
+    // Removes the figure: its timers and listeners stop.
+    pub fn destroy(&mut self) {
+        if let Some(page) = self.page.take() {
+            let root = page.root().clone();
+            hand_over::forget(&root);
+            page.destroy();
+            root.remove();
+        }
+    }
 }

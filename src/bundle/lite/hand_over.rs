@@ -18,18 +18,18 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
-use yew::prelude::*;
 
-use super::recorded;
-use crate::config::{Arrival, Config, Handoff, HANDOFF_GLOBAL};
-use crate::model::Shared;
-use crate::state::{Action, State, Upgrade};
+use crate::config::{Arrival, Handoff, HANDOFF_GLOBAL};
+use crate::state::{State, Upgrade};
 
 /// The full bundle's module, next to the page.
 const FULL: &str = "mcp-lanes-web.js";
 
 /// Takes the lite page down.
 type TakeDown = Box<dyn FnOnce()>;
+
+/// Hears that the full bundle could not be loaded.
+pub type Failed = Box<dyn FnOnce()>;
 
 thread_local! {
     /// The lite page's root element and what takes it down once the full
@@ -117,64 +117,6 @@ pub fn forget(root: &Element) {
     FIGURES.with(|f| f.borrow_mut().retain(|(r, _, _)| r != root));
 }
 
-/// Carries out a person's action: one that needs the full bundle goes
-/// there at once, without re-rendering the lite page first (which would
-/// undo the control the person just changed until the full page is up).
-pub fn act(state: &UseReducerHandle<State>, action: Action, root: &NodeRef) {
-    let compare_lane = match &action {
-        Action::Compare { lane, .. } => Some(*lane),
-        _ => None,
-    };
-    match state.upgrade_for(&action) {
-        Some(upgrade) => {
-            // A compared lane goes in after its original: the selection
-            // to the right of it moves one lane on.
-            let mut shown = (**state).clone();
-            if let (Some(lane), Some(sel)) = (compare_lane, shown.selected.as_mut()) {
-                if sel.lane > lane {
-                    sel.lane += 1;
-                }
-            }
-            to_full(Some(&shown), upgrade, Some(failed(state)), root.cast())
-        }
-        None => state.dispatch(action),
-    }
-}
-
-/// Tells the state that the full bundle could not be loaded.
-fn failed(state: &UseReducerHandle<State>) -> Callback<()> {
-    let d = state.dispatcher();
-    Callback::from(move |()| d.dispatch(Action::HandOverFailed))
-}
-
-/// Carries out what the state asks for: fetches the recorded runs a
-/// scenario switch waits for, and hands over to the full bundle (`config`
-/// is the full side's concern).
-#[hook]
-pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, root: &NodeRef) {
-    let fetching = state.fetching.clone();
-    {
-        let state = state.clone();
-        use_effect_with(fetching, move |fetching| {
-            if fetching.is_some() {
-                recorded::fetch_for(&state, state.dispatcher());
-            }
-        });
-    }
-    let upgrade = state.upgrade.clone();
-    let (state, root) = (state.clone(), root.clone());
-    use_effect_with(upgrade, move |upgrade| {
-        if let Some(upgrade) = upgrade {
-            to_full(
-                Some(&state),
-                (**upgrade).clone(),
-                Some(failed(&state)),
-                root.cast(),
-            );
-        }
-    });
-}
-
 /// Hands `upgrade` to the full bundle and, once it runs, takes the lite
 /// page down. `state` is the lite page's (for what a link does not
 /// record); `None` when the lite page never rendered. If the full bundle
@@ -184,7 +126,7 @@ pub fn use_hand_over(state: &UseReducerHandle<State>, _config: &Shared<Config>, 
 pub fn to_full(
     state: Option<&State>,
     upgrade: Upgrade,
-    failed: Option<Callback<()>>,
+    failed: Option<Failed>,
     app: Option<Element>,
 ) {
     let figure = app.and_then(|app| {
@@ -234,7 +176,7 @@ pub fn to_full(
             match (root, failed) {
                 (Some(root), Some(failed)) => {
                     let _ = root.remove_attribute("aria-busy");
-                    failed.emit(());
+                    failed();
                 }
                 _ => show_failure(),
             }
@@ -281,7 +223,7 @@ fn handoff(
 fn figure_to_full(
     state: Option<&State>,
     upgrade: Upgrade,
-    failed: Option<Callback<()>>,
+    failed: Option<Failed>,
     root: Element,
     function: js_sys::Function,
 ) {
@@ -313,7 +255,7 @@ fn figure_to_full(
             }
         });
         if let Some(failed) = failed {
-            failed.emit(());
+            failed();
         }
     });
 }

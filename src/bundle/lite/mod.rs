@@ -17,6 +17,8 @@ pub mod entry;
 #[cfg(target_arch = "wasm32")]
 pub mod hand_over;
 #[cfg(target_arch = "wasm32")]
-pub mod panels;
+mod morph;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 #[cfg(target_arch = "wasm32")]
 mod recorded;

@@ -3,7 +3,6 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use yew::UseReducerDispatcher;
 
 use crate::runs;
 use crate::state::{Action, State};
@@ -31,7 +30,7 @@ pub async fn fetch(id: &str) -> bool {
 }
 
 /// Fetches the scenario the state waits for, then opens it (or hands over).
-pub fn fetch_for(state: &State, dispatcher: UseReducerDispatcher<State>) {
+pub fn fetch_for(state: &State, then: impl FnOnce(Action) + 'static) {
     let Some((id, step)) = state.fetching.clone() else {
         return;
     };
@@ -43,7 +42,7 @@ pub fn fetch_for(state: &State, dispatcher: UseReducerDispatcher<State>) {
             // `entry::start` and `entry::mount`).
             crate::browser::load_scenario_notes(&id).await;
         }
-        dispatcher.dispatch(if found {
+        then(if found {
             Action::Recorded(id, step)
         } else {
             Action::HandOver

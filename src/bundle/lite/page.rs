@@ -1,0 +1,537 @@
+//! The lite page at run time: the state, its markup (`view::page`) patched
+//! into the root element on every change (`morph`), and what the full
+//! bundle's hooks do, without a framework: one listener per kind of event
+//! on the root reads `data-act` (the table in `view`), the keyboard
+//! shortcuts, the playback timer, the history, the theme, the figure's
+//! bridge to its page, the keyboard help's dialog, and the hand-over to
+//! the full bundle when a reader asks for what only it has.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use gloo::timers::callback::Interval;
+use mcp_lanes_core::share;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, KeyboardEvent, MouseEvent};
+
+use super::hand_over::{self, Failed};
+use super::morph::morph;
+use super::recorded;
+use crate::bridge::{self, HeightReport};
+use crate::config::{Config, Mode};
+use crate::permalink::page_url;
+use crate::state::{step_ms, Action, Selection, State};
+use crate::theme::{self, Theme};
+use crate::view::{self, Copied, Ui};
+
+/// A running lite page or figure.
+#[derive(Clone)]
+pub struct Page(Rc<Inner>);
+
+struct Inner {
+    /// The element the page renders into.
+    root: Element,
+    config: Config,
+    /// A script figure's host element (its events go there).
+    host: Option<Element>,
+    state: RefCell<State>,
+    /// The theme a reader chose (`None`: the system's).
+    theme: Cell<Option<Theme>>,
+    copied: RefCell<Copied>,
+    /// The last (position, length) a figure reported.
+    reported: Cell<(usize, usize)>,
+    timer: RefCell<Option<Interval>>,
+    listeners: RefCell<Vec<EventListener>>,
+    height: RefCell<Option<HeightReport>>,
+    /// Where focus goes back to when the keyboard help closes.
+    help_return: RefCell<Option<HtmlElement>>,
+    alive: Cell<bool>,
+}
+
+impl Page {
+    /// Renders the page for `config` into `root` (a script figure's: with
+    /// its `host`) and starts listening.
+    pub fn mount(root: Element, config: Config, host: Option<Element>) -> Page {
+        let state = State::start(&config, None);
+        let inner = Rc::new(Inner {
+            root,
+            host,
+            state: RefCell::new(state),
+            theme: Cell::new(if config.mode == Mode::Page {
+                theme::stored()
+            } else {
+                None
+            }),
+            copied: RefCell::default(),
+            reported: Cell::new((0, usize::MAX)),
+            timer: RefCell::default(),
+            listeners: RefCell::default(),
+            height: RefCell::default(),
+            help_return: RefCell::default(),
+            alive: Cell::new(true),
+            config,
+        });
+        listen(&inner);
+        render(&inner);
+        after(&inner, &Before::default());
+        Page(inner)
+    }
+
+    /// The element the page renders into.
+    pub fn root(&self) -> &Element {
+        &self.0.root
+    }
+
+    /// Carries out `action` (a figure's handle: a control message).
+    pub fn dispatch(&self, action: Action) {
+        dispatch(&self.0, action);
+    }
+
+    /// Stops the page: its timers and listeners end, its elements go.
+    pub fn destroy(&self) {
+        let inner = &self.0;
+        inner.alive.set(false);
+        inner.timer.borrow_mut().take();
+        inner.listeners.borrow_mut().clear();
+        inner.height.borrow_mut().take();
+        inner.root.set_inner_html("");
+    }
+}
+
+/// What changed in an update that an effect follows.
+#[derive(Default, PartialEq)]
+struct Before {
+    playing: bool,
+    speed: usize,
+    help_open: bool,
+    selected: Option<Selection>,
+    fetching: Option<(String, usize)>,
+    upgrade: bool,
+}
+
+impl Before {
+    fn of(state: &State) -> Before {
+        Before {
+            playing: state.playing,
+            speed: state.speed,
+            help_open: state.help_open,
+            selected: state.selected,
+            fetching: state.fetching.clone(),
+            upgrade: state.upgrade.is_some(),
+        }
+    }
+}
+
+/// Carries out a reader's action: one that needs the full bundle goes
+/// there at once, without re-rendering the lite page first (which would
+/// undo the control the reader just changed until the full page is up).
+fn dispatch(inner: &Rc<Inner>, action: Action) {
+    if !inner.alive.get() {
+        return;
+    }
+    let upgrade = inner.state.borrow().upgrade_for(&action);
+    if let Some(upgrade) = upgrade {
+        let mut shown = inner.state.borrow().clone();
+        // A compared lane goes in after its original: the selection to
+        // the right of it moves one lane on.
+        if let (Action::Compare { lane, .. }, Some(sel)) = (&action, shown.selected.as_mut()) {
+            if sel.lane > *lane {
+                sel.lane += 1;
+            }
+        }
+        to_full(inner, &shown, upgrade);
+        return;
+    }
+    let before = Before::of(&inner.state.borrow());
+    inner.state.borrow_mut().update(action);
+    render(inner);
+    after(inner, &before);
+}
+
+/// Hands the page to the full bundle.
+fn to_full(inner: &Rc<Inner>, state: &State, upgrade: crate::state::Upgrade) {
+    let weak = Rc::downgrade(inner);
+    let failed: Failed = Box::new(move || {
+        if let Some(inner) = weak.upgrade() {
+            dispatch(&inner, Action::HandOverFailed);
+        }
+    });
+    hand_over::to_full(Some(state), upgrade, Some(failed), Some(inner.root.clone()));
+}
+
+/// The page's markup, patched into the root.
+fn render(inner: &Inner) {
+    if !inner.alive.get() {
+        return;
+    }
+    let state = inner.state.borrow();
+    let copied = inner.copied.borrow();
+    let ui = Ui {
+        config: &inner.config,
+        dark: inner.theme.get().unwrap_or_else(theme::system) == Theme::Dark,
+        copied: &copied,
+    };
+    morph(&inner.root, &view::page::page(&state, &ui).into_string());
+}
+
+/// The effects of an update: fetching a scenario's runs, the hand-over the
+/// state asks for, the playback timer, the keyboard help, following the
+/// playhead, the inspector's rules and place, and the figure's report.
+fn after(inner: &Rc<Inner>, before: &Before) {
+    let now = Before::of(&inner.state.borrow());
+    if now.fetching.is_some() && now.fetching != before.fetching {
+        let weak = Rc::downgrade(inner);
+        recorded::fetch_for(&inner.state.borrow(), move |action| {
+            if let Some(inner) = weak.upgrade() {
+                dispatch(&inner, action);
+            }
+        });
+    }
+    if now.upgrade && !before.upgrade {
+        let state = inner.state.borrow().clone();
+        if let Some(upgrade) = state.upgrade.clone() {
+            to_full(inner, &state, (*upgrade).clone());
+        }
+    }
+    if (now.playing, now.speed) != (before.playing, before.speed) {
+        let weak = Rc::downgrade(inner);
+        let timer = now.playing.then(|| {
+            Interval::new(step_ms(now.speed), move || {
+                if let Some(inner) = weak.upgrade() {
+                    dispatch(&inner, Action::Tick);
+                }
+            })
+        });
+        *inner.timer.borrow_mut() = timer;
+    }
+    if now.help_open != before.help_open {
+        help_dialog(inner, now.help_open);
+    }
+    if now.playing && inner.config.mode == Mode::Page {
+        crate::browser::follow_playhead();
+    }
+    if now.selected.is_some() && now.selected != before.selected {
+        inspector_shown(inner);
+    }
+    let mut reported = inner.reported.get();
+    bridge::report(
+        &inner.config,
+        inner.host.as_ref(),
+        &inner.state.borrow(),
+        &mut reported,
+    );
+    inner.reported.set(reported);
+}
+
+/// Opens the keyboard help as a modal dialog (remembering where focus
+/// was) or closes it (focus goes back there).
+fn help_dialog(inner: &Inner, open: bool) {
+    let Some(dialog) = find(inner, "[data-testid='help-dialog']")
+        .and_then(|d| d.dyn_into::<web_sys::HtmlDialogElement>().ok())
+    else {
+        return;
+    };
+    if open && !dialog.open() {
+        *inner.help_return.borrow_mut() = active_element(inner);
+        let _ = dialog.show_modal();
+    } else if !open && dialog.open() {
+        dialog.close();
+    }
+    if !open {
+        if let Some(el) = inner.help_return.borrow_mut().take() {
+            let _ = el.focus();
+        }
+    }
+}
+
+/// A newly selected event: the inspector comes into view when it is below
+/// the window (narrow screens), and the rules' catalog is fetched the
+/// first time rules are shown.
+fn inspector_shown(inner: &Rc<Inner>) {
+    if let Some(el) = find(inner, "[data-testid='inspector']") {
+        let height = web_sys::window()
+            .and_then(|w| w.inner_height().ok())
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        if el.get_bounding_client_rect().top() > height - 40.0 {
+            el.scroll_into_view();
+        }
+    }
+    let wants_rules = {
+        let state = inner.state.borrow();
+        state
+            .selected
+            .and_then(|s| {
+                state
+                    .lanes
+                    .get(s.lane)?
+                    .timeline
+                    .events
+                    .get(s.event)
+                    .cloned()
+            })
+            .is_some_and(|e| !e.rules.is_empty())
+    };
+    if wants_rules && !crate::i18n::has_rules() {
+        let weak = Rc::downgrade(inner);
+        wasm_bindgen_futures::spawn_local(async move {
+            if crate::browser::load_rules().await {
+                if let Some(inner) = weak.upgrade() {
+                    render(&inner);
+                }
+            }
+        });
+    }
+}
+
+fn find(inner: &Inner, selector: &str) -> Option<Element> {
+    inner.root.query_selector(selector).ok().flatten()
+}
+
+/// The focused element (inside a figure's shadow root: that root's).
+fn active_element(inner: &Inner) -> Option<HtmlElement> {
+    let shadow = inner
+        .root
+        .get_root_node()
+        .dyn_into::<web_sys::ShadowRoot>()
+        .ok();
+    let active = match shadow {
+        Some(shadow) => shadow.active_element(),
+        None => web_sys::window()?.document()?.active_element(),
+    };
+    active?.dyn_into::<HtmlElement>().ok()
+}
+
+/// The element with a `data-act` an event reached, its act and argument.
+fn acted(event: &web_sys::Event) -> Option<(Element, String, String)> {
+    let target = event.target()?.dyn_into::<Element>().ok()?;
+    let el = target.closest("[data-act]").ok()??;
+    let act = el.get_attribute("data-act")?;
+    let arg = el.get_attribute("data-arg").unwrap_or_default();
+    Some((el, act, arg))
+}
+
+/// `"{lane}:{event}"`.
+fn selection(arg: &str) -> Option<Selection> {
+    let (lane, event) = arg.split_once(':')?;
+    Some(Selection {
+        lane: lane.parse().ok()?,
+        event: event.parse().ok()?,
+    })
+}
+
+/// What a click on an element with `data-act` does.
+fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
+    let Some((_, act, arg)) = acted(event) else {
+        return;
+    };
+    let action = match act.as_str() {
+        "play" => Action::Play,
+        "pause" => Action::Pause,
+        "restart" => Action::Restart,
+        "back" => Action::StepBack,
+        "forward" => Action::StepForward,
+        "end" => Action::JumpToEnd,
+        "inspect" => match selection(&arg) {
+            Some(sel) => Action::Inspect(Some(sel)),
+            None => return,
+        },
+        "close-inspector" => Action::Inspect(None),
+        "help" => Action::Help(true),
+        "help-close" => Action::Help(false),
+        "tab" => Action::ShowEditor(arg == "editor"),
+        "scenario" => {
+            // A plain click opens it here; any other follows the link.
+            let plain = event.dyn_ref::<MouseEvent>().is_some_and(|e| {
+                e.button() == 0 && !e.ctrl_key() && !e.meta_key() && !e.shift_key() && !e.alt_key()
+            });
+            if !plain {
+                return;
+            }
+            event.prevent_default();
+            if let Some(s) = mcp_lanes_core::scenarios::find(&arg) {
+                crate::history::push_scenario(s.id);
+            }
+            Action::Load(arg)
+        }
+        "theme" => {
+            let next = inner.theme.get().unwrap_or_else(theme::system).toggled();
+            inner.theme.set(Some(next));
+            if inner.config.mode == Mode::Page {
+                theme::apply(next);
+            }
+            render(inner);
+            return;
+        }
+        "copy-link" => {
+            copy_link(inner);
+            return;
+        }
+        _ => return,
+    };
+    dispatch(inner, action);
+}
+
+/// Copies the permalink of what is shown now, saying so (or offering it
+/// to copy by hand).
+fn copy_link(inner: &Rc<Inner>) {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let fragment = share::to_fragment(&inner.state.borrow().share());
+    let link = origin + &page_url(&fragment).unwrap_or_default();
+    let weak = Rc::downgrade(inner);
+    let shown = link.clone();
+    crate::browser::copy_text(&link, move |ok| {
+        if let Some(inner) = weak.upgrade() {
+            *inner.copied.borrow_mut() = Copied {
+                text: Some(if ok {
+                    "share.copied"
+                } else {
+                    "share.no_clipboard"
+                }),
+                manual: (!ok).then(|| shown.clone()),
+            };
+            render(&inner);
+        }
+    });
+}
+
+/// Listens on the root (and, for the page, the document and window).
+fn listen(inner: &Rc<Inner>) {
+    let mut listeners = Vec::new();
+    let on = |target: &web_sys::EventTarget,
+              kind: &'static str,
+              capture: bool,
+              f: fn(&Rc<Inner>, &web_sys::Event)| {
+        let weak: Weak<Inner> = Rc::downgrade(inner);
+        let options = EventListenerOptions {
+            phase: if capture {
+                EventListenerPhase::Capture
+            } else {
+                EventListenerPhase::Bubble
+            },
+            passive: false,
+        };
+        EventListener::new_with_options(target, kind, options, move |event| {
+            if let Some(inner) = weak.upgrade() {
+                f(&inner, event);
+            }
+        })
+    };
+    let root: &web_sys::EventTarget = inner.root.as_ref();
+    listeners.push(on(root, "click", false, clicked));
+    listeners.push(on(root, "keydown", false, |inner, event| {
+        // Enter or Space on a message or marker inspects it.
+        let Some(key) = event.dyn_ref::<KeyboardEvent>().map(KeyboardEvent::key) else {
+            return;
+        };
+        if key != "Enter" && key != " " {
+            return;
+        }
+        if let Some((_, act, arg)) = acted(event) {
+            if act == "inspect" {
+                if let Some(sel) = selection(&arg) {
+                    event.prevent_default();
+                    dispatch(inner, Action::Inspect(Some(sel)));
+                }
+            }
+        }
+    }));
+    listeners.push(on(root, "input", false, |inner, event| {
+        if let Some((el, act, _)) = acted(event) {
+            if act == "seek" {
+                if let Some(pos) = value(&el).and_then(|v| v.parse().ok()) {
+                    dispatch(inner, Action::Seek(pos));
+                }
+            }
+        }
+    }));
+    listeners.push(on(root, "change", false, |inner, event| {
+        if let Some((el, act, _)) = acted(event) {
+            if act == "speed" {
+                if let Some(speed) = value(&el).and_then(|v| v.parse().ok()) {
+                    dispatch(inner, Action::SetSpeed(speed));
+                }
+            }
+        }
+    }));
+    // `toggle` and a dialog's `close` do not bubble: heard on the way down.
+    listeners.push(on(root, "toggle", true, |inner, event| {
+        let Some(details) = event
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+        else {
+            return;
+        };
+        if details.open() && details.get_attribute("data-act").as_deref() == Some("handover") {
+            dispatch(inner, Action::HandOver);
+        }
+    }));
+    listeners.push(on(root, "close", true, |inner, event| {
+        let is_help = event
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|el| el.get_attribute("data-testid"))
+            .is_some_and(|id| id == "help-dialog");
+        if is_help && inner.state.borrow().help_open {
+            dispatch(inner, Action::Help(false));
+        }
+    }));
+    // The shortcuts: on the whole document for the page and an iframe
+    // figure, only inside a script figure (several on one page each hear
+    // their own keys).
+    let keys_target: Option<web_sys::EventTarget> = match inner.config.mode {
+        Mode::Mount => Some(inner.root.clone().into()),
+        _ => web_sys::window().and_then(|w| w.document()).map(Into::into),
+    };
+    if let Some(target) = keys_target {
+        listeners.push(on(&target, "keydown", false, |inner, event| {
+            let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+                return;
+            };
+            if let Some(action) = crate::shortcuts::action_for(event) {
+                event.prevent_default();
+                dispatch(inner, action);
+            }
+        }));
+    }
+    if let (Mode::Page, Some(window)) = (inner.config.mode, web_sys::window()) {
+        listeners.push(on(window.as_ref(), "popstate", false, |inner, _| {
+            if let Some(action) = crate::history::on_back_or_forward() {
+                dispatch(inner, action);
+            }
+        }));
+    }
+    let weak = Rc::downgrade(inner);
+    if let Some(listener) = bridge::listen_for_control(&inner.config, move |action| {
+        if let Some(inner) = weak.upgrade() {
+            dispatch(&inner, action);
+        }
+    }) {
+        listeners.push(listener);
+    }
+    bridge::apply_figure_theme(&inner.config, inner.host.as_ref());
+    *inner.height.borrow_mut() = HeightReport::start(&inner.config, &inner.root);
+    *inner.listeners.borrow_mut() = listeners;
+}
+
+/// A form control's value.
+fn value(el: &Element) -> Option<String> {
+    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        return Some(input.value());
+    }
+    el.dyn_ref::<web_sys::HtmlSelectElement>()
+        .map(|s| s.value())
+}
+
+/// Renders the page for `config` into a new element at the end of the body
+/// (`None`: there is no document to render into).
+pub fn render_page(config: Config) -> Option<Page> {
+    let document = web_sys::window()?.document()?;
+    let root = document.create_element("div").ok()?;
+    root.set_class_name("app-root");
+    document.body()?.append_child(&root).ok()?;
+    Some(Page::mount(root, config, None))
+}
