@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlDialogElement, HtmlElement};
 use yew::prelude::*;
 
-use crate::hooks::use_shortcuts::SHORTCUTS;
+use crate::view::help::SHORTCUTS;
 
 #[derive(PartialEq, Properties)]
 pub struct HelpDialogProps {

@@ -28,6 +28,7 @@
 //! | `handover` | `details` | toggle (open) | hands the page to the full bundle |
 
 pub mod diagram;
+pub mod help;
 pub mod page;
 
 /// A coordinate with one decimal, without float formatting (which would
