@@ -29,7 +29,11 @@
 
 pub mod diagram;
 pub mod help;
+pub mod lane;
 pub mod page;
+
+#[cfg(test)]
+mod testing;
 
 /// A coordinate with one decimal, without float formatting (which would
 /// pull `core::fmt`'s float code into the bundle).

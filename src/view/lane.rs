@@ -1,0 +1,227 @@
+//! One set-up as markup text: its header (label, client, transport,
+//! server), the lite bundle's "Settings" stand-in, what is held, the
+//! sequence diagram ([`diagram`]), and at the end what leaked (the same DOM
+//! as `components::lane` with the lite bundle's panels: no verdict marks).
+
+use super::classes;
+use super::diagram::{diagram, Diagram};
+use crate::i18n::{self, t, tf};
+use crate::model::{held_locks, Layout};
+use crate::state::{step_ms, Lane, State};
+use maud::{html, Markup};
+
+/// A lane's "Settings" in the lite bundle: opening it hands the page over
+/// to the full bundle (`data-act="handover"`), which opens it with the
+/// knobs in it.
+pub fn settings(index: usize) -> Markup {
+    html! {
+        details class="settings" data-testid=(format!("settings-{index}")) data-act="handover" {
+            summary data-handover="" { (t("settings.title")) }
+            div class="settings-body" { p class="export-note" { (t("settings.loading")) } }
+        }
+    }
+}
+
+/// The lock icon before "holds ..." (drawn, no text).
+fn lock_icon() -> Markup {
+    html! {
+        svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false" {
+            rect x="3" y="7" width="10" height="8" rx="1" {}
+            path d="M5 7V5a3 3 0 0 1 6 0v2" class="icon-stroke" {}
+        }
+    }
+}
+
+fn head(index: usize, lane: &Lane) -> Markup {
+    let n = index;
+    let timeline = &lane.timeline;
+    let label = i18n::setup_label(&timeline.label);
+    html! {
+        header class="lane-head" {
+            div class="lane-title-row" {
+                h3 id=(format!("lane-title-{n}")) class="lane-title" { (label) }
+                @if lane.modified() {
+                    span class="badge" data-testid=(format!("modified-{n}")) { (t("lane.changed")) }
+                }
+                @if lane.added {
+                    button type="button" class="small" data-testid=(format!("remove-{n}"))
+                        aria-label=(tf("lane.remove_label", &[("lane", &label)]))
+                        data-act="remove-lane" data-arg=(n) { (t("lane.remove")) }
+                }
+            }
+            p class="peers" {
+                span class="peer" { span class="role" { (t("side.client")) } (i18n::peer_label(&timeline.client_label)) }
+                span class="peer" {
+                    span class="role" { (t("lane.via")) }
+                    span class="transport" data-testid=(format!("transport-name-{n}")) { (timeline.transport.name()) }
+                }
+                span class="peer" { span class="role" { (t("side.server")) } (i18n::peer_label(&timeline.server_label)) }
+            }
+            @if !lane.outside {
+                (settings(n))
+            }
+        }
+    }
+}
+
+/// Lane `index` of the page (nothing when there is no such lane).
+pub fn lane(state: &State, index: usize) -> Markup {
+    let Some(lane) = state.lanes.get(index) else {
+        return html! {};
+    };
+    let n = index;
+    let timeline = &lane.timeline;
+    let layout: &Layout = &state.layout;
+    let time = layout.time_at(state.pos);
+    let at_end = state.pos >= layout.len() && state.pos > 0;
+    let held = held_locks(timeline, time);
+    let leaked = timeline.summary.leaked_locks;
+    let drawn = Diagram {
+        index: n,
+        row: n,
+        hint: None,
+        timeline,
+        layout,
+        pos: state.pos,
+        step_ms: step_ms(state.speed),
+        selected: state.selected.filter(|s| s.lane == n).map(|s| s.event),
+    };
+    html! {
+        article class=(classes(&[Some("lane"), lane.added.then_some("added")]))
+            data-testid=(format!("lane-{n}")) aria-labelledby=(format!("lane-title-{n}")) {
+            (head(n, lane))
+            div class="lane-status" aria-live="off" {
+                @if !held.is_empty() {
+                    p class="held-lock" data-testid=(format!("held-lock-{n}")) {
+                        (lock_icon())
+                        (tf("lane.lock_held", &[("locks", &held.join(", "))]))
+                    }
+                }
+            }
+            (diagram(&drawn))
+            @if at_end {
+                footer class="lane-end" data-testid=(format!("outcome-{n}")) {
+                    p class=(classes(&[Some("leaked"), (leaked > 0).then_some("has-leak")]))
+                        data-testid=(format!("leaked-locks-{n}")) data-count=(leaked) {
+                        (tf("lane.leaked", &[("count", &leaked.to_string())]))
+                    }
+                    p class="outcome" { (i18n::note_text(&timeline.summary.outcome, timeline.summary.outcome_msg.as_ref())) }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Action, Selection};
+    use crate::view::testing::{hostile, lite, HOSTILE, HOSTILE_ESCAPED};
+
+    fn at(mut state: State, actions: impl IntoIterator<Item = Action>) -> State {
+        for action in actions {
+            state.update(action);
+        }
+        state
+    }
+
+    #[test]
+    fn a_lane_at_the_start_has_its_head_settings_and_diagram() {
+        let state = lite("elicitation-unchecked");
+        let text = lane(&state, 1).into_string();
+        assert!(text.starts_with(
+            "<article class=\"lane\" data-testid=\"lane-1\" aria-labelledby=\"lane-title-1\">"
+        ));
+        assert!(text.contains("<h3 id=\"lane-title-1\" class=\"lane-title\">"));
+        assert!(text.contains("data-testid=\"transport-name-1\">stdio</span>"));
+        assert!(text.contains(
+            "<details class=\"settings\" data-testid=\"settings-1\" data-act=\"handover\"><summary data-handover=\"\">"
+        ));
+        assert!(text.contains("<svg class=\"lane-svg\""));
+        assert!(text.contains("class=\"start-hint\""));
+        for absent in [
+            "outcome-1",
+            "held-lock-1",
+            "modified-1",
+            "remove-1",
+            "message-1-",
+        ] {
+            assert!(!text.contains(absent), "{absent} at the start");
+        }
+        assert!(text.ends_with("</article>"));
+    }
+
+    #[test]
+    fn a_held_lock_shows_while_it_is_held_and_a_leak_at_the_end() {
+        let state = lite("elicitation-unchecked");
+        let len = state.layout.len();
+        let mut held = 0;
+        for pos in 1..=len {
+            let state = at(state.clone(), [Action::Seek(pos)]);
+            let text = lane(&state, 1).into_string();
+            let holds = !held_locks(&state.lanes[1].timeline, state.time()).is_empty();
+            assert_eq!(
+                text.contains("data-testid=\"held-lock-1\""),
+                holds,
+                "at {pos}"
+            );
+            held += usize::from(holds);
+            assert_eq!(text.contains("data-testid=\"outcome-1\""), pos >= len);
+        }
+        assert!(held > 0, "the run holds a lock for a while");
+        let end = at(state, [Action::JumpToEnd]);
+        let text = lane(&end, 1).into_string();
+        assert!(text.contains(
+            "<p class=\"leaked has-leak\" data-testid=\"leaked-locks-1\" data-count=\"1\">"
+        ));
+        assert!(text.contains("<p class=\"outcome\">"));
+        let other = lane(&end, 0).into_string();
+        assert!(
+            other.contains("<p class=\"leaked\" data-testid=\"leaked-locks-0\" data-count=\"0\">")
+        );
+    }
+
+    #[test]
+    fn the_selected_event_is_drawn_selected_and_messages_inspect() {
+        let state = at(
+            lite("elicitation-unchecked"),
+            [
+                Action::JumpToEnd,
+                Action::Inspect(Some(Selection { lane: 0, event: 8 })),
+            ],
+        );
+        let text = lane(&state, 0).into_string();
+        assert!(text.contains("data-testid=\"message-0-8\" data-act=\"inspect\" data-arg=\"0:8\""));
+        assert!(text.contains("violation selected\""), "{text}");
+        let other = lane(&state, 1).into_string();
+        assert!(!other.contains("selected\""));
+    }
+
+    #[test]
+    fn an_added_lane_can_be_removed_and_an_outside_one_has_no_settings() {
+        let mut state = lite("elicitation-unchecked");
+        let mut lanes = (*state.lanes).clone();
+        lanes[0].added = true;
+        lanes[0].changed = true;
+        lanes[1].outside = true;
+        state.lanes = crate::model::Shared::new(lanes);
+        let text = lane(&state, 0).into_string();
+        assert!(text.starts_with("<article class=\"lane added\" data-testid=\"lane-0\""));
+        assert!(text.contains("<span class=\"badge\" data-testid=\"modified-0\">"));
+        assert!(text.contains(
+            "<button type=\"button\" class=\"small\" data-testid=\"remove-0\" aria-label="
+        ));
+        assert!(text.contains("data-act=\"remove-lane\" data-arg=\"0\">"));
+        assert!(!lane(&state, 1).into_string().contains("settings-1"));
+        assert_eq!(lane(&state, 9).into_string(), "");
+    }
+
+    #[test]
+    fn hostile_labels_come_out_as_text() {
+        let state = hostile(at(lite("elicitation-unchecked"), [Action::JumpToEnd]));
+        let text = lane(&state, 0).into_string();
+        assert!(!text.contains(HOSTILE));
+        assert!(!text.contains("<img"));
+        assert!(text.contains(HOSTILE_ESCAPED), "{text}");
+    }
+}
