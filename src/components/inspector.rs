@@ -5,12 +5,13 @@
 
 use crate::i18n::{self, t, tf};
 use mcp_lanes_core::rules::{self, RuleId};
-use mcp_lanes_core::sim::{EventKind, MessageEvent, Side};
+use mcp_lanes_core::sim::{EventKind, MessageEvent};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::model::{clock, event_kind_name, event_title, kind_name, pretty_wire};
+use crate::model::{event_kind_name, kind_name, pretty_wire};
 use crate::state::Lane;
+use crate::view::inspector::{arrives, code_parts, direction, heading, revision, revision_term};
 
 #[derive(PartialEq, Properties)]
 pub struct InspectorProps {
@@ -24,23 +25,14 @@ pub struct InspectorProps {
 }
 
 fn message_details(message: &MessageEvent) -> Html {
-    let delivered = match message.delivered_at_ms {
-        Some(ms) => clock(ms),
-        None => t("inspector.never"),
-    };
     html! {
         <>
             <dl class="facts">
                 <dt>{ t("inspector.kind") }</dt><dd data-testid="inspector-kind">{ kind_name(message.kind) }</dd>
-                <dt>{ t("inspector.from") }</dt><dd>{ if message.from == Side::Client { t("inspector.client_to_server") } else { t("inspector.server_to_client") } }</dd>
-                <dt>{ t("inspector.arrives") }</dt><dd>{ delivered }</dd>
-                // What a client message asks for and what a server message
-                // speaks are different things (lesson 07): never one word.
-                <dt>{ match message.from { Side::Client => t("inspector.client_asks"), Side::Server => t("inspector.server_speaks") } }</dt>
-                <dd data-testid="inspector-revision">
-                    { &message.revision }
-                    { if message.legacy { format!(" ({})", t("inspector.legacy")) } else { String::new() } }
-                </dd>
+                <dt>{ t("inspector.from") }</dt><dd>{ direction(message) }</dd>
+                <dt>{ t("inspector.arrives") }</dt><dd>{ arrives(message) }</dd>
+                <dt>{ revision_term(message) }</dt>
+                <dd data-testid="inspector-revision">{ revision(message) }</dd>
             </dl>
             if let Some(why) = &message.violation {
                 <p class="violation" data-testid="inspector-violation">
@@ -83,10 +75,9 @@ pub fn headers_table(headers: &[(String, String)]) -> Html {
 
 /// Text with `backtick` spans shown as code (all of it as text nodes).
 fn code_spans(text: &str) -> Html {
-    text.split('`')
-        .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
+    code_parts(text)
+        .map(|(code, part)| {
+            if code {
                 html! { <code>{ part }</code> }
             } else {
                 html! { { part } }
@@ -170,13 +161,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
             <p class="inspector-empty">{ t("inspector.empty") }</p>
         },
         Some((n, lane, event)) => {
-            let heading = tf(
-                "inspector.at",
-                &[
-                    ("event", &event_title(event)),
-                    ("time", &clock(event.at_ms)),
-                ],
-            );
+            let heading = heading(event);
             html! {
                 <div class="inspector-body" data-lane={n.to_string()} data-event={event.index.to_string()}
                     data-kind={event_kind_name(&event.kind)}>

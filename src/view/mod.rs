@@ -29,6 +29,7 @@
 
 pub mod diagram;
 pub mod help;
+pub mod inspector;
 pub mod lane;
 pub mod page;
 
