@@ -1,7 +1,8 @@
 //! The keyboard help as markup text: a `<dialog>`, closed (the same DOM as
-//! `components::help_dialog`). The runtime opens it with `showModal` and
-//! closes it with `close` (the view never has `open`: a modal dialog is the
-//! browser's to open).
+//! `components::help_dialog`). The runtime finds it by its test id, opens
+//! it with `showModal`, closes it with `close`, and hears its `close` event
+//! (Esc) to turn `help_open` off: the view never has `open` (a modal
+//! dialog is the browser's to open; the morph leaves `open` alone).
 
 use crate::i18n::t;
 use maud::{html, Markup};
@@ -27,7 +28,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 /// The keyboard help dialog, closed.
 pub fn help() -> Markup {
     html! {
-        dialog class="help" data-testid="help-dialog" aria-labelledby="help-title" data-act="help-closed" {
+        dialog class="help" data-testid="help-dialog" aria-labelledby="help-title" {
             h2 id="help-title" { (t("help.title")) }
             p { (t("help.where")) }
             table class="shortcuts" {

@@ -1,7 +1,8 @@
 //! One set-up as markup text: its header (label, client, transport,
 //! server), the lite bundle's "Settings" stand-in, what is held, the
 //! sequence diagram ([`diagram`]), and at the end what leaked (the same DOM
-//! as `components::lane` with the lite bundle's panels: no verdict marks).
+//! as `components::lane` draws with the lite stand-in for the settings
+//! panel, and without verdict marks: a lite page never has a check open).
 
 use super::classes;
 use super::diagram::{diagram, Diagram};

@@ -21,7 +21,6 @@
 //! | `inspect` | message or marker `g` | click, Enter, Space | `data-arg` = `"{lane}:{event}"` |
 //! | `close-inspector` | button | click | closes the inspector |
 //! | `help` / `help-close` | button | click | opens / closes the keyboard help |
-//! | `help-closed` | `dialog` | close | the help closed itself (Esc): `help_open` off |
 //! | `remove-lane` | button | click | `data-arg` = lane position: removes that added lane |
 //! | `theme` | button | click | light or dark |
 //! | `copy-link` | button | click | copies the permalink |
