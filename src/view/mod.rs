@@ -46,10 +46,11 @@ pub fn num(v: f64) -> String {
     format!("{sign}{}.{}", t / 10, t % 10)
 }
 
-/// A class list from optional parts (`None` parts are left out).
+/// A class list from optional parts (`None` and empty parts are left out,
+/// as yew's `classes!` leaves them out).
 pub fn classes(parts: &[Option<&str>]) -> String {
     let mut out = String::new();
-    for part in parts.iter().flatten() {
+    for part in parts.iter().flatten().filter(|p| !p.is_empty()) {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -92,5 +93,6 @@ mod tests {
     fn classes_leave_out_missing_parts() {
         assert_eq!(classes(&[Some("a"), None, Some("b")]), "a b");
         assert_eq!(classes(&[None]), "");
+        assert_eq!(classes(&[Some("envelope"), Some(""), None]), "envelope");
     }
 }
