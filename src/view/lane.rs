@@ -73,8 +73,8 @@ pub fn lane(state: &State, index: usize) -> Markup {
     let n = index;
     let timeline = &lane.timeline;
     let layout: &Layout = &state.layout;
-    let time = layout.time_at(state.pos);
-    let at_end = state.pos >= layout.len() && state.pos > 0;
+    let time = state.time();
+    let at_end = state.at_end() && state.pos > 0;
     let held = held_locks(timeline, time);
     let leaked = timeline.summary.leaked_locks;
     let drawn = Diagram {
