@@ -338,6 +338,10 @@ fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
             None => return,
         },
         "close-inspector" => Action::Inspect(None),
+        "remove-lane" => match arg.parse() {
+            Ok(lane) => Action::RemoveLane(lane),
+            Err(_) => return,
+        },
         "help" => Action::Help(true),
         "help-close" => Action::Help(false),
         "tab" => Action::ShowEditor(arg == "editor"),
