@@ -30,68 +30,7 @@ use crate::hooks::use_theme::use_theme;
 use crate::model::Shared;
 use crate::permalink::page_url;
 use crate::state::{step_ms, Action, Selection, State};
-
-/// What the narration says at the playhead: each lane's notes for the
-/// events at that virtual time, prefixed by the lane label.
-fn narration(state: &State) -> Vec<String> {
-    let Some(t) = state.time() else {
-        return vec![t("narration.ready")];
-    };
-    let mut lines: Vec<String> = state
-        .lanes
-        .iter()
-        .filter_map(|lane| {
-            let notes: Vec<String> = lane
-                .timeline
-                .events
-                .iter()
-                .filter(|e| e.at_ms == t)
-                // A scenario author's narration first, then the core's note.
-                .flat_map(|e| e.narration.iter().cloned().chain([i18n::event_note(e)]))
-                .collect();
-            let said = if notes.is_empty() {
-                // Nothing new happens: say what arrives.
-                arrivals(&lane.timeline, t)
-            } else {
-                notes.join(&i18n::get("notes.join").unwrap_or_else(|| " ".into()))
-            };
-            (!said.is_empty()).then(|| {
-                tf(
-                    "narration.line",
-                    &[
-                        ("lane", &i18n::setup_label(&lane.timeline.label)),
-                        ("text", &said),
-                    ],
-                )
-            })
-        })
-        .collect();
-    if state.at_end() {
-        lines.push(i18n::t("narration.end"));
-    }
-    lines
-}
-
-/// "The result arrives at the client.": the messages of a lane delivered at `t`.
-fn arrivals(timeline: &mcp_lanes_core::sim::Timeline, t: u64) -> String {
-    let mut out = String::new();
-    for m in timeline.events.iter().filter_map(|e| e.message()) {
-        if m.delivered_at_ms == Some(t) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out += &tf(
-                if m.from.peer() == mcp_lanes_core::sim::Side::Client {
-                    "narration.arrives_client"
-                } else {
-                    "narration.arrives_server"
-                },
-                &[("message", &m.label)],
-            );
-        }
-    }
-    out
-}
+use crate::view::narration::lines;
 
 /// What the app shows and where.
 #[derive(PartialEq, Properties)]
@@ -282,7 +221,7 @@ pub fn App(props: &AppProps) -> Html {
                 <Player pos={state.pos} len={state.layout.len()} time={state.time()}
                     playing={state.playing} speed={state.speed}
                     {onplay} {onpause} {onstep} {onseek} {onrestart} {onend} {onspeed} />
-                <Narration lines={narration(&state)} />
+                <Narration lines={lines(&state)} />
             </div>
             <div class="workspace" id="panel-lanes" hidden={editor || problems.is_some()}>
                 <section class="lanes-area" aria-label={t("lanes.region")}>

@@ -32,8 +32,11 @@ pub mod diagram;
 pub mod help;
 pub mod inspector;
 pub mod lane;
+pub mod narration;
 pub mod page;
 
+#[cfg(test)]
+mod fixtures;
 #[cfg(test)]
 mod testing;
 
