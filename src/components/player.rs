@@ -8,6 +8,9 @@ use yew::prelude::*;
 
 use crate::model::clock;
 use crate::state::SPEED_LABELS;
+use crate::view::player::{
+    play_state, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE, ICON_PLAY, ICON_RESTART,
+};
 
 #[derive(PartialEq, Properties)]
 pub struct PlayerProps {
@@ -38,24 +41,9 @@ fn icon(path: &'static str) -> Html {
     }
 }
 
-const ICON_RESTART: &str = "M2 2h2v12H2zM14 2v12L5 8z";
-const ICON_BACK: &str = "M13 2v12L4 8zM2 2h2v12H2z";
-const ICON_PLAY: &str = "M4 2l10 6-10 6z";
-const ICON_PAUSE: &str = "M3 2h4v12H3zM9 2h4v12H9z";
-const ICON_FORWARD: &str = "M3 2v12l9-6zM12 2h2v12h-2z";
-const ICON_END: &str = "M2 2v12l9-6zM12 2h2v12h-2z";
-
 #[component]
 pub fn Player(props: &PlayerProps) -> Html {
-    let state = if props.pos >= props.len && props.pos > 0 {
-        "end"
-    } else if props.playing {
-        "playing"
-    } else if props.pos == 0 {
-        "start"
-    } else {
-        "paused"
-    };
+    let state = play_state(props.pos, props.len, props.playing);
     let time_ms = props.time.unwrap_or(0);
     let clock_text = clock(time_ms);
 
