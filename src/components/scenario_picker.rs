@@ -6,6 +6,8 @@ use crate::i18n::{self, t};
 use mcp_lanes_core::scenarios::CATALOG;
 use yew::prelude::*;
 
+use crate::view::picker::numbered_title;
+
 #[derive(PartialEq, Properties)]
 pub struct ScenarioPickerProps {
     /// Id of the open scenario.
@@ -24,7 +26,7 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
             <summary>
                 <span class="picker-label">{ t("picker.label") }</span>
                 { for current.map(|s| html! {
-                    <span class="picker-current">{ format!("{}. {}", s.number, i18n::scenario_title(s.id)) }</span>
+                    <span class="picker-current">{ numbered_title(s) }</span>
                 }) }
             </summary>
             <nav aria-label={t("picker.label")}>
@@ -49,7 +51,7 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
                                     data-testid={format!("scenario-{}", s.id)}
                                     aria-current={is_current.then_some("page")}
                                     {onclick}>
-                                    <span class="picker-title">{ format!("{}. {}", s.number, i18n::scenario_title(s.id)) }</span>
+                                    <span class="picker-title">{ numbered_title(s) }</span>
                                     <span class="picker-summary">{ i18n::scenario_summary(s.id) }</span>
                                 </a>
                             </li>

@@ -34,6 +34,7 @@ pub mod inspector;
 pub mod lane;
 pub mod narration;
 pub mod page;
+pub mod picker;
 pub mod player;
 
 #[cfg(test)]

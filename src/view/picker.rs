@@ -1,0 +1,86 @@
+//! The scenario picker as markup text (the same DOM as
+//! `components::scenario_picker`): the scenarios of the catalog with their
+//! one-line summaries, as links (`?scenario=ID`) so they can be opened in a
+//! new tab too; a plain click (`data-act="scenario"`) opens the scenario in
+//! place.
+
+use crate::i18n::{self, t};
+use crate::state::State;
+use maud::{html, Markup};
+use mcp_lanes_core::scenarios::{ScenarioInfo, CATALOG};
+
+/// A scenario's title as the picker shows it: "3. Title".
+pub fn numbered_title(info: &ScenarioInfo) -> String {
+    format!("{}. {}", info.number, i18n::scenario_title(info.id))
+}
+
+/// The picker, marking the state's scenario; `open`: the list starts
+/// unfolded (the attribute is for the first render: afterwards the reader
+/// folds and unfolds it).
+pub fn picker(state: &State, open: bool) -> Markup {
+    let current = state.scenario.map(|s| s.id);
+    html! {
+        details class="picker" data-testid="scenario-picker" open[open] {
+            summary {
+                span class="picker-label" { (t("picker.label")) }
+                @if let Some(s) = state.scenario {
+                    span class="picker-current" { (numbered_title(s)) }
+                }
+            }
+            nav aria-label=(t("picker.label")) {
+                ol class="picker-list" {
+                    @for s in CATALOG {
+                        li {
+                            a href=(format!("?scenario={}", s.id))
+                                data-testid=(format!("scenario-{}", s.id))
+                                aria-current=[(current == Some(s.id)).then_some("page")]
+                                data-act="scenario" data-arg=(s.id) {
+                                span class="picker-title" { (numbered_title(s)) }
+                                span class="picker-summary" { (i18n::scenario_summary(s.id)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::fixtures::discover;
+
+    #[test]
+    fn every_scenario_is_a_link_and_the_open_one_is_marked() {
+        let state = discover();
+        let html = picker(&state, false).into_string();
+        assert!(
+            html.starts_with("<details class=\"picker\" data-testid=\"scenario-picker\"><summary>")
+        );
+        assert_eq!(html.matches("<li>").count(), CATALOG.len());
+        for s in CATALOG {
+            assert!(html.contains(&format!(
+                "<a href=\"?scenario={0}\" data-testid=\"scenario-{0}\"",
+                s.id
+            )));
+            assert!(html.contains(&format!("data-act=\"scenario\" data-arg=\"{}\"", s.id)));
+        }
+        assert_eq!(html.matches("aria-current=\"page\"").count(), 1);
+        assert!(html.contains(
+            "data-testid=\"scenario-discover\" aria-current=\"page\" data-act=\"scenario\""
+        ));
+        let info = state.scenario.expect("discover is open");
+        assert!(html.contains(&format!(
+            "<span class=\"picker-current\">{}</span>",
+            numbered_title(info)
+        )));
+    }
+
+    #[test]
+    fn the_list_starts_unfolded_when_asked() {
+        let state = discover();
+        let html = picker(&state, true).into_string();
+        assert!(html.starts_with("<details class=\"picker\" data-testid=\"scenario-picker\" open>"));
+    }
+}
