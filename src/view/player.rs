@@ -42,6 +42,16 @@ fn icon(path: &str) -> Markup {
     }
 }
 
+/// One of the buttons around Play: test id, catalog keys of its label and
+/// title, its `data-act`, its icon.
+fn step_button(id: &str, label: &str, title: &str, act: &str, path: &str) -> Markup {
+    html! {
+        button type="button" data-testid=(id) aria-label=(t(label)) title=(t(title)) data-act=(act) {
+            (icon(path))
+        }
+    }
+}
+
 /// The player for the state's playhead, speed and playback.
 pub fn player(state: &State) -> Markup {
     let (pos, len, playing) = (state.pos, state.layout.len(), state.playing);
@@ -56,27 +66,15 @@ pub fn player(state: &State) -> Markup {
     html! {
         section class="player" data-testid="player" data-state=(play_state(pos, len, playing)) aria-label=(t("player.region")) {
             div class="player-buttons" {
-                button type="button" data-testid="restart" aria-label=(t("player.restart")) title=(t("player.restart"))
-                    data-act="restart" {
-                    (icon(ICON_RESTART))
-                }
-                button type="button" data-testid="step-back" aria-label=(t("player.back")) title=(t("player.back_title"))
-                    data-act="back" {
-                    (icon(ICON_BACK))
-                }
+                (step_button("restart", "player.restart", "player.restart", "restart", ICON_RESTART))
+                (step_button("step-back", "player.back", "player.back_title", "back", ICON_BACK))
                 button type="button" class="primary" id="play" data-testid="play" aria-label=(play_label) title=(play_label)
                     disabled[len == 0] data-act=(act) {
                     (icon(play_icon))
                     span class="button-text" aria-hidden="true" { (if playing { t("player.pause") } else { t("player.play") }) }
                 }
-                button type="button" data-testid="step-forward" aria-label=(t("player.forward")) title=(t("player.forward_title"))
-                    data-act="forward" {
-                    (icon(ICON_FORWARD))
-                }
-                button type="button" data-testid="jump-end" aria-label=(t("player.end")) title=(t("player.end"))
-                    data-act="end" {
-                    (icon(ICON_END))
-                }
+                (step_button("step-forward", "player.forward", "player.forward_title", "forward", ICON_FORWARD))
+                (step_button("jump-end", "player.end", "player.end", "end", ICON_END))
             }
             div class="player-scrub" {
                 label for="scrubber" class="visually-hidden" { (t("player.position")) }
