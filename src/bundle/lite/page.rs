@@ -72,6 +72,11 @@ impl Page {
             alive: Cell::new(true),
             config,
         });
+        // A theme the reader chose on an earlier visit applies again (the
+        // Yew page's `use_theme` does the same on its first render).
+        if let Some(chosen) = inner.theme.get() {
+            theme::apply(chosen);
+        }
         listen(&inner);
         render(&inner);
         after(&inner, &Before::default());
