@@ -19,6 +19,13 @@ for f in "$dir"/mcp-lanes-*.js; do
   "$terser" "$f" --module --compress --mangle -o "$f.min"
   mv "$f.min" "$f"
 done
+# The bundles' own JS snippets (wasm-bindgen's inline_js: the DOM patcher,
+# the loaders), modules too.
+for f in "$dir"/snippets/*/*.js; do
+  [ -f "$f" ] || continue
+  "$terser" "$f" --module --compress --mangle -o "$f.min"
+  mv "$f.min" "$f"
+done
 if [ -f "$dir/embed.js" ]; then
   "$terser" "$dir/embed.js" --compress --mangle -o "$dir/embed.js.min"
   mv "$dir/embed.js.min" "$dir/embed.js"

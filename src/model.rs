@@ -108,16 +108,20 @@ impl Layout {
     fn of(timelines: Vec<&Timeline>) -> Layout {
         // Every send and every delivery is a playback position: a run ends
         // when its last message arrives, not when it is sent.
+        // Kept sorted as they come (a few hundred at most): smaller in the
+        // lite bundle than a sort, which it would link for this alone.
         let mut times: Vec<u64> = Vec::new();
+        let mut add = |t: u64| {
+            if let Err(i) = times.binary_search(&t) {
+                times.insert(i, t);
+            }
+        };
         for e in timelines.iter().flat_map(|t| &t.events) {
-            times.push(e.at_ms);
+            add(e.at_ms);
             if let Some(t) = e.message().and_then(|m| m.delivered_at_ms) {
-                times.push(t);
+                add(t);
             }
         }
-        // A stable sort: the core already links one, so this costs no code.
-        times.sort();
-        times.dedup();
 
         // Each event's position among the same-time events of its lane.
         let ordinals: Vec<Vec<usize>> = timelines
