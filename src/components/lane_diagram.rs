@@ -11,9 +11,14 @@ use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 use yew::prelude::*;
 
 use crate::model::{
-    clock, column_x, duration, event_kind_name, event_side, event_title, kind_name, lock_spans,
-    marker_text, truncate, Layout, Shared, CLIENT_X, LABEL_CHARS, LANE_WIDTH, SERVER_X, TOP,
+    column_x, duration, event_kind_name, kind_name, lock_spans, marker_text, Layout, Shared,
+    CLIENT_X, LANE_WIDTH, SERVER_X, TOP,
 };
+use crate::view::diagram::{
+    arrow_end, arrow_head, chip, gap_width, glyph, label_spot, marker_aria, marker_spot,
+    message_aria, message_class, step_class,
+};
+use crate::view::num as f;
 
 #[derive(PartialEq, Properties)]
 pub struct LaneDiagramProps {
@@ -43,42 +48,6 @@ pub struct LaneDiagramProps {
     pub marks: Html,
 }
 
-/// A coordinate with one decimal, without pulling float formatting into
-/// the bundle.
-fn f(v: f64) -> String {
-    let tenths = (v * 10.0).round() as i64;
-    let sign = if tenths < 0 { "-" } else { "" };
-    let t = tenths.unsigned_abs();
-    format!("{sign}{}.{}", t / 10, t % 10)
-}
-
-/// Where a message's arrow ends, and whether it arrived.
-fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, bool) {
-    let x1 = column_x(message.from);
-    let x2 = column_x(message.from.peer());
-    match message.delivered_at_ms {
-        Some(t) => (x2, layout.y_at(t).max(y1), true),
-        None => ((x1 + x2) / 2.0, y1 + 14.0, false),
-    }
-}
-
-fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
-    let (dx, dy) = (x2 - x1, y2 - y1);
-    let len = (dx * dx + dy * dy).sqrt().max(0.001);
-    let (ux, uy) = (dx / len, dy / len);
-    let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
-    let (nx, ny) = (-uy * 3.6, ux * 3.6);
-    format!(
-        "{},{} {},{} {},{}",
-        f(x2),
-        f(y2),
-        f(bx + nx),
-        f(by + ny),
-        f(bx - nx),
-        f(by - ny)
-    )
-}
-
 /// Handlers that open the inspector on click, Enter or Space.
 fn inspect_handlers(
     oninspect: &Callback<usize>,
@@ -95,33 +64,6 @@ fn inspect_handlers(
     (onclick, onkeydown)
 }
 
-/// Where a message's label goes: (x, baseline y, text-anchor).
-fn label_spot(
-    props: &LaneDiagramProps,
-    message: &MessageEvent,
-    y1: f64,
-) -> (f64, f64, &'static str) {
-    let x1 = column_x(message.from);
-    let (x2, y2, delivered) = arrow_end(&props.layout, message, y1);
-    if delivered {
-        ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 5.0, "middle")
-    } else if message.from == Side::Client {
-        (x1 + 10.0, y1 - 5.0, "start")
-    } else {
-        (x1 - 10.0, y1 - 5.0, "end")
-    }
-}
-
-/// The label text of an arrow (a warning sign on deliberately broken ones).
-fn label_text(message: &MessageEvent) -> String {
-    let label = truncate(&message.label, LABEL_CHARS);
-    if message.violation.is_some() {
-        format!("\u{26a0} {label}")
-    } else {
-        label
-    }
-}
-
 fn message_arrow(
     props: &LaneDiagramProps,
     event: &Event,
@@ -133,61 +75,14 @@ fn message_arrow(
     let x1 = column_x(message.from);
     let (x2, y2, delivered) = arrow_end(&props.layout, message, y1);
     let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
-    let (_, label_y, _) = label_spot(props, message, y1);
+    let (_, label_y, _) = label_spot(&props.layout, message, y1);
     let selected = props.selected == Some(event.index);
     let (onclick, onkeydown) = inspect_handlers(&props.oninspect, event.index);
-    let class = classes!(
-        "ev",
-        "msg",
-        kind_name(message.kind),
-        message.violation.as_ref().map(|_| "violation"),
-        (!delivered).then_some("lost"),
-        (delivered && !arrived).then_some("in-flight"),
-        selected.then_some("selected"),
-    );
-    // "result: server to client", not "result result: ...".
-    let kind = kind_name(message.kind);
-    let label = if message.label == kind {
-        kind.to_string()
-    } else {
-        format!("{kind} {}", message.label)
-    };
-    let aria = tf(
-        if message.from == Side::Client {
-            "diagram.message_to_server"
-        } else {
-            "diagram.message_to_client"
-        },
-        &[
-            ("message", &label),
-            ("time", &clock(event.at_ms)),
-            (
-                "lost",
-                &if delivered {
-                    String::new()
-                } else {
-                    t("diagram.never_arrives")
-                },
-            ),
-            (
-                "broken",
-                &if message.violation.is_some() {
-                    t("diagram.breaking")
-                } else {
-                    String::new()
-                },
-            ),
-        ],
-    );
+    let class = message_class(message, delivered, arrived, selected);
+    let aria = message_aria(event, message, delivered);
     // What takes the clicks: a band along the shaft and the label's chip,
     // so an arrow drawn later never covers an earlier one.
-    let (lx, _, anchor) = label_spot(props, message, y1);
-    let chip_w = label_text(message).chars().count() as f64 * CHAR_W + 6.0;
-    let chip_x = match anchor {
-        "start" => lx - 3.0,
-        "end" => lx - chip_w + 3.0,
-        _ => lx - chip_w / 2.0,
-    };
+    let (chip_x, _, chip_w) = chip(&props.layout, message, y1);
     html! {
         <g key={event.index} class={class} tabindex="0" role="button" aria-label={aria}
             data-testid={format!("message-{n}-{}", event.index)}
@@ -219,14 +114,8 @@ fn message_arrow(
 /// stays readable where things cross. Decoration only: the arrow itself
 /// carries the accessible name and takes the clicks.
 fn message_label(props: &LaneDiagramProps, event: &Event, message: &MessageEvent, y1: f64) -> Html {
-    let (x, y, anchor) = label_spot(props, message, y1);
-    let text = label_text(message);
-    let width = text.chars().count() as f64 * CHAR_W + 6.0;
-    let left = match anchor {
-        "start" => x - 3.0,
-        "end" => x - width + 3.0,
-        _ => x - width / 2.0,
-    };
+    let (x, y, anchor) = label_spot(&props.layout, message, y1);
+    let (left, text, width) = chip(&props.layout, message, y1);
     let selected = props.selected == Some(event.index);
     html! {
         <g class={classes!("chip", kind_name(message.kind), message.violation.as_ref().map(|_| "violation"),
@@ -237,9 +126,6 @@ fn message_label(props: &LaneDiagramProps, event: &Event, message: &MessageEvent
     }
 }
 
-/// Advance of one character of the 11px monospace label font.
-const CHAR_W: f64 = 6.65;
-
 /// The envelope that travels along an arrow sent at the playhead, without
 /// a `style` attribute (a strict `style-src` forbids them): an invisible
 /// copy of it at the arrow's end makes the group's box span the whole path,
@@ -249,13 +135,7 @@ const CHAR_W: f64 = 6.65;
 fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
     let x1 = column_x(message.from);
     let (x2, y2, _) = arrow_end(&props.layout, message, y1);
-    let duration = match props.step_ms {
-        3600 => "d3600",
-        1800 => "d1800",
-        450 => "d450",
-        225 => "d225",
-        _ => "",
-    };
+    let duration = step_class(props.step_ms);
     html! {
         <g class={classes!("envelope", duration, (x2 < x1).then_some("back"))} aria-hidden="true">
             <rect class="env-end" x={f(x2 - 7.0)} y={f(y2 - 5.0)} width="14" height="10" />
@@ -265,72 +145,14 @@ fn envelope(props: &LaneDiagramProps, message: &MessageEvent, y1: f64) -> Html {
     }
 }
 
-/// A small glyph for a marker, centred on (x, y), as one path.
-fn glyph(kind: &EventKind, x: f64, y: f64) -> String {
-    let (l, t) = (f(x - 5.0), f(y - 6.0));
-    match kind {
-        // hourglass
-        EventKind::Timeout { .. } => format!("M{l} {t}h10l-10 12h10z"),
-        // a cross
-        EventKind::Dropped { .. } => format!("M{l} {}l10 10m0 -10l-10 10", f(y - 5.0)),
-        // a cut line
-        EventKind::Disconnected { .. } => {
-            format!(
-                "M{l} {}l4 -3 2 6 4 -3M{} {}v8m14 0v-8",
-                f(y),
-                f(x - 7.0),
-                f(y - 4.0)
-            )
-        }
-        // a small cylinder
-        EventKind::CacheHit { .. }
-        | EventKind::CacheMiss { .. }
-        | EventKind::CacheExpired { .. }
-        | EventKind::CacheStored { .. } => {
-            format!(
-                "M{l} {}a5 2 0 1 0 10 0a5 2 0 1 0 -10 0v8a5 2 0 0 0 10 0v-8",
-                f(y - 4.0)
-            )
-        }
-        // a padlock, closed or open
-        EventKind::LockTaken { .. } => {
-            format!("M{l} {}h10v7h-10zm2 0v-3a3 3 0 0 1 6 0v3", f(y - 1.0))
-        }
-        EventKind::LockReleased { .. } => {
-            format!("M{l} {}h10v7h-10zm2 0v-3a3 3 0 0 1 6 0", f(y - 1.0))
-        }
-        // a crossed circle
-        EventKind::HostKill => format!(
-            "M{} {}a6 6 0 1 0 12 0a6 6 0 1 0 -12 0m3 -3l6 6m0 -6l-6 6",
-            f(x - 6.0),
-            f(y)
-        ),
-        // a note with a folded corner
-        EventKind::Decision { .. } => format!("M{l} {t}h7l3 3v9h-10zm7 0v3h3"),
-        EventKind::Message(_) => String::new(),
-    }
-}
-
 fn marker(props: &LaneDiagramProps, event: &Event, y: f64) -> Html {
     let n = props.index;
     let kind_class = event_kind_name(&event.kind);
     let selected = props.selected == Some(event.index);
     let (onclick, onkeydown) = inspect_handlers(&props.oninspect, event.index);
-    let (gx, tx, ty, anchor) = match event_side(&event.kind) {
-        Some(Side::Client) => (CLIENT_X + 13.0, CLIENT_X + 23.0, y + 3.5, "start"),
-        Some(Side::Server) => (SERVER_X - 13.0, SERVER_X - 23.0, y + 3.5, "end"),
-        // The host kill spans both columns: its words sit above the line.
-        None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
-    };
+    let (gx, tx, ty, anchor) = marker_spot(&event.kind, y);
     let text = marker_text(event);
-    // A decision's name says what was decided, not only who decided.
-    let aria = tf(
-        "diagram.event",
-        &[
-            ("event", &event_title(event)),
-            ("time", &clock(event.at_ms)),
-        ],
-    );
+    let aria = marker_aria(event);
     html! {
         <g key={event.index} class={format!("ev mark {kind_class}{}", if selected { " selected" } else { "" })}
             tabindex="0" role="button" aria-label={aria}
@@ -387,12 +209,7 @@ pub fn LaneDiagram(props: &LaneDiagramProps) -> Html {
         .iter()
         .map(|g| {
             let words = tf("diagram.later", &[("time", &duration(g.ms))]);
-            // A wide (CJK) character takes about two narrow ones.
-            let columns: usize = words
-                .chars()
-                .map(|c| if c > '\u{2e7f}' { 2 } else { 1 })
-                .sum();
-            let width = columns as f64 * 6.1 + 14.0;
+            let width = gap_width(&words);
             html! {
                 <g class="gap" aria-hidden="true">
                     <line x1="4" y1={f(g.y - 3.0)} x2={f(LANE_WIDTH - 4.0)} y2={f(g.y - 3.0)} />

@@ -32,7 +32,8 @@ pub struct Diagram<'a> {
     pub selected: Option<usize>,
 }
 
-fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, bool) {
+/// Where a message's arrow ends (x, y), and whether it arrives.
+pub fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, bool) {
     let x1 = column_x(message.from);
     let x2 = column_x(message.from.peer());
     match message.delivered_at_ms {
@@ -41,7 +42,8 @@ fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, boo
     }
 }
 
-fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
+/// The points of an arrow's head at (x2, y2), coming from (x1, y1).
+pub fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
     let (dx, dy) = (x2 - x1, y2 - y1);
     let len = (dx * dx + dy * dy).sqrt().max(0.001);
     let (ux, uy) = (dx / len, dy / len);
@@ -58,9 +60,10 @@ fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
     )
 }
 
-fn label_spot(d: &Diagram, message: &MessageEvent, y1: f64) -> (f64, f64, &'static str) {
+/// Where a message's label goes: (x, baseline y, text-anchor).
+pub fn label_spot(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, &'static str) {
     let x1 = column_x(message.from);
-    let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
+    let (x2, y2, delivered) = arrow_end(layout, message, y1);
     if delivered {
         ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 5.0, "middle")
     } else if message.from == Side::Client {
@@ -70,7 +73,8 @@ fn label_spot(d: &Diagram, message: &MessageEvent, y1: f64) -> (f64, f64, &'stat
     }
 }
 
-fn label_text(message: &MessageEvent) -> String {
+/// The label text of an arrow (a warning sign on deliberately broken ones).
+pub fn label_text(message: &MessageEvent) -> String {
     let label = truncate(&message.label, LABEL_CHARS);
     if message.violation.is_some() {
         format!("\u{26a0} {label}")
@@ -79,16 +83,30 @@ fn label_text(message: &MessageEvent) -> String {
     }
 }
 
-const CHAR_W: f64 = 6.65;
+/// Advance of one character of the 11px monospace label font.
+pub const CHAR_W: f64 = 6.65;
 
-fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, time: u64) -> Markup {
-    let n = d.index;
-    let x1 = column_x(message.from);
-    let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
-    let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
-    let (_, label_y, _) = label_spot(d, message, y1);
-    let selected = d.selected == Some(event.index);
-    let class = classes(&[
+/// An arrow's label chip: its left edge, its text and its width.
+pub fn chip(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, String, f64) {
+    let (x, _, anchor) = label_spot(layout, message, y1);
+    let text = label_text(message);
+    let width = text.chars().count() as f64 * CHAR_W + 6.0;
+    let left = match anchor {
+        "start" => x - 3.0,
+        "end" => x - width + 3.0,
+        _ => x - width / 2.0,
+    };
+    (left, text, width)
+}
+
+/// A message arrow's classes.
+pub fn message_class(
+    message: &MessageEvent,
+    delivered: bool,
+    arrived: bool,
+    selected: bool,
+) -> String {
+    classes(&[
         Some("ev"),
         Some("msg"),
         Some(kind_name(message.kind)),
@@ -96,14 +114,61 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
         (!delivered).then_some("lost"),
         (delivered && !arrived).then_some("in-flight"),
         selected.then_some("selected"),
-    ]);
+    ])
+}
+
+/// The class that says how long a step lasts (the envelope's travel).
+pub fn step_class(step_ms: u32) -> &'static str {
+    match step_ms {
+        3600 => "d3600",
+        1800 => "d1800",
+        450 => "d450",
+        225 => "d225",
+        _ => "",
+    }
+}
+
+/// Where a marker's glyph and words go: (glyph x, text x, text y, anchor).
+/// The host kill spans both columns: its words sit above the line.
+pub fn marker_spot(kind: &EventKind, y: f64) -> (f64, f64, f64, &'static str) {
+    match event_side(kind) {
+        Some(Side::Client) => (CLIENT_X + 13.0, CLIENT_X + 23.0, y + 3.5, "start"),
+        Some(Side::Server) => (SERVER_X - 13.0, SERVER_X - 23.0, y + 3.5, "end"),
+        None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
+    }
+}
+
+/// A marker's accessible name (a decision's says what was decided).
+pub fn marker_aria(event: &Event) -> String {
+    tf(
+        "diagram.event",
+        &[
+            ("event", &event_title(event)),
+            ("time", &clock(event.at_ms)),
+        ],
+    )
+}
+
+/// The width of a time gap's label: a wide (CJK) character takes about
+/// two narrow ones.
+pub fn gap_width(words: &str) -> f64 {
+    let columns: usize = words
+        .chars()
+        .map(|c| if c > '\u{2e7f}' { 2 } else { 1 })
+        .sum();
+    columns as f64 * 6.1 + 14.0
+}
+
+/// A message's accessible name: what, which way, when, lost or broken.
+pub fn message_aria(event: &Event, message: &MessageEvent, delivered: bool) -> String {
+    // "result: server to client", not "result result: ...".
     let kind = kind_name(message.kind);
     let label = if message.label == kind {
         kind.to_string()
     } else {
         format!("{kind} {}", message.label)
     };
-    let aria = tf(
+    tf(
         if message.from == Side::Client {
             "diagram.message_to_server"
         } else {
@@ -129,14 +194,20 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
                 },
             ),
         ],
-    );
-    let (lx, _, anchor) = label_spot(d, message, y1);
-    let chip_w = label_text(message).chars().count() as f64 * CHAR_W + 6.0;
-    let chip_x = match anchor {
-        "start" => lx - 3.0,
-        "end" => lx - chip_w + 3.0,
-        _ => lx - chip_w / 2.0,
-    };
+    )
+}
+
+fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, time: u64) -> Markup {
+    let n = d.index;
+    let x1 = column_x(message.from);
+    let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
+    let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
+    let (_, label_y, _) = label_spot(d.layout, message, y1);
+    let selected = d.selected == Some(event.index);
+    let class = message_class(message, delivered, arrived, selected);
+    let kind = kind_name(message.kind);
+    let aria = message_aria(event, message, delivered);
+    let (chip_x, _, chip_w) = chip(d.layout, message, y1);
     html! {
         g class=(class) tabindex="0" role="button" aria-label=(aria)
             data-testid=(format!("message-{n}-{}", event.index))
@@ -165,14 +236,8 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
 }
 
 fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) -> Markup {
-    let (x, y, anchor) = label_spot(d, message, y1);
-    let text = label_text(message);
-    let width = text.chars().count() as f64 * CHAR_W + 6.0;
-    let left = match anchor {
-        "start" => x - 3.0,
-        "end" => x - width + 3.0,
-        _ => x - width / 2.0,
-    };
+    let (x, y, anchor) = label_spot(d.layout, message, y1);
+    let (left, text, width) = chip(d.layout, message, y1);
     let selected = d.selected == Some(event.index);
     let class = classes(&[
         Some("chip"),
@@ -191,16 +256,9 @@ fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) ->
 fn envelope(d: &Diagram, message: &MessageEvent, y1: f64) -> Markup {
     let x1 = column_x(message.from);
     let (x2, y2, _) = arrow_end(d.layout, message, y1);
-    let duration = match d.step_ms {
-        3600 => "d3600",
-        1800 => "d1800",
-        450 => "d450",
-        225 => "d225",
-        _ => "",
-    };
     let class = classes(&[
         Some("envelope"),
-        Some(duration),
+        Some(step_class(d.step_ms)),
         (x2 < x1).then_some("back"),
     ]);
     html! {
@@ -212,7 +270,8 @@ fn envelope(d: &Diagram, message: &MessageEvent, y1: f64) -> Markup {
     }
 }
 
-fn glyph(kind: &EventKind, x: f64, y: f64) -> String {
+/// A small glyph for a marker, centred on (x, y), as one path.
+pub fn glyph(kind: &EventKind, x: f64, y: f64) -> String {
     let (l, t) = (f(x - 5.0), f(y - 6.0));
     match kind {
         EventKind::Timeout { .. } => format!("M{l} {t}h10l-10 12h10z"),
@@ -252,18 +311,8 @@ fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
     let n = d.index;
     let kind_class = event_kind_name(&event.kind);
     let selected = d.selected == Some(event.index);
-    let (gx, tx, ty, anchor) = match event_side(&event.kind) {
-        Some(Side::Client) => (CLIENT_X + 13.0, CLIENT_X + 23.0, y + 3.5, "start"),
-        Some(Side::Server) => (SERVER_X - 13.0, SERVER_X - 23.0, y + 3.5, "end"),
-        None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
-    };
-    let aria = tf(
-        "diagram.event",
-        &[
-            ("event", &event_title(event)),
-            ("time", &clock(event.at_ms)),
-        ],
-    );
+    let (gx, tx, ty, anchor) = marker_spot(&event.kind, y);
+    let aria = marker_aria(event);
     html! {
         g class=(format!("ev mark {kind_class}{}", if selected { " selected" } else { "" }))
             tabindex="0" role="button" aria-label=(aria)
@@ -306,8 +355,7 @@ pub fn diagram(d: &Diagram) -> Markup {
             line class="lifeline" x1=(f(SERVER_X)) y1="28" x2=(f(SERVER_X)) y2=(f(height)) {}
             @for g in &layout.gaps {
                 @let words = tf("diagram.later", &[("time", &duration(g.ms))]);
-                @let columns: usize = words.chars().map(|c| if c > '\u{2e7f}' { 2 } else { 1 }).sum();
-                @let width = columns as f64 * 6.1 + 14.0;
+                @let width = gap_width(&words);
                 g class="gap" aria-hidden="true" {
                     line x1="4" y1=(f(g.y - 3.0)) x2=(f(LANE_WIDTH - 4.0)) y2=(f(g.y - 3.0)) {}
                     line x1="4" y1=(f(g.y + 3.0)) x2=(f(LANE_WIDTH - 4.0)) y2=(f(g.y + 3.0)) {}
