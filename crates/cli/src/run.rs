@@ -51,7 +51,7 @@ pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Resul
             (heading, timelines)
         }
         Scenario::File(path) => {
-            let loaded = source::load(path)?;
+            let loaded = source::load(path, lang)?;
             // The author's text in the language, where the file has it
             // (the text output only: JSON does not change with --lang).
             let loaded = match (lang, format) {

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use common::{http_server, peers, run_guarded, Done, Peer, BIN};
+use common::{english_run, http_server, peers, run_guarded, Done, Peer, BIN};
 use mcp_lanes_core::check::{Outcome, Report};
 
 impl Done {
@@ -141,33 +141,6 @@ fn l_cap_session_the_unchecked_elicitation_server_shows_exactly_its_fault() {
         .filter(|(_, m)| m.label == "tools/call")
         .count();
     assert_eq!(calls, 0);
-}
-
-/// A run of four or more plain English words in `text` (MCP terms carry
-/// `/`, `_`, `.`, `-`, digits or inner capitals and do not count).
-fn english_run(text: &str) -> Option<String> {
-    let mut run: Vec<&str> = Vec::new();
-    for raw in text.split(|c: char| !c.is_ascii_graphic() || "\"()".contains(c)) {
-        let word = raw.trim_matches(|c: char| ",;:.!?".contains(c));
-        let plain = !word.is_empty()
-            && word
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '\'')
-            && word
-                .chars()
-                .skip(1)
-                .all(|c| c.is_ascii_lowercase() || c == '\'');
-        if plain {
-            run.push(word);
-            if run.len() >= 4 {
-                return Some(run.join(" "));
-            }
-        } else {
-            run.clear();
-        }
-    }
-    None
 }
 
 #[test]

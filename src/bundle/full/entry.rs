@@ -76,15 +76,12 @@ async fn with_file(mut config: Config) -> Config {
         Some(FileRequest::Url(url)) => match fetch_file(&url).await {
             Ok(text) => file::load(&text),
             Err(why) => {
-                let cors = if cross_origin(&url) {
-                    " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin)."
-                } else {
-                    ""
-                };
-                Err(vec![file::FileError {
-                    path: String::new(),
-                    message: format!("the scenario file {url} could not be loaded ({why}).{cors}"),
-                }])
+                // Said in the installed language (the catalog came first).
+                let mut said = crate::i18n::tf("file.unloadable", &[("url", &url), ("why", &why)]);
+                if cross_origin(&url) {
+                    said.push_str(&crate::i18n::t("file.cors"));
+                }
+                Err(vec![file::FileError::new("", said.into())])
             }
         },
     };
@@ -92,11 +89,12 @@ async fn with_file(mut config: Config) -> Config {
     let loaded = loaded
         .map(|file| file.localized(&crate::i18n::lang()))
         .map(std::rc::Rc::new)
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        .map_err(|errors| errors.iter().map(file::FileError::note).collect::<Vec<_>>());
     if let Err(problems) = &loaded {
+        let lines: Vec<String> = problems.iter().map(crate::i18n::note).collect();
         gloo::console::error!(format!(
             "mcp-lanes: the scenario file cannot be shown:\n  {}",
-            problems.join("\n  ")
+            lines.join("\n  ")
         ));
     }
     config.loaded = Some(loaded);
