@@ -145,9 +145,9 @@ fn l_cap_session_the_unchecked_elicitation_server_shows_exactly_its_fault() {
 
 #[test]
 fn l_cap_session_a_check_in_chinese_says_what_to_fix_in_chinese() {
-    // The text report follows --lang: headings, what each failed rule
-    // expected and what came, the rules' summaries, the n/a reasons. The
-    // flows' names and a server's own words stay as they are.
+    // The text report follows --lang: headings, the flows' names, what
+    // each failed rule expected and what came, the rules' summaries, the
+    // n/a reasons. A server's own words stay as they are.
     let exported = common::run(&["export", "--scenario", "elicitation-unchecked"]);
     assert!(exported.status.success());
     let file = temp_file("unchecked-zh.json");
@@ -180,11 +180,13 @@ fn l_cap_session_a_check_in_chinese_says_what_to_fix_in_chinese() {
     ] {
         assert!(text.contains(said), "{said:?} missing from:\n{text}");
     }
+    // The flows' names are in Chinese too (their ids stay as they are).
+    assert!(
+        text.contains("个流程（共 ") && text.contains("discover：时代探测"),
+        "{text}"
+    );
     let english: Vec<String> = text
         .lines()
-        // A flow's name ("#0  第 1 个流程（共 6 个）：discover: the era
-        // probe, ...") is the flow's id and its English description.
-        .filter(|l| !l.contains("个流程"))
         // The server's stderr, its own words.
         .filter(|l| !l.starts_with("  | "))
         .filter_map(|l| english_run(l).map(|run| format!("{run:?} in {l:?}")))

@@ -64,9 +64,12 @@ struct Checker<'a> {
     limits: Limits,
     http: Option<Connection>,
     timelines: Vec<Timeline>,
+    /// Each timeline's flow label (keyed: said in `--lang`).
+    labels: Vec<Note>,
     skipped: Vec<Note>,
-    /// What went wrong below the protocol, per flow.
-    problems: Vec<String>,
+    /// What went wrong below the protocol, per flow (the flow's label
+    /// keyed, the problem's detail as the transport said it).
+    problems: Vec<Note>,
     stderr_tail: Option<String>,
     started: Instant,
 }
@@ -110,12 +113,18 @@ impl Checker<'_> {
             }
         };
         for p in &run.problems {
-            let line = format!("{}: {}", flow.label, p.detail);
+            let line = mcp_lanes_core::note!(
+                "check.below",
+                "{flow}: {detail}",
+                flow = flow.label,
+                detail = p.detail
+            );
             if !self.problems.contains(&line) {
                 self.problems.push(line);
             }
         }
         self.timelines.push(run.timeline.clone());
+        self.labels.push(flow.label.clone());
         Ok(Some(run.timeline))
     }
 }
@@ -141,6 +150,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         limits,
         http: None,
         timelines: Vec::new(),
+        labels: Vec::new(),
         skipped: Vec::new(),
         problems: Vec::new(),
         stderr_tail: None,
@@ -152,7 +162,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     }
     run_flows(&mut checker, is_http)?;
     let label = format!("check: {}", args.target.label());
-    let Some(merged) = check::merge(&label, &checker.timelines) else {
+    let Some(merged) = check::merge_labelled(&label, &checker.timelines, &checker.labels) else {
         return Err(Failure::Usage("no flow ran".into()));
     };
     let mut report = Report::new(args.target.label(), merged);

@@ -91,8 +91,9 @@ impl Target {
 /// One client script to run: a client configuration and its steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flow {
-    /// The timeline's label.
-    pub label: String,
+    /// The timeline's label (its English text), and how another language
+    /// says it (a check's flows are keyed, `check.flow.*`).
+    pub label: mcp_lanes_core::note::Note,
     /// The client (its request timeout is replaced by [`Limits::exchange`]).
     pub client: ClientConfig,
     /// What it is asked to do.

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::verdict::{Outcome, Verdict};
+use crate::note::Note;
 use crate::sim::{Event, EventKind, Side, Summary, Timeline};
 
 /// What `mcp-lanes check` found: serialized as
@@ -89,6 +90,13 @@ fn read_verdict(v: &Value) -> Option<Verdict> {
 /// times shifted to start where the previous flow ended, and indexes run
 /// on. The lane headers are the first flow's; `label` names the whole.
 pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
+    merge_labelled(label, flows, &[])
+}
+
+/// [`merge`], each flow named by a note (`labels[n]`, a catalog message a
+/// view can say in another language; a flow without one is named by its
+/// timeline's label, as it is).
+pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Option<Timeline> {
     let first = flows.first()?;
     let mut events: Vec<Event> = Vec::new();
     let mut offset = 0u64;
@@ -100,7 +108,10 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
             "Flow {n} of {count}: {label}",
             n = n + 1,
             count = flows.len(),
-            label = flow.label
+            label = labels
+                .get(n)
+                .cloned()
+                .unwrap_or_else(|| Note::from(flow.label.clone()))
         )
         .into_parts();
         events.push(Event {
