@@ -267,6 +267,13 @@ fn merged_flows_named_by_notes_say_their_names_in_any_language() {
         check::merge("check", &[a, b]).map(|m| m.events.len()),
         Some(merged.events.len())
     );
+    // The flows' outcomes, one after the other, in any language.
+    let outcome = merged
+        .summary
+        .outcome_msg
+        .as_ref()
+        .and_then(Value::as_array);
+    assert_eq!(outcome.map(Vec::len), Some(2));
 }
 
 #[test]

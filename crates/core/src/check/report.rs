@@ -102,6 +102,7 @@ pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Optio
     let mut offset = 0u64;
     let mut leaked = 0u32;
     let mut outcomes = Vec::new();
+    let mut outcome_msgs = Vec::new();
     for (n, flow) in flows.iter().enumerate() {
         let (note, note_msg) = crate::note!(
             "check.flow",
@@ -135,6 +136,7 @@ pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Optio
         offset = offset.saturating_add(flow.summary.ended_at_ms);
         leaked = leaked.saturating_add(flow.summary.leaked_locks);
         outcomes.push(flow.summary.outcome.clone());
+        outcome_msgs.push(flow.summary.outcome_msg.clone());
     }
     Some(Timeline {
         label: label.to_string(),
@@ -146,7 +148,12 @@ pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Optio
             leaked_locks: leaked,
             ended_at_ms: offset,
             outcome: outcomes.join(" "),
-            outcome_msg: None,
+            // The flows' outcomes one after the other (a sentence each),
+            // when every flow's can be said in another language.
+            outcome_msg: outcome_msgs
+                .into_iter()
+                .collect::<Option<Vec<Value>>>()
+                .map(Value::Array),
         },
     })
 }
