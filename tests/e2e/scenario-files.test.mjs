@@ -222,4 +222,24 @@ describe('McpLanes.mount with a scenario object', () => {
     await view.page.waitForTimeout(300);
     assert.equal(view.problems().length, 1, view.problems().join('\n'));
   });
+
+  test('a figure in Chinese says why its file is broken or missing, in Chinese', T, async () => {
+    const broken = { format: 'mcp-lanes-scenario/1', id: 'broken', setups: [{ client: 'plain', server: 'nowhere', steps: [{ do: 'wait' }] }] };
+    const page = serve(
+      'mount-zh.html',
+      '<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>mount</title><link rel="icon" href="data:,"></head><body>' +
+        '<div id="bad"></div><div id="gone"></div><script src="/embed.js"></script><script>' +
+        `McpLanes.mount(document.getElementById('bad'), {scenario: ${JSON.stringify(broken)}});` +
+        `McpLanes.mount(document.getElementById('gone'), {scenarioUrl: '/__files/gone.json'});` +
+        '</script></body></html>',
+    );
+    const view = await app.open(page);
+    const bad = view.page.locator(`#bad ${sel('file-problems')}`);
+    await bad.waitFor({ timeout: 30_000 });
+    assert.ok((await bad.innerText()).includes('setups[0].steps[0].ms：必需：要等待多久（以虚拟毫秒计）'), await bad.innerText());
+    const gone = view.page.locator(`#gone ${sel('file-problems')}`);
+    await gone.waitFor({ timeout: 30_000 });
+    assert.match(await gone.innerText(), /无法加载场景文件 \/__files\/gone\.json/);
+    await view.screenshot('scenario-file-mount-zh');
+  });
 });

@@ -257,9 +257,10 @@ pub async fn mount(
     let base = script_base().unwrap_or_else(|| "/".into());
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    // The whole catalog first: a file's problems are said in it.
+    load_full_catalog().await;
     // The file's own text in the figure's language (its translations).
     config = with_file(config).await;
-    load_full_catalog().await;
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
     // (The lite figure said so already.)
