@@ -17,14 +17,31 @@ use crate::{list, Failure};
 /// Reads and loads a scenario file; every problem is in the error, in
 /// `lang`'s language (`--lang`; English without one).
 pub fn load(path: &str, lang: Option<&Catalog>) -> Result<ScenarioFile, Failure> {
-    let opened = std::fs::File::open(path)
-        .map_err(|err| Failure::Usage(format!("cannot read the scenario file {path:?}: {err}")))?;
+    let cannot_read = |err: std::io::Error| {
+        // The system's words, but for the two a reader meets most.
+        let why = match err.kind() {
+            std::io::ErrorKind::NotFound => {
+                say(lang, "cli.file.not_found", "there is no such file", &[])
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                say(lang, "cli.file.no_permission", "permission denied", &[])
+            }
+            _ => err.to_string(),
+        };
+        Failure::Usage(say(
+            lang,
+            "cli.file.cannot_read",
+            "cannot read the scenario file {path}: {why}",
+            &[("path", format!("{path:?}")), ("why", why)],
+        ))
+    };
+    let opened = std::fs::File::open(path).map_err(cannot_read)?;
     // Read one byte past the limit at most: a huge file is not read whole.
     let mut bytes = Vec::new();
     opened
         .take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|err| Failure::Usage(format!("cannot read the scenario file {path:?}: {err}")))?;
+        .map_err(cannot_read)?;
     let problems = |errors: Vec<FileError>| {
         let lines: Vec<String> = errors
             .iter()
@@ -48,11 +65,12 @@ pub fn load(path: &str, lang: Option<&Catalog>) -> Result<ScenarioFile, Failure>
                 "{path} is not a valid scenario file ({count} problems):",
             )
         };
-        let args = [("path", path.to_string()), ("count", count)];
-        let head = match lang {
-            Some(c) => c.fill(key, english, &args),
-            None => note::substitute(english, &args),
-        };
+        let head = say(
+            lang,
+            key,
+            english,
+            &[("path", path.to_string()), ("count", count)],
+        );
         Failure::Usage(format!("{head}\n  {}", lines.join("\n  ")))
     };
     if bytes.len() > MAX_FILE_BYTES {
@@ -72,6 +90,14 @@ pub fn load(path: &str, lang: Option<&Catalog>) -> Result<ScenarioFile, Failure>
         )])
     })?;
     file::load(&text).map_err(problems)
+}
+
+/// The text of `key` in `lang`'s catalog (`english` without one).
+fn say(lang: Option<&Catalog>, key: &str, english: &str, args: &[(&str, String)]) -> String {
+    match lang {
+        Some(c) => c.fill(key, english, args),
+        None => note::substitute(english, args),
+    }
 }
 
 /// The server `serve` runs.
