@@ -272,13 +272,27 @@ fn usage_errors_under_lang_zh_are_in_chinese() {
             &["run", "--lang", "zh", "--file", "/no/such/file.json"],
             "没有这个文件",
         ),
+        (
+            &[
+                "check",
+                "--lang",
+                "zh",
+                "--flow",
+                "nope",
+                "--url",
+                "http://127.0.0.1:1/mcp",
+            ],
+            "未知的流程 \"nope\"",
+        ),
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = stderr(&out);
         let line = err.lines().next().unwrap_or_default();
         assert!(line.contains(said), "{args:?}: {err}");
-        assert_eq!(common::english_run(line), None, "{args:?}: {line}");
+        // (A list of valid ids after "；" is a list of terms.)
+        let words = line.split('；').next().unwrap_or_default();
+        assert_eq!(common::english_run(words), None, "{args:?}: {line}");
     }
     // Without --lang, English as before.
     let out = run(&["run", "--scenario", "a", "--file", "b"]);

@@ -75,6 +75,11 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// The language of what the check says (`--lang`, else English).
+    fn lang(&self) -> Catalog {
+        Catalog::or_english(self.args.lang.as_deref())
+    }
+
     fn wanted(&self, id: &str) -> bool {
         self.args.flows.is_empty() || self.args.flows.iter().any(|f| f == id)
     }
@@ -82,9 +87,11 @@ impl Checker<'_> {
     fn open(&self) -> Result<Connection, Failure> {
         Connection::open(&self.args.target, self.limits).map_err(|e| match e {
             OpenError::Usage(msg) => Failure::Usage(msg),
-            OpenError::Unreachable(msg) => Failure::Usage(format!(
-                "cannot reach the server at {}: {msg}",
-                self.args.target.label()
+            // The transport's own words (English) after the reader's.
+            OpenError::Unreachable(msg) => Failure::Usage(self.lang().fill(
+                "cli.unreachable",
+                "cannot reach the server at {target}: {why}",
+                &[("target", self.args.target.label()), ("why", msg)],
             )),
         })
     }
@@ -131,11 +138,19 @@ impl Checker<'_> {
 
 /// Runs the check, prints it, writes `--out`.
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
+    let lang = Catalog::or_english(args.lang.as_deref());
     for id in &args.flows {
         if !FLOWS.iter().any(|(f, _)| f == id) {
-            return Err(Failure::Usage(format!(
-                "unknown flow {id:?}; flows: {}",
-                FLOWS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
+            return Err(Failure::Usage(lang.fill(
+                "cli.check.unknown_flow",
+                "unknown flow {id}; flows: {flows}",
+                &[
+                    ("id", format!("{id:?}")),
+                    (
+                        "flows",
+                        FLOWS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", "),
+                    ),
+                ],
             )));
         }
     }
@@ -185,16 +200,19 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             &checker.skipped,
             &checker.problems,
             checker.stderr_tail.as_deref(),
-            &Catalog::or_english(args.lang.as_deref()),
+            &lang,
         ),
     };
     crate::print(&text)?;
     let summary = check::summary(&report.verdicts);
     if summary.failed > 0 {
-        return Err(Failure::Verdict(format!(
-            "{} rule(s) failed against {}",
-            summary.failed,
-            args.target.label()
+        return Err(Failure::Verdict(lang.fill(
+            "cli.check.failed",
+            "{count} rule(s) failed against {target}",
+            &[
+                ("count", summary.failed.to_string()),
+                ("target", args.target.label()),
+            ],
         )));
     }
     Ok(())
