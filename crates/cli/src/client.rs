@@ -90,7 +90,19 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
         let line = lang.fill(
             "cli.client.problem_at",
             "problem at {ms} ms: {detail}",
-            &[("ms", p.at_ms.to_string()), ("detail", p.detail.clone())],
+            &[
+                ("ms", p.at_ms.to_string()),
+                (
+                    "detail",
+                    lang.note(
+                        p.detail.text(),
+                        p.detail
+                            .msg()
+                            .map(mcp_lanes_core::note::Msg::to_value)
+                            .as_ref(),
+                    ),
+                ),
+            ],
         );
         let _ = writeln!(err, "{line}");
     }
