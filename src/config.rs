@@ -15,7 +15,6 @@
 use crate::i18n::{t, tf};
 use std::rc::Rc;
 
-use mcp_lanes_core::note::Note;
 use mcp_lanes_core::scenarios;
 use mcp_lanes_core::scenarios::file::ScenarioFile;
 use mcp_lanes_core::share::{self, ShareError, ShareState};
@@ -80,7 +79,7 @@ pub struct Config {
     pub file: Option<FileRequest>,
     /// The file once the full bundle fetched and checked it: its scenario,
     /// or every problem (shown instead of the lanes).
-    pub loaded: Option<Result<Rc<ScenarioFile>, Vec<Note>>>,
+    pub loaded: Option<Result<Rc<ScenarioFile>, Vec<String>>>,
     /// With a file, the URL fragment (checked against the file once loaded).
     pub fragment: Option<String>,
     /// A recorded check or run to draw (`?timeline=URL`, page only).

@@ -14,7 +14,6 @@ use crate::i18n::{t, tf};
 use std::rc::Rc;
 
 use mcp_lanes_core::check::Verdict;
-use mcp_lanes_core::note::Note;
 use mcp_lanes_core::scenarios::file::ScenarioFile;
 use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
 use mcp_lanes_core::settings::Setting;
@@ -223,7 +222,7 @@ pub struct State {
     pub file_servers: Shared<Vec<(String, mcp_lanes_core::server::ServerConfig)>>,
     /// The problems of a scenario file that could not be shown (the page
     /// lists them instead of lanes).
-    pub problems: Option<Rc<Vec<Note>>>,
+    pub problems: Option<Rc<Vec<String>>>,
     /// A notice for the reader (e.g. an unknown `?scenario=`).
     pub notice: Option<String>,
     /// The lanes, left to right.
@@ -479,7 +478,7 @@ impl State {
     }
 
     /// Shows a scenario file's problems instead of lanes.
-    pub fn file_problems(&mut self, problems: Vec<Note>) {
+    pub fn file_problems(&mut self, problems: Vec<String>) {
         self.scenario = None;
         self.file = None;
         self.checked = None;

@@ -263,7 +263,7 @@ pub fn App(props: &AppProps) -> Html {
                 <div class="notice file-problems" role="alert" data-testid="file-problems">
                     <p>{ if problems.len() == 1 { t("file.problem_one") } else { tf("file.problems", &[("count", &problems.len().to_string())]) } }</p>
                     <ul>
-                        { for problems.iter().map(|p| html! { <li>{ i18n::note(p) }</li> }) }
+                        { for problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
                     </ul>
                 </div>
             }

@@ -85,16 +85,21 @@ async fn with_file(mut config: Config) -> Config {
             }
         },
     };
-    // The author's text in the page's language (the catalog is installed).
+    // The author's text in the page's language, and the problems said in
+    // it (the whole catalog, notes included, is installed by now).
     let loaded = loaded
         .map(|file| file.localized(&crate::i18n::lang()))
         .map(std::rc::Rc::new)
-        .map_err(|errors| errors.iter().map(file::FileError::note).collect::<Vec<_>>());
+        .map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| crate::i18n::note(&e.note()))
+                .collect::<Vec<_>>()
+        });
     if let Err(problems) = &loaded {
-        let lines: Vec<String> = problems.iter().map(crate::i18n::note).collect();
         gloo::console::error!(format!(
             "mcp-lanes: the scenario file cannot be shown:\n  {}",
-            lines.join("\n  ")
+            problems.join("\n  ")
         ));
     }
     config.loaded = Some(loaded);
