@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createServer } from 'node:http';
+import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, startApp } from './harness.mjs';
+import { binary } from './cli-peers.mjs';
 
 const T = { timeout: 120_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -35,6 +37,19 @@ before(async () => {
 after(async () => {
   await app?.close();
 });
+
+/** A run of four or more plain English words (as in i18n.test.mjs). */
+const englishRun = (text) => {
+  let run = [];
+  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
+    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
+    if (/^[A-Za-z'][a-z']*$/.test(w)) {
+      run.push(w);
+      if (run.length >= 4) return run.join(' ');
+    } else run = [];
+  }
+  return null;
+};
 
 function serve(name, body) {
   files.set(name, typeof body === 'string' ? body : JSON.stringify(body));
@@ -171,6 +186,43 @@ test('a check report from ?timeline=URL keeps its verdicts; its strings are text
   assert.equal(await page.locator(`${sel('check-rules')} li[data-rule="NOT-A-RULE"] a`).count(), 0);
   assert.equal(await page.locator(`${sel('check-rules')} li[data-rule="M-UNKNOWN-TOOL"] a`).count(), 1);
   await view.screenshot('check-report-timeline-url');
+  assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+});
+
+test("?lang=zh: a check report's flows are named in Chinese", T, async () => {
+  // A real report: `mcp-lanes check --format json` against the core's own
+  // server on stdio.
+  const bin = binary();
+  const checked = spawnSync(bin, ['check', '--cmd', `${bin} serve --preset deploy-console`, '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: 90_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.ok(checked.stdout.startsWith('{'), checked.stderr);
+  const report = JSON.parse(checked.stdout);
+  const flows = report.timeline.events.filter((e) => e.note_msg?.key === 'check.flow');
+  assert.ok(flows.length >= 4, JSON.stringify(flows.map((e) => e.note)));
+  assert.ok(flows.every((e) => typeof e.note_msg.args.label === 'object'), 'each flow name is keyed');
+  const view = await app.open(`/?lang=zh&timeline=${encodeURIComponent(serve('check-zh.json', report))}`);
+  const { page } = view;
+  await page.locator(sel('check-summary')).waitFor({ timeout: 30_000 });
+  await page.locator(sel('jump-end')).click();
+  const said = [];
+  for (const e of flows) {
+    const title = page.locator(`${sel(`event-0-${e.index}`)} title`);
+    said.push(await title.textContent());
+  }
+  for (const text of said) {
+    assert.match(text, /^第 \d+ 个流程（共 \d+ 个）：[a-z-]+：/, said.join('\n'));
+    assert.equal(englishRun(text), null, text);
+  }
+  assert.ok(said.some((t) => t.includes('discover：时代探测')), said.join('\n'));
+  // The flows' outcomes too, one after the other.
+  const outcome = await page.locator(`${sel('outcome-0')} .outcome`).innerText();
+  assert.match(outcome, /最后一条消息/);
+  assert.equal(englishRun(outcome), null, outcome);
+  await page.locator(sel(`event-0-${flows[1].index}`)).click();
+  await view.screenshot('check-flows-zh');
   assert.deepEqual(view.problems(), [], view.problems().join('\n'));
 });
 

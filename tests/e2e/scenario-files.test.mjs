@@ -31,6 +31,19 @@ after(async () => {
   await app?.close();
 });
 
+/** A run of four or more plain English words (as in i18n.test.mjs). */
+const englishRun = (text) => {
+  let run = [];
+  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
+    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
+    if (/^[A-Za-z'][a-z']*$/.test(w)) {
+      run.push(w);
+      if (run.length >= 4) return run.join(' ');
+    } else run = [];
+  }
+  return null;
+};
+
 function serve(name, body) {
   files.set(name, typeof body === 'string' ? body : JSON.stringify(body));
   return `/__files/${name}`;
@@ -138,6 +151,41 @@ describe('?scenario-url=', () => {
     assert.match(problems[0], /^error: mcp-lanes: the scenario file cannot be shown/);
   });
 
+  test("?lang=zh: an invalid file's problems are in Chinese, paths and the author's values as they are", T, async () => {
+    const bad = structuredClone(weather);
+    bad.id = 'Not An Id';
+    bad.titel = 'typo';
+    bad.servers[0].tools[1].requires = ['sampling'];
+    bad.setups[0].transport = 'pigeon';
+    bad.setups[1].steps = [{ do: 'dance' }, { do: 'wait', ms: -1 }, 7];
+    const view = await app.open(`/?lang=zh&scenario-url=${encodeURIComponent(serve('bad-zh.json', bad))}`);
+    const { page } = view;
+    const list = page.locator(sel('file-problems'));
+    await list.waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator(sel('scenario-title')).innerText(), '无法显示此场景文件');
+    const text = await list.innerText();
+    assert.match(text, /场景文件中有 7 个问题/);
+    assert.ok(text.includes('servers[0].tools[1].requires：应为能力对象，例如 {"elicitation": {}}，实际为 ["sampling"]'), text);
+    assert.ok(text.includes('titel：场景文件里有未知的键（是否想写 "title"？）'), text);
+    assert.ok(text.includes('setups[1].steps[1].ms：应为 0 到 86400000 之间的整数，实际为 -1'), text);
+    // No English sentence is left: outside the path (before the first
+    // "："), the keys a place allows (field names) and quoted values.
+    const items = await list.locator('li').allInnerTexts();
+    assert.equal(items.length, 7, items.join('\n'));
+    const left = items
+      .map((line) => line.slice(line.indexOf('：') + 1).split('应为以下之一：')[0].split('"').filter((_, i) => i % 2 === 0).join(' '))
+      .map(englishRun)
+      .filter(Boolean);
+    assert.deepEqual(left, [], items.join('\n'));
+    assert.equal(await page.locator(sel('lanes')).isVisible(), false, 'no lanes');
+    await view.screenshot('scenario-file-invalid-zh');
+    // A file that cannot be fetched says so in Chinese too.
+    const gone = await app.open(`/?lang=zh&scenario-url=${encodeURIComponent('/__files/no-such-file.json')}`);
+    const missing = gone.page.locator(sel('file-problems'));
+    await missing.waitFor({ timeout: 30_000 });
+    assert.match(await missing.innerText(), /（文件）：无法加载场景文件 \/__files\/no-such-file\.json（HTTP 404/);
+  });
+
   test('a file on another origin that does not allow CORS: the error says so', T, async () => {
     const other = await startStaticServer();
     try {
@@ -173,5 +221,25 @@ describe('McpLanes.mount with a scenario object', () => {
     assert.ok((await bad.innerText()).includes('setups[0].steps[0].ms: required'), await bad.innerText());
     await view.page.waitForTimeout(300);
     assert.equal(view.problems().length, 1, view.problems().join('\n'));
+  });
+
+  test('a figure in Chinese says why its file is broken or missing, in Chinese', T, async () => {
+    const broken = { format: 'mcp-lanes-scenario/1', id: 'broken', setups: [{ client: 'plain', server: 'nowhere', steps: [{ do: 'wait' }] }] };
+    const page = serve(
+      'mount-zh.html',
+      '<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>mount</title><link rel="icon" href="data:,"></head><body>' +
+        '<div id="bad"></div><div id="gone"></div><script src="/embed.js"></script><script>' +
+        `McpLanes.mount(document.getElementById('bad'), {scenario: ${JSON.stringify(broken)}});` +
+        `McpLanes.mount(document.getElementById('gone'), {scenarioUrl: '/__files/gone.json'});` +
+        '</script></body></html>',
+    );
+    const view = await app.open(page);
+    const bad = view.page.locator(`#bad ${sel('file-problems')}`);
+    await bad.waitFor({ timeout: 30_000 });
+    assert.ok((await bad.innerText()).includes('setups[0].steps[0].ms：必需：要等待多久（以虚拟毫秒计）'), await bad.innerText());
+    const gone = view.page.locator(`#gone ${sel('file-problems')}`);
+    await gone.waitFor({ timeout: 30_000 });
+    assert.match(await gone.innerText(), /无法加载场景文件 \/__files\/gone\.json/);
+    await view.screenshot('scenario-file-mount-zh');
   });
 });

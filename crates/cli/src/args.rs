@@ -133,10 +133,11 @@ fn catalog(lang: Option<String>) -> Result<Option<String>, UsageError> {
         Some(tag) => crate::i18n::Catalog::load(&tag)
             .map(|_| Some(tag.clone()))
             .ok_or_else(|| {
-                usage(format!(
-                    "unknown --lang {tag:?} (expected one of {})",
-                    crate::i18n::tags()
-                ))
+                usage(
+                    "cli.usage.unknown_lang",
+                    "unknown --lang {tag} (expected one of {tags})",
+                    &[("tag", format!("{tag:?}")), ("tags", crate::i18n::tags())],
+                )
             }),
     }
 }
@@ -209,9 +210,16 @@ fn count(name: &str, value: &str, min: u64, max: u64) -> Result<u64, UsageError>
         .ok()
         .filter(|n| (min..=max).contains(n))
         .ok_or_else(|| {
-            usage(format!(
-                "--{name} {value:?} is not a number from {min} to {max}"
-            ))
+            usage(
+                "cli.usage.not_a_count",
+                "--{name} {value} is not a number from {min} to {max}",
+                &[
+                    ("name", name.to_string()),
+                    ("value", format!("{value:?}")),
+                    ("min", min.to_string()),
+                    ("max", max.to_string()),
+                ],
+            )
         })
 }
 
@@ -280,30 +288,112 @@ pub enum Command {
     },
 }
 
-/// A command line that does not fit the grammar.
+/// A command line that does not fit the grammar: a catalog message
+/// (`cli.usage.*` of `www/i18n/<tag>.json`, CLI-only keys), said in
+/// English unless [`UsageError::say`] is given a language.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
+pub struct UsageError {
+    /// The catalog key.
+    pub key: &'static str,
+    /// The English template.
+    pub template: &'static str,
+    /// Its named arguments (option names, values: said as they are).
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl UsageError {
+    /// The message in `lang`'s language (English without one, or where
+    /// the catalog has no text).
+    pub fn say(&self, lang: Option<&crate::i18n::Catalog>) -> String {
+        match lang {
+            Some(c) => c.fill(self.key, self.template, &self.args),
+            None => mcp_lanes_core::note::substitute(self.template, &self.args),
+        }
+    }
+}
 
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.say(None))
     }
 }
 
 impl From<lexopt::Error> for UsageError {
+    /// lexopt's own sentences, keyed (the same English).
     fn from(err: lexopt::Error) -> Self {
-        UsageError(err.to_string())
+        use lexopt::Error::*;
+        match err {
+            MissingValue { option: None } => {
+                usage("cli.usage.missing_value", "missing argument", &[])
+            }
+            MissingValue {
+                option: Some(option),
+            } => usage(
+                "cli.usage.missing_value_for",
+                "missing argument for option '{option}'",
+                &[("option", option)],
+            ),
+            UnexpectedOption(option) => usage(
+                "cli.usage.invalid_option",
+                "invalid option '{option}'",
+                &[("option", option)],
+            ),
+            UnexpectedArgument(value) => usage(
+                "cli.usage.unexpected_argument",
+                "unexpected argument {value}",
+                &[("value", format!("{value:?}"))],
+            ),
+            UnexpectedValue { option, value } => usage(
+                "cli.usage.unexpected_value",
+                "unexpected argument for option '{option}': {value}",
+                &[("option", option), ("value", format!("{value:?}"))],
+            ),
+            NonUnicodeValue(value) => usage(
+                "cli.usage.not_unicode",
+                "argument is invalid unicode: {value}",
+                &[("value", format!("{value:?}"))],
+            ),
+            other => usage("cli.usage.as_is", "{text}", &[("text", other.to_string())]),
+        }
     }
 }
 
-fn usage(msg: impl Into<String>) -> UsageError {
-    UsageError(msg.into())
+fn usage(key: &'static str, template: &'static str, args: &[(&'static str, String)]) -> UsageError {
+    UsageError {
+        key,
+        template,
+        args: args.to_vec(),
+    }
+}
+
+/// The language a command line asks for (`--lang TAG` or `--lang=TAG`),
+/// read before it is parsed: what its usage errors are said in.
+pub fn asked_lang<I>(args: I) -> Option<String>
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    let args: Vec<String> = args
+        .into_iter()
+        .map(|a| a.into().to_string_lossy().into_owned())
+        .collect();
+    args.iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--lang") {
+            Some("") => args.get(i + 1).cloned(),
+            Some(rest) => rest.strip_prefix('=').map(str::to_string),
+            None => None,
+        })
 }
 
 /// Stores an option value, refusing a second one.
 fn set_once(slot: &mut Option<String>, name: &str, value: String) -> Result<(), UsageError> {
     if slot.is_some() {
-        return Err(usage(format!("--{name} given more than once")));
+        return Err(usage(
+            "cli.usage.twice",
+            "--{name} given more than once",
+            &[("name", name.to_string())],
+        ));
     }
     *slot = Some(value);
     Ok(())
@@ -373,23 +463,30 @@ where
             Long("quiet") => quiet = true,
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => {
-                return Err(usage(format!(
-                    "unexpected argument {:?}",
-                    value.to_string_lossy()
-                )))
+                return Err(usage(
+                    "cli.usage.unexpected_argument",
+                    "unexpected argument {value}",
+                    &[("value", format!("{:?}", value.to_string_lossy()))],
+                ))
             }
             other => return Err(other.unexpected().into()),
         }
     }
     let Some(command) = command else {
         return Err(usage(
+            "cli.usage.no_command",
             "no command given (expected list, run, serve or export)",
+            &[],
         ));
     };
     // Options that belong to another command are errors, not silently ignored.
     let refuse = |name: &str, given: bool| -> Result<(), UsageError> {
         if given {
-            Err(usage(format!("--{name} does not apply to `{command}`")))
+            Err(usage(
+                "cli.usage.not_for_command",
+                "--{name} does not apply to `{command}`",
+                &[("name", name.to_string()), ("command", command.clone())],
+            ))
         } else {
             Ok(())
         }
@@ -404,7 +501,11 @@ where
     ];
     let not_http = |what: &str| -> Result<(), UsageError> {
         match http_only.iter().find(|(_, given)| *given) {
-            Some((name, _)) => Err(usage(format!("--{name} only applies to {what}"))),
+            Some((name, _)) => Err(usage(
+                "cli.usage.http_only",
+                "--{name} only applies to {what}",
+                &[("name", name.to_string()), ("what", what.to_string())],
+            )),
             None => Ok(()),
         }
     };
@@ -431,7 +532,9 @@ where
             refuse("file", file.is_some())?;
             refuse("server", server.is_some())?;
             not_http("serve --transport http")?;
-            let scenario = scenario.ok_or_else(|| usage("export needs --scenario ID"))?;
+            let scenario = scenario.ok_or_else(|| {
+                usage("cli.usage.export_needs", "export needs --scenario ID", &[])
+            })?;
             Ok(Command::Export { scenario })
         }
         "run" => {
@@ -444,17 +547,29 @@ where
                 (Some(id), None) => Scenario::Builtin(id),
                 (None, Some(path)) => Scenario::File(path),
                 (Some(_), Some(_)) => {
-                    return Err(usage("run takes --scenario ID or --file PATH, not both"))
+                    return Err(usage(
+                        "cli.usage.run_both",
+                        "run takes --scenario ID or --file PATH, not both",
+                        &[],
+                    ))
                 }
-                (None, None) => return Err(usage("run needs --scenario ID or --file PATH")),
+                (None, None) => {
+                    return Err(usage(
+                        "cli.usage.run_needs",
+                        "run needs --scenario ID or --file PATH",
+                        &[],
+                    ))
+                }
             };
             let format = match format.as_deref() {
                 None | Some("text") => Format::Text,
                 Some("json") => Format::Json,
                 Some(other) => {
-                    return Err(usage(format!(
-                        "unknown --format {other:?} (expected text or json)"
-                    )))
+                    return Err(usage(
+                        "cli.usage.unknown_format",
+                        "unknown --format {value} (expected text or json)",
+                        &[("value", format!("{other:?}"))],
+                    ))
                 }
             };
             Ok(Command::Run {
@@ -472,34 +587,58 @@ where
                     (Some(id), None, None) => ServerSource::Preset(id),
                     (None, Some(path), Some(server)) => ServerSource::File { path, server },
                     (None, Some(_), None) => return Err(usage(
+                        "cli.usage.serve_needs_server",
                         "serve --file PATH needs --server ID (the id of one of the file's servers)",
+                        &[],
                     )),
                     (None, None, Some(_)) => {
                         return Err(usage(
+                            "cli.usage.server_needs_file",
                             "--server ID needs --file PATH (for a preset, use --preset ID)",
+                            &[],
                         ))
                     }
                     (Some(_), _, _) => {
                         return Err(usage(
+                            "cli.usage.serve_both",
                             "serve takes --preset ID or --file PATH --server ID, not both",
+                            &[],
                         ))
                     }
                     (None, None, None) => {
-                        return Err(usage("serve needs --preset ID, or --file PATH --server ID"))
+                        return Err(usage(
+                            "cli.usage.serve_needs",
+                            "serve needs --preset ID, or --file PATH --server ID",
+                            &[],
+                        ))
                     }
                 };
             let transport = match transport.as_deref() {
                 None | Some("stdio") => {
                     if port.is_some() {
-                        return Err(usage("--port only applies to --transport http"));
+                        return Err(usage(
+                            "cli.usage.port_http_only",
+                            "--port only applies to --transport http",
+                            &[],
+                        ));
                     }
                     not_http("--transport http")?;
                     Transport::Stdio
                 }
                 Some("http") => {
-                    let port = port.ok_or_else(|| usage("--transport http needs --port N"))?;
+                    let port = port.ok_or_else(|| {
+                        usage(
+                            "cli.usage.http_needs_port",
+                            "--transport http needs --port N",
+                            &[],
+                        )
+                    })?;
                     let port = port.parse::<u16>().map_err(|_| {
-                        usage(format!("--port {port:?} is not a port number (0 to 65535)"))
+                        usage(
+                            "cli.usage.not_a_port",
+                            "--port {value} is not a port number (0 to 65535)",
+                            &[("value", format!("{port:?}"))],
+                        )
                     })?;
                     let mut options = HttpOptions::on_port(port);
                     if let Some(n) = max_connections {
@@ -522,16 +661,20 @@ where
                     Transport::Http(options)
                 }
                 Some(other) => {
-                    return Err(usage(format!(
-                        "unknown --transport {other:?} (expected stdio or http)"
-                    )))
+                    return Err(usage(
+                        "cli.usage.unknown_transport",
+                        "unknown --transport {value} (expected stdio or http)",
+                        &[("value", format!("{other:?}"))],
+                    ))
                 }
             };
             Ok(Command::Serve { transport, server })
         }
-        other => Err(usage(format!(
-            "unknown command {other:?} (expected list, run, serve or export)"
-        ))),
+        other => Err(usage(
+            "cli.usage.unknown_command",
+            "unknown command {value} (expected list, run, serve or export)",
+            &[("value", format!("{other:?}"))],
+        )),
     }
 }
 
@@ -553,10 +696,11 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
             Long("cmd") => set_once(&mut cmd, "cmd", parser.value()?.string()?)?,
             Value(value) if url.is_none() => url = Some(value.string()?),
             Value(value) => {
-                return Err(usage(format!(
-                    "unexpected argument {:?} (client takes one URL)",
-                    value.to_string_lossy()
-                )))
+                return Err(usage(
+                    "cli.usage.client_one_url",
+                    "unexpected argument {value} (client takes one URL)",
+                    &[("value", format!("{:?}", value.to_string_lossy()))],
+                ))
             }
             other => return Err(other.unexpected().into()),
         }
@@ -568,9 +712,11 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
                 .ok()
                 .filter(|ms| (1..=3_600_000).contains(ms))
                 .ok_or_else(|| {
-                    usage(format!(
-                        "--timeout {t:?} is not a number of milliseconds (1 to 3600000)"
-                    ))
+                    usage(
+                        "cli.usage.not_a_timeout",
+                        "--timeout {value} is not a number of milliseconds (1 to 3600000)",
+                        &[("value", format!("{t:?}"))],
+                    )
                 })?,
         ),
     };
@@ -579,13 +725,27 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
         (None, Some(cmd)) => {
             let command = shlex::split(&cmd)
                 .filter(|words| !words.is_empty())
-                .ok_or_else(|| usage(format!("--cmd {cmd:?} is not a command line")))?;
+                .ok_or_else(|| {
+                    usage(
+                        "cli.usage.not_a_command",
+                        "--cmd {value} is not a command line",
+                        &[("value", format!("{cmd:?}"))],
+                    )
+                })?;
             crate::driver::Target::Stdio { command }
         }
-        (Some(_), Some(_)) => return Err(usage("client takes a URL or --cmd, not both")),
+        (Some(_), Some(_)) => {
+            return Err(usage(
+                "cli.usage.client_both",
+                "client takes a URL or --cmd, not both",
+                &[],
+            ))
+        }
         (None, None) => {
             return Err(usage(
+                "cli.usage.client_needs",
                 "client needs the server: a URL (http://HOST:PORT/PATH) or --cmd \"COMMAND\"",
+                &[],
             ))
         }
     };
@@ -608,9 +768,11 @@ fn timeout_ms(timeout: Option<String>) -> Result<Option<u64>, UsageError> {
             .filter(|ms| (1..=3_600_000).contains(ms))
             .map(Some)
             .ok_or_else(|| {
-                usage(format!(
-                    "--timeout {t:?} is not a number of milliseconds (1 to 3600000)"
-                ))
+                usage(
+                    "cli.usage.not_a_timeout",
+                    "--timeout {value} is not a number of milliseconds (1 to 3600000)",
+                    &[("value", format!("{t:?}"))],
+                )
             }),
     }
 }
@@ -619,7 +781,13 @@ fn timeout_ms(timeout: Option<String>) -> Result<Option<u64>, UsageError> {
 fn command_words(cmd: &str) -> Result<Vec<String>, UsageError> {
     shlex::split(cmd)
         .filter(|words| !words.is_empty())
-        .ok_or_else(|| usage(format!("--cmd {cmd:?} is not a command line")))
+        .ok_or_else(|| {
+            usage(
+                "cli.usage.not_a_command",
+                "--cmd {value} is not a command line",
+                &[("value", format!("{cmd:?}"))],
+            )
+        })
 }
 
 /// `check`'s options.
@@ -648,19 +816,32 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
                 let value: serde_json::Value = serde_json::from_str(&text)
                     .ok()
                     .filter(serde_json::Value::is_object)
-                    .ok_or_else(|| usage(format!("--args {text:?} is not a JSON object")))?;
+                    .ok_or_else(|| {
+                        usage(
+                            "cli.usage.not_args",
+                            "--args {value} is not a JSON object",
+                            &[("value", format!("{text:?}"))],
+                        )
+                    })?;
                 let count = tools.len();
                 match tools.last_mut() {
                     Some(tool) if args_given < count => tool.1 = value,
-                    _ => return Err(usage("--args follows the --tool it belongs to")),
+                    _ => {
+                        return Err(usage(
+                            "cli.usage.args_after_tool",
+                            "--args follows the --tool it belongs to",
+                            &[],
+                        ))
+                    }
                 }
                 args_given = tools.len();
             }
             Value(value) => {
-                return Err(usage(format!(
-                    "unexpected argument {:?} (check takes --url URL or --cmd \"COMMAND\")",
-                    value.to_string_lossy()
-                )))
+                return Err(usage(
+                    "cli.usage.check_argument",
+                    "unexpected argument {value} (check takes --url URL or --cmd \"COMMAND\")",
+                    &[("value", format!("{:?}", value.to_string_lossy()))],
+                ))
             }
             other => return Err(other.unexpected().into()),
         }
@@ -668,17 +849,31 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
     let format = match format.as_deref() {
         None | Some("text") => Format::Text,
         Some("json") => Format::Json,
-        Some(other) => return Err(usage(format!("--format {other:?} is not text or json"))),
+        Some(other) => {
+            return Err(usage(
+                "cli.usage.check_format",
+                "--format {value} is not text or json",
+                &[("value", format!("{other:?}"))],
+            ))
+        }
     };
     let target = match (url, cmd) {
         (Some(url), None) => crate::driver::Target::Http { url },
         (None, Some(cmd)) => crate::driver::Target::Stdio {
             command: command_words(&cmd)?,
         },
-        (Some(_), Some(_)) => return Err(usage("check takes --url or --cmd, not both")),
+        (Some(_), Some(_)) => {
+            return Err(usage(
+                "cli.usage.check_both",
+                "check takes --url or --cmd, not both",
+                &[],
+            ))
+        }
         (None, None) => {
             return Err(usage(
+                "cli.usage.check_needs",
                 "check needs the server: --url http://HOST:PORT/PATH or --cmd \"COMMAND\"",
+                &[],
             ))
         }
     };
@@ -709,26 +904,49 @@ fn parse_bridge(args: &[OsString]) -> Result<Command, UsageError> {
             }
             Long("timeout") => set_once(&mut timeout, "timeout", parser.value()?.string()?)?,
             Value(value) => {
-                return Err(usage(format!(
-                    "unexpected argument {:?} (bridge takes the server as --cmd \"COMMAND\")",
-                    value.to_string_lossy()
-                )))
+                return Err(usage(
+                    "cli.usage.bridge_argument",
+                    "unexpected argument {value} (bridge takes the server as --cmd \"COMMAND\")",
+                    &[("value", format!("{:?}", value.to_string_lossy()))],
+                ))
             }
             other => return Err(other.unexpected().into()),
         }
     }
-    let cmd = cmd.ok_or_else(|| usage("bridge needs --cmd \"COMMAND ARGS\" (a stdio server)"))?;
+    let cmd = cmd.ok_or_else(|| {
+        usage(
+            "cli.usage.bridge_needs_cmd",
+            "bridge needs --cmd \"COMMAND ARGS\" (a stdio server)",
+            &[],
+        )
+    })?;
     let command = shlex::split(&cmd)
         .filter(|words| !words.is_empty())
-        .ok_or_else(|| usage(format!("--cmd {cmd:?} is not a command line")))?;
-    let port = port.ok_or_else(|| usage("bridge needs --port N (0 = any free port)"))?;
-    let port = port
-        .parse::<u16>()
-        .map_err(|_| usage(format!("--port {port:?} is not a port number (0 to 65535)")))?;
+        .ok_or_else(|| {
+            usage(
+                "cli.usage.not_a_command",
+                "--cmd {value} is not a command line",
+                &[("value", format!("{cmd:?}"))],
+            )
+        })?;
+    let port = port.ok_or_else(|| {
+        usage(
+            "cli.usage.bridge_needs_port",
+            "bridge needs --port N (0 = any free port)",
+            &[],
+        )
+    })?;
+    let port = port.parse::<u16>().map_err(|_| {
+        usage(
+            "cli.usage.not_a_port",
+            "--port {value} is not a port number (0 to 65535)",
+            &[("value", format!("{port:?}"))],
+        )
+    })?;
     let allow_origin = origin
         .map(|o| crate::bridge::guard::parse_origin(&o))
         .transpose()
-        .map_err(usage)?;
+        .map_err(|why| usage("cli.usage.as_is", "{text}", &[("text", why)]))?;
     let timeout_ms = match timeout {
         None => crate::bridge::DEFAULT_TIMEOUT_MS,
         Some(t) => count("timeout", &t, 1, 3_600_000)?,
@@ -747,6 +965,91 @@ mod tests {
 
     fn p(args: &[&str]) -> Result<Command, UsageError> {
         parse(args.iter().copied())
+    }
+
+    #[test]
+    fn usage_errors_are_keyed_and_said_in_the_language_asked_for() {
+        let bad: &[&[&str]] = &[
+            &[],
+            &["dance"],
+            &["list", "--nope"],
+            &["list", "--lang"],
+            &["list", "--lang", "xx"],
+            &["list", "--format", "json"],
+            &["list", "--quiet"],
+            &["list", "extra"],
+            &["run", "--scenario", "a", "--scenario", "b"],
+            &["run"],
+            &["run", "--scenario", "a", "--file", "f"],
+            &["run", "--scenario", "a", "--format", "xml"],
+            &["export"],
+            &["serve"],
+            &["serve", "--file", "f"],
+            &["serve", "--server", "s"],
+            &["serve", "--preset", "p", "--file", "f"],
+            &["serve", "--preset", "p", "--port", "1"],
+            &["serve", "--preset", "p", "--transport", "http"],
+            &[
+                "serve",
+                "--preset",
+                "p",
+                "--transport",
+                "http",
+                "--port",
+                "x",
+            ],
+            &["serve", "--preset", "p", "--transport", "ftp"],
+            &[
+                "serve",
+                "--preset",
+                "p",
+                "--transport",
+                "http",
+                "--port",
+                "0",
+                "--threads",
+                "0",
+            ],
+            &["client"],
+            &["client", "a", "b"],
+            &["client", "--cmd", "x", "u"],
+            &["client", "--cmd", "'", "--timeout", "9"],
+            &["client", "--timeout", "0", "u"],
+            &["check"],
+            &["check", "x"],
+            &["check", "--url", "u", "--cmd", "c"],
+            &["check", "--url", "u", "--format", "xml"],
+            &["check", "--url", "u", "--args", "{}"],
+            &["check", "--url", "u", "--tool", "t", "--args", "[]"],
+            &["check", "--cmd", "'"],
+            &["bridge"],
+            &["bridge", "x"],
+            &["bridge", "--cmd", "c"],
+            &["bridge", "--cmd", "c", "--port", "x"],
+        ];
+        let en = crate::i18n::Catalog::load("en").expect("en");
+        let zh = crate::i18n::Catalog::load("zh").expect("zh");
+        for args in bad {
+            let Err(err) = p(args) else {
+                panic!("{args:?} parses");
+            };
+            assert_eq!(
+                en.text(err.key, ""),
+                err.template,
+                "{args:?}: {} is not in en.json as the code says it",
+                err.key
+            );
+            assert_eq!(err.say(Some(&en)), err.to_string());
+            if err.key != "cli.usage.as_is" {
+                assert_ne!(err.say(Some(&zh)), err.to_string(), "{args:?}");
+            }
+        }
+        assert_eq!(asked_lang(["run", "--lang", "zh"]).as_deref(), Some("zh"));
+        assert_eq!(
+            asked_lang(["run", "--lang=zh-CN"]).as_deref(),
+            Some("zh-CN")
+        );
+        assert_eq!(asked_lang(["run", "--language"]), None);
     }
 
     #[test]

@@ -49,24 +49,27 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
         limits.exchange = Duration::from_millis(ms.max(1));
         limits.connect = limits.connect.min(limits.exchange);
     }
+    let lang = Catalog::or_english(args.lang.as_deref());
     let mut connection = Connection::open(&args.target, limits).map_err(|e| match e {
         OpenError::Usage(msg) => Failure::Usage(msg),
-        OpenError::Unreachable(msg) => Failure::Usage(format!(
-            "cannot reach the server at {}: {msg}",
-            args.target.label()
+        // The transport's own words (English) after the reader's.
+        OpenError::Unreachable(msg) => Failure::Usage(lang.fill(
+            "cli.unreachable",
+            "cannot reach the server at {target}: {why}",
+            &[("target", args.target.label()), ("why", msg)],
         )),
     })?;
     let mut timelines: Vec<Timeline> = Vec::new();
     let mut problems = Vec::new();
-    let lang = args.lang.as_deref().and_then(Catalog::load);
+    let shown = args.lang.as_deref().and_then(Catalog::load);
     for flow in &flows {
         let result = connection.run(flow);
-        let label = match &lang {
+        let label = match &shown {
             Some(c) => c.label(&result.timeline.label),
             None => result.timeline.label.clone(),
         };
         let mut text = format!("== {label} ==\n");
-        text.push_str(&run::render_timeline_in(&result.timeline, lang.as_ref()));
+        text.push_str(&run::render_timeline_in(&result.timeline, shown.as_ref()));
         crate::print(&text)?;
         problems.extend(result.problems);
         timelines.push(result.timeline);
@@ -84,10 +87,31 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
     }
     let mut err = io::stderr().lock();
     for p in &problems {
-        let _ = writeln!(err, "problem at {} ms: {}", p.at_ms, p.detail);
+        let line = lang.fill(
+            "cli.client.problem_at",
+            "problem at {ms} ms: {detail}",
+            &[
+                ("ms", p.at_ms.to_string()),
+                (
+                    "detail",
+                    lang.note(
+                        p.detail.text(),
+                        p.detail
+                            .msg()
+                            .map(mcp_lanes_core::note::Msg::to_value)
+                            .as_ref(),
+                    ),
+                ),
+            ],
+        );
+        let _ = writeln!(err, "{line}");
     }
     if let Some(tail) = stderr_tail {
-        let _ = writeln!(err, "the server's stderr ended with:");
+        let _ = writeln!(
+            err,
+            "{}",
+            lang.text("cli.client.stderr", "the server's stderr ended with:")
+        );
         for line in tail
             .lines()
             .rev()
@@ -99,9 +123,12 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
             let _ = writeln!(err, "  {line}");
         }
     }
-    Err(Failure::Io(format!(
-        "{} problem(s) below the protocol talking to {}",
-        problems.len(),
-        args.target.label()
+    Err(Failure::Io(lang.fill(
+        "cli.client.problems",
+        "{count} problem(s) below the protocol talking to {target}",
+        &[
+            ("count", problems.len().to_string()),
+            ("target", args.target.label()),
+        ],
     )))
 }

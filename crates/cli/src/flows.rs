@@ -62,7 +62,7 @@ pub const CONFORMANCE: &[(&str, &str)] = &[
 pub fn resolve(name: &str, context: Option<&str>) -> Result<Vec<Flow>, String> {
     if let Some(script) = conformance(name, context) {
         return Ok(vec![Flow {
-            label: format!("{name} (reference client)"),
+            label: format!("{name} (reference client)").into(),
             client: clients::reference(),
             script,
         }]);
@@ -84,7 +84,7 @@ pub fn resolve(name: &str, context: Option<&str>) -> Result<Vec<Flow>, String> {
         return Ok(setups
             .into_iter()
             .map(|setup| Flow {
-                label: format!("{}: {}", info.id, setup.label),
+                label: format!("{}: {}", info.id, setup.label).into(),
                 client: setup.client,
                 script: setup.script,
             })

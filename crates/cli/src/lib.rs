@@ -78,7 +78,15 @@ pub fn main() -> ExitCode {
     let command = match args::parse(std::env::args_os().skip(1)) {
         Ok(command) => command,
         Err(err) => {
-            let _ = write!(io::stderr(), "error: {err}\n\n{}", args::USAGE);
+            // The error in the language asked for (the usage text is English).
+            let lang = args::asked_lang(std::env::args_os().skip(1))
+                .and_then(|tag| i18n::Catalog::load(&tag));
+            let _ = write!(
+                io::stderr(),
+                "error: {}\n\n{}",
+                err.say(lang.as_ref()),
+                args::USAGE
+            );
             return ExitCode::from(2);
         }
     };

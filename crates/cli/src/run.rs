@@ -21,10 +21,12 @@ pub struct Heading {
     pub summary: String,
 }
 
-fn unknown(id: &str) -> Failure {
-    Failure::Usage(format!(
-        "unknown scenario {id:?}; valid scenario ids: {}",
-        list::scenario_ids()
+fn unknown(id: &str, lang: Option<&Catalog>) -> Failure {
+    Failure::Usage(said(
+        lang,
+        "cli.run.unknown",
+        "unknown scenario {id}; valid scenario ids: {ids}",
+        &[("id", format!("{id:?}")), ("ids", list::scenario_ids())],
     ))
 }
 
@@ -34,8 +36,8 @@ fn unknown(id: &str) -> Failure {
 pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Result<String, Failure> {
     let (heading, timelines) = match scenario {
         Scenario::Builtin(id) => {
-            let info = scenarios::find(id).ok_or_else(|| unknown(id))?;
-            let timelines = scenarios::run(info.id).ok_or_else(|| unknown(id))?;
+            let info = scenarios::find(id).ok_or_else(|| unknown(id, lang))?;
+            let timelines = scenarios::run(info.id).ok_or_else(|| unknown(id, lang))?;
             let heading = Heading {
                 id: info.id.into(),
                 origin: format!("scenario {}", info.number),
@@ -51,7 +53,7 @@ pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Resul
             (heading, timelines)
         }
         Scenario::File(path) => {
-            let loaded = source::load(path)?;
+            let loaded = source::load(path, lang)?;
             // The author's text in the language, where the file has it
             // (the text output only: JSON does not change with --lang).
             let loaded = match (lang, format) {
@@ -82,7 +84,7 @@ pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Resul
 
 /// A catalog scenario as a scenario file (pretty JSON).
 pub fn export(id: &str) -> Result<String, Failure> {
-    let info = scenarios::find(id).ok_or_else(|| unknown(id))?;
+    let info = scenarios::find(id).ok_or_else(|| unknown(id, None))?;
     let mut text = serde_json::to_string_pretty(&file::export_scenario(info))
         .map_err(|err| Failure::Io(format!("cannot encode the file: {err}")))?;
     text.push('\n');

@@ -5,38 +5,99 @@
 
 use std::io::Read;
 
-use mcp_lanes_core::scenarios::file::{self, ScenarioFile, MAX_FILE_BYTES};
+use mcp_lanes_core::note;
+use mcp_lanes_core::note::Msg;
+use mcp_lanes_core::scenarios::file::{self, FileError, ScenarioFile, MAX_FILE_BYTES};
 use mcp_lanes_core::server::{presets, ServerConfig};
 
 use crate::args::ServerSource;
+use crate::i18n::Catalog;
 use crate::{list, Failure};
 
-/// Reads and loads a scenario file; every problem is in the error.
-pub fn load(path: &str) -> Result<ScenarioFile, Failure> {
-    let opened = std::fs::File::open(path)
-        .map_err(|err| Failure::Usage(format!("cannot read the scenario file {path:?}: {err}")))?;
+/// Reads and loads a scenario file; every problem is in the error, in
+/// `lang`'s language (`--lang`; English without one).
+pub fn load(path: &str, lang: Option<&Catalog>) -> Result<ScenarioFile, Failure> {
+    let cannot_read = |err: std::io::Error| {
+        // The system's words, but for the two a reader meets most.
+        let why = match err.kind() {
+            std::io::ErrorKind::NotFound => {
+                say(lang, "cli.file.not_found", "there is no such file", &[])
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                say(lang, "cli.file.no_permission", "permission denied", &[])
+            }
+            _ => err.to_string(),
+        };
+        Failure::Usage(say(
+            lang,
+            "cli.file.cannot_read",
+            "cannot read the scenario file {path}: {why}",
+            &[("path", format!("{path:?}")), ("why", why)],
+        ))
+    };
+    let opened = std::fs::File::open(path).map_err(cannot_read)?;
     // Read one byte past the limit at most: a huge file is not read whole.
     let mut bytes = Vec::new();
     opened
         .take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|err| Failure::Usage(format!("cannot read the scenario file {path:?}: {err}")))?;
-    let problems = |lines: Vec<String>| {
-        let count = lines.len();
-        let noun = if count == 1 { "problem" } else { "problems" };
-        Failure::Usage(format!(
-            "{path} is not a valid scenario file ({count} {noun}):\n  {}",
-            lines.join("\n  ")
-        ))
+        .map_err(cannot_read)?;
+    let problems = |errors: Vec<FileError>| {
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|e| {
+                let note = e.note();
+                match lang {
+                    Some(c) => c.note(note.text(), note.msg().map(Msg::to_value).as_ref()),
+                    None => note.text().to_string(),
+                }
+            })
+            .collect();
+        let count = lines.len().to_string();
+        let (key, english) = if lines.len() == 1 {
+            (
+                "cli.file.invalid_one",
+                "{path} is not a valid scenario file (1 problem):",
+            )
+        } else {
+            (
+                "cli.file.invalid",
+                "{path} is not a valid scenario file ({count} problems):",
+            )
+        };
+        let head = say(
+            lang,
+            key,
+            english,
+            &[("path", path.to_string()), ("count", count)],
+        );
+        Failure::Usage(format!("{head}\n  {}", lines.join("\n  ")))
     };
     if bytes.len() > MAX_FILE_BYTES {
-        return Err(problems(vec![format!(
-            "(file): more than the limit of {MAX_FILE_BYTES} bytes for a scenario file"
+        return Err(problems(vec![FileError::new(
+            "",
+            note!(
+                "file.too_big_read",
+                "more than the limit of {max} bytes for a scenario file",
+                max = MAX_FILE_BYTES
+            ),
         )]));
     }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| problems(vec!["(file): not UTF-8 text".to_string()]))?;
-    file::load(&text).map_err(|errors| problems(errors.iter().map(ToString::to_string).collect()))
+    let text = String::from_utf8(bytes).map_err(|_| {
+        problems(vec![FileError::new(
+            "",
+            note!("file.not_utf8", "not UTF-8 text"),
+        )])
+    })?;
+    file::load(&text).map_err(problems)
+}
+
+/// The text of `key` in `lang`'s catalog (`english` without one).
+fn say(lang: Option<&Catalog>, key: &str, english: &str, args: &[(&str, String)]) -> String {
+    match lang {
+        Some(c) => c.fill(key, english, args),
+        None => note::substitute(english, args),
+    }
 }
 
 /// The server `serve` runs.
@@ -49,7 +110,7 @@ pub fn server(source: &ServerSource) -> Result<ServerConfig, Failure> {
             ))
         }),
         ServerSource::File { path, server } => {
-            let loaded = load(path)?;
+            let loaded = load(path, None)?;
             loaded.server(server).cloned().ok_or_else(|| {
                 let ids: Vec<&str> = loaded.servers.iter().map(|(id, _)| id.as_str()).collect();
                 Failure::Usage(format!(

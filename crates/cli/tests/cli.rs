@@ -247,3 +247,54 @@ fn unknown_arguments_print_usage_on_stderr_and_exit_2() {
         assert!(stderr(&out).contains("Usage:"), "{args:?}");
     }
 }
+
+#[test]
+fn usage_errors_under_lang_zh_are_in_chinese() {
+    // The error line follows --lang (the usage text below it stays
+    // English); option names, ids and values stay as they are.
+    for (args, said) in [
+        (
+            &["run", "--lang", "zh", "--scenario", "a", "--file", "b"][..],
+            "不能两者都给",
+        ),
+        (&["run", "--lang", "zh", "--format", "yaml"], "run 需要"),
+        (&["list", "--lang=zh", "--bogus"], "无效的选项 '--bogus'"),
+        (&["serve", "--lang", "zh", "--preset", "notes"], "不适用于"),
+        (
+            &["check", "--lang", "zh", "--url", "u", "--format", "xml"],
+            "不是 text 或 json",
+        ),
+        (
+            &["run", "--lang", "zh", "--scenario", "no-such"],
+            "未知的场景",
+        ),
+        (
+            &["run", "--lang", "zh", "--file", "/no/such/file.json"],
+            "没有这个文件",
+        ),
+        (
+            &[
+                "check",
+                "--lang",
+                "zh",
+                "--flow",
+                "nope",
+                "--url",
+                "http://127.0.0.1:1/mcp",
+            ],
+            "未知的流程 \"nope\"",
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        let line = err.lines().next().unwrap_or_default();
+        assert!(line.contains(said), "{args:?}: {err}");
+        // (A list of valid ids after "；" is a list of terms.)
+        let words = line.split('；').next().unwrap_or_default();
+        assert_eq!(common::english_run(words), None, "{args:?}: {line}");
+    }
+    // Without --lang, English as before.
+    let out = run(&["run", "--scenario", "a", "--file", "b"]);
+    assert!(stderr(&out).starts_with("error: run takes --scenario ID or --file PATH, not both"));
+}

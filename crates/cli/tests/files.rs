@@ -6,7 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{modern, post, run, Proc};
+use common::{english_run, modern, post, run, Proc};
 use serde_json::{json, Value};
 
 fn repo_file(path: &str) -> String {
@@ -89,6 +89,82 @@ fn an_exported_scenario_runs_from_its_file_exactly_as_the_builtin() {
         let builtin = run(&["run", "--scenario", id, "--format", "json"]);
         assert!(from_file.status.success(), "{}", text(&from_file.stderr));
         assert_eq!(text(&from_file.stdout), text(&builtin.stdout), "{id}");
+    }
+}
+
+/// `line` without its JSON path (before the first `: ` or `：`), the
+/// list of the keys a place allows (field names, after "应为以下之一：")
+/// and quoted text (the author's values, said as they are).
+fn readers_words(line: &str) -> String {
+    let line = line.trim_start();
+    let line = line.split("应为以下之一：").next().unwrap_or_default();
+    let rest = match (line.find(": "), line.find('：')) {
+        (Some(a), Some(b)) => &line[a.min(b)..],
+        (Some(a), None) | (None, Some(a)) => &line[a..],
+        (None, None) => line,
+    };
+    rest.split('"').step_by(2).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn an_invalid_file_under_lang_zh_says_its_problems_in_chinese() {
+    let bad = json!({
+        "format": "mcp-lanes-scenario/0",
+        "id": "Broken File",
+        "titel": "typo",
+        "servers": [{"id": "weather", "preset": "nope",
+                     "tools": [{"name": "forecast", "requires": ["sampling"], "inputSchema": {"type": "array"}}]}],
+        "clients": [{"id": "c", "capabilities": {"sampel": {}}}],
+        "setups": [{"client": "plain", "server": "weather", "transport": "pigeon",
+                    "steps": [{"do": "wait", "ms": -1}, {"do": "dance"}, {"do": "call"}, 7]}],
+        "translations": {"not a tag": {}}
+    });
+    let dangling = json!({
+        "format": "mcp-lanes-scenario/1",
+        "id": "dangling",
+        "setups": [{"client": "nobody", "server": "wether", "steps": [{"do": "discover"}]}],
+        "translations": {"zh": {"labels": {"no such label": "x"}}}
+    });
+    let cases = [
+        ("broken-zh.json", bad.to_string()),
+        ("dangling-zh.json", dangling.to_string()),
+        ("not-json-zh.json", "{\"format\": ".to_string()),
+        ("comma-zh.json", "[1,]".to_string()),
+        ("deep-zh.json", "[".repeat(100)),
+    ];
+    for (name, body) in cases {
+        let path = temp_file(name, &body);
+        let out = run(&["run", "--file", &path, "--lang", "zh"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(out.stdout.is_empty(), "{name}");
+        let errors = text(&out.stderr);
+        assert!(errors.contains("不是有效的场景文件"), "{errors}");
+        let english: Vec<String> = errors
+            .lines()
+            .skip(1)
+            .filter_map(|l| english_run(&readers_words(l)).map(|run| format!("{run:?} in {l:?}")))
+            .collect();
+        assert!(
+            english.is_empty(),
+            "English left:\n{}\n\n{errors}",
+            english.join("\n")
+        );
+    }
+    // The paths and the author's values stay as they are.
+    let out = run(&[
+        "run",
+        "--file",
+        &temp_file("b.json", &bad.to_string()),
+        "--lang",
+        "zh",
+    ]);
+    let errors = text(&out.stderr);
+    for said in [
+        "servers[0].tools[0].requires：应为能力对象，例如 {\"elicitation\": {}}，实际为 [\"sampling\"]",
+        "setups[0].steps[0].ms：应为 0 到 86400000 之间的整数，实际为 -1",
+        "titel：场景文件里有未知的键（是否想写 \"title\"？）",
+    ] {
+        assert!(errors.contains(said), "{said:?} missing from:\n{errors}");
     }
 }
 

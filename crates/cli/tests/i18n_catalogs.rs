@@ -139,6 +139,8 @@ fn read(name: &str) -> Map<String, Value> {
 /// Keys whose translation may equal the English text: MCP terms, ids,
 /// names and symbols that stay as they are in every language.
 const SAME_AS_ENGLISH: &[&str] = &[
+    // A usage error said as it came (a library's or the OS's words).
+    "cli.usage.as_is",
     "label.stdio",
     "label.Streamable HTTP",
     "app.name",

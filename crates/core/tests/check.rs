@@ -240,6 +240,43 @@ fn a_report_survives_its_json_and_merges_flows() {
 }
 
 #[test]
+fn merged_flows_named_by_notes_say_their_names_in_any_language() {
+    let a = run("discover", 0);
+    let b = run("legacy-handshake", 0);
+    let label = mcp_lanes_core::note!("t.flow", "discover: {what}", what = "the probe");
+    let merged = check::merge_labelled("check", &[a.clone(), b.clone()], &[label]).expect("flows");
+    let opening = &merged.events[0];
+    assert_eq!(opening.note, "Flow 1 of 2: discover: the probe");
+    let zh = |key: &str| match key {
+        "check.flow" => Some("第 {n} 个流程（共 {count} 个）：{label}".to_string()),
+        "t.flow" => Some("discover：{what}".to_string()),
+        _ => None,
+    };
+    let said = opening
+        .note_msg
+        .as_ref()
+        .and_then(|m| mcp_lanes_core::note::render(m, &zh, ""));
+    assert_eq!(
+        said.as_deref(),
+        Some("第 1 个流程（共 2 个）：discover：the probe")
+    );
+    // A flow without a note is named by its timeline's label, as before.
+    let second = &merged.events[a.events.len() + 1];
+    assert_eq!(second.note, format!("Flow 2 of 2: {}", b.label));
+    assert_eq!(
+        check::merge("check", &[a, b]).map(|m| m.events.len()),
+        Some(merged.events.len())
+    );
+    // The flows' outcomes, one after the other, in any language.
+    let outcome = merged
+        .summary
+        .outcome_msg
+        .as_ref()
+        .and_then(Value::as_array);
+    assert_eq!(outcome.map(Vec::len), Some(2));
+}
+
+#[test]
 fn s_schema_is_left_to_native_code_the_grader_never_judges_it() {
     // Full schema validation needs a JSON Schema validator, too big for the
     // page: `mcp-lanes check` adds S-SCHEMA verdicts of its own.

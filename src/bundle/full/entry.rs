@@ -76,23 +76,26 @@ async fn with_file(mut config: Config) -> Config {
         Some(FileRequest::Url(url)) => match fetch_file(&url).await {
             Ok(text) => file::load(&text),
             Err(why) => {
-                let cors = if cross_origin(&url) {
-                    " It is on another origin: the browser loads it only when that origin allows this page (CORS, Access-Control-Allow-Origin)."
-                } else {
-                    ""
-                };
-                Err(vec![file::FileError {
-                    path: String::new(),
-                    message: format!("the scenario file {url} could not be loaded ({why}).{cors}"),
-                }])
+                // Said in the installed language (the catalog came first).
+                let mut said = crate::i18n::tf("file.unloadable", &[("url", &url), ("why", &why)]);
+                if cross_origin(&url) {
+                    said.push_str(&crate::i18n::t("file.cors"));
+                }
+                Err(vec![file::FileError::new("", said.into())])
             }
         },
     };
-    // The author's text in the page's language (the catalog is installed).
+    // The author's text in the page's language, and the problems said in
+    // it (the whole catalog, notes included, is installed by now).
     let loaded = loaded
         .map(|file| file.localized(&crate::i18n::lang()))
         .map(std::rc::Rc::new)
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        .map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| crate::i18n::note(&e.note()))
+                .collect::<Vec<_>>()
+        });
     if let Err(problems) = &loaded {
         gloo::console::error!(format!(
             "mcp-lanes: the scenario file cannot be shown:\n  {}",
@@ -259,9 +262,10 @@ pub async fn mount(
     let base = script_base().unwrap_or_else(|| "/".into());
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
+    // The whole catalog first: a file's problems are said in it.
+    load_full_catalog().await;
     // The file's own text in the figure's language (its translations).
     config = with_file(config).await;
-    load_full_catalog().await;
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
     // (The lite figure said so already.)

@@ -64,14 +64,22 @@ struct Checker<'a> {
     limits: Limits,
     http: Option<Connection>,
     timelines: Vec<Timeline>,
+    /// Each timeline's flow label (keyed: said in `--lang`).
+    labels: Vec<Note>,
     skipped: Vec<Note>,
-    /// What went wrong below the protocol, per flow.
-    problems: Vec<String>,
+    /// What went wrong below the protocol, per flow (the flow's label
+    /// keyed, the problem's detail as the transport said it).
+    problems: Vec<Note>,
     stderr_tail: Option<String>,
     started: Instant,
 }
 
 impl Checker<'_> {
+    /// The language of what the check says (`--lang`, else English).
+    fn lang(&self) -> Catalog {
+        Catalog::or_english(self.args.lang.as_deref())
+    }
+
     fn wanted(&self, id: &str) -> bool {
         self.args.flows.is_empty() || self.args.flows.iter().any(|f| f == id)
     }
@@ -79,9 +87,11 @@ impl Checker<'_> {
     fn open(&self) -> Result<Connection, Failure> {
         Connection::open(&self.args.target, self.limits).map_err(|e| match e {
             OpenError::Usage(msg) => Failure::Usage(msg),
-            OpenError::Unreachable(msg) => Failure::Usage(format!(
-                "cannot reach the server at {}: {msg}",
-                self.args.target.label()
+            // The transport's own words (English) after the reader's.
+            OpenError::Unreachable(msg) => Failure::Usage(self.lang().fill(
+                "cli.unreachable",
+                "cannot reach the server at {target}: {why}",
+                &[("target", self.args.target.label()), ("why", msg)],
             )),
         })
     }
@@ -110,23 +120,37 @@ impl Checker<'_> {
             }
         };
         for p in &run.problems {
-            let line = format!("{}: {}", flow.label, p.detail);
+            let line = mcp_lanes_core::note!(
+                "check.below",
+                "{flow}: {detail}",
+                flow = flow.label,
+                detail = p.detail
+            );
             if !self.problems.contains(&line) {
                 self.problems.push(line);
             }
         }
         self.timelines.push(run.timeline.clone());
+        self.labels.push(flow.label.clone());
         Ok(Some(run.timeline))
     }
 }
 
 /// Runs the check, prints it, writes `--out`.
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
+    let lang = Catalog::or_english(args.lang.as_deref());
     for id in &args.flows {
         if !FLOWS.iter().any(|(f, _)| f == id) {
-            return Err(Failure::Usage(format!(
-                "unknown flow {id:?}; flows: {}",
-                FLOWS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
+            return Err(Failure::Usage(lang.fill(
+                "cli.check.unknown_flow",
+                "unknown flow {id}; flows: {flows}",
+                &[
+                    ("id", format!("{id:?}")),
+                    (
+                        "flows",
+                        FLOWS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", "),
+                    ),
+                ],
             )));
         }
     }
@@ -141,6 +165,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         limits,
         http: None,
         timelines: Vec::new(),
+        labels: Vec::new(),
         skipped: Vec::new(),
         problems: Vec::new(),
         stderr_tail: None,
@@ -152,7 +177,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     }
     run_flows(&mut checker, is_http)?;
     let label = format!("check: {}", args.target.label());
-    let Some(merged) = check::merge(&label, &checker.timelines) else {
+    let Some(merged) = check::merge_labelled(&label, &checker.timelines, &checker.labels) else {
         return Err(Failure::Usage("no flow ran".into()));
     };
     let mut report = Report::new(args.target.label(), merged);
@@ -175,16 +200,19 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             &checker.skipped,
             &checker.problems,
             checker.stderr_tail.as_deref(),
-            &Catalog::or_english(args.lang.as_deref()),
+            &lang,
         ),
     };
     crate::print(&text)?;
     let summary = check::summary(&report.verdicts);
     if summary.failed > 0 {
-        return Err(Failure::Verdict(format!(
-            "{} rule(s) failed against {}",
-            summary.failed,
-            args.target.label()
+        return Err(Failure::Verdict(lang.fill(
+            "cli.check.failed",
+            "{count} rule(s) failed against {target}",
+            &[
+                ("count", summary.failed.to_string()),
+                ("target", args.target.label()),
+            ],
         )));
     }
     Ok(())

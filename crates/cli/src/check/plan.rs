@@ -6,6 +6,7 @@
 
 use mcp_lanes_core::client::presets as clients;
 use mcp_lanes_core::client::{example_arguments, ClientConfig, Step};
+use mcp_lanes_core::note;
 use mcp_lanes_core::protocol::capabilities::ClientCapabilities;
 use mcp_lanes_core::protocol::meta;
 use mcp_lanes_core::protocol::version::EraMode;
@@ -133,7 +134,10 @@ pub fn discover(probe_ms: u64) -> Flow {
     let mut client = crate::flows::explorer();
     client.probe_timeout_ms = probe_ms;
     Flow {
-        label: "discover: the era probe, discover and list".into(),
+        label: note!(
+            "check.flow.discover",
+            "discover: the era probe, discover and list"
+        ),
         client,
         script: vec![
             Step::Discover { version: None },
@@ -165,7 +169,10 @@ fn call(tool: &Callable, declare: Option<ClientCapabilities>) -> Step {
 /// Each callable tool once, declaring no client capability.
 pub fn capability_probe(tools: &[Callable]) -> Flow {
     Flow {
-        label: "capabilities: each callable tool without client capabilities".into(),
+        label: note!(
+            "check.flow.capabilities",
+            "capabilities: each callable tool without client capabilities"
+        ),
         client: modern(),
         script: tools
             .iter()
@@ -178,9 +185,10 @@ pub fn capability_probe(tools: &[Callable]) -> Flow {
 /// (M-STATELESS).
 pub fn capability_round(tool: &Callable) -> Flow {
     Flow {
-        label: format!(
-            "capabilities: {} with the capability, then without it again",
-            tool.name
+        label: note!(
+            "check.flow.capability_round",
+            "capabilities: {tool} with the capability, then without it again",
+            tool = tool.name
         ),
         client: modern(),
         script: vec![
@@ -194,7 +202,10 @@ pub fn capability_round(tool: &Callable) -> Flow {
 /// unknown method.
 pub fn unknown() -> Flow {
     Flow {
-        label: "unknown: an unknown tool versus an unknown method".into(),
+        label: note!(
+            "check.flow.unknown",
+            "unknown: an unknown tool versus an unknown method"
+        ),
         client: modern(),
         script: vec![
             Step::request("tools/list"),
@@ -214,7 +225,11 @@ pub fn unknown() -> Flow {
 /// client retries with one from `data.supported` (C-VERSION-RETRY-ONCE).
 pub fn version() -> Flow {
     Flow {
-        label: format!("version: {FUTURE_VERSION}, then the retry"),
+        label: note!(
+            "check.flow.version",
+            "version: {version}, then the retry",
+            version = FUTURE_VERSION
+        ),
         client: modern(),
         script: vec![
             Step::Discover {
@@ -276,7 +291,7 @@ pub fn meta(on_http: bool) -> Flow {
         })
         .collect();
     Flow {
-        label: "meta: missing or malformed _meta".into(),
+        label: note!("check.flow.meta", "meta: missing or malformed _meta"),
         client: modern(),
         script,
     }
@@ -307,7 +322,7 @@ pub fn headers() -> Flow {
         }
     }
     Flow {
-        label: "headers: Mcp-Method against the body".into(),
+        label: note!("check.flow.headers", "headers: Mcp-Method against the body"),
         client: modern(),
         script: vec![raw(
             body,
@@ -342,7 +357,10 @@ pub fn legacy(tools: &[Callable]) -> Flow {
             .map(|t| Step::call_tool(&t.name, t.arguments.clone())),
     );
     Flow {
-        label: "legacy: initialize (echo), initialized, lists".into(),
+        label: note!(
+            "check.flow.legacy",
+            "legacy: initialize (echo), initialized, lists"
+        ),
         client: legacy_client(ProtocolVersion::LEGACY),
         script,
     }
@@ -351,7 +369,11 @@ pub fn legacy(tools: &[Callable]) -> Flow {
 /// initialize naming a version no server speaks.
 pub fn counter_offer() -> Flow {
     Flow {
-        label: format!("counter-offer: initialize naming {ANCIENT_VERSION}"),
+        label: note!(
+            "check.flow.counter_offer",
+            "counter-offer: initialize naming {version}",
+            version = ANCIENT_VERSION
+        ),
         client: legacy_client(&[ANCIENT_VERSION]),
         script: vec![Step::request("tools/list")],
     }

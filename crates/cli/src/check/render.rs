@@ -79,7 +79,7 @@ fn first_sentence(text: &str) -> &str {
 pub fn text(
     report: &Report,
     skipped: &[Note],
-    problems: &[String],
+    problems: &[Note],
     stderr_tail: Option<&str>,
     lang: &Catalog,
 ) -> String {
@@ -121,7 +121,11 @@ pub fn text(
         out.push_str(&say("cli.check.below", "Below the protocol:"));
         out.push('\n');
         for p in problems {
-            out.push_str(&format!("  - {}\n", one_line(p)));
+            let msg = p.msg().map(mcp_lanes_core::note::Msg::to_value);
+            out.push_str(&format!(
+                "  - {}\n",
+                one_line(&lang.note(p.text(), msg.as_ref()))
+            ));
         }
     }
     let failed: Vec<&Verdict> = report

@@ -323,7 +323,12 @@ fn on_deadline(session: &mut Session, awaited: Option<u64>, what: &str) -> bool 
         );
         session.problem(
             ProblemKind::Timeout,
-            format!("no answer to {what} within {ms} ms"),
+            mcp_lanes_core::note!(
+                "driver.problem.timeout",
+                "no answer to {what} within {ms} ms",
+                what = what,
+                ms = ms
+            ),
         );
         return true;
     }

@@ -91,8 +91,9 @@ impl Target {
 /// One client script to run: a client configuration and its steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flow {
-    /// The timeline's label.
-    pub label: String,
+    /// The timeline's label (its English text), and how another language
+    /// says it (a check's flows are keyed, `check.flow.*`).
+    pub label: mcp_lanes_core::note::Note,
     /// The client (its request timeout is replaced by [`Limits::exchange`]).
     pub client: ClientConfig,
     /// What it is asked to do.
@@ -127,8 +128,9 @@ pub struct Problem {
     pub at_ms: u64,
     /// What kind of problem.
     pub kind: ProblemKind,
-    /// A sentence saying what happened.
-    pub detail: String,
+    /// A sentence saying what happened (keyed, `driver.problem.*`, but
+    /// for the transport's or the system's own words).
+    pub detail: mcp_lanes_core::note::Note,
 }
 
 /// A finished run.
@@ -313,13 +315,28 @@ impl Session {
             self.not_mcp += 1;
             if self.not_mcp == 1 {
                 let what = match (status, text.is_empty()) {
-                    (Some(s), true) => format!("an HTTP {s} answer without a body"),
-                    (Some(s), false) => format!("an HTTP {s} answer whose body is not JSON-RPC"),
-                    (None, _) => "a line that is not JSON-RPC".to_string(),
+                    (Some(s), true) => mcp_lanes_core::note!(
+                        "driver.problem.http_no_body",
+                        "an HTTP {status} answer without a body",
+                        status = s
+                    ),
+                    (Some(s), false) => mcp_lanes_core::note!(
+                        "driver.problem.http_not_jsonrpc",
+                        "an HTTP {status} answer whose body is not JSON-RPC",
+                        status = s
+                    ),
+                    (None, _) => mcp_lanes_core::note!(
+                        "driver.problem.line_not_jsonrpc",
+                        "a line that is not JSON-RPC"
+                    ),
                 };
                 self.problem(
                     ProblemKind::NotMcp,
-                    format!("the server sent {what}: is it an MCP server?"),
+                    mcp_lanes_core::note!(
+                        "driver.problem.not_mcp",
+                        "the server sent {what}: is it an MCP server?",
+                        what = what
+                    ),
                 );
             }
         }
@@ -344,7 +361,11 @@ impl Session {
             );
             self.problem(
                 ProblemKind::Flood,
-                format!("the server sent so much that the run reached {MAX_EVENTS} events"),
+                mcp_lanes_core::note!(
+                    "driver.problem.flood",
+                    "the server sent so much that the run reached {max} events",
+                    max = MAX_EVENTS
+                ),
             );
         }
         true
@@ -359,7 +380,11 @@ impl Session {
                 .iter_mut()
                 .find(|p| p.kind == ProblemKind::NotMcp)
             {
-                p.detail.push_str(&format!(" ({count} such answers)"));
+                p.detail.push(mcp_lanes_core::note!(
+                    "driver.problem.such_answers",
+                    "({count} such answers)",
+                    count = count
+                ));
             }
         }
     }
@@ -384,7 +409,7 @@ impl Session {
         tokio::time::Instant::now() >= self.deadline
     }
 
-    fn problem(&mut self, kind: ProblemKind, detail: String) {
+    fn problem(&mut self, kind: ProblemKind, detail: mcp_lanes_core::note::Note) {
         let at_ms = self.now().as_millis();
         self.problems.push(Problem {
             at_ms,
@@ -411,7 +436,11 @@ impl Session {
         );
         self.problem(
             ProblemKind::RunTooLong,
-            format!("the run passed its {limit} s limit"),
+            mcp_lanes_core::note!(
+                "driver.problem.run_limit",
+                "the run passed its {limit} s limit",
+                limit = limit
+            ),
         );
     }
 
@@ -425,7 +454,8 @@ impl Session {
         lost: mcp_lanes_core::note::Note,
     ) {
         let detail = failure.describe();
-        self.problem(ProblemKind::Exchange, detail.clone());
+        // The transport's own words.
+        self.problem(ProblemKind::Exchange, detail.clone().into());
         if self.still_awaits(awaited) {
             let now = self.now();
             self.client.handle_failure(now, &failure);
@@ -495,7 +525,12 @@ impl Session {
                         let exchange = self.limits.exchange.as_millis();
                         self.problem(
                             ProblemKind::Timeout,
-                            format!("no answer to request {request_id} within {exchange} ms"),
+                            mcp_lanes_core::note!(
+                                "driver.problem.timeout_id",
+                                "no answer to request {id} within {ms} ms",
+                                id = request_id,
+                                ms = exchange
+                            ),
                         );
                     }
                     self.rec.push(kind, out.rules, out.note);

@@ -158,9 +158,14 @@ impl Recorder {
                 count = n,
                 problems = problems
                     .iter()
-                    .map(|p| p.detail.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                    .map(|p| p.detail.clone())
+                    .reduce(|list, next| mcp_lanes_core::note!(
+                        "driver.problems_join",
+                        "{list}; {next}",
+                        list = list,
+                        next = next
+                    ))
+                    .unwrap_or_default()
             ),
         });
         let (outcome, outcome_msg) = outcome.into_parts();

@@ -324,7 +324,8 @@ async fn server_gone(wire: &mut StdioWire, session: &mut Session, why: String) {
             detail = detail
         ),
     );
-    session.problem(ProblemKind::ServerExited, detail.clone());
+    // The exit status and the server's words, as they came.
+    session.problem(ProblemKind::ServerExited, detail.clone().into());
     wire.ended = Some(detail);
 }
 

@@ -650,3 +650,30 @@ impl Peer {
         self.stderr.lock().map(|t| t.clone()).unwrap_or_default()
     }
 }
+
+/// A run of four or more plain English words in `text` (MCP terms carry
+/// `/`, `_`, `.`, `-`, digits or inner capitals and do not count).
+pub fn english_run(text: &str) -> Option<String> {
+    let mut run: Vec<&str> = Vec::new();
+    for raw in text.split(|c: char| !c.is_ascii_graphic() || "\"()".contains(c)) {
+        let word = raw.trim_matches(|c: char| ",;:.!?".contains(c));
+        let plain = !word.is_empty()
+            && word
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '\'')
+            && word
+                .chars()
+                .skip(1)
+                .all(|c| c.is_ascii_lowercase() || c == '\'');
+        if plain {
+            run.push(word);
+            if run.len() >= 4 {
+                return Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    None
+}

@@ -41,7 +41,7 @@ mod report;
 mod status;
 mod verdict;
 
-pub use report::{merge, Report};
+pub use report::{merge, merge_labelled, Report};
 pub use verdict::{summary, Outcome, RuleCount, Summary, Verdict};
 
 use crate::protocol::jsonrpc::ErrorCode;

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::verdict::{Outcome, Verdict};
+use crate::note::Note;
 use crate::sim::{Event, EventKind, Side, Summary, Timeline};
 
 /// What `mcp-lanes check` found: serialized as
@@ -89,18 +90,29 @@ fn read_verdict(v: &Value) -> Option<Verdict> {
 /// times shifted to start where the previous flow ended, and indexes run
 /// on. The lane headers are the first flow's; `label` names the whole.
 pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
+    merge_labelled(label, flows, &[])
+}
+
+/// [`merge`], each flow named by a note (`labels[n]`, a catalog message a
+/// view can say in another language; a flow without one is named by its
+/// timeline's label, as it is).
+pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Option<Timeline> {
     let first = flows.first()?;
     let mut events: Vec<Event> = Vec::new();
     let mut offset = 0u64;
     let mut leaked = 0u32;
     let mut outcomes = Vec::new();
+    let mut outcome_msgs = Vec::new();
     for (n, flow) in flows.iter().enumerate() {
         let (note, note_msg) = crate::note!(
             "check.flow",
             "Flow {n} of {count}: {label}",
             n = n + 1,
             count = flows.len(),
-            label = flow.label
+            label = labels
+                .get(n)
+                .cloned()
+                .unwrap_or_else(|| Note::from(flow.label.clone()))
         )
         .into_parts();
         events.push(Event {
@@ -124,6 +136,7 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
         offset = offset.saturating_add(flow.summary.ended_at_ms);
         leaked = leaked.saturating_add(flow.summary.leaked_locks);
         outcomes.push(flow.summary.outcome.clone());
+        outcome_msgs.push(flow.summary.outcome_msg.clone());
     }
     Some(Timeline {
         label: label.to_string(),
@@ -135,7 +148,12 @@ pub fn merge(label: &str, flows: &[Timeline]) -> Option<Timeline> {
             leaked_locks: leaked,
             ended_at_ms: offset,
             outcome: outcomes.join(" "),
-            outcome_msg: None,
+            // The flows' outcomes one after the other (a sentence each),
+            // when every flow's can be said in another language.
+            outcome_msg: outcome_msgs
+                .into_iter()
+                .collect::<Option<Vec<Value>>>()
+                .map(Value::Array),
         },
     })
 }

@@ -10,6 +10,7 @@ use super::read::{child, Errors, LISTS};
 use super::types::*;
 use super::ScenarioFile;
 use crate::client::{presets as clients, ClientConfig, Step};
+use crate::note;
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
 use crate::protocol::{
@@ -332,9 +333,11 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
     let find_server = |id: &str| find(&server_defs, id);
     let find_client = |id: &str| find(&client_defs, id);
     let no_server = |id: &str| {
-        format!(
-            "no server \"{id}\": define it under \"servers\" or name a server preset ({})",
-            preset_ids(servers::PRESETS)
+        note!(
+            "file.no_server",
+            "no server \"{id}\": define it under \"servers\" or name a server preset ({presets})",
+            id = id,
+            presets = preset_ids(servers::PRESETS)
         )
     };
     // Every server the file names, by id, in order (for `serve --file`
@@ -352,10 +355,11 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
         if client.is_none() {
             e.at(
                 &child(&path, "client"),
-                format!(
-                    "no client \"{}\": define it under \"clients\" or name a client preset ({})",
-                    def.client,
-                    preset_ids(clients::PRESETS)
+                note!(
+                    "file.no_client",
+                    "no client \"{id}\": define it under \"clients\" or name a client preset ({presets})",
+                    id = def.client,
+                    presets = preset_ids(clients::PRESETS)
                 ),
             );
         }
@@ -433,7 +437,11 @@ fn translations(
             if !setups.iter().any(|s| &s.label == label) {
                 e.at(
                     &child(&at, label),
-                    format!("no set-up is labelled {label:?}"),
+                    note!(
+                        "file.no_label",
+                        "no set-up is labelled {label}",
+                        label = format!("{label:?}")
+                    ),
                 );
             }
         }
@@ -444,7 +452,14 @@ fn translations(
                 .flat_map(|s| &s.script)
                 .any(|step| matches!(step, Step::Narrate { text } if text == said));
             if !says {
-                e.at(&child(&at, said), format!("no step says {said:?}"));
+                e.at(
+                    &child(&at, said),
+                    note!(
+                        "file.no_say",
+                        "no step says {said}",
+                        said = format!("{said:?}")
+                    ),
+                );
             }
         }
     }

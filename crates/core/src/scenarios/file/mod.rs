@@ -29,6 +29,8 @@ pub use limits::*;
 pub use read::FORMAT;
 
 use super::ScenarioInfo;
+use crate::note;
+use crate::note::{Msg, Note};
 use crate::server::ServerConfig;
 use crate::sim::Setup;
 
@@ -38,17 +40,52 @@ use crate::sim::Setup;
 pub struct FileError {
     /// JSON path of the offending value (empty: the whole file).
     pub path: String,
-    /// One sentence: what was expected, what was found, or which limit.
+    /// One sentence: what was expected, what was found, or which limit
+    /// (English).
     pub message: String,
+    /// `message` as a catalog message (`file.*` keys, see [`crate::note`]),
+    /// so a view can say it in another language; the author's values and
+    /// paths in it are said as they are.
+    pub message_msg: Option<Msg>,
+}
+
+impl FileError {
+    /// A problem at `path` (empty: the whole file).
+    pub fn new(path: impl Into<String>, message: Note) -> FileError {
+        let (message, msg) = (message.text().to_string(), message.msg().cloned());
+        FileError {
+            path: path.into(),
+            message,
+            message_msg: msg,
+        }
+    }
+
+    /// The message as a note (its English and its catalog message).
+    pub fn message_note(&self) -> Note {
+        Note::from_parts(self.message.clone(), self.message_msg.clone())
+    }
+
+    /// The whole line, `path: message` (`(file): message` for the whole
+    /// file), as a note: what the page and the CLI show, in the reader's
+    /// language (the path stays as it is).
+    pub fn note(&self) -> Note {
+        let message = self.message_note();
+        if self.path.is_empty() {
+            note!("file.whole", "(file): {message}", message = message)
+        } else {
+            note!(
+                "file.at",
+                "{path}: {message}",
+                path = self.path,
+                message = message
+            )
+        }
+    }
 }
 
 impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "(file): {}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
+        f.write_str(self.note().text())
     }
 }
 
@@ -146,37 +183,69 @@ impl ScenarioFile {
 /// checked before the content, and every problem of the content is
 /// reported.
 pub fn load(text: &str) -> Result<ScenarioFile, Vec<FileError>> {
-    let whole = |message: String| {
-        vec![FileError {
-            path: String::new(),
-            message,
-        }]
-    };
+    let whole = |message: Note| vec![FileError::new("", message)];
     if text.len() > MAX_FILE_BYTES {
-        return Err(whole(format!(
-            "{} bytes, more than the limit of {MAX_FILE_BYTES} bytes for a scenario file",
-            text.len()
+        return Err(whole(note!(
+            "file.too_big",
+            "{bytes} bytes, more than the limit of {max} bytes for a scenario file",
+            bytes = text.len(),
+            max = MAX_FILE_BYTES
         )));
     }
     if let Some((line, column)) = limits::too_deep(text) {
-        return Err(whole(format!(
-            "nested more than {MAX_DEPTH} levels deep (the limit) at line {line} column {column}"
+        return Err(whole(note!(
+            "file.too_deep_at",
+            "nested more than {max} levels deep (the limit) at line {line} column {column}",
+            max = MAX_DEPTH,
+            line = line,
+            column = column
         )));
     }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => load_value(&value),
-        Err(err) => Err(whole(format!("not valid JSON: {err}"))),
+        Err(err) => Err(whole(note!(
+            "file.not_json",
+            "not valid JSON: {why}",
+            why = json_problem(&err)
+        ))),
     }
+}
+
+/// serde_json's words for a parse error (English, as they were), with a
+/// message another language says without them: the kind of problem and
+/// where.
+fn json_problem(err: &serde_json::Error) -> Note {
+    let (line, column) = (err.line(), err.column());
+    let msg = if err.is_eof() {
+        note!(
+            "file.json_eof",
+            "the text ends too early, at line {line} column {column}",
+            line = line,
+            column = column
+        )
+    } else {
+        note!(
+            "file.json_syntax",
+            "a syntax error at line {line} column {column}",
+            line = line,
+            column = column
+        )
+    };
+    Note::from_parts(err.to_string(), msg.msg().cloned())
 }
 
 /// Loads a scenario file already parsed (e.g. an object handed over by a
 /// web page): the same checks as [`load`] besides the text's size.
 pub fn load_value(value: &Value) -> Result<ScenarioFile, Vec<FileError>> {
     if let Some(path) = limits::deep_path(value) {
-        return Err(vec![FileError {
+        return Err(vec![FileError::new(
             path,
-            message: format!("nested more than {MAX_DEPTH} levels deep (the limit)"),
-        }]);
+            note!(
+                "file.too_deep",
+                "nested more than {max} levels deep (the limit)",
+                max = MAX_DEPTH
+            ),
+        )]);
     }
     let mut errors = read::Errors::default();
     let file = read::file(&mut errors, value);
@@ -186,10 +255,10 @@ pub fn load_value(value: &Value) -> Result<ScenarioFile, Vec<FileError>> {
     };
     match loaded {
         Some(loaded) if errors.0.is_empty() => Ok(loaded),
-        _ if errors.0.is_empty() => Err(vec![FileError {
-            path: String::new(),
-            message: "the file could not be read".into(),
-        }]),
+        _ if errors.0.is_empty() => Err(vec![FileError::new(
+            "",
+            note!("file.unreadable", "the file could not be read"),
+        )]),
         _ => Err(errors.0),
     }
 }

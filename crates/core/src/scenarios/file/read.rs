@@ -11,6 +11,8 @@ use super::limits::*;
 use super::types::*;
 use super::FileError;
 use crate::client::UndeclaredPolicy;
+use crate::note;
+use crate::note::{IntoArg, Note};
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
 use crate::protocol::{ClientCapabilities, ServerCapabilities};
@@ -28,11 +30,8 @@ const MAX_VERSION: usize = 40;
 pub(super) struct Errors(pub(super) Vec<FileError>);
 
 impl Errors {
-    pub(super) fn at(&mut self, path: &str, message: impl Into<String>) {
-        self.0.push(FileError {
-            path: path.to_string(),
-            message: message.into(),
-        });
+    pub(super) fn at(&mut self, path: &str, message: Note) {
+        self.0.push(FileError::new(path, message));
     }
 }
 
@@ -76,12 +75,18 @@ pub(super) fn got(value: &Value) -> String {
     }
 }
 
-fn quoted_list(names: &[&str]) -> String {
+/// `"a", "b" or "c"` (the names are said as they are).
+pub(super) fn quoted_list(names: &[&str]) -> Note {
     let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
     match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
+        Some((last, [])) => last.into_arg(),
+        Some((last, rest)) => note!(
+            "file.or",
+            "{list} or {last}",
+            list = rest.join(", "),
+            last = last
+        ),
+        None => "".into_arg(),
     }
 }
 
@@ -101,14 +106,14 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn suggestion(key: &str, known: &[&str]) -> String {
+fn suggestion(key: &str, known: &[&str]) -> Note {
     known
         .iter()
         .map(|k| (distance(&key.to_lowercase(), &k.to_lowercase()), k))
         .filter(|(d, _)| *d <= 2)
         .min()
-        .map(|(_, k)| format!(" (did you mean \"{k}\"?)"))
-        .unwrap_or_default()
+        .map(|(_, k)| note!("file.did_you_mean", " (did you mean \"{name}\"?)", name = k))
+        .unwrap_or_else(|| "".into_arg())
 }
 
 /// An object whose keys were checked against the ones allowed.
@@ -132,24 +137,23 @@ fn fields<'a>(
     e: &mut Errors,
     path: &str,
     value: &'a Value,
-    what: &str,
+    what: &Note,
     keys: &[&str],
 ) -> Option<Fields<'a>> {
     let Some(map) = value.as_object() else {
-        e.at(
-            path,
-            format!("expected {what} (an object), got {}", got(value)),
-        );
+        e.at(path, expected_object(what, value));
         return None;
     };
     for key in map.keys() {
         if !keys.contains(&key.as_str()) {
             e.at(
                 &child(path, key),
-                format!(
-                    "unknown key in {what}{}; expected one of: {}",
-                    suggestion(key, keys),
-                    keys.join(", ")
+                note!(
+                    "file.unknown_key",
+                    "unknown key in {what}{suggestion}; expected one of: {keys}",
+                    what = what,
+                    suggestion = suggestion(key, keys),
+                    keys = keys.join(", ")
                 ),
             );
         }
@@ -160,8 +164,42 @@ fn fields<'a>(
     })
 }
 
-fn missing(e: &mut Errors, f: &Fields, key: &str, what: &str) {
-    e.at(&f.path(key), format!("required: {what}"));
+fn missing(e: &mut Errors, f: &Fields, key: &str, what: &Note) {
+    e.at(
+        &f.path(key),
+        note!("file.required", "required: {what}", what = what),
+    );
+}
+
+/// "expected `what`, got `value`".
+fn expected(what: &Note, value: &Value) -> Note {
+    note!(
+        "file.expected",
+        "expected {what}, got {got}",
+        what = what,
+        got = got(value)
+    )
+}
+
+/// "expected `what` (an object), got `value`".
+fn expected_object(what: &Note, value: &Value) -> Note {
+    note!(
+        "file.expected_object",
+        "expected {what} (an object), got {got}",
+        what = what,
+        got = got(value)
+    )
+}
+
+/// "`count` `what`, more than the limit of `max`".
+fn too_many(count: usize, what: &Note, max: usize) -> Note {
+    note!(
+        "file.too_many",
+        "{count} {what}, more than the limit of {max}",
+        count = count,
+        what = what,
+        max = max
+    )
 }
 
 /// Checks a string against a length limit (in characters) and, for short
@@ -170,54 +208,77 @@ fn check_text(
     e: &mut Errors,
     path: &str,
     value: &Value,
-    what: &str,
+    what: &Note,
     max: usize,
     single_line: bool,
 ) -> Option<String> {
     let Some(text) = value.as_str() else {
-        e.at(path, format!("expected {what}, got {}", got(value)));
+        e.at(path, expected(what, value));
         return None;
     };
     let count = text.chars().count();
     if count > max {
         e.at(
             path,
-            format!("{count} characters, more than the limit of {max} for {what}"),
+            note!(
+                "file.too_long",
+                "{count} characters, more than the limit of {max} for {what}",
+                count = count,
+                max = max,
+                what = what
+            ),
         );
         return None;
     }
     if single_line && text.chars().any(char::is_control) {
         e.at(
             path,
-            format!("expected {what} on one line, without control characters"),
+            note!(
+                "file.one_line",
+                "expected {what} on one line, without control characters",
+                what = what
+            ),
         );
         return None;
     }
     Some(text.to_string())
 }
 
+fn a_text() -> Note {
+    note!("file.what.text", "a text")
+}
+
 fn text(e: &mut Errors, f: &Fields, key: &str, required: bool) -> Option<String> {
     match f.get(key) {
         None if required => {
-            missing(e, f, key, "a text");
+            missing(e, f, key, &a_text());
             None
         }
         None => None,
-        Some(v) => check_text(e, &f.path(key), v, "a text", MAX_TEXT, false),
+        Some(v) => check_text(e, &f.path(key), v, &a_text(), MAX_TEXT, false),
     }
 }
 
 fn name(e: &mut Errors, f: &Fields, key: &str, required: bool) -> Option<String> {
     match f.get(key) {
         None if required => {
-            missing(e, f, key, "a name (a string)");
+            missing(
+                e,
+                f,
+                key,
+                &note!("file.what.name_string", "a name (a string)"),
+            );
             None
         }
         None => None,
         Some(v) => {
-            let name = check_text(e, &f.path(key), v, "a name", MAX_NAME, true)?;
+            let what = note!("file.what.name", "a name");
+            let name = check_text(e, &f.path(key), v, &what, MAX_NAME, true)?;
             if name.is_empty() {
-                e.at(&f.path(key), "expected a name, got an empty string");
+                e.at(
+                    &f.path(key),
+                    note!("file.empty_name", "expected a name, got an empty string"),
+                );
                 return None;
             }
             Some(name)
@@ -233,18 +294,21 @@ fn is_id(text: &str) -> bool {
 }
 
 fn id(e: &mut Errors, f: &Fields, key: &str, required: bool) -> Option<String> {
-    let what = "an id of lowercase letters, digits and '-', such as \"weather-2\"";
+    let what = note!(
+        "file.what.id",
+        "an id of lowercase letters, digits and '-', such as \"weather-2\""
+    );
     match f.get(key) {
         None if required => {
-            missing(e, f, key, what);
+            missing(e, f, key, &what);
             None
         }
         None => None,
         Some(v) => {
             let path = f.path(key);
-            let text = check_text(e, &path, v, what, MAX_ID, true)?;
+            let text = check_text(e, &path, v, &what, MAX_ID, true)?;
             if !is_id(&text) {
-                e.at(&path, format!("expected {what}, got {}", got(v)));
+                e.at(&path, expected(&what, v));
                 return None;
             }
             Some(text)
@@ -260,15 +324,18 @@ fn is_tool_name(text: &str) -> bool {
 }
 
 fn tool_name(e: &mut Errors, f: &Fields, key: &str) -> Option<String> {
-    let what = "a tool name of 1 to 128 letters, digits, '_', '-' or '.', such as \"forecast\"";
+    let what = note!(
+        "file.what.tool_name",
+        "a tool name of 1 to 128 letters, digits, '_', '-' or '.', such as \"forecast\""
+    );
     let Some(v) = f.get(key) else {
-        missing(e, f, key, what);
+        missing(e, f, key, &what);
         return None;
     };
     match v.as_str() {
         Some(text) if is_tool_name(text) => Some(text.to_string()),
         _ => {
-            e.at(&f.path(key), format!("expected {what}, got {}", got(v)));
+            e.at(&f.path(key), expected(&what, v));
             None
         }
     }
@@ -278,15 +345,26 @@ fn integer(e: &mut Errors, path: &str, value: &Value, min: u64, max: u64) -> Opt
     match value.as_u64() {
         Some(n) if (min..=max).contains(&n) => Some(n),
         Some(n) if n > max => {
-            e.at(path, format!("{n} is more than the limit of {max}"));
+            e.at(
+                path,
+                note!(
+                    "file.over_limit",
+                    "{n} is more than the limit of {max}",
+                    n = n,
+                    max = max
+                ),
+            );
             None
         }
         _ => {
             e.at(
                 path,
-                format!(
-                    "expected a whole number from {min} to {max}, got {}",
-                    got(value)
+                note!(
+                    "file.expected_number",
+                    "expected a whole number from {min} to {max}, got {got}",
+                    min = min,
+                    max = max,
+                    got = got(value)
                 ),
             );
             None
@@ -312,7 +390,11 @@ fn boolean(e: &mut Errors, f: &Fields, key: &str) -> Option<bool> {
     if b.is_none() {
         e.at(
             &f.path(key),
-            format!("expected true or false, got {}", got(v)),
+            note!(
+                "file.expected_bool",
+                "expected true or false, got {got}",
+                got = got(v)
+            ),
         );
     }
     b
@@ -325,10 +407,7 @@ fn choice<T: Copy>(e: &mut Errors, f: &Fields, key: &str, choices: &[(&str, T)])
         .and_then(|s| choices.iter().find(|(name, _)| *name == s));
     if found.is_none() {
         let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-        e.at(
-            &f.path(key),
-            format!("expected {}, got {}", quoted_list(&names), got(v)),
-        );
+        e.at(&f.path(key), expected(&quoted_list(&names), v));
     }
     found.map(|(_, t)| *t)
 }
@@ -338,35 +417,34 @@ fn list<'a>(
     e: &mut Errors,
     f: &Fields<'a>,
     key: &str,
-    what: &str,
+    what: &Note,
     max: usize,
 ) -> Option<&'a Vec<Value>> {
     let v = f.get(key)?;
     let Some(items) = v.as_array() else {
         e.at(
             &f.path(key),
-            format!("expected an array of {what}, got {}", got(v)),
+            note!(
+                "file.expected_array",
+                "expected an array of {what}, got {got}",
+                what = what,
+                got = got(v)
+            ),
         );
         return None;
     };
     if items.len() > max {
-        e.at(
-            &f.path(key),
-            format!("{} {what}, more than the limit of {max}", items.len()),
-        );
+        e.at(&f.path(key), too_many(items.len(), what, max));
         return None;
     }
     Some(items)
 }
 
 /// An object of any content (arguments, params, a JSON Schema).
-fn object(e: &mut Errors, f: &Fields, key: &str, what: &str) -> Option<Value> {
+fn object(e: &mut Errors, f: &Fields, key: &str, what: &Note) -> Option<Value> {
     let v = f.get(key)?;
     if !v.is_object() {
-        e.at(
-            &f.path(key),
-            format!("expected {what} (an object), got {}", got(v)),
-        );
+        e.at(&f.path(key), expected_object(what, v));
         return None;
     }
     Some(v.clone())
@@ -374,21 +452,26 @@ fn object(e: &mut Errors, f: &Fields, key: &str, what: &str) -> Option<Value> {
 
 /// A JSON Schema of an object (a tool's inputSchema, a requestedSchema).
 fn object_schema(e: &mut Errors, f: &Fields, key: &str) -> Option<Value> {
-    let what = "a JSON Schema of an object, such as {\"type\": \"object\", \"properties\": {}}";
-    let v = object(e, f, key, what)?;
+    let what = note!(
+        "file.what.schema",
+        "a JSON Schema of an object, such as {{\"type\": \"object\", \"properties\": {{}}}}"
+    );
+    let v = object(e, f, key, &what)?;
     if v.get("type") != Some(&Value::from("object")) {
         e.at(
             &f.path(key),
-            format!("expected {what}: \"type\" must be \"object\""),
+            note!(
+                "file.schema_type",
+                "expected {what}: \"type\" must be \"object\"",
+                what = what
+            ),
         );
         return None;
     }
     if let Some(p) = v.get("properties") {
         if !p.is_object() {
-            e.at(
-                &child(&f.path(key), "properties"),
-                format!("expected an object of property schemas, got {}", got(p)),
-            );
+            let what = note!("file.what.properties", "an object of property schemas");
+            e.at(&child(&f.path(key), "properties"), expected(&what, p));
             return None;
         }
     }
@@ -396,21 +479,34 @@ fn object_schema(e: &mut Errors, f: &Fields, key: &str) -> Option<Value> {
 }
 
 fn versions(e: &mut Errors, f: &Fields, key: &str) -> Option<Vec<String>> {
-    let items = list(e, f, key, "protocol versions", MAX_VERSIONS)?;
+    let what = note!("file.what.versions", "protocol versions");
+    let items = list(e, f, key, &what, MAX_VERSIONS)?;
     let path = f.path(key);
     let mut out = Vec::new();
     for (i, v) in items.iter().enumerate() {
-        let what = "a protocol version such as \"2026-07-28\"";
-        if let Some(text) = check_text(e, &item(&path, i), v, what, MAX_VERSION, true) {
+        if let Some(text) = check_text(e, &item(&path, i), v, &a_version(), MAX_VERSION, true) {
             out.push(text);
         }
     }
     (out.len() == items.len()).then_some(out)
 }
 
+fn a_version() -> Note {
+    note!(
+        "file.what.version",
+        "a protocol version such as \"2026-07-28\""
+    )
+}
+
 fn version(e: &mut Errors, f: &Fields, key: &str) -> Option<String> {
-    let what = "a protocol version such as \"2026-07-28\"";
-    check_text(e, &f.path(key), f.get(key)?, what, MAX_VERSION, true)
+    check_text(
+        e,
+        &f.path(key),
+        f.get(key)?,
+        &a_version(),
+        MAX_VERSION,
+        true,
+    )
 }
 
 const ERAS: &[(&str, EraMode)] = &[
@@ -427,7 +523,12 @@ pub(super) fn era_name(era: EraMode) -> &'static str {
         .unwrap_or("modern")
 }
 
-const CAPS_EXAMPLE: &str = "an object of capabilities such as {\"elicitation\": {}}";
+fn caps_example() -> Note {
+    note!(
+        "file.what.caps",
+        "an object of capabilities such as {{\"elicitation\": {{}}}}"
+    )
+}
 
 /// A settings object inside capabilities (`{}` or with settings).
 fn settings(e: &mut Errors, path: &str, value: &Value) -> bool {
@@ -436,9 +537,10 @@ fn settings(e: &mut Errors, path: &str, value: &Value) -> bool {
     } else {
         e.at(
             path,
-            format!(
-                "expected an object (use {{}} to declare it), got {}",
-                got(value)
+            note!(
+                "file.expected_settings",
+                "expected an object (use {{}} to declare it), got {got}",
+                got = got(value)
             ),
         );
         false
@@ -457,7 +559,7 @@ pub(super) fn client_caps(e: &mut Errors, path: &str, value: &Value) -> Option<C
         "experimental",
     ];
     let Some(map) = value.as_object() else {
-        e.at(path, format!("expected {CAPS_EXAMPLE}, got {}", got(value)));
+        e.at(path, expected(&caps_example(), value));
         return None;
     };
     let before = e.0.len();
@@ -473,7 +575,10 @@ pub(super) fn client_caps(e: &mut Errors, path: &str, value: &Value) -> Option<C
                         } else {
                             e.at(
                                 &mode_path,
-                                "unknown elicitation mode; expected \"form\" or \"url\"",
+                                note!(
+                                    "file.elicitation_mode",
+                                    "unknown elicitation mode; expected \"form\" or \"url\""
+                                ),
                             );
                         }
                     }
@@ -484,10 +589,11 @@ pub(super) fn client_caps(e: &mut Errors, path: &str, value: &Value) -> Option<C
             }
             _ => e.at(
                 &at,
-                format!(
-                    "unknown client capability{}; expected {}",
-                    suggestion(key, KNOWN),
-                    quoted_list(KNOWN)
+                note!(
+                    "file.unknown_client_cap",
+                    "unknown client capability{suggestion}; expected {list}",
+                    suggestion = suggestion(key, KNOWN),
+                    list = quoted_list(KNOWN)
                 ),
             ),
         }
@@ -506,7 +612,8 @@ fn list_capability(
     } else {
         &["listChanged"]
     };
-    let f = fields(e, path, value, "a capability object", keys)?;
+    let what = note!("file.what.capability", "a capability object");
+    let f = fields(e, path, value, &what, keys)?;
     Some(ListCapability {
         list_changed: boolean(e, &f, "listChanged"),
         subscribe: if subscribe {
@@ -527,13 +634,11 @@ fn server_caps(e: &mut Errors, path: &str, value: &Value) -> Option<ServerCapabi
         "extensions",
     ];
     let Some(map) = value.as_object() else {
-        e.at(
-            path,
-            format!(
-                "expected an object of server capabilities such as {{\"tools\": {{}}}}, got {}",
-                got(value)
-            ),
+        let what = note!(
+            "file.what.server_caps",
+            "an object of server capabilities such as {{\"tools\": {{}}}}"
         );
+        e.at(path, expected(&what, value));
         return None;
     };
     let before = e.0.len();
@@ -551,10 +656,11 @@ fn server_caps(e: &mut Errors, path: &str, value: &Value) -> Option<ServerCapabi
             "completions" | "logging" | "extensions" => {}
             _ => e.at(
                 &at,
-                format!(
-                    "unknown server capability{}; expected {}",
-                    suggestion(key, KNOWN),
-                    quoted_list(KNOWN)
+                note!(
+                    "file.unknown_server_cap",
+                    "unknown server capability{suggestion}; expected {list}",
+                    suggestion = suggestion(key, KNOWN),
+                    list = quoted_list(KNOWN)
                 ),
             ),
         }
@@ -568,7 +674,7 @@ fn items<T>(
     e: &mut Errors,
     f: &Fields,
     key: &str,
-    what: &str,
+    what: &Note,
     max: usize,
     mut read: impl FnMut(&mut Errors, &str, &Value) -> Option<T>,
 ) -> Option<Vec<T>> {
@@ -589,16 +695,19 @@ fn unique<'a>(
     path: &str,
     names: impl Iterator<Item = &'a str>,
     key: &str,
-    what: &str,
+    what: &Note,
 ) {
     let mut seen: Vec<&str> = Vec::new();
     for (i, name) in names.enumerate() {
         if let Some(first) = seen.iter().position(|n| *n == name) {
             e.at(
                 &child(&item(path, i), key),
-                format!(
-                    "{what} \"{name}\" is already defined at {}",
-                    item(path, first)
+                note!(
+                    "file.duplicate",
+                    "{what} \"{name}\" is already defined at {first}",
+                    what = what,
+                    name = name,
+                    first = item(path, first)
                 ),
             );
         }
@@ -619,50 +728,67 @@ pub(super) fn file(e: &mut Errors, value: &Value) -> Option<FileDef> {
         "setups",
         "translations",
     ];
-    let f = fields(e, "", value, "a scenario file", KEYS)?;
+    let what = note!("file.what.file", "a scenario file");
+    let f = fields(e, "", value, &what, KEYS)?;
     match f.get("format") {
         Some(v) if v.as_str() == Some(FORMAT) => {}
         Some(v) => e.at(
             &f.path("format"),
-            format!(
-                "expected \"{FORMAT}\" (the only format this version reads), got {}",
-                got(v)
+            note!(
+                "file.format",
+                "expected \"{format}\" (the only format this version reads), got {got}",
+                format = FORMAT,
+                got = got(v)
             ),
         ),
-        None => missing(e, &f, "format", &format!("\"{FORMAT}\"")),
+        None => missing(e, &f, "format", &format!("\"{FORMAT}\"").into_arg()),
     }
     if let Some(v) = f.get("$schema") {
-        check_text(e, &f.path("$schema"), v, "a schema URL", MAX_NAME, true);
+        let what = note!("file.what.schema_url", "a schema URL");
+        check_text(e, &f.path("$schema"), v, &what, MAX_NAME, true);
     }
     let id = id(e, &f, "id", true);
     let title = name(e, &f, "title", false);
     let summary = text(e, &f, "summary", false);
-    let servers = items(e, &f, "servers", "servers", MAX_DEFS, server).unwrap_or_default();
-    let clients = items(e, &f, "clients", "clients", MAX_DEFS, client).unwrap_or_default();
+    let what = note!("file.what.servers", "servers");
+    let servers = items(e, &f, "servers", &what, MAX_DEFS, server).unwrap_or_default();
+    let what = note!("file.what.clients", "clients");
+    let clients = items(e, &f, "clients", &what, MAX_DEFS, client).unwrap_or_default();
     let setups = match f.get("setups") {
         None => {
-            missing(e, &f, "setups", "an array of 1 to 12 set-ups");
+            let what = note!(
+                "file.what.setups_array",
+                "an array of 1 to {max} set-ups",
+                max = MAX_SETUPS
+            );
+            missing(e, &f, "setups", &what);
             None
         }
         Some(Value::Array(list)) if list.is_empty() => {
-            e.at(&f.path("setups"), "expected at least one set-up, got []");
+            e.at(
+                &f.path("setups"),
+                note!("file.no_setups", "expected at least one set-up, got []"),
+            );
             None
         }
-        Some(_) => items(e, &f, "setups", "set-ups", MAX_SETUPS, setup),
+        Some(_) => {
+            let what = note!("file.what.setups", "set-ups");
+            items(e, &f, "setups", &what, MAX_SETUPS, setup)
+        }
     };
     unique(
         e,
         &f.path("servers"),
         servers.iter().map(|s| s.peer.id.as_str()),
         "id",
-        "the server id",
+        &note!("file.what.server_id", "the server id"),
     );
     unique(
         e,
         &f.path("clients"),
         clients.iter().map(|c| c.peer.id.as_str()),
         "id",
-        "the client id",
+        &note!("file.what.client_id", "the client id"),
     );
     let translations = translations(e, &f);
     let id = id?;
@@ -698,23 +824,16 @@ fn translations(e: &mut Errors, f: &Fields) -> Vec<super::Translation> {
     };
     let path = f.path("translations");
     let Some(map) = value.as_object() else {
-        e.at(
-            &path,
-            format!(
-                "expected translations (an object of language tags such as \"zh\"), got {}",
-                got(value)
-            ),
+        let what = note!(
+            "file.what.translations",
+            "translations (an object of language tags such as \"zh\")"
         );
+        e.at(&path, expected(&what, value));
         return Vec::new();
     };
     if map.len() > MAX_LANGUAGES {
-        e.at(
-            &path,
-            format!(
-                "{} languages, more than the limit of {MAX_LANGUAGES}",
-                map.len()
-            ),
-        );
+        let what = note!("file.what.languages", "languages");
+        e.at(&path, too_many(map.len(), &what, MAX_LANGUAGES));
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -723,12 +842,16 @@ fn translations(e: &mut Errors, f: &Fields) -> Vec<super::Translation> {
         if !language_tag(tag) {
             e.at(
                 &at,
-                "expected a language tag as the key, such as \"zh\" or \"pt-BR\"",
+                note!(
+                    "file.language_tag",
+                    "expected a language tag as the key, such as \"zh\" or \"pt-BR\""
+                ),
             );
             continue;
         }
         const KEYS: &[&str] = &["title", "summary", "labels", "say"];
-        let Some(t) = fields(e, &at, value, "a translation", KEYS) else {
+        let what = note!("file.what.translation", "a translation");
+        let Some(t) = fields(e, &at, value, &what, KEYS) else {
             continue;
         };
         out.push(super::Translation {
@@ -756,38 +879,28 @@ fn pairs(
     };
     let path = f.path(key);
     let Some(map) = value.as_object() else {
-        e.at(
-            &path,
-            format!(
-                "expected an object of the file's text to its translation, got {}",
-                got(value)
-            ),
+        let what = note!(
+            "file.what.pairs",
+            "an object of the file's text to its translation"
         );
+        e.at(&path, expected(&what, value));
         return Vec::new();
     };
     if map.len() > most {
-        e.at(
-            &path,
-            format!("{} entries, more than the limit of {most}", map.len()),
-        );
+        let what = note!("file.what.entries", "entries");
+        e.at(&path, too_many(map.len(), &what, most));
         return Vec::new();
     }
+    let what = note!("file.what.translation_string", "a translation (a string)");
     map.iter()
         .filter_map(|(k, v)| {
-            let said = check_text(
-                e,
-                &child(&path, k),
-                v,
-                "a translation (a string)",
-                longest,
-                single_line,
-            )?;
+            let said = check_text(e, &child(&path, k), v, &what, longest, single_line)?;
             Some((k.clone(), said))
         })
         .collect()
 }
 
-fn preset(e: &mut Errors, f: &Fields, known: &[(&str, &str)], what: &str) -> Option<String> {
+fn preset(e: &mut Errors, f: &Fields, known: &[(&str, &str)], what: &Note) -> Option<String> {
     let v = f.get("preset")?;
     let ids: Vec<&str> = known.iter().map(|(id, _)| *id).collect();
     match v.as_str() {
@@ -795,10 +908,12 @@ fn preset(e: &mut Errors, f: &Fields, known: &[(&str, &str)], what: &str) -> Opt
         _ => {
             e.at(
                 &f.path("preset"),
-                format!(
-                    "expected a {what} preset: {}, got {}",
-                    quoted_list(&ids),
-                    got(v)
+                note!(
+                    "file.preset",
+                    "expected {what}: {list}, got {got}",
+                    what = what,
+                    list = quoted_list(&ids),
+                    got = got(v)
                 ),
             );
             None
@@ -820,13 +935,13 @@ const PEER_KEYS: &[&str] = &[
 ];
 
 /// Reads what a server and a client definition share but the id, which
-/// the caller reads last (`presets`: the kind's presets, `what`: its word,
-/// `caps`: its capability reader).
+/// the caller reads last (`presets`: the kind's presets, `what`: "a server
+/// preset", `caps`: its capability reader).
 fn peer<C>(
     e: &mut Errors,
     f: &Fields,
     presets: &[(&str, &str)],
-    what: &str,
+    what: &Note,
     caps: fn(&mut Errors, &str, &Value) -> Option<C>,
 ) -> PeerDef<C> {
     PeerDef {
@@ -854,14 +969,15 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
         "unknownMethods",
         "firstRequestId",
     ];
-    let f = fields(e, path, value, "a server", &[PEER_KEYS, KEYS].concat())?;
+    let what = note!("file.what.server", "a server");
+    let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
     let before = e.0.len();
     let mut def = ServerDef {
         peer: peer(
             e,
             &f,
             crate::server::presets::PRESETS,
-            "server",
+            &note!("file.what.server_preset", "a server preset"),
             server_caps,
         ),
         instructions: match f.get("instructions") {
@@ -871,15 +987,36 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
                 e,
                 &f.path("instructions"),
                 v,
-                "a text or null",
+                &note!("file.what.text_or_null", "a text or null"),
                 MAX_TEXT,
                 false,
             )
             .map(Some),
         },
-        tools: items(e, &f, "tools", "tools", MAX_ITEMS, tool),
-        resources: items(e, &f, "resources", "resources", MAX_ITEMS, resource),
-        prompts: items(e, &f, "prompts", "prompts", MAX_ITEMS, prompt),
+        tools: items(
+            e,
+            &f,
+            "tools",
+            &note!("file.what.tools", "tools"),
+            MAX_ITEMS,
+            tool,
+        ),
+        resources: items(
+            e,
+            &f,
+            "resources",
+            &note!("file.what.resources", "resources"),
+            MAX_ITEMS,
+            resource,
+        ),
+        prompts: items(
+            e,
+            &f,
+            "prompts",
+            &note!("file.what.prompts", "prompts"),
+            MAX_ITEMS,
+            prompt,
+        ),
         checks_capability_before_work: boolean(e, &f, "checksCapabilityBeforeWork"),
         unknown_methods: choice(
             e,
@@ -894,7 +1031,8 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
         ..ServerDef::default()
     };
     if let Some(v) = f.get("cache") {
-        if let Some(c) = fields(e, &f.path("cache"), v, "a cache hint", &["ttlMs", "scope"]) {
+        let what = note!("file.what.cache", "a cache hint");
+        if let Some(c) = fields(e, &f.path("cache"), v, &what, &["ttlMs", "scope"]) {
             def.ttl_ms = uint(e, &c, "ttlMs", MAX_TTL_MS);
             def.cache_scope = choice(
                 e,
@@ -913,7 +1051,7 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
             &f.path("tools"),
             tools.iter().map(|t| t.name.as_str()),
             "name",
-            "the tool",
+            &note!("file.what.the_tool", "the tool"),
         );
     }
     if let Some(prompts) = &def.prompts {
@@ -922,7 +1060,7 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
             &f.path("prompts"),
             prompts.iter().map(|p| p.name.as_str()),
             "name",
-            "the prompt",
+            &note!("file.what.the_prompt", "the prompt"),
         );
     }
     if let Some(resources) = &def.resources {
@@ -931,7 +1069,7 @@ fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
             &f.path("resources"),
             resources.iter().map(|r| r.uri.as_str()),
             "uri",
-            "the resource",
+            &note!("file.what.the_resource", "the resource"),
         );
     }
     def.peer.id = id(e, &f, "id", true)?;
@@ -949,7 +1087,7 @@ fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef> {
         "sideEffect",
         "result",
     ];
-    let f = fields(e, path, value, "a tool", KEYS)?;
+    let f = fields(e, path, value, &note!("file.what.tool", "a tool"), KEYS)?;
     let before = e.0.len();
     let def = ToolDef {
         name: tool_name(e, &f, "name").unwrap_or_default(),
@@ -968,11 +1106,18 @@ fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef> {
 
 fn question(e: &mut Errors, path: &str, value: &Value) -> Option<QuestionDef> {
     const KEYS: &[&str] = &["message", "requestedSchema", "argument", "fallbackError"];
-    let f = fields(e, path, value, "a question", KEYS)?;
+    let f = fields(
+        e,
+        path,
+        value,
+        &note!("file.what.question", "a question"),
+        KEYS,
+    )?;
     let message = text(e, &f, "message", true);
     let schema = match f.get("requestedSchema") {
         None => {
-            missing(e, &f, "requestedSchema", "a JSON Schema of an object");
+            let what = note!("file.what.object_schema", "a JSON Schema of an object");
+            missing(e, &f, "requestedSchema", &what);
             None
         }
         Some(_) => object_schema(e, &f, "requestedSchema"),
@@ -988,7 +1133,8 @@ fn question(e: &mut Errors, path: &str, value: &Value) -> Option<QuestionDef> {
 }
 
 fn resource(e: &mut Errors, path: &str, value: &Value) -> Option<ResourceDef> {
-    let f = fields(e, path, value, "a resource", &["uri", "name", "text"])?;
+    let what = note!("file.what.resource", "a resource");
+    let f = fields(e, path, value, &what, &["uri", "name", "text"])?;
     let uri = name(e, &f, "uri", true);
     let name = name(e, &f, "name", false);
     let text = text(e, &f, "text", false);
@@ -1000,7 +1146,8 @@ fn resource(e: &mut Errors, path: &str, value: &Value) -> Option<ResourceDef> {
 }
 
 fn prompt(e: &mut Errors, path: &str, value: &Value) -> Option<PromptDef> {
-    let f = fields(e, path, value, "a prompt", &["name", "description"])?;
+    let what = note!("file.what.prompt", "a prompt");
+    let f = fields(e, path, value, &what, &["name", "description"])?;
     let name = name(e, &f, "name", true);
     let description = text(e, &f, "description", false);
     Some(PromptDef {
@@ -1019,14 +1166,15 @@ fn client(e: &mut Errors, path: &str, value: &Value) -> Option<ClientDef> {
         "debounceMs",
         "firstId",
     ];
-    let f = fields(e, path, value, "a client", &[PEER_KEYS, KEYS].concat())?;
+    let what = note!("file.what.client", "a client");
+    let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
     let before = e.0.len();
     let mut def = ClientDef {
         peer: peer(
             e,
             &f,
             crate::client::presets::PRESETS,
-            "client",
+            &note!("file.what.client_preset", "a client preset"),
             client_caps,
         ),
         discover_first: boolean(e, &f, "discoverFirst"),
@@ -1057,7 +1205,7 @@ fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDef> {
         "steps",
         "serverEvents",
     ];
-    let f = fields(e, path, value, "a set-up", KEYS)?;
+    let f = fields(e, path, value, &note!("file.what.setup", "a set-up"), KEYS)?;
     let before = e.0.len();
     let label = name(e, &f, "label", false);
     let client = id(e, &f, "client", true);
@@ -1073,21 +1221,23 @@ fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDef> {
     };
     let steps = match f.get("steps") {
         None => {
-            missing(
-                e,
-                &f,
-                "steps",
-                "an array of steps such as [{\"do\": \"discover\"}]",
+            let what = note!(
+                "file.what.steps_array",
+                "an array of steps such as [{{\"do\": \"discover\"}}]"
             );
+            missing(e, &f, "steps", &what);
             None
         }
-        Some(_) => items(e, &f, "steps", "steps", MAX_STEPS, step),
+        Some(_) => {
+            let what = note!("file.what.steps", "steps");
+            items(e, &f, "steps", &what, MAX_STEPS, step)
+        }
     };
     let events = items(
         e,
         &f,
         "serverEvents",
-        "server events",
+        &note!("file.what.server_events", "server events"),
         MAX_LIST,
         server_event,
     );
@@ -1113,10 +1263,11 @@ const TRANSPORTS: &[(&str, TransportKind)] = &[
 fn transport(e: &mut Errors, path: &str, value: &Value) -> Option<TransportDef> {
     if let Some(kind) = value.as_str() {
         let Some((_, kind)) = TRANSPORTS.iter().find(|(n, _)| *n == kind) else {
-            e.at(
-                path,
-                format!("expected \"stdio\", \"http\" or an object such as {{\"kind\": \"http\", \"latencyMs\": 20}}, got {}", got(value)),
+            let what = note!(
+                "file.what.transport_kind",
+                "\"stdio\", \"http\" or an object such as {{\"kind\": \"http\", \"latencyMs\": 20}}"
             );
+            e.at(path, expected(&what, value));
             return None;
         };
         return Some(TransportDef {
@@ -1127,20 +1278,19 @@ fn transport(e: &mut Errors, path: &str, value: &Value) -> Option<TransportDef> 
         });
     }
     let keys = &["kind", "latencyMs", "loseFromClient", "loseFromServer"];
-    let f = fields(
-        e,
-        path,
-        value,
-        "a transport (\"stdio\", \"http\" or an object)",
-        keys,
-    )?;
+    let what = note!(
+        "file.what.transport",
+        "a transport (\"stdio\", \"http\" or an object)"
+    );
+    let f = fields(e, path, value, &what, keys)?;
     let kind = choice(e, &f, "kind", TRANSPORTS);
     if f.get("kind").is_none() {
-        missing(e, &f, "kind", "\"stdio\" or \"http\"");
+        missing(e, &f, "kind", &quoted_list(&["stdio", "http"]));
     }
     let latency_ms = uint(e, &f, "latencyMs", 60_000);
+    let ordinals = note!("file.what.ordinals", "message ordinals");
     let mut lost = |key: &str| {
-        items(e, &f, key, "message ordinals", MAX_LIST, |e, p, v| {
+        items(e, &f, key, &ordinals, MAX_LIST, |e, p, v| {
             integer(e, p, v, 1, MAX_ORDINAL).map(|n| n as u32)
         })
     };
@@ -1155,16 +1305,12 @@ fn transport(e: &mut Errors, path: &str, value: &Value) -> Option<TransportDef> 
 }
 
 fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEventDef> {
-    let f = fields(
-        e,
-        path,
-        value,
-        "a server event",
-        &["atMs", "event", "to", "uri"],
-    )?;
+    let what = note!("file.what.server_event", "a server event");
+    let f = fields(e, path, value, &what, &["atMs", "event", "to", "uri"])?;
     let at = match f.get("atMs") {
         None => {
-            missing(e, &f, "atMs", "the virtual time in ms");
+            let what = note!("file.what.at_ms", "the virtual time in ms");
+            missing(e, &f, "atMs", &what);
             None
         }
         Some(_) => uint(e, &f, "atMs", MAX_MS),
@@ -1183,12 +1329,14 @@ fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEvent
         ],
     );
     if f.get("event").is_none() {
-        missing(
-            e,
-            &f,
-            "event",
-            "\"tools-changed\", \"upgrade\", \"prompts-changed\", \"resources-changed\" or \"resource-updated\"",
-        );
+        let events = [
+            "tools-changed",
+            "upgrade",
+            "prompts-changed",
+            "resources-changed",
+            "resource-updated",
+        ];
+        missing(e, &f, "event", &quoted_list(&events));
     }
     let to = id(e, &f, "to", false);
     let uri = text(e, &f, "uri", false);
@@ -1196,14 +1344,20 @@ fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEvent
     if kind != 1 && to.is_some() {
         e.at(
             &f.path("to"),
-            "only an \"upgrade\" event names a server to become",
+            note!(
+                "file.only_upgrade",
+                "only an \"upgrade\" event names a server to become"
+            ),
         );
         return None;
     }
     if kind != 4 && uri.is_some() {
         e.at(
             &f.path("uri"),
-            "only a \"resource-updated\" event names a resource",
+            note!(
+                "file.only_resource_updated",
+                "only a \"resource-updated\" event names a resource"
+            ),
         );
         return None;
     }
@@ -1214,7 +1368,8 @@ fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEvent
         1 => match to {
             Some(to) => Some(ServerEventDef::Upgrade { at_ms, to }),
             None => {
-                missing(e, &f, "to", "the id of the server it becomes");
+                let what = note!("file.what.upgrade_to", "the id of the server it becomes");
+                missing(e, &f, "to", &what);
                 None
             }
         },
@@ -1223,7 +1378,11 @@ fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEvent
         _ => match uri {
             Some(uri) => change(ServerTrigger::ResourceUpdated { uri }),
             None => {
-                missing(e, &f, "uri", "the URI of the resource that changed");
+                let what = note!(
+                    "file.what.updated_uri",
+                    "the URI of the resource that changed"
+                );
+                missing(e, &f, "uri", &what);
                 None
             }
         },
@@ -1301,13 +1460,11 @@ pub(super) const DROPPABLE: &[&str] = &[
 
 fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
     let Some(map) = value.as_object() else {
-        e.at(
-            path,
-            format!(
-                "expected a step (an object such as {{\"do\": \"discover\"}}), got {}",
-                got(value)
-            ),
+        let what = note!(
+            "file.what.step_object",
+            "a step (an object such as {{\"do\": \"discover\"}})"
         );
+        e.at(path, expected(&what, value));
         return None;
     };
     let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
@@ -1318,14 +1475,15 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
     else {
         let at = child(path, "do");
         match map.get("do") {
-            None => e.at(
-                &at,
-                format!("required: what the step does: {}", quoted_list(&names)),
-            ),
-            Some(v) => e.at(
-                &at,
-                format!("expected {}, got {}", quoted_list(&names), got(v)),
-            ),
+            None => {
+                let what = note!(
+                    "file.what.step_does",
+                    "what the step does: {list}",
+                    list = quoted_list(&names)
+                );
+                e.at(&at, note!("file.required", "required: {what}", what = what))
+            }
+            Some(v) => e.at(&at, expected(&quoted_list(&names), v)),
         }
         return None;
     };
@@ -1334,7 +1492,7 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
         keys.push("say");
     }
     keys.extend_from_slice(allowed);
-    let what = format!("a \"{action}\" step");
+    let what = note!("file.what.step", "a \"{action}\" step", action = action);
     let f = fields(e, path, value, &what, &keys)?;
     let before = e.0.len();
     let say = if *action == "say" {
@@ -1362,12 +1520,14 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
         "call" => {
             let tool = match f.get("tool") {
                 None => {
-                    missing(e, &f, "tool", "the name of the tool to call");
+                    let what = note!("file.what.tool_to_call", "the name of the tool to call");
+                    missing(e, &f, "tool", &what);
                     None
                 }
                 Some(_) => name(e, &f, "tool", true),
             };
-            let arguments = object(e, &f, "arguments", "the tool's arguments");
+            let what = note!("file.what.tool_arguments", "the tool's arguments");
+            let arguments = object(e, &f, "arguments", &what);
             let options = options(e, &f);
             Some(ActionDef::Call {
                 tool: tool.unwrap_or_default(),
@@ -1385,7 +1545,8 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
         }
         "get-prompt" => {
             let name = name(e, &f, "name", true);
-            let arguments = object(e, &f, "arguments", "the prompt's arguments");
+            let what = note!("file.what.prompt_arguments", "the prompt's arguments");
+            let arguments = object(e, &f, "arguments", &what);
             let options = options(e, &f);
             Some(ActionDef::GetPrompt {
                 name: name.unwrap_or_default(),
@@ -1395,7 +1556,8 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
         }
         "request" => {
             let method = name(e, &f, "method", true);
-            let params = object(e, &f, "params", "the request's params");
+            let what = note!("file.what.request_params", "the request's params");
+            let params = object(e, &f, "params", &what);
             let options = options(e, &f);
             Some(ActionDef::Request {
                 method: method.unwrap_or_default(),
@@ -1410,14 +1572,18 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
                 .and_then(|v| headers(e, &f.path("headers"), v));
             let violation = text(e, &f, "violation", false);
             let note = text(e, &f, "note", false);
-            let rules = items(e, &f, "rules", "rule ids", MAX_VERSIONS, |e, p, v| match v
-                .as_str()
-                .and_then(crate::rules::find)
-            {
-                Some(rule) => Some(rule.id.to_string()),
-                None => {
-                    e.at(p, format!("expected a rule id of spec/RULES.md such as \"M-META-REQUIRED\", got {}", got(v)));
-                    None
+            let what = note!("file.what.rule_ids", "rule ids");
+            let rule_id = note!(
+                "file.what.rule_id",
+                "a rule id of spec/RULES.md such as \"M-META-REQUIRED\""
+            );
+            let rules = items(e, &f, "rules", &what, MAX_VERSIONS, |e, p, v| {
+                match v.as_str().and_then(crate::rules::find) {
+                    Some(rule) => Some(rule.id.to_string()),
+                    None => {
+                        e.at(p, expected(&rule_id, v));
+                        None
+                    }
                 }
             });
             Some(ActionDef::Send {
@@ -1430,12 +1596,12 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
         }
         "declare" => match f.get("capabilities") {
             None => {
-                missing(
-                    e,
-                    &f,
-                    "capabilities",
-                    &format!("{CAPS_EXAMPLE}, or \"all\""),
+                let what = note!(
+                    "file.what.caps_or_all",
+                    "{caps}, or \"all\"",
+                    caps = caps_example()
                 );
+                missing(e, &f, "capabilities", &what);
                 None
             }
             Some(Value::String(s)) if s == "all" => Some(ActionDef::Declare { capabilities: None }),
@@ -1454,7 +1620,8 @@ fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef> {
         }
         "wait" => {
             if f.get("ms").is_none() {
-                missing(e, &f, "ms", "how long to wait, in virtual ms");
+                let what = note!("file.what.wait_ms", "how long to wait, in virtual ms");
+                missing(e, &f, "ms", &what);
             }
             uint(e, &f, "ms", MAX_MS).map(|ms| ActionDef::Wait { ms })
         }
@@ -1483,26 +1650,29 @@ fn options(e: &mut Errors, f: &Fields) -> RequestOptions {
 /// HTTP headers: an object `{"Name": "value"}`, or `[["Name", "value"], ...]`
 /// when a name repeats.
 fn headers(e: &mut Errors, path: &str, value: &Value) -> Option<Vec<(String, String)>> {
-    let what = "HTTP headers: an object such as {\"MCP-Protocol-Version\": \"2026-07-28\"} or an array of [name, value] pairs";
     let count = match value {
         Value::Object(map) => map.len(),
         Value::Array(list) => list.len(),
         other => {
-            e.at(path, format!("expected {what}, got {}", got(other)));
+            let what = note!(
+                "file.what.headers",
+                "HTTP headers: an object such as {{\"MCP-Protocol-Version\": \"2026-07-28\"}} or an array of [name, value] pairs"
+            );
+            e.at(path, expected(&what, other));
             return None;
         }
     };
     if count > MAX_LIST {
-        e.at(
-            path,
-            format!("{count} headers, more than the limit of {MAX_LIST}"),
-        );
+        let what = note!("file.what.header_count", "headers");
+        e.at(path, too_many(count, &what, MAX_LIST));
         return None;
     }
     let before = e.0.len();
     let mut out = Vec::new();
+    let header_name = note!("file.what.header_name", "a header name");
+    let header_value = note!("file.what.header_value", "a header value (a string)");
     let mut header = |e: &mut Errors, at: &str, name: Option<String>, v: &Value| {
-        let v = check_text(e, at, v, "a header value (a string)", MAX_TEXT, true);
+        let v = check_text(e, at, v, &header_value, MAX_TEXT, true);
         if let (Some(name), Some(v)) = (name, v) {
             out.push((name, v));
         }
@@ -1515,7 +1685,7 @@ fn headers(e: &mut Errors, path: &str, value: &Value) -> Option<Vec<(String, Str
                     e,
                     &at,
                     &Value::from(name.as_str()),
-                    "a header name",
+                    &header_name,
                     MAX_NAME,
                     true,
                 );
@@ -1527,16 +1697,14 @@ fn headers(e: &mut Errors, path: &str, value: &Value) -> Option<Vec<(String, Str
                 let at = item(path, i);
                 match pair.as_array().map(Vec::as_slice) {
                     Some([n, v]) => {
-                        let name = check_text(e, &at, n, "a header name", MAX_NAME, true);
+                        let name = check_text(e, &at, n, &header_name, MAX_NAME, true);
                         header(e, &at, name, v);
                     }
-                    _ => e.at(
-                        &at,
-                        format!(
-                            "expected a [name, value] pair of strings, got {}",
-                            got(pair)
-                        ),
-                    ),
+                    _ => {
+                        let what =
+                            note!("file.what.header_pair", "a [name, value] pair of strings");
+                        e.at(&at, expected(&what, pair))
+                    }
                 }
             }
         }

@@ -331,3 +331,85 @@ fn a_translation_names_only_what_the_file_says() {
         );
     }
 }
+
+/// A file with a problem of nearly every kind the reader reports.
+fn broken_file() -> Value {
+    json!({
+        "format": "mcp-lanes-scenario/0",
+        "id": "Not An Id",
+        "titel": "typo",
+        "servers": [
+            {"id": "s", "preset": "nope", "era": "ancient", "capabilities": {"tolls": {}},
+             "tools": [{"name": "a b", "inputSchema": {"type": "array"}, "requires": {"elicitation": {"voice": {}}}},
+                       {"name": "ok", "requires": []}],
+             "cache": {"ttlMs": -1, "scope": "world"}},
+            {"id": "s"}
+        ],
+        "clients": [{"id": "c", "preset": "nope", "discoverFirst": "yes", "capabilities": {"sampel": {}}}],
+        "setups": [{
+            "label": "x\ny",
+            "client": "nowhere",
+            "server": "deploy-console",
+            "transport": "pigeon",
+            "serverEvents": [{"event": "upgrade", "uri": "u"}],
+            "steps": [
+                {"do": "dance"},
+                {"say": "no do"},
+                {"do": "call"},
+                {"do": "send", "text": "x", "rules": ["NOT-A-RULE"], "headers": 3},
+                {"do": "wait"},
+                {"do": "declare"},
+                7
+            ]
+        }],
+        "translations": {"not a tag": {}, "zh": {"labels": {"no such label": "x"}, "say": []}}
+    })
+}
+
+fn errors_of(value: Value) -> Vec<FileError> {
+    load_value(&value).err().unwrap_or_default()
+}
+
+#[test]
+fn every_problem_is_a_keyed_note_that_says_its_english() {
+    let found = load_value(&broken_file()).err().unwrap_or_default();
+    assert!(found.len() > 20, "{found:#?}");
+    let mut dangling = minimal();
+    dangling["setups"][0]["client"] = json!("nowhere");
+    dangling["setups"][0]["server"] = json!("nowhere");
+    dangling["translations"] = json!({"zh": {"labels": {"x": "y"}, "say": {"z": "w"}}});
+    let found = [found, errors_of(dangling)].concat();
+    let mut more = load("{\"format\": ").err().unwrap_or_default();
+    more.extend(load("[1,]").err().unwrap_or_default());
+    assert_eq!(more.len(), 2, "{more:?}");
+    for problem in found.iter().chain(&more) {
+        let note = problem.note();
+        assert_eq!(note.text(), problem.to_string());
+        assert!(note.is_keyed(), "not keyed: {problem}");
+        let mut keys = Vec::new();
+        if let Some(msg) = note.msg() {
+            msg.keys(&mut keys);
+        }
+        assert!(
+            keys.iter().all(|k| k.starts_with("file.")),
+            "{problem}: {keys:?}"
+        );
+        // A catalog that has a template for every key says something for
+        // every problem, and none of the core's English sentences.
+        let marked = |key: &str| Some(format!("<{key}>"));
+        let said = note
+            .msg()
+            .and_then(|m| m.render(&marked, " "))
+            .unwrap_or_default();
+        assert!(said.starts_with("<file."), "{problem}: {said}");
+    }
+    // serde_json's words stay the English text; the message says where.
+    assert!(more[0]
+        .message
+        .starts_with("not valid JSON: EOF while parsing"));
+    let msg = more[0].message_msg.as_ref().map(crate::note::Msg::to_value);
+    assert_eq!(
+        msg.as_ref().and_then(|m| m.pointer("/args/why/key")),
+        Some(&Value::from("file.json_eof"))
+    );
+}
