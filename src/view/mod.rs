@@ -38,8 +38,6 @@ pub mod picker;
 pub mod player;
 
 #[cfg(test)]
-mod fixtures;
-#[cfg(test)]
 mod testing;
 
 /// A coordinate with one decimal, without float formatting (which would

@@ -84,7 +84,7 @@ pub fn narration(state: &State) -> Markup {
 mod tests {
     use super::*;
     use crate::state::Action;
-    use crate::view::fixtures::{discover, escaped, hostile_discover};
+    use crate::view::testing::{discover, escaped, hostile_discover};
 
     #[test]
     fn before_the_first_step_the_narration_is_ready() {

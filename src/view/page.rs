@@ -247,7 +247,7 @@ pub fn page(state: &State, ui: &Ui) -> Markup {
 mod tests {
     use super::*;
     use crate::state::Action;
-    use crate::view::fixtures::{discover, escaped, lite, HOSTILE};
+    use crate::view::testing::{discover, english, escaped, HOSTILE};
     use serde_json::json;
 
     fn page_config(scenario: Option<&str>) -> Config {
@@ -350,7 +350,7 @@ mod tests {
 
     #[test]
     fn many_lanes_have_a_scroll_hint_and_each_its_lane() {
-        let state = lite(
+        let state = english(
             "era-probe-stdio",
             include_str!("../../www/timelines/era-probe-stdio.json"),
         );

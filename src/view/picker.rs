@@ -49,7 +49,7 @@ pub fn picker(state: &State, open: bool) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::fixtures::discover;
+    use crate::view::testing::discover;
 
     #[test]
     fn every_scenario_is_a_link_and_the_open_one_is_marked() {

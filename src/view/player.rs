@@ -103,7 +103,7 @@ pub fn player(state: &State) -> Markup {
 mod tests {
     use super::*;
     use crate::state::{Action, DEFAULT_SPEED};
-    use crate::view::fixtures::discover;
+    use crate::view::testing::discover;
 
     #[test]
     fn the_player_at_the_start_offers_play() {

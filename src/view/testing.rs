@@ -1,11 +1,13 @@
 //! What the views' tests render: the lite page's state for a recorded run
 //! (`www/timelines/<id>.json`, kept as the lite bundle's fetch keeps it),
-//! and a state whose strings are hostile.
+//! with or without the English catalog installed (as the page does before
+//! its first render), and states whose strings are hostile.
 
 use std::rc::Rc;
 
 use mcp_lanes_core::sim::EventKind;
 
+use crate::i18n;
 use crate::model::Shared;
 use crate::runs;
 use crate::state::State;
@@ -55,4 +57,45 @@ pub fn hostile(mut state: State) -> State {
     }
     state.lanes = Shared::new(lanes);
     state
+}
+
+/// The lite bundle's state for scenario `id`, whose recorded runs are
+/// `text`, with the English catalog installed.
+pub fn english(id: &str, text: &str) -> State {
+    i18n::install("en", include_str!("../../www/i18n/en.json"), None);
+    assert!(runs::keep(id, text), "the recorded runs of {id} read");
+    State::load(Some(id), None)
+}
+
+/// `discover`, recorded, in English.
+pub fn discover() -> State {
+    english(
+        "discover",
+        include_str!("../../www/timelines/discover.json"),
+    )
+}
+
+/// `discover` in English with its lane and first message labelled
+/// [`HOSTILE`].
+pub fn hostile_discover() -> State {
+    let json = serde_json::to_string(HOSTILE).unwrap_or_default();
+    let inner = &json[1..json.len() - 1];
+    let text = include_str!("../../www/timelines/discover.json")
+        .replace("plain client discovers deploy-console", inner)
+        .replace(
+            "\"label\":\"server/discover\"",
+            &format!("\"label\":{json}"),
+        );
+    assert!(text.contains("onerror"));
+    english("discover", &text)
+}
+
+/// Asserts that `html` has [`HOSTILE`] only as escaped text.
+pub fn escaped(html: &str) {
+    assert!(!html.contains("<img"), "markup from a label: {html}");
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "{html}"
+    );
+    assert!(!html.contains("\"q\""), "an unescaped quote: {html}");
 }
