@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createServer } from 'node:http';
 import { spawnSync } from 'node:child_process';
-import { REPO_ROOT, startApp } from './harness.mjs';
+import { REPO_ROOT, englishRun, startApp } from './harness.mjs';
 import { binary } from './cli-peers.mjs';
 
 const T = { timeout: 120_000 };
@@ -38,18 +38,6 @@ after(async () => {
   await app?.close();
 });
 
-/** A run of four or more plain English words (as in i18n.test.mjs). */
-const englishRun = (text) => {
-  let run = [];
-  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
-    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
-    if (/^[A-Za-z'][a-z']*$/.test(w)) {
-      run.push(w);
-      if (run.length >= 4) return run.join(' ');
-    } else run = [];
-  }
-  return null;
-};
 
 function serve(name, body) {
   files.set(name, typeof body === 'string' ? body : JSON.stringify(body));

@@ -141,6 +141,21 @@ export async function startStaticServer(root = DIST_DIR, { headers = {} } = {}) 
   };
 }
 
+/** A run of four or more plain English words (MCP terms carry `/`, `_`,
+ * `.`, `-`, digits or inner capitals, and do not count), or null: how the
+ * language tests find English left in a translated page. */
+export const englishRun = (text) => {
+  let run = [];
+  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
+    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
+    if (/^[A-Za-z'][a-z']*$/.test(w)) {
+      run.push(w);
+      if (run.length >= 4) return run.join(' ');
+    } else run = [];
+  }
+  return null;
+};
+
 /**
  * Launch Debian chromium headless with a fresh temporary profile.
  * Returns { context, close() } (a playwright BrowserContext).

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, openEditor, startApp } from './harness.mjs';
+import { REPO_ROOT, englishRun, openEditor, startApp } from './harness.mjs';
 
 const T = { timeout: 240_000 };
 const I18N = path.join(REPO_ROOT, 'www', 'i18n');
@@ -16,19 +16,6 @@ const read = (name) => JSON.parse(readFileSync(path.join(I18N, name), 'utf8'));
 const catalog = (tag) => ({ ...read(`${tag}.json`), ...read(`${tag}.rules.json`) });
 /** A language's notes' templates and set-up labels (`<tag>.notes.json`). */
 const notes = (tag) => read(`${tag}.notes.json`);
-/** A run of four or more plain English words (MCP terms carry `/`, `_`,
- * `.`, `-`, digits or inner capitals, and do not count). */
-const englishRun = (text) => {
-  let run = [];
-  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
-    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
-    if (/^[A-Za-z'][a-z']*$/.test(w)) {
-      run.push(w);
-      if (run.length >= 4) return run.join(' ');
-    } else run = [];
-  }
-  return null;
-};
 /** A server's own words in the recorded runs (its instructions, an error's
  * message): shown as they are, whatever the page's language. */
 const serversWords = (() => {

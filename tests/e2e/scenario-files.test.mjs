@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT, startApp, startStaticServer } from './harness.mjs';
+import { REPO_ROOT, englishRun, startApp, startStaticServer } from './harness.mjs';
 
 const T = { timeout: 90_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -31,18 +31,6 @@ after(async () => {
   await app?.close();
 });
 
-/** A run of four or more plain English words (as in i18n.test.mjs). */
-const englishRun = (text) => {
-  let run = [];
-  for (const raw of text.split(/[^\x21-\x7e]|["()]/)) {
-    const w = raw.replace(/^[,;:.!?]+|[,;:.!?]+$/g, '');
-    if (/^[A-Za-z'][a-z']*$/.test(w)) {
-      run.push(w);
-      if (run.length >= 4) return run.join(' ');
-    } else run = [];
-  }
-  return null;
-};
 
 function serve(name, body) {
   files.set(name, typeof body === 'string' ? body : JSON.stringify(body));

@@ -543,23 +543,20 @@ where
             refuse("preset", preset.is_some())?;
             refuse("server", server.is_some())?;
             not_http("serve --transport http")?;
-            let scenario = match (scenario, file) {
-                (Some(id), None) => Scenario::Builtin(id),
-                (None, Some(path)) => Scenario::File(path),
-                (Some(_), Some(_)) => {
-                    return Err(usage(
-                        "cli.usage.run_both",
-                        "run takes --scenario ID or --file PATH, not both",
-                        &[],
-                    ))
-                }
-                (None, None) => {
-                    return Err(usage(
-                        "cli.usage.run_needs",
-                        "run needs --scenario ID or --file PATH",
-                        &[],
-                    ))
-                }
+            let scenario = match one_of(
+                scenario,
+                file,
+                (
+                    "cli.usage.run_both",
+                    "run takes --scenario ID or --file PATH, not both",
+                ),
+                (
+                    "cli.usage.run_needs",
+                    "run needs --scenario ID or --file PATH",
+                ),
+            )? {
+                Ok(id) => Scenario::Builtin(id),
+                Err(path) => Scenario::File(path),
             };
             let format = match format.as_deref() {
                 None | Some("text") => Format::Text,
@@ -633,13 +630,7 @@ where
                             &[],
                         )
                     })?;
-                    let port = port.parse::<u16>().map_err(|_| {
-                        usage(
-                            "cli.usage.not_a_port",
-                            "--port {value} is not a port number (0 to 65535)",
-                            &[("value", format!("{port:?}"))],
-                        )
-                    })?;
+                    let port = port_number(&port)?;
                     let mut options = HttpOptions::on_port(port);
                     if let Some(n) = max_connections {
                         options.max_connections =
@@ -720,35 +711,18 @@ fn parse_client(args: &[OsString]) -> Result<Command, UsageError> {
                 })?,
         ),
     };
-    let target = match (url, cmd) {
-        (Some(url), None) => crate::driver::Target::Http { url },
-        (None, Some(cmd)) => {
-            let command = shlex::split(&cmd)
-                .filter(|words| !words.is_empty())
-                .ok_or_else(|| {
-                    usage(
-                        "cli.usage.not_a_command",
-                        "--cmd {value} is not a command line",
-                        &[("value", format!("{cmd:?}"))],
-                    )
-                })?;
-            crate::driver::Target::Stdio { command }
-        }
-        (Some(_), Some(_)) => {
-            return Err(usage(
-                "cli.usage.client_both",
-                "client takes a URL or --cmd, not both",
-                &[],
-            ))
-        }
-        (None, None) => {
-            return Err(usage(
-                "cli.usage.client_needs",
-                "client needs the server: a URL (http://HOST:PORT/PATH) or --cmd \"COMMAND\"",
-                &[],
-            ))
-        }
-    };
+    let target = target(
+        url,
+        cmd,
+        (
+            "cli.usage.client_both",
+            "client takes a URL or --cmd, not both",
+        ),
+        (
+            "cli.usage.client_needs",
+            "client needs the server: a URL (http://HOST:PORT/PATH) or --cmd \"COMMAND\"",
+        ),
+    )?;
     Ok(Command::Client(crate::client::ClientArgs {
         flow,
         out: out.map(std::path::PathBuf::from),
@@ -775,6 +749,48 @@ fn timeout_ms(timeout: Option<String>) -> Result<Option<u64>, UsageError> {
                 )
             }),
     }
+}
+
+/// Exactly one of two options: `Ok` the first, `Err` the second; `both`
+/// and `neither` are the usage errors (key, English template) otherwise.
+fn one_of<A, B>(
+    a: Option<A>,
+    b: Option<B>,
+    both: (&'static str, &'static str),
+    neither: (&'static str, &'static str),
+) -> Result<Result<A, B>, UsageError> {
+    match (a, b) {
+        (Some(a), None) => Ok(Ok(a)),
+        (None, Some(b)) => Ok(Err(b)),
+        (Some(_), Some(_)) => Err(usage(both.0, both.1, &[])),
+        (None, None) => Err(usage(neither.0, neither.1, &[])),
+    }
+}
+
+/// The server a `client` or `check` talks to: a URL or `--cmd`, exactly one.
+fn target(
+    url: Option<String>,
+    cmd: Option<String>,
+    both: (&'static str, &'static str),
+    neither: (&'static str, &'static str),
+) -> Result<crate::driver::Target, UsageError> {
+    Ok(match one_of(url, cmd, both, neither)? {
+        Ok(url) => crate::driver::Target::Http { url },
+        Err(cmd) => crate::driver::Target::Stdio {
+            command: command_words(&cmd)?,
+        },
+    })
+}
+
+/// A `--port` value: 0 to 65535.
+fn port_number(port: &str) -> Result<u16, UsageError> {
+    port.parse::<u16>().map_err(|_| {
+        usage(
+            "cli.usage.not_a_port",
+            "--port {value} is not a port number (0 to 65535)",
+            &[("value", format!("{port:?}"))],
+        )
+    })
 }
 
 /// `--cmd "COMMAND ARGS"` split like a POSIX shell would.
@@ -857,26 +873,18 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
             ))
         }
     };
-    let target = match (url, cmd) {
-        (Some(url), None) => crate::driver::Target::Http { url },
-        (None, Some(cmd)) => crate::driver::Target::Stdio {
-            command: command_words(&cmd)?,
-        },
-        (Some(_), Some(_)) => {
-            return Err(usage(
-                "cli.usage.check_both",
-                "check takes --url or --cmd, not both",
-                &[],
-            ))
-        }
-        (None, None) => {
-            return Err(usage(
-                "cli.usage.check_needs",
-                "check needs the server: --url http://HOST:PORT/PATH or --cmd \"COMMAND\"",
-                &[],
-            ))
-        }
-    };
+    let target = target(
+        url,
+        cmd,
+        (
+            "cli.usage.check_both",
+            "check takes --url or --cmd, not both",
+        ),
+        (
+            "cli.usage.check_needs",
+            "check needs the server: --url http://HOST:PORT/PATH or --cmd \"COMMAND\"",
+        ),
+    )?;
     Ok(Command::Check(crate::check::CheckArgs {
         target,
         flows,
@@ -920,15 +928,7 @@ fn parse_bridge(args: &[OsString]) -> Result<Command, UsageError> {
             &[],
         )
     })?;
-    let command = shlex::split(&cmd)
-        .filter(|words| !words.is_empty())
-        .ok_or_else(|| {
-            usage(
-                "cli.usage.not_a_command",
-                "--cmd {value} is not a command line",
-                &[("value", format!("{cmd:?}"))],
-            )
-        })?;
+    let command = command_words(&cmd)?;
     let port = port.ok_or_else(|| {
         usage(
             "cli.usage.bridge_needs_port",
@@ -936,13 +936,7 @@ fn parse_bridge(args: &[OsString]) -> Result<Command, UsageError> {
             &[],
         )
     })?;
-    let port = port.parse::<u16>().map_err(|_| {
-        usage(
-            "cli.usage.not_a_port",
-            "--port {value} is not a port number (0 to 65535)",
-            &[("value", format!("{port:?}"))],
-        )
-    })?;
+    let port = port_number(&port)?;
     let allow_origin = origin
         .map(|o| crate::bridge::guard::parse_origin(&o))
         .transpose()
@@ -967,69 +961,162 @@ mod tests {
         parse(args.iter().copied())
     }
 
+    /// Command lines that are usage errors (both tests below read them).
+    const BAD: &[&[&str]] = &[
+        &[],
+        &["dance"],
+        &["list", "--nope"],
+        &["list", "--lang"],
+        &["list", "--lang", "xx"],
+        &["list", "--format", "json"],
+        &["list", "--quiet"],
+        &["list", "extra"],
+        &["run", "--scenario", "a", "--scenario", "b"],
+        &["run"],
+        &["run", "--scenario", "a", "--file", "f"],
+        &["run", "--scenario", "a", "--format", "xml"],
+        &["export"],
+        &["serve"],
+        &["serve", "--file", "f"],
+        &["serve", "--server", "s"],
+        &["serve", "--preset", "p", "--file", "f"],
+        &["serve", "--preset", "p", "--port", "1"],
+        &["serve", "--preset", "p", "--transport", "http"],
+        &[
+            "serve",
+            "--preset",
+            "p",
+            "--transport",
+            "http",
+            "--port",
+            "x",
+        ],
+        &["serve", "--preset", "p", "--transport", "ftp"],
+        &[
+            "serve",
+            "--preset",
+            "p",
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            "--threads",
+            "0",
+        ],
+        &["client"],
+        &["client", "a", "b"],
+        &["client", "--cmd", "x", "u"],
+        &["client", "--cmd", "'", "--timeout", "9"],
+        &["client", "--timeout", "0", "u"],
+        &["check"],
+        &["check", "x"],
+        &["check", "--url", "u", "--cmd", "c"],
+        &["check", "--url", "u", "--format", "xml"],
+        &["check", "--url", "u", "--args", "{}"],
+        &["check", "--url", "u", "--tool", "t", "--args", "[]"],
+        &["check", "--cmd", "'"],
+        &["bridge"],
+        &["bridge", "x"],
+        &["bridge", "--cmd", "c"],
+        &["bridge", "--cmd", "c", "--port", "x"],
+        &["frobnicate"],
+        &["list", "extra"],
+        &["list", "--scenario", "discover"],
+        &["run"],
+        &["run", "--scenario"],
+        &["run", "--scenario", "a", "--scenario", "b"],
+        &["run", "--scenario", "a", "--format", "yaml"],
+        &["serve", "--transport", "http", "--preset", "notes"],
+        &[
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            "70000",
+            "--preset",
+            "notes",
+        ],
+        &[
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            "-1",
+            "--preset",
+            "notes",
+        ],
+        &[
+            "serve",
+            "--transport",
+            "stdio",
+            "--port",
+            "1",
+            "--preset",
+            "notes",
+        ],
+        &[
+            "serve",
+            "--transport",
+            "carrier-pigeon",
+            "--preset",
+            "notes",
+        ],
+        &["serve", "--transport", "stdio"],
+        &["list", "--bogus"],
+        &["list", "-x"],
+        &["serve", "--preset", "notes", "--quiet"],
+        &["list", "--threads", "2"],
+        &["export", "--scenario", "a", "--quiet"],
+        &[
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            "--preset",
+            "notes",
+            "--threads",
+            "0",
+        ],
+        &["run", "--scenario", "a", "--file", "b.json"],
+        &["run", "--file", "b.json", "--server", "s"],
+        &["serve", "--file", "b.json"],
+        &["serve", "--server", "s"],
+        &[
+            "serve", "--preset", "notes", "--file", "b.json", "--server", "s",
+        ],
+        &["export"],
+        &["export", "--scenario", "a", "--format", "json"],
+        &["list", "--file", "b.json"],
+        &["client"],
+        &["client", "http://a", "http://b"],
+        &["client", "--cmd", "x", "http://a"],
+        &["client", "--cmd", "'unclosed"],
+        &["client", "--timeout", "0", "http://a"],
+        &["client", "--scenario", "x", "http://a"],
+        &["bridge"],
+        &["bridge", "--cmd", "x"],
+        &["bridge", "--port", "0"],
+        &["bridge", "--cmd", "x", "--port", "0", "--allow-origin", "*"],
+        &[
+            "bridge",
+            "--cmd",
+            "x",
+            "--port",
+            "0",
+            "--allow-origin",
+            "evil",
+        ],
+        &["bridge", "--cmd", "x", "--port", "70000"],
+        &["bridge", "--cmd", "x", "--port", "0", "extra"],
+        &["bridge", "--cmd", "", "--port", "0"],
+    ];
+
     #[test]
     fn usage_errors_are_keyed_and_said_in_the_language_asked_for() {
-        let bad: &[&[&str]] = &[
-            &[],
-            &["dance"],
-            &["list", "--nope"],
-            &["list", "--lang"],
-            &["list", "--lang", "xx"],
-            &["list", "--format", "json"],
-            &["list", "--quiet"],
-            &["list", "extra"],
-            &["run", "--scenario", "a", "--scenario", "b"],
-            &["run"],
-            &["run", "--scenario", "a", "--file", "f"],
-            &["run", "--scenario", "a", "--format", "xml"],
-            &["export"],
-            &["serve"],
-            &["serve", "--file", "f"],
-            &["serve", "--server", "s"],
-            &["serve", "--preset", "p", "--file", "f"],
-            &["serve", "--preset", "p", "--port", "1"],
-            &["serve", "--preset", "p", "--transport", "http"],
-            &[
-                "serve",
-                "--preset",
-                "p",
-                "--transport",
-                "http",
-                "--port",
-                "x",
-            ],
-            &["serve", "--preset", "p", "--transport", "ftp"],
-            &[
-                "serve",
-                "--preset",
-                "p",
-                "--transport",
-                "http",
-                "--port",
-                "0",
-                "--threads",
-                "0",
-            ],
-            &["client"],
-            &["client", "a", "b"],
-            &["client", "--cmd", "x", "u"],
-            &["client", "--cmd", "'", "--timeout", "9"],
-            &["client", "--timeout", "0", "u"],
-            &["check"],
-            &["check", "x"],
-            &["check", "--url", "u", "--cmd", "c"],
-            &["check", "--url", "u", "--format", "xml"],
-            &["check", "--url", "u", "--args", "{}"],
-            &["check", "--url", "u", "--tool", "t", "--args", "[]"],
-            &["check", "--cmd", "'"],
-            &["bridge"],
-            &["bridge", "x"],
-            &["bridge", "--cmd", "c"],
-            &["bridge", "--cmd", "c", "--port", "x"],
-        ];
         let en = crate::i18n::Catalog::load("en").expect("en");
         let zh = crate::i18n::Catalog::load("zh").expect("zh");
-        for args in bad {
+        for args in BAD {
             let Err(err) = p(args) else {
                 panic!("{args:?} parses");
             };
@@ -1224,100 +1311,7 @@ mod tests {
 
     #[test]
     fn refuses_what_does_not_fit() {
-        for bad in [
-            &[][..],
-            &["frobnicate"],
-            &["list", "extra"],
-            &["list", "--scenario", "discover"],
-            &["run"],
-            &["run", "--scenario"],
-            &["run", "--scenario", "a", "--scenario", "b"],
-            &["run", "--scenario", "a", "--format", "yaml"],
-            &["serve", "--transport", "http", "--preset", "notes"],
-            &[
-                "serve",
-                "--transport",
-                "http",
-                "--port",
-                "70000",
-                "--preset",
-                "notes",
-            ],
-            &[
-                "serve",
-                "--transport",
-                "http",
-                "--port",
-                "-1",
-                "--preset",
-                "notes",
-            ],
-            &[
-                "serve",
-                "--transport",
-                "stdio",
-                "--port",
-                "1",
-                "--preset",
-                "notes",
-            ],
-            &[
-                "serve",
-                "--transport",
-                "carrier-pigeon",
-                "--preset",
-                "notes",
-            ],
-            &["serve", "--transport", "stdio"],
-            &["list", "--bogus"],
-            &["list", "-x"],
-            &["serve", "--preset", "notes", "--quiet"],
-            &["list", "--threads", "2"],
-            &["export", "--scenario", "a", "--quiet"],
-            &[
-                "serve",
-                "--transport",
-                "http",
-                "--port",
-                "0",
-                "--preset",
-                "notes",
-                "--threads",
-                "0",
-            ],
-            &["run", "--scenario", "a", "--file", "b.json"],
-            &["run", "--file", "b.json", "--server", "s"],
-            &["serve", "--file", "b.json"],
-            &["serve", "--server", "s"],
-            &[
-                "serve", "--preset", "notes", "--file", "b.json", "--server", "s",
-            ],
-            &["export"],
-            &["export", "--scenario", "a", "--format", "json"],
-            &["list", "--file", "b.json"],
-            &["client"],
-            &["client", "http://a", "http://b"],
-            &["client", "--cmd", "x", "http://a"],
-            &["client", "--cmd", "'unclosed"],
-            &["client", "--timeout", "0", "http://a"],
-            &["client", "--scenario", "x", "http://a"],
-            &["bridge"],
-            &["bridge", "--cmd", "x"],
-            &["bridge", "--port", "0"],
-            &["bridge", "--cmd", "x", "--port", "0", "--allow-origin", "*"],
-            &[
-                "bridge",
-                "--cmd",
-                "x",
-                "--port",
-                "0",
-                "--allow-origin",
-                "evil",
-            ],
-            &["bridge", "--cmd", "x", "--port", "70000"],
-            &["bridge", "--cmd", "x", "--port", "0", "extra"],
-            &["bridge", "--cmd", "", "--port", "0"],
-        ] {
+        for bad in BAD {
             assert!(p(bad).is_err(), "{bad:?} should be a usage error");
         }
     }
