@@ -124,6 +124,87 @@ describe('first visit', () => {
   });
 });
 
+/**
+ * In the page: the regions both bundles draw (`selectors`), as trees of
+ * tag, sorted attributes and text; the lite page's `data-act`, `data-arg`
+ * and `data-key` (what its listener reads) and the open state of panels
+ * are left out, and a form control's value is the one it shows.
+ */
+function drawn(selectors) {
+  // A form control's value is compared as the control shows it (the lite
+  // markup writes `value` and `selected`, yew sets the properties).
+  const skip = new Set(['data-act', 'data-arg', 'data-key', 'open', 'value', 'selected']);
+  const tree = (node) => {
+    const attrs = [...node.attributes].filter((a) => !skip.has(a.name)).map((a) => `${a.name}=${a.value}`);
+    if (node instanceof HTMLInputElement || node instanceof HTMLSelectElement) attrs.push(`(value)=${node.value}`);
+    attrs.sort();
+    const kids = [];
+    let text = '';
+    for (const c of node.childNodes) {
+      if (c.nodeType === 3) text += c.nodeValue;
+      else if (c.nodeType === 1) {
+        if (text) kids.push(text);
+        text = '';
+        kids.push(tree(c));
+      }
+    }
+    if (text) kids.push(text);
+    return { tag: node.tagName.toLowerCase(), attrs, kids };
+  };
+  return Object.fromEntries(selectors.map((s) => [s, [...document.querySelectorAll(s)].map(tree)]));
+}
+
+/** Where two `drawn` trees first differ (`null`: the same). */
+function firstDifference(a, b, where = '') {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return a === b ? null : `${where}: ${JSON.stringify(a)?.slice(0, 160)} vs ${JSON.stringify(b)?.slice(0, 160)}`;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    const d = firstDifference(a[k], b[k], `${where}/${a.tag ?? ''}${k}`);
+    if (d) return d;
+  }
+  return null;
+}
+
+describe('the two bundles draw the same page', () => {
+  test('lanes, inspector, narration, picker and header: the lite views and the Yew components agree', T, async () => {
+    const regions = [
+      '.app-header',
+      '[data-testid="scenario-picker"] nav',
+      'section.intro',
+      '[data-testid="narration"]',
+      '[data-testid="player"]',
+      '.view-tabs',
+      '#panel-lanes .lane-head .lane-title-row',
+      '#panel-lanes .lane-head .peers',
+      '#panel-lanes .lane-status',
+      '#panel-lanes .lane-svg',
+      '#panel-lanes .lane-end',
+      '[data-testid="inspector"]',
+      '[data-testid="help-dialog"]',
+    ];
+    for (const [id, lane, event] of [['elicitation-unchecked', 0, 8], ['http-header-mismatch', 0, 1], ['resources-prompts-caching', 0, 3]]) {
+      const { page, problems } = await tracked(`/?scenario=${id}`);
+      await page.keyboard.press('End');
+      await page.locator(sel(`message-${lane}-${event}`)).or(page.locator(sel(`event-${lane}-${event}`))).click();
+      await page.locator(sel('inspector-title')).waitFor();
+      // The rules' summaries arrive after the first inspect: both sides with them.
+      await page.waitForFunction(() => [...document.querySelectorAll('.rule-summary')].every((e) => e.textContent !== ''));
+      const lite = await page.evaluate(drawn, regions);
+      await page.locator(`${sel('exports')} > summary`).click();
+      await fullLoaded(page);
+      await page.locator(sel('inspector-title')).waitFor();
+      await page.waitForFunction(() => [...document.querySelectorAll('.rule-summary')].every((e) => e.textContent !== ''));
+      const full = await page.evaluate(drawn, regions);
+      for (const r of regions) assert.ok(lite[r].length > 0 || r === '#panel-lanes .lane-status', `${id}: the lite page draws ${r}`);
+      assert.equal(firstDifference(lite, full), null, `${id}: the lite page and the full page differ`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  });
+});
+
 describe('hand-over to the full bundle', () => {
   test('changing a setting: the change is made, playhead, inspector, panel and focus kept', T, async (t) => {
     const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich', { cold: true });
