@@ -6,7 +6,9 @@
 //!
 //! The rules, in `patch_children` below: children are matched in order by
 //! node type, tag and key; a keyed child found further on is moved; the
-//! rest are inserted, and live children left over are removed. Attributes
+//! rest are inserted, and live children left over are removed; a subtree
+//! equal to its markup (`isEqualNode`, most of the page on a step) is left
+//! as it is without walking it. Attributes
 //! are set and removed to match, except `open` (a `<details>` or
 //! `<dialog>` a reader or `showModal` opened keeps its state; the markup's
 //! `open` applies when the element is first inserted). A form control's
@@ -18,7 +20,15 @@ use web_sys::Element;
 #[wasm_bindgen(inline_js = r#"
 const keyOf = (n) => (n.nodeType === 1 ? n.getAttribute('data-key') ?? n.getAttribute('data-testid') : null);
 const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+const value = (a, b) => {
+  if ((a.tagName === 'INPUT' || a.tagName === 'SELECT' || a.tagName === 'TEXTAREA') && a.value !== b.value) a.value = b.value;
+};
 function update(a, b) {
+  // Most of the page is as it was: the browser compares a subtree at once.
+  if (a.isEqualNode(b)) {
+    if (a.nodeType === 1) value(a, b);
+    return;
+  }
   if (a.nodeType !== 1) {
     if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
     return;
@@ -30,7 +40,7 @@ function update(a, b) {
     if (name !== 'open' && a.getAttribute(name) !== value) a.setAttribute(name, value);
   }
   patchChildren(a, b);
-  if ((a.tagName === 'INPUT' || a.tagName === 'SELECT' || a.tagName === 'TEXTAREA') && a.value !== b.value) a.value = b.value;
+  value(a, b);
 }
 function patchChildren(live, next) {
   let a = live.firstChild;

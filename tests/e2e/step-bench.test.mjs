@@ -1,0 +1,60 @@
+// Step benchmark of the lite page (a first visit): the time from a click on
+// "Step forward" to the page updated and laid out (the click, a task turn
+// and a forced layout), over 120 steps of three scenarios, from one lane to
+// seven. The lite page renders its whole markup as text and patches the DOM
+// on every change (BENCHMARKS.md, "The lite page without a framework"). The
+// figures are written to tests/e2e/artifacts/step-bench.txt, never asserted:
+// the test fails only on errors.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ARTIFACTS_DIR, startApp } from './harness.mjs';
+import { ready } from './lanes.mjs';
+
+let app;
+
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+/** In the page: `rounds` times from the start to (at most) 40 steps on. */
+function stepTimes(rounds) {
+  return (async () => {
+    const times = [];
+    const button = (id) => document.querySelector(`[data-testid="${id}"]`);
+    for (let k = 0; k < rounds; k++) {
+      button('restart').click();
+      for (let i = 0; i < 40; i++) {
+        const forward = button('step-forward');
+        if (!forward || forward.disabled) break;
+        const t0 = performance.now();
+        forward.click();
+        await new Promise((r) => setTimeout(r, 0));
+        void document.body.offsetHeight;
+        times.push(performance.now() - t0);
+      }
+    }
+    times.sort((a, b) => a - b);
+    const at = (q) => times[Math.min(times.length - 1, Math.floor(times.length * q))].toFixed(1);
+    return { steps: times.length, median: at(0.5), p95: at(0.95), max: at(1), elements: document.querySelectorAll('*').length };
+  })();
+}
+
+test('the lite page: one step, click to laid out', { timeout: 120_000 }, async () => {
+  const lines = [];
+  for (const id of ['discover', 'era-cache-and-upgrade', 'compatibility-matrix']) {
+    const view = await app.open(`/?scenario=${id}`, { width: 1280, height: 900 });
+    await ready(view.page);
+    const r = await view.page.evaluate(stepTimes, 3);
+    assert.ok(r.steps > 0, `${id}: steps taken`);
+    lines.push(`${id.padEnd(24)} ${String(r.elements).padStart(5)} elements, ${r.steps} steps: median ${r.median} ms, p95 ${r.p95} ms, max ${r.max} ms`);
+    assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+    await view.page.close();
+  }
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  await writeFile(path.join(ARTIFACTS_DIR, 'step-bench.txt'), `lite page, Step forward to laid out (headless chromium)\n${lines.join('\n')}\n`);
+});
