@@ -421,3 +421,36 @@ pub fn shadow_root(host: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsVal
             .or_else(|_| refuse("this element cannot hold a figure (use a <div>)")),
     }
 }
+
+/// Scrolls `el` into view when its top is below the window (the inspector,
+/// under the lanes on narrow screens, when something new is selected).
+pub fn show_if_below(el: &web_sys::Element) {
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if el.get_bounding_client_rect().top() > height - 40.0 {
+        el.scroll_into_view();
+    }
+}
+
+/// Opens `dialog` as a modal (remembering `focused` in `return_focus`) or
+/// closes it; once closed, focus goes back to the remembered element.
+pub fn show_modal(
+    dialog: &web_sys::HtmlDialogElement,
+    open: bool,
+    focused: impl FnOnce() -> Option<web_sys::HtmlElement>,
+    return_focus: &std::cell::RefCell<Option<web_sys::HtmlElement>>,
+) {
+    if open && !dialog.open() {
+        *return_focus.borrow_mut() = focused();
+        let _ = dialog.show_modal();
+    } else if !open && dialog.open() {
+        dialog.close();
+    }
+    if !open {
+        if let Some(el) = return_focus.borrow_mut().take() {
+            let _ = el.focus();
+        }
+    }
+}

@@ -27,20 +27,13 @@ pub fn HelpDialog(props: &HelpDialogProps) -> Html {
         let return_focus = return_focus.clone();
         use_effect_with(props.open, move |&open| {
             if let Some(dialog) = dialog_ref.cast::<HtmlDialogElement>() {
-                if open && !dialog.open() {
-                    *return_focus.borrow_mut() = web_sys::window()
+                let focused = || {
+                    web_sys::window()
                         .and_then(|w| w.document())
                         .and_then(|d| d.active_element())
-                        .and_then(|e| e.dyn_into::<HtmlElement>().ok());
-                    let _ = dialog.show_modal();
-                } else if !open && dialog.open() {
-                    dialog.close();
-                }
-                if !open {
-                    if let Some(el) = return_focus.borrow_mut().take() {
-                        let _ = el.focus();
-                    }
-                }
+                        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+                };
+                crate::browser::show_modal(&dialog, open, focused, &return_focus);
             }
         });
     }

@@ -6,7 +6,6 @@
 use crate::i18n::{self, t, tf};
 use mcp_lanes_core::rules::{self, RuleId};
 use mcp_lanes_core::sim::{EventKind, MessageEvent};
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::model::{event_kind_name, kind_name, pretty_wire};
@@ -137,16 +136,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
         use_effect_with(key, move |key| {
             if key.is_some() {
                 if let Some(el) = node.cast::<web_sys::Element>() {
-                    let rect = el.get_bounding_client_rect();
-                    let height = web_sys::window()
-                        .and_then(|w| w.inner_height().ok())
-                        .and_then(|h| h.as_f64())
-                        .unwrap_or(0.0);
-                    if rect.top() > height - 40.0 {
-                        if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
-                            el.scroll_into_view();
-                        }
-                    }
+                    crate::browser::show_if_below(&el);
                 }
             }
         });

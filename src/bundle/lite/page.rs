@@ -194,9 +194,9 @@ fn after(inner: &Rc<Inner>, before: &Before) {
         });
     }
     if now.upgrade && !before.upgrade {
-        let state = inner.state.borrow().clone();
-        if let Some(upgrade) = state.upgrade.clone() {
-            to_full(inner, &state, (*upgrade).clone());
+        let state = inner.state.borrow();
+        if let Some(upgrade) = &state.upgrade {
+            to_full(inner, &state, (**upgrade).clone());
         }
     }
     if (now.playing, now.speed) != (before.playing, before.speed) {
@@ -237,17 +237,7 @@ fn help_dialog(inner: &Inner, open: bool) {
     else {
         return;
     };
-    if open && !dialog.open() {
-        *inner.help_return.borrow_mut() = active_element(inner);
-        let _ = dialog.show_modal();
-    } else if !open && dialog.open() {
-        dialog.close();
-    }
-    if !open {
-        if let Some(el) = inner.help_return.borrow_mut().take() {
-            let _ = el.focus();
-        }
-    }
+    crate::browser::show_modal(&dialog, open, || active_element(inner), &inner.help_return);
 }
 
 /// A newly selected event: the inspector comes into view when it is below
@@ -255,13 +245,7 @@ fn help_dialog(inner: &Inner, open: bool) {
 /// first time rules are shown.
 fn inspector_shown(inner: &Rc<Inner>) {
     if let Some(el) = find(inner, "[data-testid='inspector']") {
-        let height = web_sys::window()
-            .and_then(|w| w.inner_height().ok())
-            .and_then(|h| h.as_f64())
-            .unwrap_or(0.0);
-        if el.get_bounding_client_rect().top() > height - 40.0 {
-            el.scroll_into_view();
-        }
+        crate::browser::show_if_below(&el);
     }
     let wants_rules = {
         let state = inner.state.borrow();
