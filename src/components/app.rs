@@ -59,9 +59,7 @@ pub fn App(props: &AppProps) -> Html {
     use_bridge(&state, config, &props.host, &root);
     let theme = use_theme(page);
     use_hand_over(&state, config, &root);
-    // The picker starts unfolded when no scenario was asked for.
-    let picker_open =
-        config.scenario.is_none() && config.link.is_none() && config.timeline.is_none();
+    let picker_open = crate::view::page::picker_open(config);
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
@@ -170,18 +168,8 @@ pub fn App(props: &AppProps) -> Html {
         Callback::from(move |on: bool| act(&state, Action::ShowEditor(on), &root))
     };
     let lane_count = state.lanes.len();
-    // A figure's heading is the author's title, else the scenario's (the
-    // catalogue's number belongs to the playground's list, not to a lesson).
-    let heading = state.scenario.map(|s| match (&config.title, page) {
-        (Some(title), false) => title.clone(),
-        (None, false) => i18n::scenario_title(s.id),
-        (_, true) => format!("{}. {}", s.number, i18n::scenario_title(s.id)),
-    });
-    let region_name = match (&config.title, &heading, &state.file) {
-        (Some(title), _, _) | (None, Some(title), _) => title.clone(),
-        (None, None, Some(file)) => file.title.clone(),
-        (None, None, None) => String::new(),
-    };
+    let heading = crate::view::page::heading(&state, config);
+    let region_name = crate::view::page::region_name(&state, config);
     let intro = html! {
         <section class="intro" aria-labelledby="scenario-title">
             if let (Some(s), Some(heading)) = (state.scenario, heading.clone()) {

@@ -195,8 +195,13 @@ describe('the two bundles draw the same page', () => {
       await page.locator(`${sel('exports')} > summary`).click();
       await fullLoaded(page);
       await page.locator(sel('inspector-title')).waitFor();
-      await page.waitForFunction(() => [...document.querySelectorAll('.rule-summary')].every((e) => e.textContent !== ''));
-      const full = await page.evaluate(drawn, regions);
+      // The full page renders in steps (its catalog part, the rules): read
+      // it until it settles, for up to 5 s.
+      let full = await page.evaluate(drawn, regions);
+      for (let i = 0; i < 50 && firstDifference(lite, full); i++) {
+        await page.waitForTimeout(100);
+        full = await page.evaluate(drawn, regions);
+      }
       for (const r of regions) assert.ok(lite[r].length > 0 || r === '#panel-lanes .lane-status', `${id}: the lite page draws ${r}`);
       assert.equal(firstDifference(lite, full), null, `${id}: the lite page and the full page differ`);
       assert.deepEqual(problems, []);
