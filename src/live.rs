@@ -1,40 +1,35 @@
-//! A live check from the browser, without the I/O: the core's client run
-//! against a real server one exchange at a time, recorded as the page's
-//! [`Timeline`] on the real clock. The browser side (`hooks::live_fetch`)
-//! does the `fetch`es and the timers and hands each answer here with the
-//! milliseconds since the run started; this module decides nothing about
-//! the protocol either: the client does ([`Client::handle_http`],
-//! [`Client::handle_failure`], [`Client::handle_timeout`]).
+//! A live check from the browser, without the I/O: the core's check plan
+//! ([`Plan`], the same flows `mcp-lanes check` runs) against a real server
+//! over HTTP, each flow's client run one exchange at a time and recorded
+//! as the page's [`Timeline`] on the real clock. The browser side
+//! (`hooks::live_fetch`) does the `fetch`es and the timers and hands each
+//! answer here with the milliseconds since the run started; this module
+//! decides nothing about the protocol either: the plan and the client do
+//! ([`Client::handle_http`], [`Client::handle_failure`],
+//! [`Client::handle_timeout`]), and the core grades the merged run
+//! ([`Plan::report`]) as the CLI does.
 //!
-//! The flows are the catalog scenarios whose client scripts only discover,
-//! list and send what a server must refuse ([`FLOWS`]): no tool of the
-//! server's is ever called.
+//! No tool of the server's is ever called unless the person names it (as
+//! `--tool` does).
 //!
 //! Data layer: plain Rust over the core, tested natively against the core's
 //! own server.
 
-use mcp_lanes_core::client::{Client, ClientAction, ClientConfig, Step, TransportFailure};
+use std::rc::Rc;
+
+use mcp_lanes_core::check::{self, Plan, PlanOptions, Report, Verdict};
+use mcp_lanes_core::client::{Client, ClientAction, Flow, TransportFailure};
 use mcp_lanes_core::note::Note;
 use mcp_lanes_core::protocol::jsonrpc::RequestId;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules::{self, RuleId};
-use mcp_lanes_core::scenarios;
 use mcp_lanes_core::sim::{message_event, Event, EventKind, HttpInfo, Side, Summary, Timeline};
 use mcp_lanes_core::transport::http::{self as core_http, HttpResponse};
 use mcp_lanes_core::transport::{HttpRequest, TransportKind};
 use serde_json::Value;
 
+use crate::checked::{Checked, GradedRun};
 use crate::i18n::{t, tf};
-
-/// The catalog scenarios whose set-ups a live check runs: discover and its
-/// cache hints, unknown tool versus unknown method (a made-up tool name),
-/// version mismatch and retry, missing `_meta`.
-pub const FLOWS: [&str; 4] = [
-    "discover",
-    "unknown-tool-vs-unknown-method",
-    "version-retry",
-    "missing-meta",
-];
 
 /// How long one exchange may take, in milliseconds.
 pub const EXCHANGE_MS: u64 = 10_000;
@@ -45,29 +40,94 @@ pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
 /// Most events one run records (a server that floods is stopped there).
 pub const MAX_EVENTS: usize = 2_000;
 
-/// One flow: a label, a client and its script.
-#[derive(Debug, Clone)]
-pub struct Flow {
-    /// The lane's label.
-    pub label: String,
-    /// The client.
-    pub client: ClientConfig,
-    /// What it does.
-    pub script: Vec<Step>,
+/// The check plan of a live check: every flow over HTTP, calling only the
+/// tools the person named (`tools`: name and arguments).
+pub fn plan(tools: Vec<(String, Value)>) -> Plan {
+    let mut options = PlanOptions::new(TransportKind::Http);
+    options.tools = tools;
+    options.read_only_tools = false;
+    options.probe_ms = EXCHANGE_MS;
+    Plan::new(options)
 }
 
-/// The flows of [`FLOWS`], one per set-up.
-pub fn flows() -> Vec<Flow> {
-    FLOWS
-        .iter()
-        .filter_map(|id| scenarios::setups(id))
-        .flatten()
-        .map(|setup| Flow {
-            label: setup.label,
-            client: setup.client,
-            script: setup.script,
+/// The tool the person named in the check panel, with its arguments (a
+/// JSON object), as `--tool NAME --args JSON`; none for an empty name. An
+/// error says what is wrong with the arguments.
+pub fn named_tool(name: &str, arguments: &str) -> Result<Vec<(String, Value)>, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Ok(Vec::new());
+    }
+    let text = if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) if value.is_object() => Ok(vec![(name.to_string(), value)]),
+        Ok(_) => Err(tf("check.args_not_object", &[("tool", name)])),
+        Err(e) => Err(tf(
+            "check.args_not_json",
+            &[("tool", name), ("error", &e.to_string())],
+        )),
+    }
+}
+
+/// The check so far, for the page to draw while it runs: the flows
+/// recorded, then the one in progress, merged into one lane, not graded
+/// yet.
+pub fn progress(plan: &Plan, current: Option<(&Flow, &LiveRun)>, target: &str) -> Checked {
+    let (done, labels) = plan.timelines();
+    let mut timelines = done.to_vec();
+    let mut labels = labels.to_vec();
+    if let Some((flow, run)) = current {
+        timelines.push(run.timeline());
+        labels.push(flow.label.clone());
+    }
+    let label = format!("check: {target}");
+    let runs = check::merge_labelled(&label, &timelines, &labels)
+        .map(|timeline| GradedRun {
+            timeline: Rc::new(timeline),
+            verdicts: Rc::new(Vec::new()),
         })
-        .collect()
+        .into_iter()
+        .collect();
+    Checked {
+        source: t("live.source"),
+        target: target.to_string(),
+        era: None,
+        runs,
+        graded_here: true,
+    }
+}
+
+/// The finished check: the plan's report (merged and graded by the core,
+/// as `mcp-lanes check` grades it), with S-SCHEMA from `schema` when the
+/// page could validate the messages, else one n/a verdict saying where it
+/// is checked.
+pub fn finished(plan: &Plan, target: &str, schema: Option<Vec<Verdict>>) -> Checked {
+    let Some(mut report) = plan.report(target) else {
+        return progress(plan, None, target);
+    };
+    match schema {
+        Some(verdicts) => report.verdicts.extend(verdicts),
+        None => report.verdicts.push(check::schema_elsewhere()),
+    }
+    check::sort(&mut report.verdicts);
+    from_report(report)
+}
+
+fn from_report(report: Report) -> Checked {
+    Checked {
+        source: t("live.source"),
+        target: report.target,
+        era: Some(report.era),
+        runs: vec![GradedRun {
+            timeline: Rc::new(report.timeline),
+            verdicts: Rc::new(report.verdicts),
+        }],
+        graded_here: true,
+    }
 }
 
 /// A POST to make.
@@ -108,7 +168,7 @@ impl LiveRun {
             events: Vec::new(),
             narration: None,
             revision: ProtocolVersion::modern(),
-            label: flow.label.clone(),
+            label: flow.label.text().to_string(),
             target: target.to_string(),
             problems: Vec::new(),
             closed: false,
@@ -330,69 +390,112 @@ fn body_id(text: &str) -> Option<RequestId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_lanes_core::check::{self, Outcome};
+    use mcp_lanes_core::check::Outcome;
     use mcp_lanes_core::server::{presets, Server};
     use mcp_lanes_core::sim::SimTime;
+    use serde_json::json;
 
-    /// Runs every flow against the core's own server over its HTTP entry,
-    /// as the browser would over fetch.
-    fn run_against(preset: &str) -> Vec<Timeline> {
+    /// Runs the whole live check against the core's own server over its
+    /// HTTP entry, as the browser would over fetch.
+    fn check_against(preset: &str, tools: Vec<(String, Value)>) -> Checked {
         let config = presets::server(preset).expect("preset");
-        flows()
-            .iter()
-            .map(|flow| {
-                let mut server = Server::new(config.clone());
-                let mut run = LiveRun::new(flow, "http://127.0.0.1:1/mcp");
-                let mut now = 0;
-                run.start(now);
-                for _ in 0..200 {
-                    if let Some(post) = run.next_post(now) {
-                        now += 1;
-                        let reply = server.handle_http(SimTime::from_millis(now), &post.request);
-                        let r = reply.response;
-                        run.answered(now, &post, r.status, r.headers, r.body);
-                        continue;
-                    }
-                    if run.is_done() {
-                        break;
-                    }
-                    match run.deadline() {
-                        Some(t) => {
-                            now = now.max(t);
-                            run.timeout(now);
-                        }
-                        None => break,
-                    }
+        let mut server = Server::new(config);
+        let mut plan = plan(tools);
+        let mut now = 0;
+        while let Some(planned) = plan.next() {
+            let mut run = LiveRun::new(&planned.flow, "http://127.0.0.1:1/mcp");
+            run.start(now);
+            for _ in 0..200 {
+                if let Some(post) = run.next_post(now) {
+                    now += 1;
+                    let reply = server.handle_http(SimTime::from_millis(now), &post.request);
+                    let r = reply.response;
+                    run.answered(now, &post, r.status, r.headers, r.body);
+                    continue;
                 }
-                run.timeline()
-            })
-            .collect()
+                if run.is_done() {
+                    break;
+                }
+                match run.deadline() {
+                    Some(t) => {
+                        now = now.max(t);
+                        run.timeout(now);
+                    }
+                    None => break,
+                }
+            }
+            plan.record(&planned, run.timeline());
+        }
+        finished(&plan, "http://127.0.0.1:1/mcp", None)
+    }
+
+    fn outcome(checked: &Checked, rule: &str) -> Outcome {
+        checked
+            .summary()
+            .rules
+            .iter()
+            .find(|c| c.rule == rule)
+            .map(|c| c.outcome())
+            .unwrap_or(Outcome::NotApplicable)
     }
 
     #[test]
-    fn a_live_check_of_a_correct_server_fails_nothing() {
-        let timelines = run_against("deploy-console");
-        assert_eq!(timelines.len(), flows().len());
-        for t in &timelines {
-            assert!(
-                t.events
-                    .iter()
-                    .any(|e| e.message().is_some_and(|m| m.from == Side::Server)),
-                "{}",
-                t.label
-            );
-            let failed: Vec<_> = check::grade(t)
-                .into_iter()
-                .filter(|v| v.verdict == Outcome::Fail)
-                .collect();
-            assert!(failed.is_empty(), "{}: {failed:?}", t.label);
+    fn m_cap_required_a_live_check_of_a_correct_server_fails_nothing_and_runs_the_plan() {
+        let checked = check_against(
+            "deploy-console",
+            vec![("notify_oncall".into(), json!({"service": "api"}))],
+        );
+        assert_eq!(
+            checked.runs.len(),
+            1,
+            "one merged lane, as the CLI's report"
+        );
+        let failed: Vec<_> = checked
+            .verdicts()
+            .into_iter()
+            .filter(|v| v.verdict == Outcome::Fail)
+            .collect();
+        assert!(failed.is_empty(), "{failed:?}");
+        for rule in [
+            rules::S_ANSWER,
+            rules::M_DISCOVER,
+            rules::M_UNKNOWN_TOOL,
+            rules::M_UNKNOWN_METHOD,
+            rules::M_META_REQUIRED,
+            rules::M_VERSION,
+            rules::M_CAP_REQUIRED,
+            rules::M_STATELESS,
+            rules::H_HEADERS,
+            rules::H_STATUS,
+        ] {
+            assert_eq!(outcome(&checked, rule), Outcome::Pass, "{rule}");
         }
+        assert_eq!(
+            outcome(&checked, rules::S_SCHEMA),
+            Outcome::NotApplicable,
+            "S-SCHEMA is said to be checked elsewhere"
+        );
+    }
+
+    #[test]
+    fn s_answer_the_page_calls_no_tool_it_was_not_given() {
+        let checked = check_against("deploy-console", Vec::new());
+        let calls = checked.runs[0]
+            .timeline
+            .messages()
+            .filter(|(_, m)| m.from == Side::Client)
+            .filter_map(|(_, m)| m.json.as_ref())
+            .filter(|b| b.get("method") == Some(&json!("tools/call")))
+            .filter(|b| b.pointer("/params/name") != Some(&json!(check::plan::NO_SUCH_TOOL)))
+            .count();
+        assert_eq!(calls, 0);
     }
 
     #[test]
     fn a_failed_exchange_goes_to_the_client() {
-        let flow = &flows()[0];
-        let mut run = LiveRun::new(flow, "http://127.0.0.1:1/mcp");
+        let mut plan = plan(Vec::new());
+        let planned = plan.next().expect("the discover flow");
+        let mut run = LiveRun::new(&planned.flow, "http://127.0.0.1:1/mcp");
         run.start(0);
         let post = run.next_post(0).expect("a first POST");
         run.failed(5, &post, "TypeError: Failed to fetch");

@@ -300,6 +300,9 @@ pub enum Action {
     Slower,
     /// Show an event in the inspector (or close it).
     Inspect(Option<Selection>),
+    /// Show a failing exchange ("What to fix"): pause, play up to it if
+    /// it is not drawn yet, and open it in the inspector.
+    ShowFailure(Selection),
     /// Change a lane's set-up and re-run it.
     Apply {
         /// Lane position.
@@ -600,6 +603,21 @@ impl State {
             Action::Faster => next.speed = (next.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => next.speed = next.speed.saturating_sub(1),
             Action::Inspect(selection) => next.selected = selection,
+            Action::ShowFailure(selection) => {
+                next.stop();
+                let at = next
+                    .lanes
+                    .get(selection.lane)
+                    .and_then(|l| l.timeline.events.get(selection.event))
+                    .map(|e| e.at_ms);
+                if let Some(at) = at {
+                    let pos = next.layout.position_of(at);
+                    if next.time().is_none_or(|t| t < at) {
+                        next.seek(pos);
+                    }
+                }
+                next.selected = Some(selection);
+            }
             // A recorded run has no set-up to change.
             Action::Apply { .. } | Action::Compare { .. } | Action::ResetLane(_)
                 if next.checked.is_some() => {}

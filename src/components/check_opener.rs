@@ -50,7 +50,23 @@ fn open(file: web_sys::File, dispatcher: UseReducerDispatcher<State>) {
 pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
     let dragging = use_state(|| false);
     let url = use_state(|| String::from("http://127.0.0.1:8931/mcp"));
+    let tool = use_state(String::new);
+    let args = use_state(|| String::from("{}"));
     let status = use_state(String::new);
+    let on_tool = {
+        let tool = tool.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            tool.set(input.value());
+        })
+    };
+    let on_args = {
+        let args = args.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            args.set(input.value());
+        })
+    };
     let oninput = {
         let url = url.clone();
         Callback::from(move |e: InputEvent| {
@@ -62,13 +78,22 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
         let d = props.dispatcher.clone();
         let url = url.clone();
         let status = status.clone();
+        let (tool, args) = (tool.clone(), args.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let (d, target, status) = (d.clone(), url.trim().to_string(), status.clone());
+            // A tool is called only when the person names it (`--tool`).
+            let tools = match crate::live::named_tool(&tool, &args) {
+                Ok(tools) => tools,
+                Err(why) => {
+                    status.set(why);
+                    return;
+                }
+            };
             status.set(t("check.running"));
             wasm_bindgen_futures::spawn_local(async move {
                 let progress = d.clone();
-                let blocked = live_fetch::run(target, move |checked| {
+                let blocked = live_fetch::run(target, tools, move |checked| {
                     progress.dispatch(Action::LiveChecked(checked))
                 })
                 .await;
@@ -136,6 +161,10 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                 <form {onsubmit}>
                     <label for="check-url">{ t("check.url_label") }</label>
                     <input type="url" id="check-url" data-testid="check-url" value={(*url).clone()} {oninput} />
+                    <label for="check-tool">{ t("check.tool_label") }</label>
+                    <input type="text" id="check-tool" data-testid="check-tool" value={(*tool).clone()} oninput={on_tool} />
+                    <label for="check-args">{ t("check.args_label") }</label>
+                    <input type="text" id="check-args" data-testid="check-args" value={(*args).clone()} oninput={on_args} />
                     <button type="submit" data-testid="check-run" disabled={*status == t("check.running")}>{ t("check.run") }</button>
                     <span role="status" data-testid="check-status">{ (*status).clone() }</span>
                 </form>

@@ -7,8 +7,10 @@
 //! expected, what came) is rendered as text.
 
 use mcp_lanes_core::check::{Outcome, Verdict};
-use mcp_lanes_core::sim::Timeline;
+use mcp_lanes_core::sim::{EventKind, Timeline};
 use yew::prelude::*;
+
+use crate::state::{Action, Selection, State};
 
 use crate::checked::{overall, rule_link, summary_line, verdicts_at, Checked};
 use crate::i18n::{self, t, tf};
@@ -97,10 +99,16 @@ fn got(v: &Verdict) -> String {
 
 /// The verdicts on one event, for the inspector.
 pub fn list(verdicts: &[Verdict], index: usize) -> Html {
-    let here = verdicts_at(verdicts, index);
+    let mut here = verdicts_at(verdicts, index);
     if here.is_empty() {
         return html! {};
     }
+    // What to fix first: failures before passes before n/a (stable).
+    here.sort_by_key(|v| match v.verdict {
+        Outcome::Fail => 0,
+        Outcome::Pass => 1,
+        Outcome::NotApplicable => 2,
+    });
     html! {
         <section class="verdicts" data-testid="inspector-verdicts" aria-label={t("verdict.verdicts")}>
             <h4>{ t("verdict.verdicts") }</h4>
@@ -129,9 +137,85 @@ fn item(v: &Verdict) -> Html {
     }
 }
 
+/// Where a verdict points, in words: the message judged ("server
+/// -32602", "client tools/list"), or the whole run.
+fn place(checked: &Checked, lane: usize, v: &Verdict) -> String {
+    let label = v.exchange.and_then(|index| {
+        let run = checked.runs.get(lane)?;
+        match &run.timeline.events.get(index)?.kind {
+            EventKind::Message(m) => Some(format!(
+                "#{index} {} {}",
+                crate::model::side(m.from),
+                m.label
+            )),
+            _ => Some(format!("#{index}")),
+        }
+    });
+    match label {
+        Some(label) => label,
+        None => tf("verdict.whole_run", &[("rule", &v.rule)]),
+    }
+}
+
+/// "What to fix": every failing verdict, in the order `mcp-lanes check`
+/// prints them (run-wide first, then by exchange), each with what was
+/// expected and what came, its spec link, and a button that shows the
+/// failing message (selected, drawn, inspected).
+fn to_fix(checked: &Checked, dispatcher: &UseReducerDispatcher<State>) -> Html {
+    let failing: Vec<(usize, &Verdict)> = checked
+        .runs
+        .iter()
+        .enumerate()
+        .flat_map(|(lane, run)| {
+            run.verdicts
+                .iter()
+                .filter(|v| v.verdict == Outcome::Fail)
+                .map(move |v| (lane, v))
+        })
+        .collect();
+    if failing.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="to-fix" data-testid="check-to-fix" aria-labelledby="to-fix-title">
+            <h3 id="to-fix-title">{ t("verdict.to_fix") }</h3>
+            <ol>
+                { for failing.iter().enumerate().map(|(n, (lane, v))| {
+                    let rule = match rule_link(&v.rule) {
+                        Some(url) => html! { <a href={url} target="_blank" rel="noopener noreferrer"><code>{ v.rule.clone() }</code></a> },
+                        None => html! { <code>{ v.rule.clone() }</code> },
+                    };
+                    let show = v.exchange.map(|event| {
+                        let d = dispatcher.clone();
+                        let selection = Selection { lane: *lane, event };
+                        let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::ShowFailure(selection)));
+                        html! {
+                            <button type="button" class="show-failure" data-testid={format!("to-fix-show-{n}")}
+                                data-lane={lane.to_string()} data-event={event.to_string()} {onclick}>
+                                { tf("verdict.show", &[("place", &place(checked, *lane, v))]) }
+                            </button>
+                        }
+                    });
+                    html! {
+                        <li class="verdict-item fail" data-testid={format!("to-fix-{n}")} data-rule={v.rule.clone()}>
+                            <span class="verdict-word">{ word(v.verdict) }</span>{ " " }{ rule }{ " " }
+                            { show.unwrap_or_else(|| html! { <span>{ place(checked, *lane, v) }</span> }) }
+                            <dl>
+                                <dt>{ t("verdict.expected") }</dt><dd>{ expected(v) }</dd>
+                                <dt>{ t("verdict.got") }</dt><dd>{ got(v) }</dd>
+                            </dl>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}
+
 /// The check's heading and summary: what was checked, the era, "n rules
-/// passed, m failed", and each rule with its counts and spec link.
-pub fn summary(checked: &Checked) -> Html {
+/// passed, m failed", what to fix (the failing rules first), and each rule
+/// with its counts and spec link.
+pub fn summary(checked: &Checked, dispatcher: &UseReducerDispatcher<State>) -> Html {
     let summary = checked.summary();
     let title = tf("verdict.check_of", &[("target", &checked.target)]);
     let about = match &checked.era {
@@ -157,6 +241,7 @@ pub fn summary(checked: &Checked) -> Html {
             if checked.graded_here {
                 <p class="note">{ t("verdict.graded_here") }</p>
             }
+            { to_fix(checked, dispatcher) }
             <details class="check-rules" data-testid="check-rules">
                 <summary>{ tf("verdict.rules", &[("count", &summary.rules.len().to_string())]) }</summary>
                 <ul>

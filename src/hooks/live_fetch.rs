@@ -5,7 +5,8 @@
 //! client. Between exchanges the client's own deadlines are waited with
 //! `setTimeout`. After every step the runs so far are handed to
 //! `on_progress`, so the page draws the exchanges as they happen; at the
-//! end each run is graded by the core (`check::grade`).
+//! end the core grades the merged run (`live::finished`), as `mcp-lanes
+//! check` does.
 //!
 //! A page can only read a server that allows its origin (CORS): when the
 //! browser refuses, the check says so and points at `mcp-lanes bridge`.
@@ -13,12 +14,11 @@
 
 use std::rc::Rc;
 
-use mcp_lanes_core::check;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::checked::{Checked, GradedRun};
+use crate::checked::Checked;
 use crate::i18n::{t, tf};
 use crate::live::{self, LiveRun, EXCHANGE_MS, MAX_ANSWER_BYTES};
 
@@ -114,45 +114,33 @@ async fn post(url: &str, request: &mcp_lanes_core::transport::HttpRequest) -> An
     }
 }
 
-/// Runs every live flow against `url`, calling `on_progress` with the runs
-/// so far after every step and once more, graded, at the end. Returns a
-/// sentence for the reader when the browser could not reach the server.
-pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<String> {
+/// Runs the check plan against `url` (calling only the `tools` the
+/// person named), calling `on_progress` with the check so far after every
+/// step and once more, graded by the core as `mcp-lanes check` grades it,
+/// at the end. Returns a sentence for the reader when the browser could
+/// not reach the server.
+pub async fn run(
+    url: String,
+    tools: Vec<(String, serde_json::Value)>,
+    on_progress: impl Fn(Rc<Checked>),
+) -> Option<String> {
     if let Some(why) = bad_url(&url) {
         return Some(why);
     }
-    let mut done: Vec<GradedRun> = Vec::new();
+    let mut plan = live::plan(tools);
     let mut blocked = false;
-    let show = |done: &[GradedRun], current: Option<&LiveRun>, graded: bool| {
-        let mut runs = done.to_vec();
-        if let Some(run) = current {
-            let timeline = run.timeline();
-            let verdicts = if graded {
-                check::grade(&timeline)
-            } else {
-                Vec::new()
-            };
-            runs.push(GradedRun {
-                timeline: Rc::new(timeline),
-                verdicts: Rc::new(verdicts),
-            });
-        }
-        Checked {
-            source: t("live.source"),
-            target: url.clone(),
-            era: None,
-            runs,
-            graded_here: true,
-        }
-    };
-    for flow in live::flows() {
-        let mut run = LiveRun::new(&flow, &url);
+    while let Some(planned) = plan.next() {
+        let mut run = LiveRun::new(&planned.flow, &url);
         let started = clock();
         let now = || (clock() - started).max(0.0) as u64;
         run.start(now());
         loop {
             if let Some(request) = run.next_post(now()) {
-                on_progress(Rc::new(show(&done, Some(&run), false)));
+                on_progress(Rc::new(live::progress(
+                    &plan,
+                    Some((&planned.flow, &run)),
+                    &url,
+                )));
                 match post(&url, &request.request).await {
                     Answer::Http(status, headers, body) => {
                         run.answered(now(), &request, status, headers, body)
@@ -162,7 +150,11 @@ pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<Strin
                         run.failed(now(), &request, &why);
                     }
                 }
-                on_progress(Rc::new(show(&done, Some(&run), false)));
+                on_progress(Rc::new(live::progress(
+                    &plan,
+                    Some((&planned.flow, &run)),
+                    &url,
+                )));
                 continue;
             }
             if run.is_done() {
@@ -176,16 +168,12 @@ pub async fn run(url: String, on_progress: impl Fn(Rc<Checked>)) -> Option<Strin
                 None => break,
             }
         }
-        let timeline = run.timeline();
-        done.push(GradedRun {
-            verdicts: Rc::new(check::grade(&timeline)),
-            timeline: Rc::new(timeline),
-        });
-        on_progress(Rc::new(show(&done, None, true)));
+        plan.record(&planned, run.timeline());
         if blocked {
             break;
         }
     }
+    on_progress(Rc::new(live::finished(&plan, &url, None)));
     blocked.then(|| blocked_text(&url))
 }
 

@@ -24,7 +24,7 @@ Usage:
   mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
   mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
   mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
-                  [--tool NAME [--args JSON]]... [--format text|json] [--out FILE]
+                  [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
                   [--timeout MS] [--lang TAG]
   mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
   mcp-lanes --help | --version
@@ -111,8 +111,9 @@ Check options (check):
   --flow ID         run only this flow (repeatable; discover always runs)
   --tool NAME       a tool the check may call (repeatable)
   --args JSON       the arguments of the --tool before it (default {})
-  --format FORMAT   text (feedback to read) or json (the report, with the
-                    page's timeline)
+  --format FORMAT   text (feedback to read), json (the report, with the
+                    page's timeline) or junit (JUnit XML: a testcase per rule,
+                    for a course's autograder)
   --out FILE        write the report as JSON (the page opens it)
   --timeout MS      deadline of each exchange (default 10000)
 
@@ -863,12 +864,13 @@ fn parse_check(args: &[OsString]) -> Result<Command, UsageError> {
         }
     }
     let format = match format.as_deref() {
-        None | Some("text") => Format::Text,
-        Some("json") => Format::Json,
+        None | Some("text") => crate::check::ReportFormat::Text,
+        Some("json") => crate::check::ReportFormat::Json,
+        Some("junit") => crate::check::ReportFormat::Junit,
         Some(other) => {
             return Err(usage(
                 "cli.usage.check_format",
-                "--format {value} is not text or json",
+                "--format {value} is not text, json or junit",
                 &[("value", format!("{other:?}"))],
             ))
         }

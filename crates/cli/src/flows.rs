@@ -12,7 +12,6 @@
 
 use mcp_lanes_core::client::presets as clients;
 use mcp_lanes_core::client::{ClientConfig, Step};
-use mcp_lanes_core::protocol::version::EraMode;
 use mcp_lanes_core::scenarios;
 use serde_json::{json, Value};
 
@@ -105,17 +104,10 @@ pub fn resolve(name: &str, context: Option<&str>) -> Result<Vec<Flow>, String> {
     ))
 }
 
-/// The reference client, dual-era: it probes with server/discover and
-/// falls back to initialize for a legacy server.
+/// The dual-era client that discovers (or initializes) and lists: the
+/// check's explorer.
 pub(crate) fn explorer() -> ClientConfig {
-    let mut config = clients::reference();
-    config.era = EraMode::DualEra;
-    config.legacy_versions = vec![
-        "2025-11-25".into(),
-        "2025-06-18".into(),
-        "2025-03-26".into(),
-    ];
-    config
+    mcp_lanes_core::check::plan::explorer()
 }
 
 fn list(method: &str) -> Step {

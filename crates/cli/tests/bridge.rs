@@ -80,6 +80,25 @@ fn the_core_client_runs_through_the_bridge() {
 }
 
 #[test]
+fn h_headers_the_bridge_refuses_a_modern_post_whose_headers_contradict_its_body() {
+    let (_bridge, port) = bridge(&serve_cmd("deploy-console"), &[]);
+    let list = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let wrong = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: prompts/list\r\n";
+    let reply = post(port, list, wrong);
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.json()["error"]["code"], -32020);
+    assert_eq!(reply.json()["id"], 7);
+    let right = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n";
+    assert_eq!(post(port, list, right).status, 200);
+    // H-STATUS: a -32602 for malformed `_meta` is 400, as a server that
+    // knows why would send it (the bridge relays the server's -32602).
+    let caps_missing = r#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let reply = post(port, caps_missing, right);
+    assert_eq!(reply.json()["error"]["code"], -32602);
+    assert_eq!(reply.status, 400);
+}
+
+#[test]
 fn cors_allows_the_one_origin_and_its_mcp_headers() {
     let (_bridge, port) = bridge(&serve_cmd("deploy-console"), &["--allow-origin", PAGE]);
     let preflight = format!(
@@ -93,7 +112,9 @@ fn cors_allows_the_one_origin_and_its_mcp_headers() {
         Some("content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-service")
     );
     let discover = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    let reply = post(port, discover, &format!("Origin: {PAGE}\r\n"));
+    // The modern binding's headers: the bridge checks them (H-HEADERS).
+    let modern = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n";
+    let reply = post(port, discover, &format!("Origin: {PAGE}\r\n{modern}"));
     assert_eq!(
         reply.status,
         200,
@@ -106,7 +127,7 @@ fn cors_allows_the_one_origin_and_its_mcp_headers() {
         .is_some_and(|h| h.contains("Mcp-Session-Id") && h.contains("MCP-Protocol-Version")));
     assert_eq!(reply.json()["id"], 1);
     // Without an Origin (a native client): no CORS headers, still served.
-    let reply = post(port, discover, "");
+    let reply = post(port, discover, modern);
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("Access-Control-Allow-Origin"), None);
 }

@@ -202,11 +202,7 @@ fn l_cap_session_a_check_in_chinese_says_what_to_fix_in_chinese() {
     assert!(!json.stdout.contains("期望"));
 }
 
-// ---- deliberately faulty servers, one fault each ---------------------------
-
-fn faulty_script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/faulty/server.py")
-}
+// ---- deliberately faulty servers: tests/mutation.rs --------------------------
 
 fn python3() -> Option<&'static str> {
     let ok = Command::new("python3")
@@ -217,125 +213,6 @@ fn python3() -> Option<&'static str> {
         .is_ok_and(|s| s.success());
     ok.then_some("python3")
 }
-
-const PAGE: [&str; 4] = ["--tool", "page_oncall", "--args", r#"{"service":"api"}"#];
-
-/// Checks the faulty server with `--fault fault` (none: `""`) over stdio.
-fn faulty_stdio(fault: &str) -> Option<Done> {
-    let python = python3()?;
-    let mut cmd = format!("{python} '{}'", faulty_script().display());
-    if !fault.is_empty() {
-        cmd.push_str(&format!(" --fault {fault}"));
-    }
-    let mut args = vec!["--cmd", &cmd];
-    args.extend(PAGE);
-    Some(check_json(&args))
-}
-
-/// Checks the faulty server with `--fault fault` over HTTP.
-fn faulty_http(fault: &str) -> Option<Done> {
-    let python = python3()?;
-    let script = faulty_script();
-    let mut args = vec![script.to_str().expect("path"), "--http", "--port", "0"];
-    if !fault.is_empty() {
-        args.extend(["--fault", fault]);
-    }
-    let peer = Peer::start(Path::new(python), &args);
-    let target = url(peer.port);
-    let mut check = vec!["--url", target.as_str()];
-    check.extend(PAGE);
-    Some(check_json(&check))
-}
-
-#[test]
-fn s_answer_the_faulty_server_without_a_fault_passes_both_transports() {
-    let (Some(stdio), Some(http)) = (faulty_stdio(""), faulty_http("")) else {
-        return;
-    };
-    assert_eq!(stdio.failed(), set(&[]), "{}", stdio.stdout);
-    assert_eq!(http.failed(), set(&[]), "{}", http.stdout);
-    assert_eq!(stdio.report().era, "dual-era");
-}
-
-#[test]
-fn m_cache_hints_missing_cache_hints_fail_the_rule_and_the_schema_that_requires_them() {
-    let Some(done) = faulty_stdio("no-cache-hints") else {
-        return;
-    };
-    // 2026-07-28's schema requires ttlMs and cacheScope too.
-    assert_eq!(done.failed(), set(&["M-CACHE-HINTS", "S-SCHEMA"]));
-}
-
-#[test]
-fn m_unknown_tool_an_unknown_tool_answered_32601_fails() {
-    let Some(done) = faulty_stdio("unknown-tool-32601") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["M-UNKNOWN-TOOL"]));
-}
-
-#[test]
-fn m_stateless_a_remembered_capability_fails() {
-    let Some(done) = faulty_stdio("stateful-caps") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["M-STATELESS"]));
-}
-
-#[test]
-fn m_meta_required_a_request_without_capabilities_served_fails() {
-    let Some(done) = faulty_stdio("meta-lenient") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["M-META-REQUIRED"]));
-}
-
-#[test]
-fn l_version_echoing_a_version_nobody_speaks_fails() {
-    let Some(done) = faulty_stdio("echo-any-version") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["L-VERSION"]));
-}
-
-#[test]
-fn s_declared_a_declared_capability_without_its_list_fails() {
-    let Some(done) = faulty_stdio("declared-unanswered") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["S-DECLARED"]));
-}
-
-#[test]
-fn s_schema_a_tool_without_input_schema_fails_only_the_schema() {
-    let Some(done) = faulty_stdio("bad-schema") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["S-SCHEMA"]));
-    let report = done.report();
-    assert!(report
-        .verdicts
-        .iter()
-        .any(|v| v.verdict == Outcome::Fail && v.got.contains("inputSchema")));
-}
-
-#[test]
-fn h_status_modern_errors_sent_with_200_fail() {
-    let Some(done) = faulty_http("status-200") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["H-STATUS"]));
-}
-
-#[test]
-fn h_headers_a_server_ignoring_mcp_method_fails() {
-    let Some(done) = faulty_http("no-header-check") else {
-        return;
-    };
-    assert_eq!(done.failed(), set(&["H-HEADERS"]));
-}
-
-// ---- the official SDK servers (tests/peers) --------------------------------
 
 #[test]
 fn s_schema_the_typescript_sdk_v2_server_passes_over_stdio_and_http() {

@@ -262,7 +262,7 @@ fn usage_errors_under_lang_zh_are_in_chinese() {
         (&["serve", "--lang", "zh", "--preset", "notes"], "不适用于"),
         (
             &["check", "--lang", "zh", "--url", "u", "--format", "xml"],
-            "不是 text 或 json",
+            "不是 text、json 或 junit",
         ),
         (
             &["run", "--lang", "zh", "--scenario", "no-such"],

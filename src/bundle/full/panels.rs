@@ -65,9 +65,9 @@ pub fn check_panel(state: &UseReducerHandle<State>) -> Html {
 }
 
 /// The open check's heading and summary (nothing without one).
-pub fn check_summary(state: &State) -> Html {
+pub fn check_summary(state: &UseReducerHandle<State>) -> Html {
     match &state.checked {
-        Some(checked) => verdicts::summary(checked),
+        Some(checked) => verdicts::summary(checked, &state.dispatcher()),
         None => html! {},
     }
 }

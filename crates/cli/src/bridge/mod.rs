@@ -48,7 +48,7 @@ use crate::http::{adapter, limits};
 use crate::{log, Failure};
 use child::{Busy, Delivery, Link};
 use guard::Policy;
-use mcp_lanes_core::transport::http::modern_reply_status as http_status;
+use mcp_lanes_core::transport::http::modern_reply_status_for as http_status;
 
 /// The endpoint path, as `serve` has it.
 pub use crate::http::ENDPOINT;
@@ -185,13 +185,47 @@ enum Kind {
 /// Whether a request body is a modern request (its `_meta` names a
 /// protocol version): its error replies then get the status of the modern
 /// HTTP binding (H-STATUS), which a stdio server cannot choose.
-fn is_modern(body: &str) -> bool {
-    serde_json::from_str::<Value>(body).ok().is_some_and(|v| {
-        v.get("params")
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get(mcp_lanes_core::protocol::meta::PROTOCOL_VERSION))
-            .is_some()
-    })
+fn is_modern(body: Option<&Value>, headers: &[(String, String)]) -> bool {
+    use mcp_lanes_core::protocol::{methods, version::Era, ProtocolVersion};
+    use mcp_lanes_core::transport::http as core_http;
+    let Some(v) = body else {
+        return false;
+    };
+    if v.get("method").and_then(Value::as_str) == Some(methods::INITIALIZE) {
+        return false;
+    }
+    let by_meta = v
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(mcp_lanes_core::protocol::meta::PROTOCOL_VERSION))
+        .is_some();
+    let by_header = core_http::header(headers, core_http::PROTOCOL_VERSION_HEADER)
+        .is_some_and(|h| ProtocolVersion::era_of(h.trim()) == Era::Modern);
+    by_meta || by_header
+}
+
+/// The -32020 answer the bridge gives itself to a modern request whose
+/// headers contradict its body (H-HEADERS): the stdio server behind it
+/// never sees the headers, so the HTTP binding checks them here.
+fn header_refusal(body: &Value, headers: &[(String, String)]) -> Option<String> {
+    use mcp_lanes_core::protocol::jsonrpc::ErrorCode;
+    let id = body.get("id")?;
+    body.get("method")?;
+    let found = mcp_lanes_core::transport::http::header_mismatch(headers, body)?;
+    let message = match (found.header, found.body) {
+        (Some(h), Some(b)) => format!(
+            "Header mismatch: {} header value '{h}' does not match body value '{b}'",
+            found.name
+        ),
+        (None, _) => format!("Header mismatch: required header {} is missing", found.name),
+        (Some(h), None) => format!(
+            "Header mismatch: {} header value '{h}' names nothing in the body",
+            found.name
+        ),
+    };
+    let reply = serde_json::json!({"jsonrpc": "2.0", "id": id,
+        "error": {"code": ErrorCode::HEADER_MISMATCH.0, "message": message}});
+    Some(reply.to_string())
 }
 
 /// Classifies a body. A body that is not a JSON object (or not JSON) waits
@@ -256,6 +290,11 @@ async fn respond(
         return Ok(response);
     }
     let streams = header(&request, "accept").is_some_and(|a| a.contains("text/event-stream"));
+    let request_headers: Vec<(String, String)> = request
+        .headers()
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
+        .collect();
     let limited = Limited::new(request.into_body(), limits::MAX_BODY_BYTES).collect();
     let bytes = match tokio::time::timeout(limits::BODY_TIMEOUT, limited).await {
         Ok(Ok(collected)) => collected.to_bytes(),
@@ -280,7 +319,19 @@ async fn respond(
     let line = body.replace(['\n', '\r'], " ");
     let label = log::label_text(&body);
     let kind = classify(&body);
-    let modern = is_modern(&body);
+    let parsed = serde_json::from_str::<Value>(&body).ok();
+    let modern = is_modern(parsed.as_ref(), &request_headers);
+    if let (true, Some(request)) = (modern, parsed.as_ref()) {
+        if let Some(reply) = header_refusal(request, &request_headers) {
+            log::line(
+                now,
+                &format!("POST {label} -> 400 -32020 (headers against the body)"),
+            );
+            let mut headers = cors.clone();
+            headers.push(("Content-Type".into(), "application/json".into()));
+            return Ok(adapter::response(400, &headers, Body::full(reply)));
+        }
+    }
     let waiting = match &kind {
         Kind::Request(key) => match shared.link.register(key.clone(), streams) {
             Ok(waiting) => Some(waiting),
@@ -322,8 +373,8 @@ async fn respond(
         Ok(Some(Delivery::Failed(why))) => Ok(gone(&cors, &label, now, &why)),
         Ok(Some(Delivery::Answer(answer))) => {
             // H-STATUS: the status the modern binding gives the reply.
-            let status = match serde_json::from_str::<Value>(&answer) {
-                Ok(reply) if modern => http_status(&reply),
+            let status = match (serde_json::from_str::<Value>(&answer), parsed.as_ref()) {
+                (Ok(reply), Some(request)) if modern => http_status(request, &reply),
                 _ => 200,
             };
             log::line(

@@ -1,39 +1,48 @@
 //! `mcp-lanes check (--url URL | --cmd "COMMAND ARGS") [--flow ID]...
-//! [--tool NAME [--args JSON]]... [--format text|json] [--out FILE]
+//! [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
 //! [--timeout MS]`: the lesson flows against a real server, graded rule by
 //! rule.
 //!
-//! The flows ([`plan`]) run through the same driver as `mcp-lanes client`
-//! ([`crate::driver`]); on stdio each flow gets a fresh process, so a
-//! legacy handshake never meets an earlier one. The first flow is the era
-//! probe the dual-era client animates; its answers decide which flows
-//! follow, and a server that answered nothing usable stops the check
-//! there. Their timelines are merged into one
-//! ([`mcp_lanes_core::check::merge`]) and graded by the core
+//! The flows are the core's check plan ([`mcp_lanes_core::check::Plan`]),
+//! the same one the page's live check runs; this module only runs them
+//! over a real transport, through the same driver as `mcp-lanes client`
+//! ([`crate::driver`]). On stdio each flow gets a fresh process, so a
+//! legacy handshake never meets an earlier one; on HTTP one connection
+//! serves them all. The plan merges and grades the flows
 //! ([`mcp_lanes_core::check::grade`]); S-SCHEMA is added here
 //! ([`schema`]), the one rule that needs a JSON Schema validator.
 //!
 //! Exit status: 0 when no rule failed, 1 when one did, 2 for a usage error
 //! or an unreachable server.
 
-mod plan;
+mod junit;
 mod render;
 mod schema;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use mcp_lanes_core::check::{self, Report};
-use mcp_lanes_core::sim::Timeline;
+use mcp_lanes_core::check::{self, Plan, PlanOptions, PlannedFlow};
+use mcp_lanes_core::transport::TransportKind;
 use serde_json::Value;
 
-use crate::args::Format;
-use crate::driver::{Connection, Flow, Limits, OpenError, Target};
+use crate::driver::{Connection, Limits, OpenError, Target};
 use crate::i18n::Catalog;
 use crate::Failure;
 use mcp_lanes_core::note::Note;
 
-pub use plan::FLOWS;
+pub use mcp_lanes_core::check::FLOWS;
+
+/// What `check` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Feedback to read: what to fix first, then every rule.
+    Text,
+    /// The report as JSON, with the page's timeline.
+    Json,
+    /// JUnit XML, a testcase per rule (a course's autograder).
+    Junit,
+}
 
 /// What `check` was asked to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +54,7 @@ pub struct CheckArgs {
     /// `--tool NAME --args JSON` pairs: tools the user allows to be called.
     pub tools: Vec<(String, Value)>,
     /// `--format`.
-    pub format: Format,
+    pub format: ReportFormat,
     /// `--out`: where to write the report as JSON.
     pub out: Option<PathBuf>,
     /// `--timeout` in milliseconds: the deadline of each exchange.
@@ -58,30 +67,21 @@ pub struct CheckArgs {
 const CHECK_LIMIT: Duration = Duration::from_secs(300);
 
 /// A check in progress: the connection (kept on HTTP, one per flow on
-/// stdio), the timelines so far and what was skipped.
+/// stdio) and what went wrong below the protocol.
 struct Checker<'a> {
     args: &'a CheckArgs,
     limits: Limits,
     http: Option<Connection>,
-    timelines: Vec<Timeline>,
-    /// Each timeline's flow label (keyed: said in `--lang`).
-    labels: Vec<Note>,
-    skipped: Vec<Note>,
     /// What went wrong below the protocol, per flow (the flow's label
     /// keyed, the problem's detail as the transport said it).
     problems: Vec<Note>,
     stderr_tail: Option<String>,
-    started: Instant,
 }
 
 impl Checker<'_> {
     /// The language of what the check says (`--lang`, else English).
     fn lang(&self) -> Catalog {
         Catalog::or_english(self.args.lang.as_deref())
-    }
-
-    fn wanted(&self, id: &str) -> bool {
-        self.args.flows.is_empty() || self.args.flows.iter().any(|f| f == id)
     }
 
     fn open(&self) -> Result<Connection, Failure> {
@@ -96,18 +96,9 @@ impl Checker<'_> {
         })
     }
 
-    /// Runs one flow and keeps its timeline; `None` when the check ran out
-    /// of time (said in `skipped`).
-    fn run(&mut self, flow: &Flow) -> Result<Option<Timeline>, Failure> {
-        if self.started.elapsed() >= CHECK_LIMIT {
-            self.skipped.push(mcp_lanes_core::note!(
-                "check.skip_time",
-                "{flow}: the check passed its {limit} s limit",
-                flow = flow.label,
-                limit = CHECK_LIMIT.as_secs()
-            ));
-            return Ok(None);
-        }
+    /// Runs one planned flow and returns its timeline.
+    fn run(&mut self, planned: &PlannedFlow) -> Result<mcp_lanes_core::sim::Timeline, Failure> {
+        let flow = &planned.flow;
         let run = match &mut self.http {
             Some(connection) => connection.run(flow),
             None => {
@@ -130,29 +121,25 @@ impl Checker<'_> {
                 self.problems.push(line);
             }
         }
-        self.timelines.push(run.timeline.clone());
-        self.labels.push(flow.label.clone());
-        Ok(Some(run.timeline))
+        Ok(run.timeline)
     }
 }
 
 /// Runs the check, prints it, writes `--out`.
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     let lang = Catalog::or_english(args.lang.as_deref());
-    for id in &args.flows {
-        if !FLOWS.iter().any(|(f, _)| f == id) {
-            return Err(Failure::Usage(lang.fill(
-                "cli.check.unknown_flow",
-                "unknown flow {id}; flows: {flows}",
-                &[
-                    ("id", format!("{id:?}")),
-                    (
-                        "flows",
-                        FLOWS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", "),
-                    ),
-                ],
-            )));
-        }
+    if let Some(id) = check::plan::unknown_flow(&args.flows) {
+        return Err(Failure::Usage(lang.fill(
+            "cli.check.unknown_flow",
+            "unknown flow {id}; flows: {flows}",
+            &[
+                ("id", format!("{id:?}")),
+                (
+                    "flows",
+                    FLOWS.iter().map(|f| f.id).collect::<Vec<_>>().join(", "),
+                ),
+            ],
+        )));
     }
     let mut limits = Limits::default();
     if let Some(ms) = args.timeout_ms {
@@ -160,27 +147,45 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         limits.connect = limits.connect.min(limits.exchange);
     }
     limits.run = Duration::from_secs(60);
+    let is_http = matches!(args.target, Target::Http { .. });
     let mut checker = Checker {
         args,
         limits,
         http: None,
-        timelines: Vec::new(),
-        labels: Vec::new(),
-        skipped: Vec::new(),
         problems: Vec::new(),
         stderr_tail: None,
-        started: Instant::now(),
     };
-    let is_http = matches!(args.target, Target::Http { .. });
     if is_http {
         checker.http = Some(checker.open()?);
     }
-    run_flows(&mut checker, is_http)?;
-    let label = format!("check: {}", args.target.label());
-    let Some(merged) = check::merge_labelled(&label, &checker.timelines, &checker.labels) else {
+    let mut options = PlanOptions::new(if is_http {
+        TransportKind::Http
+    } else {
+        TransportKind::Stdio
+    });
+    options.flows = args.flows.clone();
+    options.tools = args.tools.clone();
+    options.probe_ms = u64::try_from(limits.exchange.as_millis()).unwrap_or(u64::MAX);
+    let mut plan = Plan::new(options);
+    let started = Instant::now();
+    while let Some(planned) = plan.next() {
+        if started.elapsed() >= CHECK_LIMIT {
+            plan.stop(|flow| {
+                mcp_lanes_core::note!(
+                    "check.skip_time",
+                    "{flow}: the check passed its {limit} s limit",
+                    flow = flow,
+                    limit = CHECK_LIMIT.as_secs()
+                )
+            });
+            break;
+        }
+        let timeline = checker.run(&planned)?;
+        plan.record(&planned, timeline);
+    }
+    let Some(mut report) = plan.report(&args.target.label()) else {
         return Err(Failure::Usage("no flow ran".into()));
     };
-    let mut report = Report::new(args.target.label(), merged);
     report.verdicts.extend(schema::verdicts(&report.timeline));
     check::sort(&mut report.verdicts);
     if let Some(path) = &args.out {
@@ -190,14 +195,15 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     }
     let text = match args.format {
-        Format::Json => {
+        ReportFormat::Json => {
             let mut json = report.to_json();
             json.push('\n');
             json
         }
-        Format::Text => render::text(
+        ReportFormat::Junit => junit::xml(&report, started.elapsed()),
+        ReportFormat::Text => render::text(
             &report,
-            &checker.skipped,
+            plan.skipped(),
             &checker.problems,
             checker.stderr_tail.as_deref(),
             &lang,
@@ -216,127 +222,4 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
-}
-
-fn run_flows(checker: &mut Checker<'_>, is_http: bool) -> Result<(), Failure> {
-    let probe_ms = u64::try_from(checker.limits.exchange.as_millis()).unwrap_or(u64::MAX);
-    let Some(first) = checker.run(&plan::discover(probe_ms))? else {
-        return Ok(());
-    };
-    let era = check::era(&first);
-    if era == check::UNKNOWN {
-        checker.skipped.push(mcp_lanes_core::note!(
-            "check.skip_no_era",
-            "every other flow: the server answered neither server/discover nor initialize"
-        ));
-        return Ok(());
-    }
-    let listed = plan::listed_tools(&first);
-    let callable = plan::callable(&checker.args.tools, &listed);
-    let modern = era == check::MODERN || era == check::DUAL_ERA;
-    let mut legacy = era == check::LEGACY || era == check::DUAL_ERA;
-    if modern {
-        if checker.wanted("capabilities") {
-            if callable.is_empty() {
-                checker.skipped.push(mcp_lanes_core::note!(
-                    "check.skip_no_tool",
-                    "{flow}: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)",
-                    flow = "capabilities"
-                ));
-            } else if let Some(probe) = checker.run(&plan::capability_probe(&callable))? {
-                for tool in refused_for_capability(&probe, &callable) {
-                    checker.run(&plan::capability_round(&tool))?;
-                }
-            }
-        }
-        if checker.wanted("unknown") {
-            checker.run(&plan::unknown())?;
-        }
-        if checker.wanted("version") {
-            checker.run(&plan::version())?;
-        }
-        if checker.wanted("meta") {
-            checker.run(&plan::meta(is_http))?;
-        }
-        if checker.wanted("headers") {
-            if is_http {
-                checker.run(&plan::headers())?;
-            } else {
-                checker.skipped.push(mcp_lanes_core::note!(
-                    "check.skip_http_flow",
-                    "{flow}: an HTTP flow, and this server speaks stdio",
-                    flow = "headers"
-                ));
-            }
-        }
-    } else {
-        for id in ["capabilities", "unknown", "version", "meta", "headers"] {
-            if checker.wanted(id) {
-                checker.skipped.push(mcp_lanes_core::note!(
-                    "check.skip_modern_flow",
-                    "{flow}: a 2026-07-28 flow, and the server is legacy",
-                    flow = id
-                ));
-            }
-        }
-    }
-    if checker.wanted("legacy") {
-        // Also against a modern-only server: its refusal of initialize is
-        // graded (M-INIT-ON-MODERN). Callable tools only where a session
-        // can be had.
-        let tools = if legacy { callable.clone() } else { Vec::new() };
-        if legacy && callable.is_empty() {
-            checker.skipped.push(mcp_lanes_core::note!(
-                "check.skip_no_legacy_tool",
-                "legacy tool calls: no callable tool (name one with --tool NAME --args JSON, or let the server mark it readOnlyHint)"
-            ));
-        }
-        if let Some(run) = checker.run(&plan::legacy(&tools))? {
-            // A dual-era server probed as modern shows its legacy side here.
-            legacy |= check::era(&run) == check::LEGACY;
-        }
-    }
-    if checker.wanted("counter-offer") {
-        if legacy {
-            checker.run(&plan::counter_offer())?;
-        } else {
-            checker.skipped.push(mcp_lanes_core::note!(
-                "check.skip_no_initialize",
-                "{flow}: the server does not complete initialize",
-                flow = "counter-offer"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The callable tools whose call without capabilities got -32021.
-fn refused_for_capability(probe: &Timeline, tools: &[plan::Callable]) -> Vec<plan::Callable> {
-    let mut calls: Vec<(Value, String)> = Vec::new();
-    let mut out: Vec<plan::Callable> = Vec::new();
-    for (_, message) in probe.messages() {
-        let Some(body) = message.json.as_ref() else {
-            continue;
-        };
-        if let (mcp_lanes_core::sim::Side::Client, Some(id), Some(name)) = (
-            message.from,
-            body.get("id"),
-            body.pointer("/params/name").and_then(Value::as_str),
-        ) {
-            calls.push((id.clone(), name.to_string()));
-            continue;
-        }
-        if body.pointer("/error/code").and_then(Value::as_i64) == Some(-32021) {
-            let name = calls
-                .iter()
-                .find(|(id, _)| Some(id) == body.get("id"))
-                .map(|(_, n)| n.clone());
-            if let Some(tool) = tools.iter().find(|t| Some(&t.name) == name.as_ref()) {
-                if !out.contains(tool) {
-                    out.push(tool.clone());
-                }
-            }
-        }
-    }
-    out
 }

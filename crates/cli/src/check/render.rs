@@ -18,7 +18,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// What the exchange's event is, for the reader: `#12 (tools/call answer)`.
-fn exchange(report: &Report, v: &Verdict, lang: &Catalog) -> String {
+pub(super) fn exchange(report: &Report, v: &Verdict, lang: &Catalog) -> String {
     let Some(index) = v.exchange else {
         return lang.text("cli.check.whole_run", "the whole run");
     };

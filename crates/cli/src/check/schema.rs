@@ -242,7 +242,15 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
     let mut revisions: HashMap<&str, Option<Revision>> = HashMap::new();
     let mut origins: Vec<(Value, String)> = Vec::new();
     let mut out = Vec::new();
+    // What the client sent: a message sent back unchanged is an echo, not
+    // the server's own (S-ANSWER says so), and is not judged here.
+    let mut sent: Vec<&str> = Vec::new();
     for (event, message) in timeline.messages() {
+        if message.from == Side::Client {
+            sent.push(&message.wire);
+        } else if sent.contains(&message.wire.as_str()) {
+            continue;
+        }
         let Some(body) = message.json.as_ref() else {
             continue;
         };

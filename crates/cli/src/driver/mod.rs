@@ -26,7 +26,7 @@ pub(crate) mod stdio;
 
 use std::time::Duration;
 
-use mcp_lanes_core::client::{Client, ClientAction, ClientConfig, Step, TransportFailure};
+use mcp_lanes_core::client::{Client, ClientAction, TransportFailure};
 use mcp_lanes_core::protocol::jsonrpc::RequestId;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules;
@@ -88,17 +88,8 @@ impl Target {
     }
 }
 
-/// One client script to run: a client configuration and its steps.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Flow {
-    /// The timeline's label (its English text), and how another language
-    /// says it (a check's flows are keyed, `check.flow.*`).
-    pub label: mcp_lanes_core::note::Note,
-    /// The client (its request timeout is replaced by [`Limits::exchange`]).
-    pub client: ClientConfig,
-    /// What it is asked to do.
-    pub script: Vec<Step>,
-}
+/// One client script to run: the core's flow (a client and its steps).
+pub use mcp_lanes_core::client::Flow;
 
 /// What went wrong below the protocol during a run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -32,6 +32,9 @@ pub(crate) enum Answer<'a> {
 pub(crate) struct Missing<'a> {
     /// The first answer that was not JSON-RPC (event index and message).
     pub not_json_rpc: Option<(usize, &'a MessageEvent)>,
+    /// The first message the server sent back exactly as the client had
+    /// sent it (an echo, such as `cat`'s), which answers nothing.
+    pub echoed: Option<(usize, &'a MessageEvent)>,
     /// The request timed out.
     pub timed_out: bool,
     /// It was the stdio era probe, and silence there means legacy
@@ -58,6 +61,9 @@ pub(crate) struct Exchange<'a> {
     pub answer: Answer<'a>,
     /// The transport.
     pub transport: TransportKind,
+    /// The rules the request was sent to show (a check's hand-written
+    /// requests name the rule they probe).
+    pub rules: &'a [rules::RuleId],
 }
 
 impl<'a> Exchange<'a> {
@@ -110,6 +116,10 @@ impl<'a> Exchange<'a> {
             Answer::Missing(Missing {
                 not_json_rpc: Some((index, _)),
                 ..
+            })
+            | Answer::Missing(Missing {
+                echoed: Some((index, _)),
+                ..
             }) => index,
             Answer::Missing(_) => self.index,
         }
@@ -144,6 +154,13 @@ impl<'a> Exchange<'a> {
 
 /// A sentence for a missing answer.
 pub(crate) fn missing_text(m: &Missing<'_>) -> Note {
+    if let Some((_, message)) = m.echoed {
+        return crate::note!(
+            "check.echoed",
+            "the client's own message sent back unchanged (an echo answers nothing): {text}",
+            text = short(&message.wire, 60)
+        );
+    }
     if let Some((_, message)) = m.not_json_rpc {
         let status = message
             .http
@@ -192,9 +209,21 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
     let mut out: Vec<Exchange<'_>> = Vec::new();
     // Indexes into `out` of requests still waiting for an answer.
     let mut pending: Vec<usize> = Vec::new();
+    // The wire text of every message the client sent, to tell an echo.
+    let mut sent: Vec<&str> = Vec::new();
     for event in &timeline.events {
         match &event.kind {
             EventKind::Message(message) => {
+                if message.from == Side::Client {
+                    sent.push(&message.wire);
+                } else if !message.wire.is_empty() && sent.contains(&message.wire.as_str()) {
+                    if let Some(&at) = pending.last() {
+                        if let Answer::Missing(m) = &mut out[at].answer {
+                            m.echoed.get_or_insert((event.index, message));
+                        }
+                    }
+                    continue;
+                }
                 let Some(body) = message.json.as_ref() else {
                     if message.from == Side::Server {
                         not_json_rpc(&mut out, &pending, event.index, message);
@@ -213,6 +242,7 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
                             method,
                             answer: Answer::Missing(Missing::default()),
                             transport: timeline.transport,
+                            rules: &event.rules,
                         });
                     }
                     (Side::Server, None, Some(id))

@@ -37,10 +37,12 @@ mod answers;
 mod exchange;
 mod legacy;
 mod modern;
+pub mod plan;
 mod report;
 mod status;
 mod verdict;
 
+pub use plan::{Plan, PlanOptions, PlannedFlow, FLOWS};
 pub use report::{merge, merge_labelled, Report};
 pub use verdict::{summary, Outcome, RuleCount, Summary, Verdict};
 
@@ -137,6 +139,11 @@ pub fn grade(timeline: &Timeline) -> Vec<Verdict> {
         answers::declared(ex, &known, &mut out);
         if ex.method == methods::INITIALIZE {
             legacy::judge(ex, modern_server, &mut out);
+        } else if modern_server
+            && !modern::is_modern(ex)
+            && ex.rules.contains(&rules::M_META_REQUIRED)
+        {
+            modern::judge_no_meta(ex, era == DUAL_ERA, &mut out);
         } else if modern_server && modern::is_modern(ex) {
             modern::judge(ex, &known, &mut out);
             stateless.observe(ex, &mut out);
@@ -177,6 +184,25 @@ pub fn grade(timeline: &Timeline) -> Vec<Verdict> {
     }
     sort(&mut out);
     out
+}
+
+/// S-SCHEMA's one verdict where no JSON Schema validator ran (the page:
+/// the validator is too big for its WebAssembly), saying where it is
+/// checked.
+pub fn schema_elsewhere() -> Verdict {
+    Verdict::new(
+        rules::S_SCHEMA,
+        Outcome::NotApplicable,
+        crate::note!(
+            "check.schema_expected",
+            "every message valid against the official schema of its revision"
+        ),
+        crate::note!(
+            "check.schema_cli_only",
+            "not checked here: `mcp-lanes check` validates every message"
+        ),
+        None,
+    )
 }
 
 /// Sorts verdicts by exchange (run-wide ones first), then rule ID; stable,

@@ -394,58 +394,56 @@ fn input_requests(exchange: &Exchange<'_>, result: &Value) -> Verdict {
 }
 
 /// What differs between the request's headers and its body (H-HEADERS),
-/// on HTTP. Names compare case-insensitively, values after trimming and
-/// decoding the `=?base64?…?=` form.
+/// on HTTP ([`http::header_mismatch`]).
 pub(crate) fn header_mismatch(exchange: &Exchange<'_>) -> Option<Note> {
     let sent = &exchange.message.http.as_ref()?.headers;
-    let expected = http::modern_headers(exchange.body);
-    for name in [
-        http::PROTOCOL_VERSION_HEADER,
-        http::METHOD_HEADER,
-        http::NAME_HEADER,
-    ] {
-        let want = http::header(&expected, name).map(decode);
-        let have = http::header(sent, name).map(decode);
-        if want != have {
-            return Some(match (want, have) {
-                (Some(w), Some(h)) => crate::note!(
-                    "check.header_differs",
-                    "{name} is {header}, the body says {body}",
-                    name = name,
-                    header = format!("{h:?}"),
-                    body = format!("{w:?}")
-                ),
-                (Some(w), None) => crate::note!(
-                    "check.header_missing",
-                    "no {name} header (the body says {body})",
-                    name = name,
-                    body = format!("{w:?}")
-                ),
-                (None, Some(h)) => crate::note!(
-                    "check.header_extra",
-                    "{name} {header} names nothing in the body",
-                    name = name,
-                    header = format!("{h:?}")
-                ),
-                (None, None) => continue,
-            });
-        }
-    }
-    None
+    let found = http::header_mismatch(sent, exchange.body)?;
+    let name = found.name;
+    Some(match (found.body, found.header) {
+        (Some(w), Some(h)) => crate::note!(
+            "check.header_differs",
+            "{name} is {header}, the body says {body}",
+            name = name,
+            header = format!("{h:?}"),
+            body = format!("{w:?}")
+        ),
+        (Some(w), None) => crate::note!(
+            "check.header_missing",
+            "no {name} header (the body says {body})",
+            name = name,
+            body = format!("{w:?}")
+        ),
+        (None, Some(h)) => crate::note!(
+            "check.header_extra",
+            "{name} {header} names nothing in the body",
+            name = name,
+            header = format!("{h:?}")
+        ),
+        (None, None) => return None,
+    })
 }
 
-fn decode(value: &str) -> String {
-    let value = value.trim();
-    http::decode_header_value(value).unwrap_or_else(|| value.to_string())
-}
-
-/// M-STATELESS: a tool refused for a missing capability, then served with
-/// it, is refused again when a later request drops it.
+/// M-CAP-REQUIRED and M-STATELESS over a tool's calls: a tool refused
+/// without capabilities, then served once a call declared them, was
+/// refused for capabilities, so the refusal must have been -32021
+/// (M-CAP-REQUIRED); a later call that drops them again must be refused
+/// again (M-STATELESS).
 #[derive(Debug, Default)]
 pub(crate) struct Stateless {
-    /// Per tool: the capabilities its refusal required, and whether a call
-    /// declaring them was served since.
-    tools: Vec<(String, ClientCapabilities, bool)>,
+    tools: Vec<ToolCalls>,
+}
+
+/// What one tool's calls showed so far.
+#[derive(Debug)]
+struct ToolCalls {
+    name: String,
+    /// The capabilities the first refusal required: named by a -32021's
+    /// `requiredCapabilities`, else learned from the call that was served.
+    required: Option<ClientCapabilities>,
+    /// The first refusal: its error code and the event it points at.
+    refusal: (i64, usize),
+    /// A call declaring `required` was served since.
+    served: bool,
 }
 
 impl Stateless {
@@ -461,32 +459,70 @@ impl Stateless {
             return;
         }
         let declared = ClientCapabilities::from_json(exchange.declared().unwrap_or(&Value::Null));
-        let refused =
-            exchange.error_code() == Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0);
-        let entry = self.tools.iter_mut().find(|(n, _, _)| n == name);
+        let code = exchange.error_code();
+        let entry = self.tools.iter_mut().find(|t| t.name == name);
         match entry {
-            None if refused => {
-                let required = exchange
-                    .error()
-                    .and_then(|e| e.get("data"))
-                    .and_then(|d| d.get("requiredCapabilities"))
-                    .map(ClientCapabilities::from_json)
-                    .unwrap_or_default();
-                self.tools.push((name.to_string(), required, false));
+            None => {
+                let Some(code) = code else {
+                    return;
+                };
+                let required =
+                    (code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0).then(|| {
+                        exchange
+                            .error()
+                            .and_then(|e| e.get("data"))
+                            .and_then(|d| d.get("requiredCapabilities"))
+                            .map(ClientCapabilities::from_json)
+                            .unwrap_or_default()
+                    });
+                // Only a refusal of a call that declared nothing can be
+                // lifted by declaring more.
+                if required.is_some() || declared.is_empty() {
+                    self.tools.push(ToolCalls {
+                        name: name.to_string(),
+                        required,
+                        refusal: (code, exchange.at()),
+                        served: false,
+                    });
+                }
             }
-            None => {}
-            Some((_, required, served)) => {
-                if declared.covers(required) {
-                    if !refused {
-                        *served = true;
+            Some(tool) => {
+                let covers = tool.required.as_ref().is_some_and(|r| declared.covers(r));
+                if !tool.served && code.is_none() && (covers || tool.required.is_none()) {
+                    tool.served = true;
+                    if tool.required.is_none() {
+                        // Declaring capabilities lifted a refusal that did
+                        // not say it was about capabilities.
+                        tool.required = Some(declared.clone());
+                        let (code, at) = tool.refusal;
+                        out.push(Verdict::judge(
+                            rules::M_CAP_REQUIRED,
+                            false,
+                            crate::note!(
+                                "check.cap_refusal_code",
+                                "error -32021 (MissingRequiredClientCapability): the same call was served once it declared {capabilities}",
+                                capabilities = declared.names().join(", ")
+                            ),
+                            crate::note!(
+                                "check.cap_refusal_other",
+                                "error {code} for the call without capabilities",
+                                code = code
+                            ),
+                            at,
+                        ));
                     }
-                } else if *served {
+                    return;
+                }
+                let Some(required) = &tool.required else {
+                    return;
+                };
+                if tool.served && !declared.covers(required) {
                     out.push(Verdict::judge(
                         rules::M_STATELESS,
-                        refused,
+                        code.is_some(),
                         crate::note!(
                             "check.stateless",
-                            "error -32021 again: this request does not declare {capabilities}, whatever an earlier one did",
+                            "refused again: this request does not declare {capabilities}, whatever an earlier one did",
                             capabilities = required.names().join(", ")
                         ),
                         exchange.got(),
@@ -496,4 +532,44 @@ impl Stateless {
             }
         }
     }
+}
+
+/// M-META-REQUIRED for a request sent without any `_meta` to probe it, on
+/// a transport where nothing else marks it modern (stdio): a modern-only
+/// server must refuse it with -32602; a dual-era server may take it for a
+/// legacy request, but must not serve it as a modern one.
+pub(crate) fn judge_no_meta(exchange: &Exchange<'_>, dual_era: bool, out: &mut Vec<Verdict>) {
+    if let Answer::Missing(_) = exchange.answer {
+        return;
+    }
+    let refused = exchange.error_code() == Some(ErrorCode::INVALID_PARAMS.0);
+    let served_modern = exchange
+        .result()
+        .is_some_and(|r| r.get(ResultType::KEY).is_some());
+    let expected = crate::note!(
+        "check.meta_invalid",
+        "error -32602 (Invalid params): {problem}",
+        problem = crate::note!("check.no_meta", "no params._meta")
+    );
+    if dual_era && !refused && !served_modern {
+        out.push(Verdict::new(
+            rules::M_META_REQUIRED,
+            super::verdict::Outcome::NotApplicable,
+            expected,
+            crate::note!(
+                "check.no_meta_legacy",
+                "{got} (a dual-era server may take a request without _meta for a legacy one)",
+                got = exchange.got()
+            ),
+            Some(exchange.at()),
+        ));
+        return;
+    }
+    out.push(Verdict::judge(
+        rules::M_META_REQUIRED,
+        refused,
+        expected,
+        exchange.got(),
+        exchange.at(),
+    ));
 }

@@ -215,3 +215,17 @@ impl Step {
         }
     }
 }
+
+/// One client script to run against a server: a client configuration and
+/// its steps, with the label its timeline gets. What `mcp-lanes client`,
+/// `mcp-lanes check` and the page's live check hand to a driver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flow {
+    /// The timeline's label (its English text), and how another language
+    /// says it (a check's flows are keyed, `check.flow.*`).
+    pub label: crate::note::Note,
+    /// The client (a driver replaces its request timeout with its own).
+    pub client: ClientConfig,
+    /// What it is asked to do.
+    pub script: Vec<Step>,
+}

@@ -28,7 +28,7 @@ use crate::sim::{EventKind, Side, SimTime};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::TransportKind;
 
-pub use config::{ClientConfig, Step, UndeclaredPolicy};
+pub use config::{ClientConfig, Flow, Step, UndeclaredPolicy};
 pub use listed::example_arguments;
 pub use modern::{MAX_MRTR_ROUNDS, MAX_VERSION_RETRIES, ROOTS_LIST};
 pub use script::MAX_EVENT_BYTES;

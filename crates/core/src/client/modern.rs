@@ -241,6 +241,31 @@ impl Client {
         let Some(mut job) = self.work.job.clone() else {
             return;
         };
+        // A hand-written message is sent once, exactly as written: an
+        // answer that would make the client send its request again (a
+        // version or capability retry, an input round) ends it instead.
+        if let Step::Raw { .. } = job.step {
+            let again = match &answer {
+                Answer::Error(err) => {
+                    err.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
+                        || err.code == ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+                }
+                Answer::Result(result) => {
+                    ResultType::of(result) == Some(ResultType::INPUT_REQUIRED)
+                }
+            };
+            if again {
+                self.abandon(
+                    now,
+                    &[],
+                    crate::note!(
+                        "client.modern.raw_not_again",
+                        "A hand-written request is sent once, as written: the client does not send it again."
+                    ),
+                );
+                return;
+            }
+        }
         match answer {
             Answer::Result(result) => {
                 match ResultType::of(&result) {

@@ -129,13 +129,77 @@ pub fn reason(status: u16) -> &'static str {
     }
 }
 
+/// The HTTP status the modern binding gives the reply to `request`
+/// (H-STATUS), for a gateway that relays a server that cannot choose one:
+/// [`modern_reply_status`], except that a -32602 to a request whose
+/// `_meta` is malformed (M-META-REQUIRED) gets 400.
+pub fn modern_reply_status_for(request: &Value, reply: &Value) -> u16 {
+    let invalid_params = reply
+        .get("error")
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_i64)
+        == Some(crate::protocol::jsonrpc::ErrorCode::INVALID_PARAMS.0);
+    if invalid_params && meta_is_malformed(request) {
+        return 400;
+    }
+    modern_reply_status(reply)
+}
+
+/// Whether a request's `params._meta` is missing or not shaped as every
+/// modern request's must be (M-META-REQUIRED).
+pub fn meta_is_malformed(request: &Value) -> bool {
+    match request.get("params").and_then(|p| p.get("_meta")) {
+        None => true,
+        Some(m) => {
+            crate::protocol::shape::check(m, "params._meta", crate::protocol::shape::REQUEST_META)
+                .is_err()
+        }
+    }
+}
+
+/// One way a modern POST's headers contradict its body (H-HEADERS).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderMismatch {
+    /// The header's name.
+    pub name: &'static str,
+    /// What the header says (decoded), if it is there.
+    pub header: Option<String>,
+    /// What the body says it should say, if anything.
+    pub body: Option<String>,
+}
+
+/// The first of `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` whose
+/// value in `sent` differs from what `body` says. Names compare
+/// case-insensitively, values after trimming and decoding the
+/// `=?base64?…?=` form.
+pub fn header_mismatch(sent: &[(String, String)], body: &Value) -> Option<HeaderMismatch> {
+    let expected = modern_headers(body);
+    let decode = |value: &str| {
+        let value = value.trim();
+        decode_header_value(value).unwrap_or_else(|| value.to_string())
+    };
+    for name in [PROTOCOL_VERSION_HEADER, METHOD_HEADER, NAME_HEADER] {
+        let want = header(&expected, name).map(decode);
+        let have = header(sent, name).map(decode);
+        if want != have {
+            return Some(HeaderMismatch {
+                name,
+                header: have,
+                body: want,
+            });
+        }
+    }
+    None
+}
+
 /// The HTTP status the modern Streamable HTTP binding gives a JSON-RPC
 /// reply (H-STATUS), for a gateway that relays the replies of a server that
 /// cannot choose one (`mcp-lanes bridge` in front of a stdio server): 400
 /// for -32700, -32600, -32020, -32021 and -32022; 404 for -32601; 200 for a
 /// result and for any other error. A -32602 caused by malformed `_meta`
 /// (400 from a server that knows why) cannot be told from an unknown
-/// tool's -32602 (200) by its code alone: it gets 200.
+/// tool's -32602 (200) by its code alone: it gets 200 here
+/// ([`modern_reply_status_for`] reads the request too).
 pub fn modern_reply_status(reply: &Value) -> u16 {
     use crate::protocol::jsonrpc::ErrorCode;
     let code = reply
