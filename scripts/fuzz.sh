@@ -10,9 +10,11 @@
 #
 # Needs the nightly toolchain and cargo-fuzz (installed here if missing:
 # `rustup toolchain install nightly`, `cargo +nightly install cargo-fuzz`);
-# the project itself stays on stable. Each target starts from its committed
-# corpus (fuzz/corpus/TARGET) and seeds (fuzz/seeds/TARGET); new inputs go
-# to the corpus, which is minimized afterwards. A crash or hang leaves its
+# the project itself stays on stable. Each target starts from its seeds
+# (fuzz/seeds/TARGET, in git) and its local corpus (fuzz/corpus/TARGET:
+# generated data, git-ignored; the first run grows it from the seeds, later
+# runs go on from it); new inputs go to the corpus, which is minimized
+# afterwards. A crash or hang leaves its
 # input in fuzz/artifacts/TARGET; the script copies it to
 # fuzz/regressions/TARGET, where `cargo test` replays it on stable
 # (crates/cli/tests/fuzz_regressions.rs). The final libFuzzer statistics of

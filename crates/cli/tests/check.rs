@@ -465,7 +465,9 @@ fn m_init_on_modern_the_lesson_deploy_server_fails_exactly_its_mistake() {
         let cmd = format!("{python} '{}' {extra}", script.display());
         let mut args = vec!["--cmd", cmd.as_str()];
         args.extend(tool);
-        let text = check_with(&args, Duration::from_secs(120));
+        // A hang guard (issue 22: the lesson server is checked in under 10 s;
+        // it takes about 1.5 s): no flow may wait on nothing.
+        let text = check_with(&args, Duration::from_secs(10));
         (text, check_json(&args))
     };
     let (text, json) = run("");
