@@ -429,6 +429,67 @@ mod tests {
         finished(&plan, "http://127.0.0.1:1/mcp", None)
     }
 
+    /// As [`check_against`], but a request for `method` gets `status` with
+    /// a plain-text body, as a gateway's timeout would.
+    fn check_with_gateway_error(method: &str, status: u16) -> Checked {
+        let config = presets::server("deploy-console").expect("preset");
+        let mut server = Server::new(config);
+        let mut plan = plan(Vec::new());
+        let mut now = 0;
+        while let Some(planned) = plan.next() {
+            let mut run = LiveRun::new(&planned.flow, "http://127.0.0.1:1/mcp");
+            run.start(now);
+            for _ in 0..200 {
+                if let Some(post) = run.next_post(now) {
+                    now += 1;
+                    if post.request.body.contains(method) {
+                        let headers = vec![(
+                            "content-type".to_string(),
+                            "text/plain; charset=utf-8".to_string(),
+                        )];
+                        run.answered(now, &post, status, headers, "Gateway Timeout".into());
+                        continue;
+                    }
+                    let reply = server.handle_http(SimTime::from_millis(now), &post.request);
+                    let r = reply.response;
+                    run.answered(now, &post, r.status, r.headers, r.body);
+                    continue;
+                }
+                if run.is_done() {
+                    break;
+                }
+                match run.deadline() {
+                    Some(t) => {
+                        now = now.max(t);
+                        run.timeout(now);
+                    }
+                    None => break,
+                }
+            }
+            plan.record(&planned, run.timeline());
+        }
+        finished(&plan, "http://127.0.0.1:1/mcp", None)
+    }
+
+    #[test]
+    fn s_answer_a_gateway_timeout_instead_of_an_answer_fails() {
+        // The gateway's text is that POST's whole answer: the request fails
+        // S-ANSWER even though the client closes the flow right after.
+        for method in [check::plan::NO_SUCH_METHOD, "resources/list"] {
+            let checked = check_with_gateway_error(method, 504);
+            let answers: Vec<_> = checked
+                .verdicts()
+                .into_iter()
+                .filter(|v| v.rule == rules::S_ANSWER && v.verdict != Outcome::Pass)
+                .collect();
+            assert!(!answers.is_empty(), "{method}");
+            assert!(
+                answers.iter().all(|v| v.verdict == Outcome::Fail),
+                "{method}: {answers:?}"
+            );
+        }
+    }
+
     fn outcome(checked: &Checked, rule: &str) -> Outcome {
         checked
             .summary()

@@ -221,12 +221,22 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
                         if let Answer::Missing(m) = &mut out[at].answer {
                             m.echoed.get_or_insert((event.index, message));
                         }
+                        // On HTTP the echo was that POST's whole answer.
+                        if timeline.transport == TransportKind::Http {
+                            pending.pop();
+                        }
                     }
                     continue;
                 }
                 let Some(body) = message.json.as_ref() else {
                     if message.from == Side::Server {
-                        not_json_rpc(&mut out, &pending, event.index, message);
+                        not_json_rpc(
+                            &mut out,
+                            &mut pending,
+                            event.index,
+                            message,
+                            timeline.transport,
+                        );
                     }
                     continue;
                 };
@@ -264,7 +274,13 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
                     (Side::Server, None, _)
                         if body.get("result").is_none() && body.get("error").is_none() =>
                     {
-                        not_json_rpc(&mut out, &pending, event.index, message);
+                        not_json_rpc(
+                            &mut out,
+                            &mut pending,
+                            event.index,
+                            message,
+                            timeline.transport,
+                        );
                     }
                     // An error with id null (parse error, invalid request):
                     // the answer of the latest request on HTTP.
@@ -326,13 +342,15 @@ fn id_text(id: &Value) -> String {
 }
 
 /// A server message that is not JSON-RPC: on HTTP the answer to the
-/// latest request (it was that POST's response); on stdio it spoils the
-/// latest request, which may still get a proper answer later.
+/// latest request (it was that POST's response, so the request waits for
+/// nothing more); on stdio it spoils the latest request, which may still
+/// get a proper answer later.
 fn not_json_rpc<'a>(
     out: &mut [Exchange<'a>],
-    pending: &[usize],
+    pending: &mut Vec<usize>,
     index: usize,
     message: &'a MessageEvent,
+    transport: TransportKind,
 ) {
     // An empty 202 is the acceptance of a notification, not an answer.
     let accepted =
@@ -345,6 +363,9 @@ fn not_json_rpc<'a>(
             if m.not_json_rpc.is_none() {
                 m.not_json_rpc = Some((index, message));
             }
+        }
+        if transport == TransportKind::Http {
+            pending.pop();
         }
     }
 }
