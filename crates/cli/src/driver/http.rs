@@ -282,7 +282,10 @@ pub(super) async fn run(wire: &mut HttpWire, session: &mut Session) {
                 let now = session.now();
                 session.client.handle_timeout(now);
             }
-            None => return,
+            None => {
+                session.stalled();
+                return;
+            }
         }
     }
 }

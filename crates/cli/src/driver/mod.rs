@@ -106,6 +106,9 @@ pub enum ProblemKind {
     RunTooLong,
     /// The server sent so much that the run reached [`MAX_EVENTS`].
     Flood,
+    /// The client was left waiting on nothing (a bug in a flow, not the
+    /// server's fault): the run ended early.
+    Stalled,
 }
 
 /// The most events one run records; a server that floods the client is
@@ -407,6 +410,27 @@ impl Session {
             kind,
             detail,
         });
+    }
+
+    /// Ends a run whose client is not done yet waits on no answer and has
+    /// no deadline: nothing can move it on, so the run ends now instead of
+    /// at its limit (no flow waits on nothing).
+    fn stalled(&mut self) {
+        self.rec.push(
+            EventKind::Decision { side: Side::Client },
+            vec![rules::C_EXCHANGE_FAILED],
+            mcp_lanes_core::note!(
+                "driver.stalled",
+                "The client waits on no answer and has no deadline: nothing can happen, and the run ends here."
+            ),
+        );
+        self.problem(
+            ProblemKind::Stalled,
+            mcp_lanes_core::note!(
+                "driver.problem.stalled",
+                "the client was left with nothing to wait for"
+            ),
+        );
     }
 
     /// Stops a run that passed its limit (once).

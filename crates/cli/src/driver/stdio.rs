@@ -269,6 +269,10 @@ pub(super) async fn run(wire: &mut StdioWire, session: &mut Session) {
                 return;
             }
         }
+        if session.client.poll_timeout().is_none() && session.client.awaited().is_none() {
+            session.stalled();
+            return;
+        }
         let deadline = session.next_deadline().unwrap_or(session.deadline);
         tokio::select! {
             line = wire.lines.recv(), if wire.ended.is_none() => match line {
