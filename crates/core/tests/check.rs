@@ -96,7 +96,7 @@ fn s_answer_a_request_left_unanswered_fails() {
         .retain(|e| e.message().is_none_or(|m| m.from == Side::Client));
     let verdicts = check::grade(&t);
     assert_eq!(failed(&verdicts), ["S-ANSWER"]);
-    assert_eq!(check::era(&t), check::UNKNOWN);
+    assert_eq!(check::era(&t), check::ServerEra::Unknown);
 }
 
 #[test]

@@ -77,25 +77,62 @@ const GRADED: &[(RuleId, Option<&str>)] = &[
     (rules::H_HEADERS, Some(MODERN)),
 ];
 
-/// The era names [`era`] returns.
+/// The era a server showed in a check ([`era`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ServerEra {
+    /// It answered server/discover (or a modern request the modern way).
+    Modern,
+    /// It answered both server/discover and initialize.
+    DualEra,
+    /// It answered initialize only.
+    Legacy,
+    /// It answered neither.
+    Unknown,
+}
+
+impl ServerEra {
+    /// The name a report's `era` field carries.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerEra::Modern => MODERN,
+            ServerEra::DualEra => DUAL_ERA,
+            ServerEra::Legacy => LEGACY,
+            ServerEra::Unknown => UNKNOWN,
+        }
+    }
+
+    /// It speaks 2026-07-28 (modern or dual-era).
+    pub fn speaks_modern(self) -> bool {
+        matches!(self, ServerEra::Modern | ServerEra::DualEra)
+    }
+
+    /// It completes initialize (legacy or dual-era).
+    pub fn speaks_legacy(self) -> bool {
+        matches!(self, ServerEra::Legacy | ServerEra::DualEra)
+    }
+}
+
+/// A report's `era` for a modern server.
 pub const MODERN: &str = "modern";
-/// A server that answered both server/discover and initialize.
+/// A report's `era` for a server that answered both server/discover and
+/// initialize.
 pub const DUAL_ERA: &str = "dual-era";
-/// A server that answered initialize only.
+/// A report's `era` for a server that answered initialize only.
 pub const LEGACY: &str = "legacy";
-/// A server that answered neither.
+/// A report's `era` for a server that answered neither.
 pub const UNKNOWN: &str = "unknown";
 
-/// The era the server showed in this timeline: `modern` if it answered
+/// The era the server showed in this timeline: modern if it answered
 /// server/discover, refused a modern request with a modern error or
-/// answered one with a `resultType`,
-/// `dual-era` if it also completed initialize, `legacy` if it only
-/// completed initialize, `unknown` if neither (a silent or broken server).
-pub fn era(timeline: &Timeline) -> &'static str {
+/// answered one with a `resultType`, dual-era if it also completed
+/// initialize, legacy if it only completed initialize, unknown if neither
+/// (a silent or broken server).
+pub fn era(timeline: &Timeline) -> ServerEra {
     era_of(&exchange::exchanges(timeline))
 }
 
-fn era_of(exchanges: &[exchange::Exchange<'_>]) -> &'static str {
+fn era_of(exchanges: &[exchange::Exchange<'_>]) -> ServerEra {
     let modern = exchanges.iter().any(|e| {
         let discovered = e.method == methods::DISCOVER
             && e.result()
@@ -116,10 +153,10 @@ fn era_of(exchanges: &[exchange::Exchange<'_>]) -> &'static str {
                 .is_some_and(|v| crate::protocol::ProtocolVersion::LEGACY.contains(&v))
     });
     match (modern, legacy) {
-        (true, true) => DUAL_ERA,
-        (true, false) => MODERN,
-        (false, true) => LEGACY,
-        (false, false) => UNKNOWN,
+        (true, true) => ServerEra::DualEra,
+        (true, false) => ServerEra::Modern,
+        (false, true) => ServerEra::Legacy,
+        (false, false) => ServerEra::Unknown,
     }
 }
 
@@ -130,7 +167,7 @@ fn era_of(exchanges: &[exchange::Exchange<'_>]) -> &'static str {
 pub fn grade(timeline: &Timeline) -> Vec<Verdict> {
     let exchanges = exchange::exchanges(timeline);
     let era = era_of(&exchanges);
-    let modern_server = era == MODERN || era == DUAL_ERA;
+    let modern_server = era.speaks_modern();
     let mut known = exchange::Known::default();
     let mut stateless = modern::Stateless::default();
     let mut out = Vec::new();
@@ -143,7 +180,7 @@ pub fn grade(timeline: &Timeline) -> Vec<Verdict> {
             && !modern::is_modern(ex)
             && ex.rules.contains(&rules::M_META_REQUIRED)
         {
-            modern::judge_no_meta(ex, era == DUAL_ERA, &mut out);
+            modern::judge_no_meta(ex, era == ServerEra::DualEra, &mut out);
         } else if modern_server && modern::is_modern(ex) {
             modern::judge(ex, &known, &mut out);
             stateless.observe(ex, &mut out);

@@ -14,33 +14,9 @@ use crate::protocol::{methods, shape, ProtocolVersion, ResultType};
 use crate::rules;
 use crate::transport::http;
 
-/// Every method of every revision the catalog knows; anything else is an
-/// unknown method (M-UNKNOWN-METHOD).
-const KNOWN_METHODS: &[&str] = &[
-    methods::DISCOVER,
-    methods::INITIALIZE,
-    methods::PING,
-    methods::TOOLS_LIST,
-    methods::TOOLS_CALL,
-    methods::PROMPTS_LIST,
-    methods::PROMPTS_GET,
-    methods::RESOURCES_LIST,
-    methods::RESOURCES_TEMPLATES_LIST,
-    methods::RESOURCES_READ,
-    methods::RESOURCES_SUBSCRIBE,
-    methods::RESOURCES_UNSUBSCRIBE,
-    methods::LOGGING_SET_LEVEL,
-    methods::COMPLETION_COMPLETE,
-    methods::SUBSCRIPTIONS_LISTEN,
-    "tasks/get",
-    "tasks/result",
-    "tasks/list",
-    "tasks/cancel",
-];
-
-/// Whether the method is one the catalog knows.
+/// Whether the method is one the method table knows as a request.
 pub(crate) fn is_known_method(method: &str) -> bool {
-    KNOWN_METHODS.contains(&method)
+    methods::is_known_request(method)
 }
 
 /// Whether a request is shaped as a modern one (E-TERMS: an era is a

@@ -33,7 +33,7 @@ use serde_json::{json, Value};
 
 use super::report::{merge_labelled, Report};
 use super::verdict::{Outcome, Verdict};
-use super::{era, sort, DUAL_ERA, LEGACY, MODERN, UNKNOWN};
+use super::{era, sort, ServerEra};
 use crate::client::presets as clients;
 use crate::client::{example_arguments, ClientConfig, Flow, Step};
 use crate::note::Note;
@@ -211,7 +211,7 @@ pub struct Plan {
     options: PlanOptions,
     queue: VecDeque<PlannedFlow>,
     started: bool,
-    era: &'static str,
+    era: ServerEra,
     callable: Vec<Callable>,
     legacy: bool,
     timelines: Vec<Timeline>,
@@ -231,7 +231,7 @@ impl Plan {
             options,
             queue: VecDeque::new(),
             started: false,
-            era: UNKNOWN,
+            era: ServerEra::Unknown,
             callable: Vec::new(),
             legacy: false,
             timelines: Vec::new(),
@@ -264,7 +264,7 @@ impl Plan {
             }
             "legacy" => {
                 // A dual-era server probed as modern shows its legacy side here.
-                self.legacy |= era(&timeline) == LEGACY;
+                self.legacy |= era(&timeline) == ServerEra::Legacy;
                 self.plan_counter_offer();
             }
             _ => {}
@@ -287,7 +287,7 @@ impl Plan {
     }
 
     /// The era the first flow found ([`super::era`]).
-    pub fn era(&self) -> &'static str {
+    pub fn era(&self) -> ServerEra {
         self.era
     }
 
@@ -336,7 +336,7 @@ impl Plan {
 
     fn after_discover(&mut self, timeline: &Timeline) {
         self.era = era(timeline);
-        if self.era == UNKNOWN {
+        if self.era == ServerEra::Unknown {
             self.no_era = true;
             self.skipped.push(crate::note!(
                 "check.skip_no_era",
@@ -346,8 +346,8 @@ impl Plan {
         }
         let listed = listed_tools(timeline);
         self.callable = callable(&self.options.tools, &listed, self.options.read_only_tools);
-        let modern = self.era == MODERN || self.era == DUAL_ERA;
-        self.legacy = self.era == LEGACY || self.era == DUAL_ERA;
+        let modern = self.era.speaks_modern();
+        self.legacy = self.era.speaks_legacy();
         let http = self.options.transport == TransportKind::Http;
         if modern {
             if self.wanted("capabilities") {

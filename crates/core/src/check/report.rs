@@ -29,7 +29,7 @@ impl Report {
     pub fn new(target: impl Into<String>, timeline: Timeline) -> Report {
         Report {
             target: target.into(),
-            era: super::era(&timeline).to_string(),
+            era: super::era(&timeline).as_str().to_string(),
             verdicts: super::grade(&timeline),
             timeline,
         }

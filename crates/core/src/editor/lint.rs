@@ -295,47 +295,6 @@ pub fn lint_for(text: &str, server_era: crate::protocol::version::EraMode) -> Li
     out
 }
 
-/// A method list: `before`, the requests of tools, prompts and resources
-/// both eras have (in the templates' order), then `after`.
-macro_rules! around_feature_methods {
-    ([$($before:expr),* $(,)?], [$($after:expr),* $(,)?]) => {
-        &[
-            $($before,)*
-            methods::TOOLS_LIST,
-            methods::TOOLS_CALL,
-            methods::PROMPTS_LIST,
-            methods::PROMPTS_GET,
-            methods::RESOURCES_LIST,
-            methods::RESOURCES_TEMPLATES_LIST,
-            methods::RESOURCES_READ,
-            $($after,)*
-        ]
-    };
-}
-
-/// Client-to-server methods of 2026-07-28.
-pub const MODERN_METHODS: &[&str] = around_feature_methods!(
-    [methods::DISCOVER],
-    [
-        "completion/complete",
-        "subscriptions/listen",
-        methods::CANCELLED
-    ]
-);
-
-/// Client-to-server methods of the legacy revisions (2025-11-25 and earlier).
-pub const LEGACY_METHODS: &[&str] = around_feature_methods!(
-    [methods::INITIALIZE, methods::INITIALIZED, methods::PING],
-    [
-        methods::RESOURCES_SUBSCRIBE,
-        methods::RESOURCES_UNSUBSCRIBE,
-        methods::LOGGING_SET_LEVEL,
-        "completion/complete",
-        methods::CANCELLED,
-        "notifications/roots/list_changed",
-    ]
-);
-
 /// Checks `value` against a schema shape; on failure, a warning at the
 /// failing path naming the schema type.
 pub(super) fn typed(
@@ -357,8 +316,8 @@ pub(super) fn typed(
 }
 
 pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &mut Lint) {
-    if !MODERN_METHODS.contains(&method) {
-        let message = if methods::REMOVED_IN_MODERN.contains(&method) {
+    if !methods::client_methods(crate::protocol::Era::Modern).contains(&method) {
+        let message = if methods::removed_in_modern(method) {
             note!(
                 "lint.removed_in_modern",
                 "\"{method}\" was removed in 2026-07-28; a server answers -32601",
@@ -417,7 +376,7 @@ pub(super) fn lint_modern(method: &str, params: &Value, is_request: bool, out: &
 }
 
 pub(super) fn lint_legacy(method: &str, params: &Value, out: &mut Lint) {
-    if !LEGACY_METHODS.contains(&method) {
+    if !methods::client_methods(crate::protocol::Era::Legacy).contains(&method) {
         let message = if method == methods::DISCOVER {
             note!(
                 "lint.discover_on_legacy",

@@ -25,7 +25,7 @@ pub use edits::{
 /// it in its own language).
 pub const CLIENT_LABEL: &str = "you (the editor)";
 
-pub use lint::{lint, lint_for, Lint, ParseProblem, Warning, LEGACY_METHODS, MODERN_METHODS};
+pub use lint::{lint, lint_for, Lint, ParseProblem, Warning};
 pub use reply::{check_reply, Badge, Exchange, ServerMessage};
 pub use session::{EditorSession, RemoteAnswer};
 pub use templates::{methods, template_for, template_for_server, templates, Template};

@@ -3,7 +3,6 @@
 
 use serde_json::{Map, Value};
 
-use super::lint::{LEGACY_METHODS, MODERN_METHODS};
 use super::{parse, pretty};
 use crate::protocol::{meta, methods, ProtocolVersion};
 use crate::server::ServerConfig;
@@ -43,14 +42,10 @@ pub fn templates(revision: &str) -> Vec<Template> {
         .collect()
 }
 
-/// The client methods of a revision ([`MODERN_METHODS`] or
-/// [`LEGACY_METHODS`]), in the order [`templates`] gives them.
-pub fn methods(revision: &str) -> &'static [&'static str] {
-    if ProtocolVersion::era_of(revision) == crate::protocol::Era::Modern {
-        MODERN_METHODS
-    } else {
-        LEGACY_METHODS
-    }
+/// The client methods of a revision (the method table's, for its era), in
+/// the order [`templates`] gives them.
+pub fn methods(revision: &str) -> Vec<&'static str> {
+    crate::protocol::methods::client_methods(ProtocolVersion::era_of(revision))
 }
 
 /// The template of one method of a revision, if it has one.

@@ -1,4 +1,8 @@
-//! Method names used by the simulator.
+//! MCP methods: their names, and [`METHODS`], the one table of what each
+//! is (eras, sender, request or notification, cache hints, input rounds,
+//! the `Mcp-Name` field, what a legacy session needs first).
+
+use super::version::Era;
 
 /// Modern discovery request.
 pub const DISCOVER: &str = "server/discover";
@@ -37,41 +41,266 @@ pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 /// Resource updated notification (legacy subscriptions).
 pub const RESOURCES_UPDATED: &str = "notifications/resources/updated";
 
-/// Legacy methods a modern-only server no longer has (M-UNKNOWN-METHOD).
-pub const REMOVED_IN_MODERN: &[&str] = &[
-    INITIALIZE,
-    PING,
-    LOGGING_SET_LEVEL,
-    RESOURCES_SUBSCRIBE,
-    RESOURCES_UNSUBSCRIBE,
+/// Who sends a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sender {
+    /// The client.
+    Client,
+    /// The server.
+    Server,
+}
+
+/// A request (answered) or a notification (not answered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// It has an id and gets a response.
+    Request,
+    /// It has no id and gets none.
+    Notification,
+}
+
+/// In which eras a method exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eras {
+    /// 2026-07-28 only.
+    Modern,
+    /// The initialize-based revisions only (2025-11-25 and earlier).
+    Legacy,
+    /// Both.
+    Both,
+}
+
+impl Eras {
+    /// Whether the method exists in `era`.
+    pub fn has(self, era: Era) -> bool {
+        matches!(
+            (self, era),
+            (Eras::Both, _) | (Eras::Modern, Era::Modern) | (Eras::Legacy, Era::Legacy)
+        )
+    }
+}
+
+/// What a server must have declared before a legacy session may use a
+/// method (L-CAP-SESSION): nothing, or one of its capabilities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegacyNeeds {
+    /// Nothing: the handshake itself, or a method every session has.
+    Nothing,
+    /// The server capability of that name (`tools`, `prompts`, ...).
+    Capability(&'static str),
+}
+
+/// One MCP method and what every part of mcp-lanes needs to know about it:
+/// the one table the server, the client, the editor's lint, the check and
+/// the catalogs read (ARCHITECTURE.md, "add a method").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Method {
+    /// The method name.
+    pub name: &'static str,
+    /// The eras it exists in.
+    pub eras: Eras,
+    /// Who sends it.
+    pub from: Sender,
+    /// Request or notification.
+    pub shape: Shape,
+    /// Its modern results carry `ttlMs` and `cacheScope` (M-CACHE-HINTS).
+    pub cacheable: bool,
+    /// Its modern results may be `input_required` (M-MRTR).
+    pub input_required: bool,
+    /// The params field HTTP mirrors in `Mcp-Name` (H-HEADERS).
+    pub name_param: Option<&'static str>,
+    /// What a legacy session needs first.
+    pub legacy_needs: LegacyNeeds,
+}
+
+const fn row(name: &'static str, eras: Eras, from: Sender, shape: Shape) -> Method {
+    Method {
+        name,
+        eras,
+        from,
+        shape,
+        cacheable: false,
+        input_required: false,
+        name_param: None,
+        legacy_needs: LegacyNeeds::Nothing,
+    }
+}
+
+const fn client(name: &'static str, eras: Eras) -> Method {
+    row(name, eras, Sender::Client, Shape::Request)
+}
+
+const fn needs(mut m: Method, capability: &'static str) -> Method {
+    m.legacy_needs = LegacyNeeds::Capability(capability);
+    m
+}
+
+const fn cached(mut m: Method) -> Method {
+    m.cacheable = true;
+    m
+}
+
+const fn targeted(mut m: Method, param: &'static str) -> Method {
+    m.name_param = Some(param);
+    m.input_required = true;
+    m
+}
+
+/// Every method mcp-lanes knows, client requests and notifications first,
+/// in the order the editor's templates list them.
+pub const METHODS: &[Method] = &[
+    cached(client(DISCOVER, Eras::Modern)),
+    client(INITIALIZE, Eras::Legacy),
+    row(
+        INITIALIZED,
+        Eras::Legacy,
+        Sender::Client,
+        Shape::Notification,
+    ),
+    client(PING, Eras::Legacy),
+    cached(needs(client(TOOLS_LIST, Eras::Both), "tools")),
+    targeted(needs(client(TOOLS_CALL, Eras::Both), "tools"), "name"),
+    cached(needs(client(PROMPTS_LIST, Eras::Both), "prompts")),
+    targeted(needs(client(PROMPTS_GET, Eras::Both), "prompts"), "name"),
+    cached(needs(client(RESOURCES_LIST, Eras::Both), "resources")),
+    cached(needs(
+        client(RESOURCES_TEMPLATES_LIST, Eras::Both),
+        "resources",
+    )),
+    cached(targeted(
+        needs(client(RESOURCES_READ, Eras::Both), "resources"),
+        "uri",
+    )),
+    needs(client(RESOURCES_SUBSCRIBE, Eras::Legacy), "resources"),
+    needs(client(RESOURCES_UNSUBSCRIBE, Eras::Legacy), "resources"),
+    needs(client(LOGGING_SET_LEVEL, Eras::Legacy), "logging"),
+    needs(client(COMPLETION_COMPLETE, Eras::Both), "completions"),
+    client(SUBSCRIPTIONS_LISTEN, Eras::Modern),
+    row(CANCELLED, Eras::Both, Sender::Client, Shape::Notification),
+    row(
+        ROOTS_LIST_CHANGED,
+        Eras::Legacy,
+        Sender::Client,
+        Shape::Notification,
+    ),
+    // 2025-11-25's tasks (experimental): known to the check, not templated.
+    row(TASKS_GET, Eras::Legacy, Sender::Client, Shape::Request),
+    row(TASKS_RESULT, Eras::Legacy, Sender::Client, Shape::Request),
+    row(TASKS_LIST, Eras::Legacy, Sender::Client, Shape::Request),
+    row(TASKS_CANCEL, Eras::Legacy, Sender::Client, Shape::Request),
+    // The server's requests of a legacy session (input requests under MRTR).
+    row(
+        ELICITATION_CREATE,
+        Eras::Legacy,
+        Sender::Server,
+        Shape::Request,
+    ),
+    row(
+        SAMPLING_CREATE_MESSAGE,
+        Eras::Legacy,
+        Sender::Server,
+        Shape::Request,
+    ),
+    row(ROOTS_LIST, Eras::Legacy, Sender::Server, Shape::Request),
+    // The server's notifications.
+    row(
+        TOOLS_LIST_CHANGED,
+        Eras::Both,
+        Sender::Server,
+        Shape::Notification,
+    ),
+    row(
+        PROMPTS_LIST_CHANGED,
+        Eras::Both,
+        Sender::Server,
+        Shape::Notification,
+    ),
+    row(
+        RESOURCES_LIST_CHANGED,
+        Eras::Both,
+        Sender::Server,
+        Shape::Notification,
+    ),
+    row(
+        RESOURCES_UPDATED,
+        Eras::Both,
+        Sender::Server,
+        Shape::Notification,
+    ),
+    row(
+        LOGGING_MESSAGE,
+        Eras::Both,
+        Sender::Server,
+        Shape::Notification,
+    ),
+    row(PROGRESS, Eras::Both, Sender::Server, Shape::Notification),
+    row(
+        SUBSCRIPTIONS_ACKNOWLEDGED,
+        Eras::Modern,
+        Sender::Server,
+        Shape::Notification,
+    ),
 ];
+
+/// The row of `name`, if mcp-lanes knows the method.
+pub fn find(name: &str) -> Option<&'static Method> {
+    METHODS.iter().find(|m| m.name == name)
+}
+
+/// The requests and notifications a client sends in `era`, in table order
+/// (the editor's templates); 2025-11-25's experimental tasks are left out.
+pub fn client_methods(era: Era) -> Vec<&'static str> {
+    METHODS
+        .iter()
+        .filter(|m| m.from == Sender::Client && m.eras.has(era))
+        .filter(|m| !m.name.starts_with("tasks/"))
+        .map(|m| m.name)
+        .collect()
+}
+
+/// Whether `name` is a client request of some revision (anything else sent
+/// as a request is an unknown method, M-UNKNOWN-METHOD).
+pub fn is_known_request(name: &str) -> bool {
+    find(name).is_some_and(|m| m.from == Sender::Client && m.shape == Shape::Request)
+}
+
+/// Whether `name` is a legacy client request a modern-only server no
+/// longer has (M-UNKNOWN-METHOD): `initialize`, `ping`, `logging/setLevel`,
+/// `resources/subscribe`, `resources/unsubscribe`.
+pub fn removed_in_modern(name: &str) -> bool {
+    find(name).is_some_and(|m| {
+        m.eras == Eras::Legacy
+            && m.from == Sender::Client
+            && m.shape == Shape::Request
+            && !m.name.starts_with("tasks/")
+    })
+}
 
 /// Methods whose requests name a target that HTTP mirrors in `Mcp-Name`.
 pub fn name_param(method: &str) -> Option<&'static str> {
-    match method {
-        TOOLS_CALL | PROMPTS_GET => Some("name"),
-        RESOURCES_READ => Some("uri"),
-        _ => None,
-    }
+    find(method).and_then(|m| m.name_param)
 }
 
 /// Methods whose modern results may be `input_required` (M-MRTR).
 pub fn may_require_input(method: &str) -> bool {
-    matches!(method, TOOLS_CALL | PROMPTS_GET | RESOURCES_READ)
+    find(method).is_some_and(|m| m.input_required)
 }
 
 /// Methods whose modern results carry `ttlMs` and `cacheScope` (M-CACHE-HINTS).
 pub fn is_cacheable(method: &str) -> bool {
-    matches!(
-        method,
-        DISCOVER
-            | TOOLS_LIST
-            | PROMPTS_LIST
-            | RESOURCES_LIST
-            | RESOURCES_TEMPLATES_LIST
-            | RESOURCES_READ
-    )
+    find(method).is_some_and(|m| m.cacheable)
 }
+
+/// Roots list changed notification (legacy).
+pub const ROOTS_LIST_CHANGED: &str = "notifications/roots/list_changed";
+/// Get a task (2025-11-25, experimental).
+pub const TASKS_GET: &str = "tasks/get";
+/// A task's result (2025-11-25, experimental).
+pub const TASKS_RESULT: &str = "tasks/result";
+/// List tasks (2025-11-25, experimental).
+pub const TASKS_LIST: &str = "tasks/list";
+/// Cancel a task (2025-11-25, experimental).
+pub const TASKS_CANCEL: &str = "tasks/cancel";
 
 /// Argument autocompletion.
 pub const COMPLETION_COMPLETE: &str = "completion/complete";
@@ -91,3 +320,61 @@ pub const PROGRESS: &str = "notifications/progress";
 pub const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
 /// Resource list changed notification.
 pub const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn m_unknown_method_removed_in_modern_are_the_five_legacy_requests() {
+        let removed: Vec<&str> = METHODS
+            .iter()
+            .map(|m| m.name)
+            .filter(|n| removed_in_modern(n))
+            .collect();
+        assert_eq!(
+            removed,
+            [
+                INITIALIZE,
+                PING,
+                RESOURCES_SUBSCRIBE,
+                RESOURCES_UNSUBSCRIBE,
+                LOGGING_SET_LEVEL
+            ]
+        );
+    }
+
+    #[test]
+    fn m_cache_hints_and_m_mrtr_come_from_the_table() {
+        for m in [
+            DISCOVER,
+            TOOLS_LIST,
+            PROMPTS_LIST,
+            RESOURCES_LIST,
+            RESOURCES_TEMPLATES_LIST,
+            RESOURCES_READ,
+        ] {
+            assert!(is_cacheable(m), "{m}");
+        }
+        assert!(!is_cacheable(TOOLS_CALL));
+        for m in [TOOLS_CALL, PROMPTS_GET, RESOURCES_READ] {
+            assert!(may_require_input(m), "{m}");
+        }
+        assert_eq!(name_param(RESOURCES_READ), Some("uri"));
+        assert_eq!(name_param(TOOLS_LIST), None);
+    }
+
+    #[test]
+    fn every_method_is_in_the_table_once() {
+        for (n, m) in METHODS.iter().enumerate() {
+            assert!(
+                METHODS[n + 1..].iter().all(|o| o.name != m.name),
+                "{} twice",
+                m.name
+            );
+        }
+        assert!(is_known_request(SUBSCRIPTIONS_LISTEN));
+        assert!(!is_known_request(CANCELLED));
+        assert!(!is_known_request("mcp-lanes/no-such-method"));
+    }
+}

@@ -13,22 +13,6 @@ use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 
-/// Legacy methods the simulated server implements (when its capabilities allow).
-const LEGACY_METHODS: &[&str] = &[
-    methods::PING,
-    methods::TOOLS_LIST,
-    methods::TOOLS_CALL,
-    methods::PROMPTS_LIST,
-    methods::RESOURCES_LIST,
-    methods::RESOURCES_READ,
-    methods::RESOURCES_SUBSCRIBE,
-    methods::RESOURCES_UNSUBSCRIBE,
-    methods::PROMPTS_GET,
-    methods::RESOURCES_TEMPLATES_LIST,
-    methods::COMPLETION_COMPLETE,
-    methods::LOGGING_SET_LEVEL,
-];
-
 impl Server {
     pub(super) fn legacy_initialize(
         &mut self,
@@ -153,7 +137,7 @@ impl Server {
                 .unwrap_or(false),
             _ => false,
         };
-        if !offered || !LEGACY_METHODS.contains(&method) {
+        if !offered || !implements(method) {
             return match self.config.unknown_method {
                 UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(Fault::UnknownMethod,
                     format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
@@ -767,4 +751,17 @@ impl Server {
             ),
         })
     }
+}
+
+/// Whether the simulated server implements `method` in a legacy session
+/// (when its capabilities allow): every legacy client request of the
+/// method table but the handshake and 2025-11-25's experimental tasks.
+fn implements(method: &str) -> bool {
+    methods::find(method).is_some_and(|m| {
+        m.eras.has(crate::protocol::Era::Legacy)
+            && m.from == methods::Sender::Client
+            && m.shape == methods::Shape::Request
+            && m.name != methods::INITIALIZE
+            && !m.name.starts_with("tasks/")
+    })
 }

@@ -331,7 +331,7 @@ impl Server {
                 ))
             }
             other => {
-                let removed = methods::REMOVED_IN_MODERN.contains(&other);
+                let removed = methods::removed_in_modern(other);
                 let note = if removed {
                     crate::note!("modern.was_removed_2026_07", "{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.", other = other)
                 } else {
