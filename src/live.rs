@@ -20,10 +20,11 @@ use std::rc::Rc;
 use mcp_lanes_core::check::{self, Plan, PlanOptions, Report, Verdict};
 use mcp_lanes_core::client::{Client, ClientAction, Flow, TransportFailure};
 use mcp_lanes_core::note::Note;
-use mcp_lanes_core::protocol::jsonrpc::RequestId;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules::{self, RuleId};
-use mcp_lanes_core::sim::{message_event, Event, EventKind, HttpInfo, Side, Summary, Timeline};
+use mcp_lanes_core::sim::{
+    request_id, EventKind, HttpInfo, Recorded, Recorder, Side, Summary, Timeline,
+};
 use mcp_lanes_core::transport::http::{self as core_http, HttpResponse};
 use mcp_lanes_core::transport::{HttpRequest, TransportKind};
 use serde_json::Value;
@@ -144,8 +145,7 @@ pub struct Post {
 /// One run in progress.
 pub struct LiveRun {
     client: Client,
-    events: Vec<Event>,
-    narration: Option<String>,
+    rec: Recorder,
     revision: ProtocolVersion,
     label: String,
     target: String,
@@ -165,8 +165,7 @@ impl LiveRun {
         LiveRun {
             client_label: config.label(),
             client: Client::new(config, flow.script.clone(), TransportKind::Http),
-            events: Vec::new(),
-            narration: None,
+            rec: Recorder::new(),
             revision: ProtocolVersion::modern(),
             label: flow.label.text().to_string(),
             target: target.to_string(),
@@ -187,47 +186,31 @@ impl LiveRun {
         rules: Vec<RuleId>,
         note: impl Into<Note>,
     ) -> usize {
-        let index = self.events.len();
-        let (note, note_msg) = note.into().into_parts();
-        self.events.push(Event {
-            index,
-            at_ms: now,
-            kind,
-            rules,
-            note,
-            note_msg,
-            narration: self.narration.take(),
-        });
-        index
+        self.rec.push(now, kind, rules, note)
     }
 
     /// The next POST the client makes, recording what it did before it;
     /// `None` when it has nothing to send now.
     pub fn next_post(&mut self, now: u64) -> Option<Post> {
         while let Some(out) = self.client.poll_output() {
-            if out.narration.is_some() {
-                self.narration = out.narration;
-            }
-            match out.action {
-                ClientAction::Send {
+            let timeout = match &out.action {
+                ClientAction::Record(EventKind::Timeout { request_id, .. }) => {
+                    Some(request_id.to_string())
+                }
+                _ => None,
+            };
+            match self.rec.client_output(now, out) {
+                Recorded::Sent {
+                    event,
                     text,
                     http,
                     revision,
-                    violation,
                 } => {
-                    self.revision = revision.clone();
-                    let info = http.as_ref().map(|r| HttpInfo {
-                        method: Some(r.method.clone()),
-                        status: None,
-                        headers: r.headers.clone(),
-                        event_id: None,
-                    });
-                    let msg = message_event(Side::Client, &text, revision, violation, info);
-                    let event = self.push(now, EventKind::Message(msg), out.rules, out.note);
+                    self.revision = revision;
                     let awaited = self
                         .client
                         .awaited()
-                        .filter(|a| body_id(&text) == a.id)
+                        .filter(|a| request_id(&text) == a.id)
                         .map(|a| a.serial);
                     if let Some(request) = http {
                         return Some(Post {
@@ -237,27 +220,15 @@ impl LiveRun {
                         });
                     }
                 }
-                ClientAction::Record(kind) => {
-                    if let EventKind::Timeout { request_id, .. } = &kind {
+                Recorded::Noted { .. } => {
+                    if let Some(id) = timeout {
                         self.problems.push(tf(
                             "live.no_answer",
-                            &[
-                                ("id", &request_id.to_string()),
-                                ("ms", &EXCHANGE_MS.to_string()),
-                            ],
+                            &[("id", &id), ("ms", &EXCHANGE_MS.to_string())],
                         ));
                     }
-                    self.push(now, kind, out.rules, out.note);
                 }
-                ClientAction::Close => {
-                    self.closed = true;
-                    self.push(
-                        now,
-                        EventKind::Disconnected { side: Side::Client },
-                        out.rules,
-                        out.note,
-                    );
-                }
+                Recorded::Closed { .. } => self.closed = true,
             }
         }
         None
@@ -273,9 +244,7 @@ impl LiveRun {
         headers: Vec<(String, String)>,
         body: String,
     ) {
-        if let Some(EventKind::Message(m)) = self.events.get_mut(post.event).map(|e| &mut e.kind) {
-            m.delivered_at_ms = Some(now);
-        }
+        self.rec.delivered(post.event, now);
         let info = HttpInfo {
             method: None,
             status: Some(status),
@@ -292,7 +261,7 @@ impl LiveRun {
         } else {
             self.received(now, &response.body, Some(info), note);
         }
-        if self.events.len() >= MAX_EVENTS {
+        if self.rec.len() >= MAX_EVENTS {
             self.problems
                 .push(tf("live.too_many", &[("count", &MAX_EVENTS.to_string())]));
             self.closed = true;
@@ -302,9 +271,17 @@ impl LiveRun {
     }
 
     fn received(&mut self, now: u64, text: &str, http: Option<HttpInfo>, note: String) {
-        let mut msg = message_event(Side::Server, text, self.revision.clone(), None, http);
-        msg.delivered_at_ms = Some(now);
-        self.push(now, EventKind::Message(msg), Vec::new(), note);
+        let revision = self.revision.clone();
+        self.rec.message(
+            now,
+            Side::Server,
+            text,
+            revision,
+            None,
+            http,
+            Vec::new(),
+            note,
+        );
     }
 
     /// The exchange of `post` failed below the protocol (`why`: what the
@@ -346,7 +323,7 @@ impl LiveRun {
 
     /// The timeline so far (the page draws it as it grows).
     pub fn timeline(&self) -> Timeline {
-        let ended_at_ms = self.events.last().map(|e| e.at_ms).unwrap_or(0);
+        let ended_at_ms = self.rec.events().last().map(|e| e.at_ms).unwrap_or(0);
         let outcome = if self.problems.is_empty() {
             t("live.outcome")
         } else {
@@ -363,7 +340,7 @@ impl LiveRun {
             transport: TransportKind::Http,
             client_label: self.client_label.clone(),
             server_label: self.target.clone(),
-            events: self.events.clone(),
+            events: self.rec.events().to_vec(),
             summary: Summary {
                 leaked_locks: 0,
                 ended_at_ms,
@@ -376,15 +353,6 @@ impl LiveRun {
 
 fn at(ms: u64) -> mcp_lanes_core::sim::SimTime {
     mcp_lanes_core::sim::SimTime::from_millis(ms)
-}
-
-/// The id of a JSON-RPC message's text, if it has one.
-fn body_id(text: &str) -> Option<RequestId> {
-    serde_json::from_str::<Value>(text)
-        .ok()
-        .as_ref()
-        .and_then(|v| v.get("id"))
-        .and_then(RequestId::from_json)
 }
 
 #[cfg(test)]

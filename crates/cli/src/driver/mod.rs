@@ -27,12 +27,10 @@ pub(crate) mod stdio;
 use std::time::Duration;
 
 use mcp_lanes_core::client::{Client, ClientAction, TransportFailure};
-use mcp_lanes_core::protocol::jsonrpc::RequestId;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules;
-use mcp_lanes_core::sim::{EventKind, Side, SimTime, Timeline};
+use mcp_lanes_core::sim::{request_id, EventKind, Recorded, Side, SimTime, Timeline};
 use mcp_lanes_core::transport::{HttpRequest, TransportKind};
-use serde_json::Value;
 
 use record::Recorder;
 
@@ -300,9 +298,7 @@ impl Session {
     ) -> usize {
         let status = http.as_ref().and_then(|h| h.status);
         let revision = self.revision.clone();
-        let index = self
-            .rec
-            .message(Side::Server, text, revision, None, http, Vec::new(), note);
+        let index = self.rec.received(text, revision, http, note);
         let other = self.rec.is_other(index);
         let accepted = text.is_empty() && status == Some(202);
         if other && !accepted {
@@ -502,29 +498,26 @@ impl Session {
     /// time, so a message is recorded when it goes on the wire.
     fn next_send(&mut self) -> Option<Outgoing> {
         while let Some(out) = self.client.poll_output() {
-            self.rec.narrate(out.narration);
-            match out.action {
-                ClientAction::Send {
+            // A silent probe is an answer on stdio (legacy), not a problem.
+            let probe = out.rules.contains(&rules::E_PROBE_STDIO);
+            let timeout = match &out.action {
+                ClientAction::Record(EventKind::Timeout { request_id, .. }) if !probe => {
+                    Some(request_id.clone())
+                }
+                _ => None,
+            };
+            match self.rec.client_output(out) {
+                Recorded::Sent {
+                    event,
                     text,
                     http,
                     revision,
-                    violation,
                 } => {
-                    let info = http.as_ref().map(|r| self.http_info(r));
-                    self.revision = revision.clone();
-                    let event = self.rec.message(
-                        Side::Client,
-                        &text,
-                        revision,
-                        violation,
-                        info,
-                        out.rules,
-                        out.note,
-                    );
+                    self.revision = revision;
                     let awaited = self
                         .client
                         .awaited()
-                        .filter(|a| body_id(&text) == a.id)
+                        .filter(|a| request_id(&text) == a.id)
                         .map(|a| a.serial);
                     return Some(Outgoing {
                         text,
@@ -533,53 +526,23 @@ impl Session {
                         awaited,
                     });
                 }
-                ClientAction::Record(kind) => {
-                    // A silent probe is an answer on stdio (legacy), not a problem.
-                    let probe = out.rules.contains(&rules::E_PROBE_STDIO);
-                    if let (EventKind::Timeout { request_id, .. }, false) = (&kind, probe) {
+                Recorded::Noted { .. } => {
+                    if let Some(id) = timeout {
                         let exchange = self.limits.exchange.as_millis();
                         self.problem(
                             ProblemKind::Timeout,
                             mcp_lanes_core::note!(
                                 "driver.problem.timeout_id",
                                 "no answer to request {id} within {ms} ms",
-                                id = request_id,
+                                id = id,
                                 ms = exchange
                             ),
                         );
                     }
-                    self.rec.push(kind, out.rules, out.note);
                 }
-                ClientAction::Close => {
-                    self.closed = true;
-                    self.rec.push(
-                        EventKind::Disconnected { side: Side::Client },
-                        out.rules,
-                        out.note,
-                    );
-                }
+                Recorded::Closed { .. } => self.closed = true,
             }
         }
         None
     }
-
-    /// What the timeline records of a request: the headers the core chose
-    /// (the Host header the driver adds is not among them).
-    fn http_info(&self, request: &HttpRequest) -> mcp_lanes_core::sim::HttpInfo {
-        mcp_lanes_core::sim::HttpInfo {
-            method: Some(request.method.clone()),
-            status: None,
-            headers: request.headers.clone(),
-            event_id: None,
-        }
-    }
-}
-
-/// The id of a JSON-RPC message's text, if it has one.
-fn body_id(text: &str) -> Option<RequestId> {
-    serde_json::from_str::<Value>(text)
-        .ok()
-        .as_ref()
-        .and_then(|v| v.get("id"))
-        .and_then(RequestId::from_json)
 }

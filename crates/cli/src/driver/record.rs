@@ -1,26 +1,26 @@
-//! The timeline of a real run, built as the engine builds a simulated one:
-//! events in the order they happened, each stamped with the wall-clock
-//! milliseconds since the run started (`at_ms`), messages with their exact
-//! wire text and HTTP info.
+//! The timeline of a real run: the core's [`CoreRecorder`] (the one the
+//! simulator and the page's live check use) on the wall clock: events in
+//! the order they happened, each stamped with the milliseconds since the
+//! run started (`at_ms`), messages with their exact wire text and HTTP
+//! info.
 
 use std::time::Instant;
 
+use mcp_lanes_core::client::ClientOutput;
 use mcp_lanes_core::note::Note;
 use mcp_lanes_core::protocol::ProtocolVersion;
 use mcp_lanes_core::rules::RuleId;
 use mcp_lanes_core::sim::{
-    message_event, Event, EventKind, HttpInfo, Side, SimTime, Summary, Timeline,
+    EventKind, HttpInfo, Recorded, Recorder as CoreRecorder, Side, SimTime, Summary, Timeline,
 };
 use mcp_lanes_core::transport::TransportKind;
 
 use super::Problem;
 
-/// Collects the events of one run.
+/// Collects the events of one run, on the wall clock.
 pub(super) struct Recorder {
     started: Instant,
-    events: Vec<Event>,
-    /// The narration the next event carries (a scenario's `say`).
-    narration: Option<String>,
+    rec: CoreRecorder,
 }
 
 impl Recorder {
@@ -28,8 +28,7 @@ impl Recorder {
     pub(super) fn new() -> Recorder {
         Recorder {
             started: Instant::now(),
-            events: Vec::new(),
-            narration: None,
+            rec: CoreRecorder::new(),
         }
     }
 
@@ -43,11 +42,10 @@ impl Recorder {
         SimTime::from_millis(u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX))
     }
 
-    /// The next event carries this narration (the client's output did).
-    pub(super) fn narrate(&mut self, narration: Option<String>) {
-        if narration.is_some() {
-            self.narration = narration;
-        }
+    /// Records one output of the client now.
+    pub(super) fn client_output(&mut self, out: ClientOutput) -> Recorded {
+        let now = self.now().as_millis();
+        self.rec.client_output(now, out)
     }
 
     /// Records an event now; returns its index.
@@ -57,69 +55,57 @@ impl Recorder {
         rules: Vec<RuleId>,
         note: impl Into<Note>,
     ) -> usize {
-        let index = self.events.len();
-        let (note, note_msg) = note.into().into_parts();
-        self.events.push(Event {
-            index,
-            at_ms: self.now().as_millis(),
-            kind,
-            rules,
-            note,
-            note_msg,
-            narration: self.narration.take(),
-        });
-        index
+        let now = self.now().as_millis();
+        self.rec.push(now, kind, rules, note)
     }
 
-    /// Records a message sent (client) or received (server) now. A server
-    /// message is delivered when it is read; a client message when its
-    /// answer starts to arrive ([`Recorder::delivered`]), or never.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn message(
+    /// Records a message received from the server now. An empty HTTP
+    /// answer is labelled with its status.
+    pub(super) fn received(
         &mut self,
-        from: Side,
         text: &str,
         revision: ProtocolVersion,
-        violation: Option<Note>,
         http: Option<HttpInfo>,
-        rules: Vec<RuleId>,
         note: impl Into<Note>,
     ) -> usize {
-        let empty_http_status = match (&http, from) {
-            (Some(info), Side::Server) if text.is_empty() => info.status,
+        let empty_http_status = match &http {
+            Some(info) if text.is_empty() => info.status,
             _ => None,
         };
-        let mut msg = message_event(from, text, revision, violation, http);
-        if let Some(status) = empty_http_status {
+        let now = self.now().as_millis();
+        let index = self.rec.message(
+            now,
+            Side::Server,
+            text,
+            revision,
+            None,
+            http,
+            Vec::new(),
+            note,
+        );
+        if let (Some(status), Some(EventKind::Message(msg))) = (
+            empty_http_status,
+            self.rec.event_mut(index).map(|e| &mut e.kind),
+        ) {
             msg.label = format!("{status} {}", reason(status));
         }
-        if from == Side::Server {
-            msg.delivered_at_ms = Some(self.now().as_millis());
-        }
-        self.push(EventKind::Message(msg), rules, note)
+        index
     }
 
     /// How many events so far.
     pub(super) fn len(&self) -> usize {
-        self.events.len()
+        self.rec.len()
     }
 
     /// Whether event `index` is a message that is not JSON-RPC.
     pub(super) fn is_other(&self, index: usize) -> bool {
-        self.events
-            .get(index)
-            .and_then(|e| e.message())
-            .is_some_and(|m| m.kind == mcp_lanes_core::sim::MessageKind::Other)
+        self.rec.is_other(index)
     }
 
     /// Marks a client message as arrived now (its answer began).
     pub(super) fn delivered(&mut self, index: usize) {
         let now = self.now().as_millis();
-        if let Some(EventKind::Message(m)) = self.events.get_mut(index).map(|e| &mut e.kind) {
-            if m.delivered_at_ms.is_none() {
-                m.delivered_at_ms = Some(now);
-            }
-        }
+        self.rec.delivered(index, now);
     }
 
     /// The finished timeline.
@@ -131,9 +117,9 @@ impl Recorder {
         server_label: String,
         problems: &[Problem],
     ) -> Timeline {
-        let ended_at_ms = self.events.last().map(|e| e.at_ms).unwrap_or(0);
-        let last = self
-            .events
+        let events = self.rec.into_events();
+        let ended_at_ms = events.last().map(|e| e.at_ms).unwrap_or(0);
+        let last = events
             .iter()
             .rev()
             .find_map(|e| e.message().map(|m| (m.from, m.label.clone())));
@@ -174,7 +160,7 @@ impl Recorder {
             transport,
             client_label,
             server_label,
-            events: self.events,
+            events,
             summary: Summary {
                 leaked_locks: 0,
                 ended_at_ms,

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::recorder::Recorder;
 use super::timeline::{
     Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
 };
@@ -91,7 +92,7 @@ struct Engine {
     seq: u64,
     /// Pending deliveries, kept sorted by (time, sequence number).
     queue: Vec<((SimTime, u64), Delivery)>,
-    events: Vec<Event>,
+    rec: Recorder,
     latency: u64,
     transport: TransportKind,
     closed: bool,
@@ -109,7 +110,7 @@ pub fn run(setup: &Setup) -> Timeline {
         now: SimTime::ZERO,
         seq: 0,
         queue: Vec::new(),
-        events: Vec::new(),
+        rec: Recorder::new(),
         latency: setup.channel.latency_ms,
         transport,
         closed: false,
@@ -132,7 +133,7 @@ pub fn run(setup: &Setup) -> Timeline {
             .flatten()
             .min();
         let Some(next) = next else { break };
-        if next > MAX_VIRTUAL_MS || engine.events.len() > MAX_EVENTS || steps > MAX_STEPS {
+        if next > MAX_VIRTUAL_MS || engine.rec.len() > MAX_EVENTS || steps > MAX_STEPS {
             truncated = true;
             break;
         }
@@ -146,14 +147,14 @@ pub fn run(setup: &Setup) -> Timeline {
     }
     engine.drain(&mut client, &mut server);
     let leaked = server.locks_held().len() as u32;
-    let ended_at_ms = engine.events.last().map(|e| e.at_ms).unwrap_or(0);
-    let (outcome, outcome_msg) = outcome(&engine.events, leaked, truncated).into_parts();
+    let ended_at_ms = engine.rec.events().last().map(|e| e.at_ms).unwrap_or(0);
+    let (outcome, outcome_msg) = outcome(engine.rec.events(), leaked, truncated).into_parts();
     Timeline {
         label: setup.label.clone(),
         transport,
         client_label: setup.client.label(),
         server_label: setup.server.label(),
-        events: engine.events,
+        events: engine.rec.into_events(),
         summary: Summary {
             leaked_locks: leaked,
             ended_at_ms,
@@ -230,18 +231,7 @@ impl Engine {
     }
 
     fn push(&mut self, kind: EventKind, rules: Vec<RuleId>, note: impl Into<Note>) -> usize {
-        let index = self.events.len();
-        let (note, note_msg) = note.into().into_parts();
-        self.events.push(Event {
-            index,
-            at_ms: self.now.as_millis(),
-            kind,
-            rules,
-            note,
-            note_msg,
-            narration: None,
-        });
-        index
+        self.rec.push(self.now.as_millis(), kind, rules, note)
     }
 
     /// Moves every pending output of both sides into events and deliveries.
@@ -269,10 +259,12 @@ impl Engine {
             note,
             narration,
         } = out;
-        let first = self.events.len();
+        let first = self.rec.len();
+        self.rec.narrate(narration);
         self.client_action(action, rules, note);
-        if let Some(event) = self.events.get_mut(first) {
-            event.narration = narration;
+        if self.rec.len() == first {
+            // Nothing was recorded (a closed connection): the narration goes too.
+            self.rec.take_narration();
         }
     }
 
@@ -459,7 +451,7 @@ impl Engine {
 
     fn mark_delivered(&mut self, event: usize) {
         let now = self.now;
-        if let Some(EventKind::Message(m)) = self.events.get_mut(event).map(|e| &mut e.kind) {
+        if let Some(EventKind::Message(m)) = self.rec.event_mut(event).map(|e| &mut e.kind) {
             m.delivered_at_ms = Some(now.as_millis());
         }
     }

@@ -2,11 +2,13 @@
 //! and the [`engine`] that wires a client, a channel and a server.
 
 pub mod engine;
+pub mod recorder;
 pub mod timeline;
 
 use serde::{Deserialize, Serialize};
 
 pub use engine::{message_event, run, Setup};
+pub use recorder::{request_id, Recorded, Recorder};
 pub use timeline::{
     Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
 };
