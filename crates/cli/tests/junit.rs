@@ -47,7 +47,10 @@ fn validate(xml: &str) {
         return;
     };
     let xsd = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/junit.xsd");
-    let dir = std::env::temp_dir().join(format!("mcp-lanes-junit-{}", std::process::id()));
+    // One folder per call: the tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-junit-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("report.xml");
     std::fs::write(&file, xml).expect("write the report");
