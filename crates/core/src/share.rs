@@ -86,14 +86,69 @@ pub struct ShareState {
 }
 
 /// Why a fragment could not be restored (shown to the person as a notice).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShareError(pub String);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShareError {
+    /// Longer than any link mcp-lanes writes.
+    TooLong,
+    /// Not a prefix this version reads.
+    UnknownFormat,
+    /// Not base64url.
+    NotBase64,
+    /// Damaged, or would unpack to more than the limit.
+    TooLarge,
+    /// The compressed state does not unpack.
+    DoesNotUnpack,
+    /// The unpacked state is not a state.
+    BadShape,
+    /// A version-1 state that is not a state.
+    OldShape,
+    /// It names a scenario the catalog does not have.
+    UnknownScenario,
+    /// It is for another scenario than the open file's.
+    OtherScenario,
+    /// No lanes, or more than a page shows.
+    LaneCount,
+    /// Its lanes name set-ups the scenario does not have.
+    LanesMismatch,
+    /// A lane label over 200 characters.
+    LabelTooLong,
+    /// A protocol version over 40 characters.
+    ImplausibleVersion,
+    /// The editor's content is over the editor's limits.
+    EditorTooLarge,
+}
 
 impl std::fmt::Display for ShareError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(match self {
+            ShareError::TooLong => "the link is too long to be a mcp-lanes link",
+            ShareError::UnknownFormat => {
+                "the link's state is not in a format this version understands"
+            }
+            ShareError::NotBase64 => {
+                "the link's state is damaged (not valid base64url); was it cut short?"
+            }
+            ShareError::TooLarge => "the link's state is damaged or too large to unpack",
+            ShareError::DoesNotUnpack => {
+                "the link's state is damaged (it does not unpack); was it cut short?"
+            }
+            ShareError::BadShape => {
+                "the link's state is damaged or does not have the expected shape"
+            }
+            ShareError::OldShape => "the link's state does not have the expected shape",
+            ShareError::UnknownScenario => "the link names a scenario that does not exist",
+            ShareError::OtherScenario => "the link is for another scenario than this file's",
+            ShareError::LaneCount => "the link has no lanes, or too many",
+            ShareError::LanesMismatch => "the link's lanes do not match this scenario",
+            ShareError::LabelTooLong => "a lane label in the link is too long",
+            ShareError::ImplausibleVersion => "the link names an implausible protocol version",
+            ShareError::EditorTooLarge => "the editor content in the link is too large",
+        })
     }
 }
+
+impl std::error::Error for ShareError {}
 
 /// Encodes a state as a URL fragment (without the `#`).
 pub fn encode(state: &ShareState) -> String {
@@ -108,28 +163,27 @@ pub fn encode(state: &ShareState) -> String {
 /// Decodes a URL fragment (with or without the leading `#`) and checks it
 /// against the scenario catalog.
 pub fn decode(fragment: &str) -> Result<ShareState, ShareError> {
-    let fail = |why: &str| Err(ShareError(why.to_string()));
     let fragment = fragment.trim_start_matches('#');
     if fragment.len() > MAX_FRAGMENT {
-        return fail("the link is too long to be a mcp-lanes link");
+        return Err(ShareError::TooLong);
     }
     let Some(data) = fragment.strip_prefix(PREFIX) else {
-        return fail("the link's state is not in a format this version understands");
+        return Err(ShareError::UnknownFormat);
     };
     let Ok(packed) =
         base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(data.trim_end_matches('='))
     else {
-        return fail("the link's state is damaged (not valid base64url); was it cut short?");
+        return Err(ShareError::NotBase64);
     };
     let Ok(json) = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_STATE) else {
-        return fail("the link's state is damaged or too large to unpack");
+        return Err(ShareError::TooLarge);
     };
     let state: ShareState = match serde_json::from_slice(&json) {
         Ok(s) => s,
-        Err(_) => return fail("the link's state does not have the expected shape"),
+        Err(_) => return Err(ShareError::OldShape),
     };
     let Some(setups) = crate::scenarios::setups(&state.scenario) else {
-        return fail("the link names a scenario that does not exist");
+        return Err(ShareError::UnknownScenario);
     };
     validate(state, setups.len())
 }
@@ -341,9 +395,7 @@ pub fn from_fragment(fragment: &str) -> Result<ShareState, ShareError> {
     // (the page's lite bundle decodes links without linking them).
     let Some(info) = crate::scenarios::find(&state.scenario).filter(|i| i.id == state.scenario)
     else {
-        return Err(ShareError(
-            "the link names a scenario that does not exist".into(),
-        ));
+        return Err(ShareError::UnknownScenario);
     };
     validate(state, info.lanes)
 }
@@ -358,19 +410,16 @@ pub fn from_fragment_for(
 ) -> Result<ShareState, ShareError> {
     let state = unpack(fragment)?;
     if state.scenario != scenario {
-        return Err(ShareError(
-            "the link is for another scenario than this file's".into(),
-        ));
+        return Err(ShareError::OtherScenario);
     }
     validate(state, setups)
 }
 
 /// Length, base64url, LZ4 and shape checks of a `v2.`/`v3.` fragment.
 fn unpack(fragment: &str) -> Result<ShareState, ShareError> {
-    let fail = |why: &str| Err(ShareError(why.to_string()));
     let fragment = fragment.trim_start_matches('#');
     if fragment.len() > MAX_FRAGMENT {
-        return fail("the link is too long to be a mcp-lanes link");
+        return Err(ShareError::TooLong);
     }
     let (data, packed) = match (
         fragment.strip_prefix(PREFIX_V3),
@@ -378,12 +427,10 @@ fn unpack(fragment: &str) -> Result<ShareState, ShareError> {
     ) {
         (Some(data), _) => (data, true),
         (None, Some(data)) => (data, false),
-        (None, None) => {
-            return fail("the link's state is not in a format this version understands")
-        }
+        (None, None) => return Err(ShareError::UnknownFormat),
     };
     let Some(bytes) = base64url_decode(data.trim_end_matches('=')) else {
-        return fail("the link's state is damaged (not valid base64url); was it cut short?");
+        return Err(ShareError::NotBase64);
     };
     let json = if packed {
         // The size comes first: refuse a "zip bomb" before unpacking it.
@@ -392,13 +439,11 @@ fn unpack(fragment: &str) -> Result<ShareState, ShareError> {
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
         match declared {
             Some(size) if size <= MAX_STATE => {}
-            _ => return fail("the link's state is damaged or too large to unpack"),
+            _ => return Err(ShareError::TooLarge),
         }
         match lz4_flex::block::decompress_size_prepended(&bytes) {
             Ok(json) => json,
-            Err(_) => {
-                return fail("the link's state is damaged (it does not unpack); was it cut short?")
-            }
+            Err(_) => return Err(ShareError::DoesNotUnpack),
         }
     } else {
         bytes
@@ -410,25 +455,23 @@ fn unpack(fragment: &str) -> Result<ShareState, ShareError> {
         .and_then(state_from)
     {
         Some(state) => Ok(state),
-        None => fail("the link's state is damaged or does not have the expected shape"),
+        None => Err(ShareError::BadShape),
     }
 }
 
 fn validate(state: ShareState, setups: usize) -> Result<ShareState, ShareError> {
     if state.lanes.is_empty() || state.lanes.len() > MAX_SETUPS {
-        return Err(ShareError("the link has no lanes, or too many".into()));
+        return Err(ShareError::LaneCount);
     }
     for lane in &state.lanes {
         if lane.base >= setups || lane.settings.len() > MAX_SETTINGS {
-            return Err(ShareError(
-                "the link's lanes do not match this scenario".into(),
-            ));
+            return Err(ShareError::LanesMismatch);
         }
         if lane.label.as_ref().is_some_and(|l| l.chars().count() > 200) {
-            return Err(ShareError("a lane label in the link is too long".into()));
+            return Err(ShareError::LabelTooLong);
         }
         if lane.settings.iter().any(|s| matches!(s, Setting::PreferredVersion(v) | Setting::ServerVersion(v, _) if v.len() > 40)) {
-            return Err(ShareError("the link names an implausible protocol version".into()));
+            return Err(ShareError::ImplausibleVersion);
         }
     }
     if state
@@ -436,9 +479,7 @@ fn validate(state: ShareState, setups: usize) -> Result<ShareState, ShareError> 
         .as_ref()
         .is_some_and(|e| e.text.len() > crate::editor::MAX_REQUEST_BYTES || e.headers.len() > 64)
     {
-        return Err(ShareError(
-            "the editor content in the link is too large".into(),
-        ));
+        return Err(ShareError::EditorTooLarge);
     }
     Ok(state)
 }

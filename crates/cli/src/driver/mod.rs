@@ -151,6 +151,8 @@ impl std::fmt::Display for OpenError {
     }
 }
 
+impl std::error::Error for OpenError {}
+
 enum Wire {
     Http(http::HttpWire),
     Stdio(stdio::StdioWire),

@@ -84,6 +84,8 @@ impl std::fmt::Display for ShapeError {
     }
 }
 
+impl std::error::Error for ShapeError {}
+
 fn found(value: &Value) -> Note {
     match value {
         Value::Null => Note::from("null"),

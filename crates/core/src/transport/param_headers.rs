@@ -62,6 +62,8 @@ impl std::fmt::Display for InvalidAnnotation {
     }
 }
 
+impl std::error::Error for InvalidAnnotation {}
+
 /// Every `x-mcp-header` annotation of `schema`, in schema order, or the
 /// first reason they are invalid: an empty name, a name that is not an
 /// HTTP token (RFC 9110 §5.6.2: no space, colon, control or non-ASCII

@@ -39,6 +39,8 @@ impl std::fmt::Display for SseError {
     }
 }
 
+impl std::error::Error for SseError {}
+
 /// Reads an event stream chunk by chunk.
 #[derive(Debug, Clone)]
 pub struct SseDecoder {

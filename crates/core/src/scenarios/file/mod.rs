@@ -89,6 +89,8 @@ impl std::fmt::Display for FileError {
     }
 }
 
+impl std::error::Error for FileError {}
+
 /// A loaded scenario file: everything the page and the CLI need.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioFile {
