@@ -434,6 +434,31 @@ pub fn show_if_below(el: &web_sys::Element) {
     }
 }
 
+/// Scrolls the element whose `data-testid` is `test_id`, inside the
+/// element `from` belongs to (the page, or a figure's shadow root), into
+/// the middle of the window once the page has drawn it ("What to fix":
+/// the failing message).
+pub fn scroll_to_test_id(from: &web_sys::Element, test_id: String) {
+    use wasm_bindgen::JsCast;
+    let root = from.get_root_node();
+    gloo::timers::callback::Timeout::new(60, move || {
+        let selector = format!("[data-testid=\"{test_id}\"]");
+        let found = root
+            .dyn_ref::<web_sys::Document>()
+            .and_then(|d| d.query_selector(&selector).ok().flatten())
+            .or_else(|| {
+                root.dyn_ref::<web_sys::ShadowRoot>()
+                    .and_then(|r| r.query_selector(&selector).ok().flatten())
+            });
+        if let Some(el) = found {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Center);
+            el.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    })
+    .forget();
+}
+
 /// Opens `dialog` as a modal (remembering `focused` in `return_focus`) or
 /// closes it; once closed, focus goes back to the remembered element.
 pub fn show_modal(

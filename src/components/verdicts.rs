@@ -188,7 +188,12 @@ fn to_fix(checked: &Checked, dispatcher: &UseReducerDispatcher<State>) -> Html {
                     let show = v.exchange.map(|event| {
                         let d = dispatcher.clone();
                         let selection = Selection { lane: *lane, event };
-                        let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::ShowFailure(selection)));
+                        let onclick = Callback::from(move |e: MouseEvent| {
+                            d.dispatch(Action::ShowFailure(selection));
+                            if let Some(button) = e.target_dyn_into::<web_sys::Element>() {
+                                crate::browser::scroll_to_test_id(&button, format!("message-{}-{}", selection.lane, selection.event));
+                            }
+                        });
                         html! {
                             <button type="button" class="show-failure" data-testid={format!("to-fix-show-{n}")}
                                 data-lane={lane.to_string()} data-event={event.to_string()} {onclick}>

@@ -155,7 +155,20 @@ test('after a faulty check the page leads with what to fix, and shows the failin
     return fix && rules ? fix.compareDocumentPosition(rules) & Node.DOCUMENT_POSITION_FOLLOWING : 0;
   });
   assert.ok(order, 'what to fix leads');
-  await page.locator(sel('to-fix-show-0')).click();
+  const show = page.locator(sel('to-fix-show-0'));
+  const [lane, event] = [await show.getAttribute('data-lane'), await show.getAttribute('data-event')];
+  await show.click();
+  // The failing message is drawn and scrolled into the window.
+  await page.waitForFunction(
+    ([l, e]) => {
+      const el = document.querySelector(`[data-testid="message-${l}-${e}"]`);
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    },
+    [lane, event],
+    { timeout: 10_000 },
+  );
   const inspector = page.locator(sel('inspector-verdicts'));
   await inspector.waitFor({ timeout: 10_000 });
   const firstVerdict = inspector.locator('li.verdict-item').first();
