@@ -5,7 +5,6 @@
 //! small grammar on top is written out here so every error message is ours.
 
 use std::ffi::OsString;
-use std::fmt;
 
 /// The usage text printed by `--help` (stdout) and after a usage error
 /// (stderr).
@@ -292,32 +291,7 @@ pub enum Command {
 /// A command line that does not fit the grammar: a catalog message
 /// (`cli.usage.*` of `www/i18n/<tag>.json`, CLI-only keys), said in
 /// English unless [`UsageError::say`] is given a language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError {
-    /// The catalog key.
-    pub key: &'static str,
-    /// The English template.
-    pub template: &'static str,
-    /// Its named arguments (option names, values: said as they are).
-    pub args: Vec<(&'static str, String)>,
-}
-
-impl UsageError {
-    /// The message in `lang`'s language (English without one, or where
-    /// the catalog has no text).
-    pub fn say(&self, lang: Option<&crate::i18n::Catalog>) -> String {
-        match lang {
-            Some(c) => c.fill(self.key, self.template, &self.args),
-            None => mcp_lanes_core::note::substitute(self.template, &self.args),
-        }
-    }
-}
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.say(None))
-    }
-}
+pub use crate::i18n::Keyed as UsageError;
 
 impl From<lexopt::Error> for UsageError {
     /// lexopt's own sentences, keyed (the same English).
@@ -941,8 +915,7 @@ fn parse_bridge(args: &[OsString]) -> Result<Command, UsageError> {
     let port = port_number(&port)?;
     let allow_origin = origin
         .map(|o| crate::bridge::guard::parse_origin(&o))
-        .transpose()
-        .map_err(|why| usage("cli.usage.as_is", "{text}", &[("text", why)]))?;
+        .transpose()?;
     let timeout_ms = match timeout {
         None => crate::bridge::DEFAULT_TIMEOUT_MS,
         Some(t) => count("timeout", &t, 1, 3_600_000)?,
