@@ -6,6 +6,10 @@
 
 use std::ffi::OsString;
 
+use crate::http::HttpOptions;
+use crate::run::{Format, Scenario};
+use crate::source::ServerSource;
+
 /// The usage text printed by `--help` (stdout) and after a usage error
 /// (stderr).
 pub const USAGE: &str = "\
@@ -142,15 +146,6 @@ fn catalog(lang: Option<String>) -> Result<Option<String>, UsageError> {
     }
 }
 
-/// Output format of `run`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// The readable sequence listing.
-    Text,
-    /// The transcript document of DESIGN.md.
-    Json,
-}
-
 /// The transport `serve` speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
@@ -158,49 +153,6 @@ pub enum Transport {
     Stdio,
     /// Streamable HTTP on 127.0.0.1.
     Http(HttpOptions),
-}
-
-/// Settings of `serve --transport http`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HttpOptions {
-    /// The port to bind (0 = any free port).
-    pub port: u16,
-    /// Connections held at once (`None`: derived from memory and the
-    /// open-file limit).
-    pub max_connections: Option<usize>,
-    /// Worker threads (`None`: one per available core).
-    pub threads: Option<usize>,
-    /// Seconds a legacy session may stay idle before it expires.
-    pub session_idle_secs: u64,
-    /// Legacy sessions kept at once.
-    pub max_sessions: usize,
-    /// Seconds an open SSE stream may stay silent before a keep-alive
-    /// comment.
-    pub keep_alive_secs: u64,
-    /// Log start, shutdown and failures only.
-    pub quiet: bool,
-}
-
-/// Default of `--session-idle`: 30 minutes.
-pub const DEFAULT_SESSION_IDLE_SECS: u64 = 1800;
-/// Default of `--max-sessions`.
-pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
-/// Default of `--keep-alive`.
-pub const DEFAULT_KEEP_ALIVE_SECS: u64 = 15;
-
-impl HttpOptions {
-    /// The defaults for `port`.
-    pub fn on_port(port: u16) -> Self {
-        Self {
-            port,
-            max_connections: None,
-            threads: None,
-            session_idle_secs: DEFAULT_SESSION_IDLE_SECS,
-            max_sessions: DEFAULT_MAX_SESSIONS,
-            keep_alive_secs: DEFAULT_KEEP_ALIVE_SECS,
-            quiet: false,
-        }
-    }
 }
 
 /// Parses a positive count given to `--name`.
@@ -221,29 +173,6 @@ fn count(name: &str, value: &str, min: u64, max: u64) -> Result<u64, UsageError>
                 ],
             )
         })
-}
-
-/// Where `run` finds its scenario.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scenario {
-    /// A catalog id (or number) as typed (checked when run).
-    Builtin(String),
-    /// A scenario file.
-    File(String),
-}
-
-/// Which server `serve` runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ServerSource {
-    /// A server preset id as typed (checked when served).
-    Preset(String),
-    /// A server of a scenario file.
-    File {
-        /// The file.
-        path: String,
-        /// The server's id in it.
-        server: String,
-    },
 }
 
 /// A parsed command line.
