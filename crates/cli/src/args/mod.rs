@@ -135,7 +135,15 @@ fn hoist(mut args: Vec<OsString>) -> Vec<OsString> {
     let mut i = 0;
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
-            "--" | "-h" | "--help" | "-V" | "--version" => break,
+            "-h" | "--help" | "-V" | "--version" => break,
+            // After `--`, the next argument was the command all the same.
+            "--" => {
+                if i + 1 < args.len() {
+                    let command = args.remove(i + 1);
+                    args.insert(0, command);
+                }
+                break;
+            }
             option if TAKES_VALUE.contains(&option) => i += 2,
             option if option.starts_with('-') => i += 1,
             _ => {
@@ -936,6 +944,7 @@ mod tests {
                 lang: Some("zh".into())
             })
         );
+        assert_eq!(p(&["--", "list"]), p(&["list"]));
         assert_eq!(
             p(&["--format=json", "run", "--scenario", "5"]),
             p(&["run", "--format=json", "--scenario", "5"])

@@ -91,7 +91,7 @@ pub fn usage(key: &'static str, template: &'static str, args: &[(&'static str, S
 
 /// The command a command line is for: its first argument, when that names
 /// one (the line is in order: see `hoist` in `args/mod.rs`).
-pub fn command_of(args: &[OsString]) -> Option<String> {
+fn command_of(args: &[OsString]) -> Option<String> {
     let first = args.first()?.to_str()?;
     Cli::command()
         .get_subcommands()
@@ -249,7 +249,7 @@ pub fn from_clap(err: &clap::Error, args: &[OsString]) -> UsageError {
 }
 
 /// `no command given`.
-pub fn no_command() -> Keyed {
+fn no_command() -> Keyed {
     usage(
         "cli.usage.no_command",
         "no command given; commands: {commands}",
