@@ -51,7 +51,7 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
     }
     let lang = Catalog::or_english(args.lang.as_deref());
     let mut connection = Connection::open(&args.target, limits).map_err(|e| match e {
-        OpenError::Usage(msg) => Failure::Usage(msg),
+        OpenError::Usage(msg) => Failure::Usage(msg.say(Some(&lang))),
         // The transport's own words (English) after the reader's.
         OpenError::Unreachable(msg) => Failure::Usage(lang.fill(
             "cli.unreachable",

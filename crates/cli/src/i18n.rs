@@ -125,6 +125,47 @@ impl Catalog {
     }
 }
 
+/// A message of the catalogs, not yet said in a language: its key, its
+/// English template and the values of its `{placeholders}` (option names,
+/// values, ids: said as they are in every language). What a usage error
+/// is until `main` knows the language to say it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keyed {
+    /// The catalog key (`cli.usage.*`).
+    pub key: &'static str,
+    /// The English template, as `en.json` has it.
+    pub template: &'static str,
+    /// The values of its placeholders.
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Keyed {
+    /// The message of `key` (English `template`) with `args`.
+    pub fn new(key: &'static str, template: &'static str, args: &[(&'static str, String)]) -> Self {
+        Keyed {
+            key,
+            template,
+            args: args.to_vec(),
+        }
+    }
+
+    /// The message in `lang`'s language (English without one, or where
+    /// the catalog has no text).
+    pub fn say(&self, lang: Option<&Catalog>) -> String {
+        match lang {
+            Some(c) => c.fill(self.key, self.template, &self.args),
+            None => note::substitute(self.template, &self.args),
+        }
+    }
+}
+
+impl std::fmt::Display for Keyed {
+    /// The English message.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.say(None))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,20 +78,16 @@ pub fn main() -> ExitCode {
     let command = match args::parse(std::env::args_os().skip(1)) {
         Ok(command) => command,
         Err(err) => {
-            // The error in the language asked for (the usage text is English).
+            // The error in the language asked for (the usage lines are
+            // English, like --help).
             let lang = args::asked_lang(std::env::args_os().skip(1))
                 .and_then(|tag| i18n::Catalog::load(&tag));
-            let _ = write!(
-                io::stderr(),
-                "error: {}\n\n{}",
-                err.say(lang.as_ref()),
-                args::USAGE
-            );
+            let _ = write!(io::stderr(), "{}", err.report(lang.as_ref()));
             return ExitCode::from(2);
         }
     };
     let outcome = match command {
-        Command::Help => print(args::USAGE),
+        Command::Help(text) | Command::Completions(text) => print(&text),
         Command::Version => print(&format!("mcp-lanes {}\n", env!("CARGO_PKG_VERSION"))),
         Command::List { lang } => print(&list::render(catalog(lang).as_ref())),
         Command::Run {

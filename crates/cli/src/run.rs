@@ -5,9 +5,26 @@ use mcp_lanes_core::scenarios::{self, file};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 use mcp_lanes_core::transcript;
 
-use crate::args::{Format, Scenario};
 use crate::i18n::Catalog;
 use crate::{list, source, Failure};
+
+/// Output format of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The readable sequence listing.
+    Text,
+    /// The transcript document of DESIGN.md.
+    Json,
+}
+
+/// Where `run` finds its scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scenario {
+    /// A catalog id (or number) as typed (checked when run).
+    Builtin(String),
+    /// A scenario file.
+    File(String),
+}
 
 /// What the text listing's first lines say about the scenario.
 pub struct Heading {

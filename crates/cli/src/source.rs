@@ -10,9 +10,22 @@ use mcp_lanes_core::note::Msg;
 use mcp_lanes_core::scenarios::file::{self, FileError, ScenarioFile, MAX_FILE_BYTES};
 use mcp_lanes_core::server::{presets, ServerConfig};
 
-use crate::args::ServerSource;
 use crate::i18n::Catalog;
 use crate::{list, Failure};
+
+/// Which server `serve` runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerSource {
+    /// A server preset id as typed (checked when served).
+    Preset(String),
+    /// A server of a scenario file.
+    File {
+        /// The file.
+        path: String,
+        /// The server's id in it.
+        server: String,
+    },
+}
 
 /// Reads and loads a scenario file; every problem is in the error, in
 /// `lang`'s language (`--lang`; English without one).

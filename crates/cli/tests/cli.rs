@@ -298,3 +298,172 @@ fn usage_errors_under_lang_zh_are_in_chinese() {
     let out = run(&["run", "--scenario", "a", "--file", "b"]);
     assert!(stderr(&out).starts_with("error: run takes --scenario ID or --file PATH, not both"));
 }
+
+#[test]
+fn usage_errors_of_the_parser_under_lang_zh_are_in_chinese_too() {
+    // clap's errors (a typo, a missing value, an option of another
+    // command), the tip under them, and a URL the client refuses.
+    for (args, said) in [
+        (&["chek", "--lang", "zh"][..], "未知的命令 \"chek\""),
+        (&["run", "--lang", "zh", "--scenario"], "缺少参数"),
+        (&["list", "--lang", "zh", "--transport", "http"], "不适用于"),
+        (&["list", "--lang", "zh", "--threads", "2"], "只适用于"),
+        (
+            &["client", "--lang", "zh", "https://example.com/mcp"],
+            "不支持 https",
+        ),
+        (&["bridge", "--lang", "zh", "--cmd", "x"], "不适用于"),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = stderr(&out);
+        let line = err.lines().next().unwrap_or_default();
+        assert!(line.contains(said), "{args:?}: {err}");
+        let words = line.split('；').next().unwrap_or_default();
+        assert_eq!(common::english_run(words), None, "{args:?}: {line}");
+        if args[0] != "client" {
+            // (The client refuses the URL when it connects: no usage lines.)
+            assert!(err.contains("更多信息请见 'mcp-lanes "), "{args:?}: {err}");
+        }
+    }
+    let out = run(&["chek", "--lang", "zh"]);
+    assert!(
+        stderr(&out).contains("提示：有一个相似的命令：'check'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn every_command_has_its_own_help() {
+    for (command, flags) in [
+        ("list", &["--lang"][..]),
+        ("run", &["--scenario", "--file", "--format", "--lang"]),
+        (
+            "serve",
+            &[
+                "--transport",
+                "--port",
+                "--preset",
+                "--file",
+                "--server",
+                "--max-connections",
+                "--threads",
+                "--session-idle",
+                "--max-sessions",
+                "--keep-alive",
+                "--quiet",
+            ],
+        ),
+        ("export", &["--scenario"]),
+        (
+            "client",
+            &["--flow", "--out", "--timeout", "--cmd", "--lang", "URL"],
+        ),
+        (
+            "check",
+            &[
+                "--url",
+                "--cmd",
+                "--flow",
+                "--tool",
+                "--args",
+                "--format",
+                "--out",
+                "--timeout",
+                "--lang",
+            ],
+        ),
+        (
+            "bridge",
+            &["--cmd", "--port", "--allow-origin", "--timeout"],
+        ),
+        ("completions", &["SHELL", "bash", "zsh", "fish"]),
+    ] {
+        for help in ["--help", "-h"] {
+            let out = run(&[command, help]);
+            assert_eq!(out.status.code(), Some(0), "{command} {help}");
+            assert!(out.stderr.is_empty(), "{command} {help}");
+            let text = stdout(&out);
+            assert!(
+                text.contains(&format!("Usage: mcp-lanes {command}")),
+                "{command} {help}: {text}"
+            );
+            for flag in flags {
+                assert!(text.contains(flag), "{command} {help} names {flag}: {text}");
+            }
+        }
+    }
+    // The top level lists every command.
+    let text = stdout(&run(&["--help"]));
+    for command in [
+        "list",
+        "run",
+        "serve",
+        "export",
+        "client",
+        "check",
+        "bridge",
+        "completions",
+    ] {
+        assert!(
+            text.contains(&format!("\n  {command} ")),
+            "{command}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_typo_gets_did_you_mean_and_exits_2() {
+    let out = run(&["chek"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.starts_with("error: unknown command \"chek\""), "{err}");
+    assert!(
+        err.contains("tip: a similar command exists: 'check'"),
+        "{err}"
+    );
+    assert!(err.contains("Usage:"), "{err}");
+    let out = run(&["run", "--scenario", "discover", "--formt", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: invalid option '--formt'"), "{err}");
+    assert!(
+        err.contains("tip: a similar option exists: '--format'"),
+        "{err}"
+    );
+    assert!(err.contains("Usage: mcp-lanes run"), "{err}");
+    assert!(
+        err.contains("For more information, try 'mcp-lanes run --help'."),
+        "{err}"
+    );
+}
+
+#[test]
+fn completions_print_a_script_per_shell() {
+    for (shell, marks) in [
+        ("bash", &["complete -F", "mcp-lanes", "--allow-origin"][..]),
+        ("zsh", &["#compdef mcp-lanes", "--allow-origin"]),
+        ("fish", &["complete -c mcp-lanes", "allow-origin"]),
+        ("elvish", &["mcp-lanes", "--allow-origin"]),
+        ("powershell", &["mcp-lanes", "--allow-origin"]),
+    ] {
+        let out = run(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{shell}");
+        let script = stdout(&out);
+        for mark in marks {
+            assert!(script.contains(mark), "{shell} script has {mark}");
+        }
+    }
+    // bash completes a command's options too (a hyphen in the program's
+    // name once broke that): `run`'s options have their own branch.
+    let bash = stdout(&run(&["completions", "bash"]));
+    assert!(bash.contains("cmd=\"mcp_lanes__subcmd__run\""), "{bash}");
+    assert!(bash.contains("\n        mcp_lanes__subcmd__run)"), "{bash}");
+    let out = run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("possible values: bash, elvish, fish, powershell, zsh"));
+}

@@ -9,6 +9,8 @@
 //! cross-origin fetch) is exactly the origin given with `--allow-origin`.
 //! Everything else gets 403.
 
+use crate::i18n::Keyed;
+
 /// Request headers a page may send (CORS `Access-Control-Allow-Headers`),
 /// lower-case; any `mcp-param-*` header is allowed too.
 const ALLOWED_HEADERS: [&str; 7] = [
@@ -69,18 +71,24 @@ impl Refusal {
 /// Normalizes an origin given with `--allow-origin`: `http` or `https`, a
 /// host, an optional port, nothing after (a trailing `/` is dropped).
 /// Refuses `*` and `null`: the bridge runs a program, so exactly one page
-/// may drive it.
-pub fn parse_origin(text: &str) -> Result<String, String> {
+/// may drive it. The refusal is a usage error of the catalogs
+/// (`cli.usage.origin_any`, `cli.usage.not_an_origin`).
+pub fn parse_origin(text: &str) -> Result<String, Keyed> {
     let trimmed = text.trim().trim_end_matches('/');
     let lower = trimmed.to_ascii_lowercase();
+    let value = || [("value", format!("{text:?}"))];
     let bad = || {
-        format!(
-            "--allow-origin {text:?} is not an origin (expected http://HOST[:PORT] or https://HOST[:PORT], e.g. http://127.0.0.1:8080)"
+        Keyed::new(
+            "cli.usage.not_an_origin",
+            "--allow-origin {value} is not an origin (expected http://HOST[:PORT] or https://HOST[:PORT], e.g. http://127.0.0.1:8080)",
+            &value(),
         )
     };
     if lower == "*" || lower == "null" {
-        return Err(format!(
-            "--allow-origin {text:?} would let any page run the bridge's command; name the page's origin instead"
+        return Err(Keyed::new(
+            "cli.usage.origin_any",
+            "--allow-origin {value} would let any page run the bridge's command; name the page's origin instead",
+            &value(),
         ));
     }
     let rest = lower
@@ -237,7 +245,14 @@ mod tests {
             "http://u@a",
             "http://a?x",
         ] {
-            assert!(parse_origin(bad).is_err(), "{bad} should be refused");
+            let Err(err) = parse_origin(bad) else {
+                panic!("{bad} should be refused");
+            };
+            // Keyed as en.json says it, and said in Chinese under zh.
+            let en = crate::i18n::Catalog::load("en").expect("en");
+            let zh = crate::i18n::Catalog::load("zh").expect("zh");
+            assert_eq!(en.text(err.key, ""), err.template, "{bad}");
+            assert_ne!(err.say(Some(&zh)), err.to_string(), "{bad}");
         }
     }
 

@@ -100,7 +100,9 @@ async fn run(args: &BridgeArgs) -> Result<(), Failure> {
         ..Limits::default()
     };
     let wire = StdioWire::spawn(&args.command, limits).map_err(|e| match e {
-        OpenError::Usage(msg) | OpenError::Unreachable(msg) => Failure::Usage(msg),
+        // The bridge has no --lang: English.
+        OpenError::Usage(msg) => Failure::Usage(msg.to_string()),
+        OpenError::Unreachable(msg) => Failure::Usage(msg),
     })?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let link = child::start(wire, stop_rx);

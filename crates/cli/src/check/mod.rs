@@ -86,7 +86,7 @@ impl Checker<'_> {
 
     fn open(&self) -> Result<Connection, Failure> {
         Connection::open(&self.args.target, self.limits).map_err(|e| match e {
-            OpenError::Usage(msg) => Failure::Usage(msg),
+            OpenError::Usage(msg) => Failure::Usage(msg.say(Some(&self.lang()))),
             // The transport's own words (English) after the reader's.
             OpenError::Unreachable(msg) => Failure::Usage(self.lang().fill(
                 "cli.unreachable",

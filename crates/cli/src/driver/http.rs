@@ -22,6 +22,7 @@ use tokio::net::TcpStream;
 use tokio::time::{timeout_at, Instant};
 
 use super::{Limits, OpenError, Outgoing, ProblemKind, Session};
+use crate::i18n::Keyed;
 
 /// A parsed `http://` endpoint URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,33 +39,52 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// Parses an `http://HOST[:PORT][/PATH]` URL. `https` is refused: this
-    /// client speaks plain HTTP only (loopback and test servers).
-    pub fn parse(url: &str) -> Result<Endpoint, String> {
-        let uri: http::Uri = url
-            .parse()
-            .map_err(|e| format!("{url:?} is not a URL: {e}"))?;
+    /// client speaks plain HTTP only (loopback and test servers). The error
+    /// is a usage error of the catalogs (`cli.usage.url_*`), said in the
+    /// language of `--lang` by the command that reports it.
+    pub fn parse(url: &str) -> Result<Endpoint, Keyed> {
+        let quoted = || ("url", format!("{url:?}"));
+        let uri: http::Uri = url.parse().map_err(|e: http::uri::InvalidUri| {
+            // The http crate's own words after ours.
+            Keyed::new(
+                "cli.usage.not_a_url",
+                "{url} is not a URL: {why}",
+                &[quoted(), ("why", e.to_string())],
+            )
+        })?;
         match uri.scheme_str() {
             Some("http") => {}
             Some("https") => {
-                return Err(format!(
-                    "{url:?}: https is not supported, only plain http:// (TLS is not built in)"
+                return Err(Keyed::new(
+                    "cli.usage.url_https",
+                    "{url}: https is not supported, only plain http:// (TLS is not built in)",
+                    &[quoted()],
                 ))
             }
-            _ => return Err(format!("{url:?} is not an http:// URL")),
+            _ => {
+                return Err(Keyed::new(
+                    "cli.usage.url_not_http",
+                    "{url} is not an http:// URL",
+                    &[quoted()],
+                ))
+            }
         }
-        let authority = uri
-            .authority()
-            .ok_or_else(|| format!("{url:?} names no host"))?;
+        let no_host = || Keyed::new("cli.usage.url_no_host", "{url} names no host", &[quoted()]);
+        let authority = uri.authority().ok_or_else(no_host)?;
         let host = authority
             .host()
             .trim_start_matches('[')
             .trim_end_matches(']')
             .to_string();
         if host.is_empty() {
-            return Err(format!("{url:?} names no host"));
+            return Err(no_host());
         }
         if authority.as_str().contains('@') {
-            return Err(format!("{url:?}: credentials in the URL are not supported"));
+            return Err(Keyed::new(
+                "cli.usage.url_credentials",
+                "{url}: credentials in the URL are not supported",
+                &[quoted()],
+            ));
         }
         Ok(Endpoint {
             host,
@@ -622,7 +642,14 @@ mod tests {
             "http://user:pw@example.com/",
             "not a url",
         ] {
-            assert!(Endpoint::parse(bad).is_err(), "{bad}");
+            let Err(err) = Endpoint::parse(bad) else {
+                panic!("{bad} parses");
+            };
+            // Keyed as en.json says it, and said in Chinese under zh.
+            let en = crate::i18n::Catalog::load("en").expect("en");
+            let zh = crate::i18n::Catalog::load("zh").expect("zh");
+            assert_eq!(en.text(err.key, ""), err.template, "{bad}");
+            assert_ne!(err.say(Some(&zh)), err.to_string(), "{bad}");
         }
     }
 }

@@ -34,6 +34,8 @@ use mcp_lanes_core::transport::{HttpRequest, TransportKind};
 
 use record::Recorder;
 
+use crate::i18n::Keyed;
+
 pub use http::Endpoint;
 
 /// How long and how much the driver waits for and reads from a server.
@@ -137,8 +139,10 @@ pub struct Run {
 /// Why a connection could not be opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpenError {
-    /// The target is malformed (a URL that is not `http://…`, an empty command).
-    Usage(String),
+    /// The target is malformed (a URL that is not `http://…`, an empty
+    /// command): a usage error of the catalogs, said by the caller in its
+    /// `--lang`.
+    Usage(Keyed),
     /// Nothing answers there, or the command cannot be started.
     Unreachable(String),
 }
@@ -146,7 +150,8 @@ pub enum OpenError {
 impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OpenError::Usage(msg) | OpenError::Unreachable(msg) => f.write_str(msg),
+            OpenError::Usage(msg) => msg.fmt(f),
+            OpenError::Unreachable(msg) => f.write_str(msg),
         }
     }
 }

@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use tokio::time::{timeout_at, Instant};
 
 use super::{Limits, OpenError, ProblemKind, Session};
+use crate::i18n::Keyed;
 
 /// How much of the child's stderr is kept.
 const STDERR_TAIL: usize = 4096;
@@ -47,7 +48,11 @@ impl StdioWire {
     /// Starts `command` (no shell) with piped stdin, stdout and stderr.
     pub(crate) fn spawn(command: &[String], limits: Limits) -> Result<StdioWire, OpenError> {
         let Some((program, args)) = command.split_first() else {
-            return Err(OpenError::Usage("the command is empty".into()));
+            return Err(OpenError::Usage(Keyed::new(
+                "cli.usage.empty_command",
+                "the command is empty",
+                &[],
+            )));
         };
         let mut child = Command::new(program)
             .args(args)

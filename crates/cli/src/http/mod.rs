@@ -36,7 +36,6 @@ use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 
-use crate::args::HttpOptions;
 use crate::{edge, log, Failure};
 use body::Body;
 use pool::Pool;
@@ -89,6 +88,49 @@ impl Shared {
     fn log(&self, now: u64, text: &str) {
         if !self.quiet {
             log::line(now, text);
+        }
+    }
+}
+
+/// Settings of `serve --transport http`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// The port to bind (0 = any free port).
+    pub port: u16,
+    /// Connections held at once (`None`: derived from memory and the
+    /// open-file limit).
+    pub max_connections: Option<usize>,
+    /// Worker threads (`None`: one per available core).
+    pub threads: Option<usize>,
+    /// Seconds a legacy session may stay idle before it expires.
+    pub session_idle_secs: u64,
+    /// Legacy sessions kept at once.
+    pub max_sessions: usize,
+    /// Seconds an open SSE stream may stay silent before a keep-alive
+    /// comment.
+    pub keep_alive_secs: u64,
+    /// Log start, shutdown and failures only.
+    pub quiet: bool,
+}
+
+/// Default of `--session-idle`: 30 minutes.
+pub const DEFAULT_SESSION_IDLE_SECS: u64 = 1800;
+/// Default of `--max-sessions`.
+pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
+/// Default of `--keep-alive`.
+pub const DEFAULT_KEEP_ALIVE_SECS: u64 = 15;
+
+impl HttpOptions {
+    /// The defaults for `port`.
+    pub fn on_port(port: u16) -> Self {
+        Self {
+            port,
+            max_connections: None,
+            threads: None,
+            session_idle_secs: DEFAULT_SESSION_IDLE_SECS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            keep_alive_secs: DEFAULT_KEEP_ALIVE_SECS,
+            quiet: false,
         }
     }
 }

@@ -1,0 +1,358 @@
+//! The clap definition of the command line: every command and option once,
+//! with the help text `--help` prints (the doc comments of the commands
+//! and options below *are* that text, so they speak to the user).
+//!
+//! Values stay strings here, as they were typed: `args/mod.rs` checks them
+//! (numbers, ports, commands, origins, formats) in the order of the grammar
+//! clap replaced, so each mistake keeps its keyed message and the same
+//! command line gets the same first error. `format`, `transport`, `--lang`
+//! and `completions SHELL` name their values ([`Choices`]) for `--help` and
+//! the completion scripts.
+
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueHint};
+
+/// The top level's usage: the synopsis of every command (`--help`, and
+/// below an error that names no command).
+const SYNOPSIS: &str = "\
+mcp-lanes list [--lang TAG]
+       mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
+       mcp-lanes run --file PATH [--format text|json] [--lang TAG]
+       mcp-lanes serve [--transport stdio] --preset ID
+       mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
+       mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
+                       --file PATH --server ID
+       mcp-lanes export --scenario ID
+       mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
+       mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
+       mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
+                       [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
+                       [--timeout MS] [--lang TAG]
+       mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
+       mcp-lanes completions SHELL
+       mcp-lanes [COMMAND] --help | --version";
+
+/// What the top level's `--help` ends with.
+const AFTER_HELP: &str = "\
+`mcp-lanes COMMAND --help` tells a command's options.
+
+Exit status: 0 on success, 1 on an I/O failure (client: an exchange failed \
+below the protocol: a timeout, a closed connection, an answer over the size \
+limit, a server that exits; check: a rule failed), 2 on a usage error or \
+(client, check) an unreachable server.";
+
+/// mcp-lanes: a simulator of MCP (Model Context Protocol) clients and servers
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcp-lanes",
+    bin_name = "mcp-lanes",
+    version,
+    override_usage = SYNOPSIS,
+    after_help = AFTER_HELP,
+    subcommand_required = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Sub,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Sub {
+    /// Print every scenario, server preset and client preset
+    ///
+    /// Print every scenario, server preset and client preset, one per line:
+    /// ID<TAB>KIND<TAB>DESCRIPTION (KIND is scenario, server or client).
+    #[command(override_usage = "mcp-lanes list [--lang TAG]")]
+    List(ListOpts),
+    /// Run a scenario on the virtual clock and print its transcript
+    ///
+    /// Run a scenario on the virtual clock and print its transcript: text
+    /// (default) is a sequence listing per set-up; json prints {"scenario":
+    /// ID, "setups": [{"label": ..., "transcript": [...]}]}. --file runs a
+    /// scenario file (README: Scenario files); an invalid file gets every
+    /// problem on stderr and exit status 2.
+    #[command(override_usage = "\
+mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
+       mcp-lanes run --file PATH [--format text|json] [--lang TAG]")]
+    Run(RunOpts),
+    /// Serve a simulated server preset, or a server of a scenario file, for a real client
+    ///
+    /// Serve a simulated server preset, or a server of a scenario file, for
+    /// a real client.
+    ///
+    /// stdio: one JSON-RPC message per line on stdin, replies on stdout, a
+    /// log of rules and notes on stderr; exits when stdin closes.
+    ///
+    /// http: Streamable HTTP on http://127.0.0.1:N/mcp (loopback only);
+    /// --port 0 picks a free port and prints it on stderr.
+    #[command(override_usage = "\
+mcp-lanes serve [--transport stdio] --preset ID
+       mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
+       mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
+                       --file PATH --server ID")]
+    Serve(ServeOpts),
+    /// Print a built-in scenario as a scenario file, to start one from
+    #[command(override_usage = "mcp-lanes export --scenario ID")]
+    Export(ExportOpts),
+    /// Run the simulator's own client against a real server
+    ///
+    /// Run the simulator's own client against a real server: over
+    /// Streamable HTTP at URL (http:// only), or over the stdio of COMMAND
+    /// (started without a shell). Prints the run like `run`.
+    ///
+    /// The flow is --flow, else $MCP_CONFORMANCE_SCENARIO (the official
+    /// conformance suite's client mode sets it and appends the URL), else
+    /// `overview`. Flows: overview (discover and list), the conformance
+    /// client scenarios (tools_call, request-metadata,
+    /// sep-2322-client-request-state, http-standard-headers,
+    /// http-custom-headers, http-invalid-tool-headers,
+    /// json-schema-ref-no-deref, json-schema-2020-12-preservation), and every
+    /// scenario id (its set-ups' client scripts).
+    #[command(override_usage = "\
+mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
+       mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"")]
+    Client(ClientOpts),
+    /// Grade a real server against the rule catalog
+    ///
+    /// Run the lesson flows against a real server and grade every exchange
+    /// against the rule catalog (spec/RULES.md): pass, fail or n/a per
+    /// rule, with what was expected, what came, the exchange and the spec
+    /// link. Flows: discover, capabilities, unknown, version, meta, headers
+    /// (HTTP), legacy, counter-offer. Only tools named with --tool, or
+    /// marked readOnlyHint by the server, are ever called.
+    #[command(override_usage = "\
+mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
+                       [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
+                       [--timeout MS] [--lang TAG]")]
+    Check(CheckOpts),
+    /// Serve a stdio MCP server as Streamable HTTP, for the page's live check
+    ///
+    /// Serve a stdio MCP server (COMMAND, started once without a shell) as
+    /// Streamable HTTP on http://127.0.0.1:N/mcp, so the page can check it
+    /// from the browser. Only the page at --allow-origin may use it (CORS);
+    /// other Host or Origin headers get 403 (DNS rebinding).
+    #[command(override_usage = "\
+mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]")]
+    Bridge(BridgeOpts),
+    /// Print the completion script of a shell
+    ///
+    /// Print the completion script of a shell on stdout, e.g.
+    /// `mcp-lanes completions bash > ~/.local/share/bash-completion/completions/mcp-lanes`.
+    #[command(override_usage = "mcp-lanes completions SHELL")]
+    Completions(CompletionsOpts),
+}
+
+/// `list`'s options.
+#[derive(Debug, Args)]
+pub struct ListOpts {
+    /// Language of the scenario titles and descriptions (the page's catalogs: www/i18n/)
+    #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
+    pub lang: Option<String>,
+}
+
+/// `run`'s options.
+#[derive(Debug, Args)]
+pub struct RunOpts {
+    /// A catalog scenario: its id, or its number in `mcp-lanes list`
+    #[arg(long, value_name = "ID", allow_hyphen_values = true)]
+    pub scenario: Option<String>,
+    /// A scenario file (JSON)
+    #[arg(long, value_name = "PATH", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub file: Option<String>,
+    /// text (default): a sequence listing per set-up; json: the transcript document
+    #[arg(long, value_name = "FORMAT", allow_hyphen_values = true, value_parser = Choices::new(&["text", "json"]))]
+    pub format: Option<String>,
+    /// Language of the text output: scenario title and summary, notes, outcomes and set-up labels (ids, MCP terms and JSON stay as they are)
+    #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
+    pub lang: Option<String>,
+}
+
+/// `serve`'s options.
+#[derive(Debug, Args)]
+pub struct ServeOpts {
+    /// stdio (default) or http
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = Choices::new(&["stdio", "http"]))]
+    pub transport: Option<String>,
+    /// TCP port for --transport http (0 = any free port)
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub port: Option<String>,
+    /// A server preset (`mcp-lanes list` names them)
+    #[arg(long, value_name = "ID", allow_hyphen_values = true)]
+    pub preset: Option<String>,
+    /// A scenario file (JSON) whose server to serve
+    #[arg(long, value_name = "PATH", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub file: Option<String>,
+    /// The file's server to serve (an id of its servers, or a preset its set-ups use)
+    #[arg(long, value_name = "ID", allow_hyphen_values = true)]
+    pub server: Option<String>,
+    /// Connections held at once; more wait to be accepted (default: set by memory and the open-file limit)
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "HTTP options"
+    )]
+    pub max_connections: Option<String>,
+    /// Worker threads (default: one per core)
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "HTTP options"
+    )]
+    pub threads: Option<String>,
+    /// A legacy session idle for S seconds expires; its id then gets 404 and the client initializes again (default 1800)
+    #[arg(
+        long,
+        value_name = "S",
+        allow_hyphen_values = true,
+        help_heading = "HTTP options"
+    )]
+    pub session_idle: Option<String>,
+    /// Legacy sessions kept at once; a new one beyond drops the one idle longest (default 10000)
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "HTTP options"
+    )]
+    pub max_sessions: Option<String>,
+    /// An open SSE stream silent for S seconds gets a comment, so a client that left is noticed (default 15)
+    #[arg(
+        long,
+        value_name = "S",
+        allow_hyphen_values = true,
+        help_heading = "HTTP options"
+    )]
+    pub keep_alive: Option<String>,
+    /// Log start, shutdown and failures only, not every request
+    #[arg(long, help_heading = "HTTP options")]
+    pub quiet: bool,
+}
+
+/// `export`'s options.
+#[derive(Debug, Args)]
+pub struct ExportOpts {
+    /// A catalog scenario: its id, or its number in `mcp-lanes list`
+    #[arg(long, value_name = "ID", allow_hyphen_values = true)]
+    pub scenario: Option<String>,
+}
+
+/// `client`'s options.
+#[derive(Debug, Args)]
+pub struct ClientOpts {
+    /// The client's flow (default: $MCP_CONFORMANCE_SCENARIO, else overview)
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+    pub flow: Option<String>,
+    /// Write the client's runs as timeline JSON, the page's format
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub out: Option<String>,
+    /// Deadline of each exchange in milliseconds (default 10000)
+    #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+    pub timeout: Option<String>,
+    /// A server to start (without a shell) and speak stdio with
+    #[arg(long, value_name = "COMMAND ARGS", allow_hyphen_values = true, value_hint = ValueHint::CommandString)]
+    pub cmd: Option<String>,
+    /// Language of the printed runs (ids, MCP terms and JSON stay as they are)
+    #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
+    pub lang: Option<String>,
+    /// A Streamable HTTP server (http://HOST:PORT/PATH)
+    #[arg(value_name = "URL", value_hint = ValueHint::Url)]
+    pub url: Option<String>,
+}
+
+/// `check`'s options.
+#[derive(Debug, Args)]
+pub struct CheckOpts {
+    /// A Streamable HTTP server (http://HOST:PORT/PATH)
+    #[arg(long, value_name = "URL", allow_hyphen_values = true, value_hint = ValueHint::Url)]
+    pub url: Option<String>,
+    /// A server to start (without a shell) and speak stdio with
+    #[arg(long, value_name = "COMMAND ARGS", allow_hyphen_values = true, value_hint = ValueHint::CommandString)]
+    pub cmd: Option<String>,
+    /// Run only this flow (repeatable; discover always runs)
+    #[arg(long = "flow", value_name = "ID", allow_hyphen_values = true)]
+    pub flows: Vec<String>,
+    /// A tool the check may call (repeatable)
+    #[arg(long = "tool", value_name = "NAME", allow_hyphen_values = true)]
+    pub tools: Vec<String>,
+    /// The arguments (a JSON object) of the --tool before it (default {})
+    #[arg(long = "args", value_name = "JSON", allow_hyphen_values = true)]
+    pub tool_args: Vec<String>,
+    /// text (default): feedback to read; json: the report, with the page's timeline; junit: JUnit XML, a testcase per rule, for a course's autograder
+    #[arg(long, value_name = "FORMAT", allow_hyphen_values = true, value_parser = Choices::new(&["text", "json", "junit"]))]
+    pub format: Option<String>,
+    /// Write the report as JSON (the page opens it)
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub out: Option<String>,
+    /// Deadline of each exchange in milliseconds (default 10000)
+    #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+    pub timeout: Option<String>,
+    /// Language of the text report: headings, verdicts, rule summaries (ids, MCP terms, a server's words and JSON stay as they are)
+    #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
+    pub lang: Option<String>,
+}
+
+/// `bridge`'s options.
+#[derive(Debug, Args)]
+pub struct BridgeOpts {
+    /// The stdio server to start once (without a shell)
+    #[arg(long, value_name = "COMMAND ARGS", allow_hyphen_values = true, value_hint = ValueHint::CommandString)]
+    pub cmd: Option<String>,
+    /// TCP port on 127.0.0.1 (0 = any free port, printed on stderr)
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub port: Option<String>,
+    /// The one page that may use the bridge (CORS), e.g. http://127.0.0.1:8080
+    #[arg(long, value_name = "ORIGIN", allow_hyphen_values = true, value_hint = ValueHint::Url)]
+    pub allow_origin: Option<String>,
+    /// A request that gets nothing from the server for MS milliseconds gets 504 (default 30000)
+    #[arg(long, value_name = "MS", allow_hyphen_values = true)]
+    pub timeout: Option<String>,
+}
+
+/// `completions`' argument.
+#[derive(Debug, Args)]
+pub struct CompletionsOpts {
+    /// The shell
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// A value parser that names the values an option takes (for `--help` and
+/// the completion scripts) and accepts any string: which values are valid,
+/// and the keyed message for one that is not, is `args/mod.rs`'s to say,
+/// after the checks that come first.
+#[derive(Debug, Clone)]
+pub struct Choices(Vec<&'static str>);
+
+impl Choices {
+    /// The values `values`.
+    pub fn new(values: &[&'static str]) -> Self {
+        Choices(values.to_vec())
+    }
+
+    /// The languages of the catalogs (`--lang`).
+    pub fn langs() -> Self {
+        Choices(crate::i18n::CATALOGS.iter().map(|(tag, ..)| *tag).collect())
+    }
+}
+
+impl TypedValueParser for Choices {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.0.iter().map(|v| PossibleValue::new(*v))))
+    }
+}
