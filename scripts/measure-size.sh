@@ -8,7 +8,8 @@
 # <tag>.notes/<scenario>.json) —
 # against the budget below (DESIGN.md: 200 KB; issue 16: 150 KB). Files a first
 # visit never loads (the full bundle, fetched when a person changes
-# something; embed.js; course-demo.html) are listed apart.
+# something; embed.js; course-demo.html) are listed apart; the book in docs/,
+# which scripts/serve.sh builds into dist/, is not counted (one line notes it).
 # Prints a table and writes it to tests/e2e/artifacts/size.txt.
 #
 # The budget is enforced: an over-budget first visit fails the run (exit 1)
@@ -85,10 +86,13 @@ table="$(
     printf '%-48s %10d %10d\n' "$f" "$raw" "$gz"
   done
   printf '%-48s %10d %10d\n' "TOTAL" "$total_raw" "$total_gz"
-  for f in $(cd "$dist" && find . -type f | sed 's|^\./||' | sort); do
+  # docs/ is the book, which scripts/serve.sh adds to dist/ (MCP_LANES_BOOK=1):
+  # not part of the app: not counted, one line notes it.
+  for f in $(cd "$dist" && find . -path ./docs -prune -o -type f -print | sed 's|^\./||' | sort); do
     case " $(echo $files) " in *" $f "*) continue;; esac
     printf '%-48s %10d %10d  (not loaded on first visit)\n' "$f" "$(wc -c <"$dist/$f")" "$(gzip -9 -c "$dist/$f" | wc -c)"
   done
+  [ -d "$dist/docs" ] && printf '%-48s %10s %10s  (the book: not part of the app, not counted)\n' "docs/" "-" "-"
   pct=$((total_gz * 100 / budget))
   if [ "$total_gz" -le "$budget" ]; then verdict="within budget"; else verdict="OVER BUDGET"; fi
   printf 'budget: %d bytes gzip; first visit %d bytes (%d.%d KB, %d%%): %s\n' \

@@ -12,6 +12,9 @@
 #   - the wasm32-unknown-unknown Rust target (toolchain pinned in rust-toolchain.toml)
 #   - the crates in Cargo.lock (cargo fetch), as trunk builds offline
 #   - trunk and wasm-bindgen-cli, with `cargo install`, into ~/.cargo/bin
+#   - mdbook, with `cargo install` (only its `search` feature; ~3 min on 2 cores), which
+#     builds the book in docs/ (scripts/serve.sh serves it at /docs/,
+#     scripts/test.sh checks its links)
 #   - npm packages in tests/e2e (from package-lock.json): playwright-core, which
 #     drives the browser; binaryen, whose wasm-opt trunk uses; and terser,
 #     which minifies the JS glue (scripts/minify-js.sh, a trunk hook)
@@ -26,6 +29,7 @@
 set -euo pipefail
 
 TRUNK_VERSION="0.21.14"
+MDBOOK_VERSION="0.5.4"
 WASM_BINDGEN_FALLBACK="0.2.130"  # used only if Cargo.lock does not name one
 NODE_MAJOR_MIN=20
 
@@ -86,7 +90,10 @@ ensure_rust_target() {
 
 ensure_cargo_tool() { # binary, crate, version, extra cargo-install flags...
   local bin="$1" crate="$2" version="$3"; shift 3
-  if command -v "$bin" >/dev/null 2>&1 && "$bin" --version 2>/dev/null | grep -qwF "$version"; then
+  # `trunk 0.21.14`, `wasm-bindgen 0.2.130`, `mdbook v0.5.4`: a leading v is
+  # dropped before the whole-word match.
+  if command -v "$bin" >/dev/null 2>&1 \
+    && "$bin" --version 2>/dev/null | sed -E 's/(^|[[:space:]])v([0-9])/\1\2/g' | grep -qwF "$version"; then
     log "$bin $version: present"
   else
     log "installing $crate $version with cargo install (once; trunk takes ~7 min on 2 cores)"
@@ -204,6 +211,9 @@ ensure_rust_target
 ensure_cargo_tool trunk trunk "$TRUNK_VERSION" --locked
 # Without --locked: `cargo install --locked wasm-bindgen-cli` fails on this toolchain.
 ensure_cargo_tool wasm-bindgen wasm-bindgen-cli "$(wasm_bindgen_version)"
+# The book (docs/): only `mdbook build` is used, so not its `serve` and `watch`
+# features (a web server and a file watcher), which would only lengthen the build.
+ensure_cargo_tool mdbook mdbook "$MDBOOK_VERSION" --locked --no-default-features --features search
 ensure_npm_packages
 ensure_cargo_deps
 if [ "$what" = "all" ]; then

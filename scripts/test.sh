@@ -2,26 +2,31 @@
 # Run every test, in order, stopping at the first failure:
 #   setup   scripts/setup.sh (installs what is missing; idempotent)
 #   1 fmt       cargo fmt --all -- --check
-#   2 layers    cargo test -p mcp-lanes-web --test layers: src/ imports only
+#   2 book      mdbook build docs (-> target/book/), then
+#               scripts/check-book-links.mjs: every relative href and src of
+#               the built book resolves (a file of the book, an id for a
+#               #fragment, or a file of the repository; see the book,
+#               "Building, serving and testing")
+#   3 layers    cargo test -p mcp-lanes-web --test layers: src/ imports only
 #               along its layers (data < state < hooks < components < boot),
 #               with no import cycle (see ARCHITECTURE.md)
-#   3 native    cargo test --workspace --all-targets, run by
+#   4 native    cargo test --workspace --all-targets, run by
 #               scripts/standalone.sh in a copy of the repository with no
 #               sibling folders (a test that reads outside the repository fails);
 #               the CLI's tests against the official SDK servers use the peers
 #               installed in tests/peers (MCP_LANES_PEERS_DIR) and must not skip
-#   4 conformance  the official MCP conformance suite (tests/peers): its server
+#   5 conformance  the official MCP conformance suite (tests/peers): its server
 #               scenarios for 2026-07-28 and 2025-11-25 against
 #               `serve --preset reference`, and its client scenarios for
 #               2026-07-28 (outside OAuth) against `mcp-lanes client` (the
-#               binary step 3 built), gated by
+#               binary step 4 built), gated by
 #               tests/peers/conformance-gate.mjs: a failed or warned check not
 #               listed in tests/peers/conformance-allowed.json (with the reason
 #               the spec allows) fails the run; results in target/conformance/
-#   5 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
-#   6 bundle    trunk build --release --offline   -> dist/
-#   7 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
-#   8 browser   node --test tests/e2e/             (chromium; screenshots in tests/e2e/artifacts/)
+#   6 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
+#   7 bundle    trunk build --release --offline   -> dist/ (without the book)
+#   8 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
+#   9 browser   node --test tests/e2e/             (chromium; screenshots in tests/e2e/artifacts/)
 # Exits non-zero on any failure. Used by CI (.ci/run).
 set -euo pipefail
 
@@ -55,20 +60,25 @@ section "setup: scripts/setup.sh"
 scripts/setup.sh all
 section_done
 
-section "1/8 format: cargo fmt --all -- --check"
+section "1/9 format: cargo fmt --all -- --check"
 cargo fmt --all -- --check "${fmt_color[@]}"
 section_done
 
-section "2/8 layers of src/: cargo test -p mcp-lanes-web --test layers"
+section "2/9 book: mdbook build docs, then its links: scripts/check-book-links.mjs"
+mdbook build docs
+node scripts/check-book-links.mjs target/book
+section_done
+
+section "3/9 layers of src/: cargo test -p mcp-lanes-web --test layers"
 cargo test -p mcp-lanes-web --test layers
 section_done
 
-section "3/8 native tests, in a stand-alone copy: cargo test --workspace --all-targets"
+section "4/9 native tests, in a stand-alone copy: cargo test --workspace --all-targets"
 MCP_LANES_PEERS_DIR="$MCP_LANES_ROOT/tests/peers" MCP_LANES_REQUIRE_PEERS=1 \
   scripts/standalone.sh cargo test --workspace --all-targets
 section_done
 
-section "4/8 conformance: the official suite against serve --preset reference and mcp-lanes client"
+section "5/9 conformance: the official suite against serve --preset reference and mcp-lanes client"
 # Reuse the binary the native tests built in their stand-alone copy.
 bin="target/standalone/debug/mcp-lanes"
 [ -x "$bin" ] || { cargo build -p mcp-lanes-cli; bin="target/debug/mcp-lanes"; }
@@ -87,19 +97,21 @@ gate_dirs+=(target/conformance/client)
 node tests/peers/conformance-gate.mjs "${gate_dirs[@]}" --allowed tests/peers/conformance-allowed.json
 section_done
 
-section "5/8 core builds for wasm: cargo build -p mcp-lanes-core --target wasm32-unknown-unknown"
+section "6/9 core builds for wasm: cargo build -p mcp-lanes-core --target wasm32-unknown-unknown"
 cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
 section_done
 
-section "6/8 bundle: trunk build --release --offline"
-trunk build --release --offline
+section "7/9 bundle: trunk build --release --offline"
+# Without the book (scripts/serve.sh adds it with MCP_LANES_BOOK=1): dist/ is
+# what step 8 measures and step 9 tests.
+MCP_LANES_BOOK=0 trunk build --release --offline
 section_done
 
-section "7/8 size: scripts/measure-size.sh (budget 150 KB gzip)"
+section "8/9 size: scripts/measure-size.sh (budget 150 KB gzip)"
 scripts/measure-size.sh dist
 section_done
 
-section "8/8 browser: node --test tests/e2e/"
+section "9/9 browser: node --test tests/e2e/"
 rm -f tests/e2e/artifacts/*.png tests/e2e/artifacts/*.console.txt
 node --test tests/e2e/
 section_done
