@@ -363,11 +363,12 @@ mod tests {
     use mcp_lanes_core::sim::SimTime;
     use serde_json::json;
 
-    /// Runs the whole live check against the core's own server over its
-    /// HTTP entry, as the browser would over fetch.
-    fn check_against(preset: &str, tools: Vec<(String, Value)>) -> Checked {
-        let config = presets::server(preset).expect("preset");
-        let mut server = Server::new(config);
+    /// Runs the whole live check, each POST answered by `answer` (status,
+    /// headers, body) as the browser's fetch would hand it over.
+    fn check_with(
+        tools: Vec<(String, Value)>,
+        mut answer: impl FnMut(u64, &HttpRequest) -> (u16, Vec<(String, String)>, String),
+    ) -> Checked {
         let mut plan = plan(tools);
         let mut now = 0;
         while let Some(planned) = plan.next() {
@@ -376,9 +377,8 @@ mod tests {
             for _ in 0..200 {
                 if let Some(post) = run.next_post(now) {
                     now += 1;
-                    let reply = server.handle_http(SimTime::from_millis(now), &post.request);
-                    let r = reply.response;
-                    run.answered(now, &post, r.status, r.headers, r.body);
+                    let (status, headers, body) = answer(now, &post.request);
+                    run.answered(now, &post, status, headers, body);
                     continue;
                 }
                 if run.is_done() {
@@ -397,65 +397,29 @@ mod tests {
         finished(&plan, "http://127.0.0.1:1/mcp", None)
     }
 
-    /// As [`check_against`], but a request for `method` gets `status` with
-    /// a plain-text body, as a gateway's timeout would.
-    fn check_with_gateway_error(method: &str, status: u16) -> Checked {
-        let config = presets::server("deploy-console").expect("preset");
-        let mut server = Server::new(config);
-        let mut plan = plan(Vec::new());
-        let mut now = 0;
-        while let Some(planned) = plan.next() {
-            let mut run = LiveRun::new(&planned.flow, "http://127.0.0.1:1/mcp");
-            run.start(now);
-            for _ in 0..200 {
-                if let Some(post) = run.next_post(now) {
-                    now += 1;
-                    if post.request.body.contains(method) {
-                        let headers = vec![(
-                            "content-type".to_string(),
-                            "text/plain; charset=utf-8".to_string(),
-                        )];
-                        run.answered(now, &post, status, headers, "Gateway Timeout".into());
-                        continue;
-                    }
-                    let reply = server.handle_http(SimTime::from_millis(now), &post.request);
-                    let r = reply.response;
-                    run.answered(now, &post, r.status, r.headers, r.body);
-                    continue;
-                }
-                if run.is_done() {
-                    break;
-                }
-                match run.deadline() {
-                    Some(t) => {
-                        now = now.max(t);
-                        run.timeout(now);
-                    }
-                    None => break,
-                }
+    /// The whole live check against the core's own server over its HTTP
+    /// entry, as the browser would over fetch; a request for `gateway`'s
+    /// method, if any, gets `status` with a plain-text body instead, as a
+    /// gateway's timeout would.
+    fn check_against(
+        preset: &str,
+        tools: Vec<(String, Value)>,
+        gateway: Option<(&str, u16)>,
+    ) -> Checked {
+        let mut server = Server::new(presets::server(preset).expect("preset"));
+        check_with(tools, |now, request| match gateway {
+            Some((method, status)) if request.body.contains(method) => (
+                status,
+                vec![("content-type".into(), "text/plain; charset=utf-8".into())],
+                "Gateway Timeout".into(),
+            ),
+            _ => {
+                let r = server
+                    .handle_http(SimTime::from_millis(now), request)
+                    .response;
+                (r.status, r.headers, r.body)
             }
-            plan.record(&planned, run.timeline());
-        }
-        finished(&plan, "http://127.0.0.1:1/mcp", None)
-    }
-
-    #[test]
-    fn s_answer_a_gateway_timeout_instead_of_an_answer_fails() {
-        // The gateway's text is that POST's whole answer: the request fails
-        // S-ANSWER even though the client closes the flow right after.
-        for method in [check::plan::NO_SUCH_METHOD, "resources/list"] {
-            let checked = check_with_gateway_error(method, 504);
-            let answers: Vec<_> = checked
-                .verdicts()
-                .into_iter()
-                .filter(|v| v.rule == rules::S_ANSWER && v.verdict != Outcome::Pass)
-                .collect();
-            assert!(!answers.is_empty(), "{method}");
-            assert!(
-                answers.iter().all(|v| v.verdict == Outcome::Fail),
-                "{method}: {answers:?}"
-            );
-        }
+        })
     }
 
     fn outcome(checked: &Checked, rule: &str) -> Outcome {
@@ -469,10 +433,30 @@ mod tests {
     }
 
     #[test]
+    fn s_answer_a_gateway_timeout_instead_of_an_answer_fails() {
+        // The gateway's text is that POST's whole answer: the request fails
+        // S-ANSWER even though the client closes the flow right after.
+        for method in [check::plan::NO_SUCH_METHOD, "resources/list"] {
+            let checked = check_against("deploy-console", Vec::new(), Some((method, 504)));
+            let answers: Vec<_> = checked
+                .verdicts()
+                .into_iter()
+                .filter(|v| v.rule == rules::S_ANSWER && v.verdict != Outcome::Pass)
+                .collect();
+            assert!(!answers.is_empty(), "{method}");
+            assert!(
+                answers.iter().all(|v| v.verdict == Outcome::Fail),
+                "{method}: {answers:?}"
+            );
+        }
+    }
+
+    #[test]
     fn m_cap_required_a_live_check_of_a_correct_server_fails_nothing_and_runs_the_plan() {
         let checked = check_against(
             "deploy-console",
             vec![("notify_oncall".into(), json!({"service": "api"}))],
+            None,
         );
         assert_eq!(
             checked.runs.len(),
@@ -508,7 +492,7 @@ mod tests {
 
     #[test]
     fn s_answer_the_page_calls_no_tool_it_was_not_given() {
-        let checked = check_against("deploy-console", Vec::new());
+        let checked = check_against("deploy-console", Vec::new(), None);
         let calls = checked.runs[0]
             .timeline
             .messages()
