@@ -339,6 +339,77 @@ test('a 2 MiB paste gets a clear message, is not sent, and the page stays respon
   assert.deepEqual(view.problems(), []);
 });
 
+test('a 5 MB paste: the page says a reload would lose it, typing keeps every character, Format says why it skips', T, async () => {
+  const view = await openEditor();
+  const { page } = view;
+  // 5 MB of JSON-looking lines, arriving as one paste (one input event).
+  const bytes = await page.evaluate(() => {
+    const line = '  {"id": 12345, "title": "incident with a long enough title", "open": true},\n';
+    const text = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"items":[\n' + line.repeat(Math.ceil(5e6 / line.length)) + ']}}';
+    const area = document.querySelector('[data-testid="editor-text"]');
+    area.focus();
+    area.value = text;
+    area.setSelectionRange(text.length / 2, text.length / 2);
+    area.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    return text.length;
+  });
+  assert.ok(bytes >= 5e6);
+  await page.locator(sel('editor-too-large')).waitFor({ timeout: 30_000 });
+  assert.match(await page.locator(sel('editor-too-large')).innerText(), /reload would lose it/);
+  // Keystrokes in the middle of the text: the editor holds the typed text.
+  // (How long they take is bench/page/paste.mjs's.)
+  const typed = 4;
+  await page.evaluate(async (typed) => {
+    document.querySelector('[data-testid="editor-text"]').focus();
+    for (let n = 0; n < typed; n++) {
+      document.execCommand('insertText', false, n % 2 ? 'x' : 'y');
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+  }, typed);
+  assert.equal((await text(page)).length, bytes + typed);
+  // Format does not format 5 MB, and says so.
+  await page.locator(sel('format')).click();
+  await page.waitForFunction(() => /Format skipped/.test(document.querySelector('[data-testid="editor-notice"]')?.innerText ?? ''));
+  await view.screenshot('look-editor-5mb-paste');
+  assert.deepEqual(view.problems(), []);
+});
+
+test('a 64 KB request (a pasted tools/call) is sent and answered', T, async () => {
+  const view = await openEditor();
+  const { page } = view;
+  await target(page, 'deploy-console');
+  const request = {
+    jsonrpc: '2.0',
+    id: 64,
+    method: 'tools/call',
+    params: {
+      name: 'list_incidents',
+      arguments: { items: [] },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1.0.0' },
+      },
+    },
+  };
+  for (let i = 0; JSON.stringify(request, null, 2).length < 64 * 1024 - 120; i++) {
+    request.params.arguments.items.push({ id: i, title: `incident ${i}`, severity: i % 4, tags: ['payments', 'latency'], open: i % 2 === 0 });
+  }
+  const body = JSON.stringify(request, null, 2);
+  // One input event, as a paste arrives (Playwright's fill would type a
+  // thousand lines through the browser's editing code, which is slow).
+  await page.evaluate((body) => {
+    const area = document.querySelector('[data-testid="editor-text"]');
+    area.value = body;
+    area.dispatchEvent(new InputEvent('input', { bubbles: true }));
+  }, body);
+  await page.locator(sel('editor-clean')).waitFor();
+  const r = await send(page);
+  assert.equal(r.badge, 'result');
+  assert.equal(r.json.id, 64);
+  assert.deepEqual(view.problems(), []);
+});
+
 test('two replies can be diffed line by line', T, async () => {
   const view = await openEditor();
   const { page } = view;

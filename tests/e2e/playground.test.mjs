@@ -164,6 +164,22 @@ test('playback runs event by event and the 600 s host kill is reached in seconds
   assert.match(await page.locator(sel('clock')).innerText(), /^600\.000 s$/);
 });
 
+test('the playback load (?scenario=stress): three lanes of 200 messages open and play at 4×', T, async () => {
+  // Its frame rate is bench/page/playback.mjs's, never asserted here.
+  const view = await openScenario(app, 'stress', { width: 1280, height: 900 });
+  const { page } = view;
+  assert.equal(await page.locator('[data-testid^="lane-"] h3').count(), 3, 'three lanes');
+  await page.selectOption(sel('speed'), { label: '4×' });
+  const before = await page.locator(sel('step-count')).innerText();
+  await page.locator(sel('play')).click();
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-testid="step-count"]')?.innerText !== before,
+    before,
+    { timeout: 10_000 },
+  );
+  assert.deepEqual(view.problems(), []);
+});
+
 test('the inspector shows the exact JSON and the rules of a clicked message', T, async () => {
   const view = await openScenario(app, 'version-retry');
   const { page } = view;

@@ -1,25 +1,18 @@
-// Step benchmark of the lite page (a first visit): the time from a click on
-// "Step forward" to the page updated and laid out (the click, a task turn
-// and a forced layout), over 120 steps of three scenarios, from one lane to
-// seven. The lite page renders its whole markup as text and patches the DOM
-// on every change (BENCHMARKS.md, "The lite page without a framework"). The
-// figures are written to tests/e2e/artifacts/step-bench.txt, never asserted:
-// the test fails only on errors.
-import { after, before, test } from 'node:test';
+// Benchmark (not a test): one step of the lite page (a first visit), the
+// time from a click on "Step forward" to the page updated and laid out (the
+// click, a task turn and a forced layout), over 120 steps of three
+// scenarios, from one lane to seven. The lite page renders its whole markup
+// as text and patches the DOM on every change (BENCHMARKS.md, "A step of
+// the lite page"). The figures are written to
+// tests/e2e/artifacts/step-bench.txt, never asserted: this fails only on
+// errors. Run by scripts/bench-page.sh (needs dist/).
+//
+//   node bench/page/step.mjs
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ARTIFACTS_DIR, startApp } from './harness.mjs';
-import { ready } from './lanes.mjs';
-
-let app;
-
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
+import { ARTIFACTS_DIR, startApp } from '../../tests/e2e/harness.mjs';
+import { ready } from '../../tests/e2e/lanes.mjs';
 
 /** In the page: `rounds` times from the start to (at most) 40 steps on. */
 function stepTimes(rounds) {
@@ -44,7 +37,8 @@ function stepTimes(rounds) {
   })();
 }
 
-test('the lite page: one step, click to laid out', { timeout: 120_000 }, async () => {
+const app = await startApp();
+try {
   const lines = [];
   for (const id of ['discover', 'era-cache-and-upgrade', 'compatibility-matrix']) {
     const view = await app.open(`/?scenario=${id}`, { width: 1280, height: 900 });
@@ -56,5 +50,9 @@ test('the lite page: one step, click to laid out', { timeout: 120_000 }, async (
     await view.page.close();
   }
   await mkdir(ARTIFACTS_DIR, { recursive: true });
-  await writeFile(path.join(ARTIFACTS_DIR, 'step-bench.txt'), `lite page, Step forward to laid out (headless chromium)\n${lines.join('\n')}\n`);
-});
+  const report = `lite page, Step forward to laid out (headless chromium)\n${lines.join('\n')}\n`;
+  await writeFile(path.join(ARTIFACTS_DIR, 'step-bench.txt'), report);
+  console.log(report);
+} finally {
+  await app.close();
+}

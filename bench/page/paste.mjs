@@ -1,36 +1,31 @@
-// A 5 MB paste into the request editor: Format answers at once, the page
-// says clearly that a reload would lose the text (it is over the 1 MiB a
-// request may have, so it is neither sent nor kept in the link), and the
-// time from a keystroke to the next frame is measured (budget of issue 14:
-// p99 under 50 ms), next to the same keystrokes in a bare <textarea> holding
-// the same text in the same browser: the part of the time that is the
-// browser's own editing. Measured, not asserted (like editor-bench).
-// Writes tests/e2e/artifacts/paste-bench.txt.
-import { after, before, test } from 'node:test';
+// Benchmark (not a test): a 5 MB paste into the request editor, then the
+// time from a keystroke to the next frame (budget of issue 14: p99 under
+// 50 ms), next to the same keystrokes in a bare <textarea> holding the same
+// text in the same browser (the part of the time that is the browser's own
+// editing), and the time Format takes to answer (it refuses 5 MB with a
+// notice). Measured, never asserted; what the page says about such a paste
+// is tested in tests/e2e/editor.test.mjs. Writes
+// tests/e2e/artifacts/paste-bench.txt. Run by scripts/bench-page.sh (needs
+// dist/).
+//
+//   node bench/page/paste.mjs        PASTE_BENCH_RUNS=200 for more keystrokes
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ARTIFACTS_DIR, startApp } from './harness.mjs';
+import { ARTIFACTS_DIR, startApp } from '../../tests/e2e/harness.mjs';
 
 const RUNS = Number(process.env.PASTE_BENCH_RUNS ?? 80);
 const WARMUP = 10;
 const BUDGET_MS = 50;
 const sel = (id) => `[data-testid="${id}"]`;
-let app;
-
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-test('a 5 MB paste: keystrokes stay quick, Format answers at once, the page says what a reload does', { timeout: 300_000 }, async () => {
+const app = await startApp();
+try {
   const view = await app.open('/?scenario=discover');
   const { page } = view;
   await page.locator(sel('tab-editor')).click();
@@ -46,10 +41,8 @@ test('a 5 MB paste: keystrokes stay quick, Format answers at once, the page says
     area.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
     return text.length;
   });
-  assert.ok(bytes >= 5e6);
+  // The page has taken the paste in when it says the text is too large to keep.
   await page.locator(sel('editor-too-large')).waitFor({ timeout: 30_000 });
-  const said = await page.locator(sel('editor-too-large')).innerText();
-  assert.match(said, /reload would lose it/);
 
   // Keystrokes in the middle of the text: ms from the keystroke to the next frame.
   const times = await page.evaluate(
@@ -70,9 +63,6 @@ test('a 5 MB paste: keystrokes stay quick, Format answers at once, the page says
   times.sort((a, b) => a - b);
   const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(times, p));
   const max = times[times.length - 1];
-  // The text the editor holds is the typed one.
-  const kept = await page.evaluate(() => document.querySelector('[data-testid="editor-text"]').value.length);
-  assert.equal(kept, bytes + RUNS + WARMUP);
 
   // Format answers at once (it says why it does not format 5 MB).
   const formatMs = await page.evaluate(async () => {
@@ -81,6 +71,7 @@ test('a 5 MB paste: keystrokes stay quick, Format answers at once, the page says
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     return performance.now() - t0;
   });
+  // What was timed is Format's refusal, as the report says.
   assert.match(await page.locator(sel('editor-notice')).innerText(), /Format skipped/);
 
   // The same keystrokes in a bare textarea with the same text (no app code).
@@ -119,7 +110,7 @@ test('a 5 MB paste: keystrokes stay quick, Format answers at once, the page says
   await writeFile(path.join(ARTIFACTS_DIR, 'paste-bench.txt'), report);
   console.log(report);
   if (p99 >= BUDGET_MS) console.log(`over budget: p99 ${p99.toFixed(1)} ms >= ${BUDGET_MS} ms (bare textarea p99 ${b99.toFixed(1)} ms)`);
-  assert.ok(formatMs < 500, `Format took ${formatMs.toFixed(0)} ms`);
-  await view.screenshot('look-editor-5mb-paste');
   assert.deepEqual(view.problems(), []);
-});
+} finally {
+  await app.close();
+}

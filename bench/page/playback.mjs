@@ -1,27 +1,26 @@
-// Playback benchmark: three side-by-side lanes of 200 messages each
-// (`?scenario=stress`, built by the core's `scenarios::stress(3, 200)`),
-// played at 4x; frame times are sampled with requestAnimationFrame while
-// envelopes travel. The budget (60 fps, DESIGN.md) is measured and written
-// to tests/e2e/artifacts/playback-bench.txt, never asserted: the test fails
-// only on errors.
-import { after, before, test } from 'node:test';
+// Benchmark (not a test): playback of three side-by-side lanes of 200
+// messages each (`?scenario=stress`, built by the core's
+// `scenarios::stress(3, 200)`), played at 4x; frame times are sampled with
+// requestAnimationFrame while envelopes travel. The budget (60 fps,
+// DESIGN.md) is measured and written to
+// tests/e2e/artifacts/playback-bench.txt (and a screenshot,
+// playback-bench.png), never asserted: this fails only on errors. That the
+// load opens and plays is tested in tests/e2e/playground.test.mjs. Run by
+// scripts/bench-page.sh (needs dist/).
+//
+//   node bench/page/playback.mjs        PLAYBACK_BENCH_SECONDS=12 for longer
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { startApp } from './harness.mjs';
-import { ready } from './lanes.mjs';
+import os from 'node:os';
+import path from 'node:path';
+import { ARTIFACTS_DIR, startApp } from '../../tests/e2e/harness.mjs';
+import { ready } from '../../tests/e2e/lanes.mjs';
 
 const sel = (id) => `[data-testid="${id}"]`;
 const SECONDS = Number(process.env.PLAYBACK_BENCH_SECONDS ?? 6);
-let app;
 
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
-
-test('playback of 3 x 200 messages: frame times while playing at 4x', { timeout: 120_000 }, async () => {
+const app = await startApp();
+try {
   const view = await app.open('/?scenario=stress', { width: 1280, height: 900 });
   const { page } = view;
   await ready(page);
@@ -51,13 +50,15 @@ test('playback of 3 x 200 messages: frame times while playing at 4x', { timeout:
   const lines = [
     'Playback: 3 lanes x 200 messages (?scenario=stress), 4x, requestAnimationFrame sampling',
     'budget: 60 fps (DESIGN.md); measured, not asserted',
-    `machine: 2 cores, headless Debian Chromium (no GPU), ${new Date().toISOString()}`,
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), headless Debian Chromium (no GPU), ${new Date().toISOString()}`,
     `${SECONDS} s, ${deltas.length} frames: ${fps.toFixed(1)} fps; frame time p50 ${pick(0.5).toFixed(1)} ms, p95 ${pick(0.95).toFixed(1)} ms, p99 ${pick(0.99).toFixed(1)} ms; ${long} frames over 25 ms; playhead reached ${step}`,
   ];
   console.log(lines.join('\n'));
-  await mkdir('tests/e2e/artifacts', { recursive: true });
-  await writeFile('tests/e2e/artifacts/playback-bench.txt', lines.join('\n') + '\n');
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  await writeFile(path.join(ARTIFACTS_DIR, 'playback-bench.txt'), lines.join('\n') + '\n');
   await view.screenshot('playback-bench');
   assert.ok(deltas.length > 10, 'frames were rendered');
   assert.deepEqual(view.problems(), []);
-});
+} finally {
+  await app.close();
+}
