@@ -324,13 +324,11 @@ test('a 2 MiB paste gets a clear message, is not sent, and the page stays respon
   await page.locator(sel('send')).click();
   await page.locator(sel('editor-notice')).waitFor();
   assert.equal(await page.locator(`${sel('history')} li`).count(), 0, 'nothing was sent');
-  // Responsive, not fast: the page must not hang on the big text (latency is
-  // measured by the paste bench, not asserted here; a loaded CI machine took
-  // just over 1 s once).
-  const started = Date.now();
+  // Responsive, not fast: the page must not hang on the big text (the wait's
+  // timeout only bounds a hang; latency is measured by bench/page/paste.mjs,
+  // never asserted: a loaded CI machine took just over 1 s once).
   await page.locator(sel('tab-lanes')).click();
   await page.locator(`${sel('tab-lanes')}[aria-pressed="true"]`).waitFor({ timeout: 10000 });
-  assert.ok(Date.now() - started < 10000, `a click took ${Date.now() - started} ms`);
   await page.locator(sel('tab-editor')).click();
   assert.equal((await text(page)).length, big.length, 'the text is kept');
   // nested too deep: a clear message as well
