@@ -12,6 +12,7 @@
 #   paste      keystrokes in a 5 MB paste, Format        -> paste-bench.txt
 #   playback   frame times, 3 lanes x 200 messages       -> playback-bench.txt, .png
 #   step       one step of the lite page                 -> step-bench.txt
+#   handover   lite page to full bundle, cold cache      -> handover.txt
 #
 # Builds nothing: it expects the release build in dist/ (make it with
 # `. scripts/env.sh && trunk build --release --offline`), or in the folder
@@ -29,7 +30,7 @@ if [ ! -f "$dist/index.html" ]; then
 fi
 
 if [ "$#" -eq 0 ]; then
-  set -- editor paste playback step
+  set -- editor paste playback step handover
 fi
 for name in "$@"; do
   file="bench/page/$name.mjs"
