@@ -39,7 +39,8 @@ fn request_of(bytes: usize) -> String {
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     let runs = |n: usize| if full { n } else { 1 };
-    measure("all 16 scenarios", runs(50), || {
+    let all = format!("all {} scenarios", CATALOG.len());
+    measure(&all, runs(50), || {
         for info in CATALOG {
             let _ = scenarios::run(info.id);
         }
