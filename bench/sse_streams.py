@@ -1,5 +1,5 @@
 """Holds N SSE streams open on `mcp-lanes serve --transport http --preset
-search-index` at once (BENCHMARKS.md, "serve under load"): N legacy sessions,
+search-index` at once (BENCHMARKS.md, "1,000 open SSE streams"): N legacy sessions,
 each with a purge_index call whose reply waits for an elicitation, so N POST
 responses stay open. Then it answers every elicitation and checks that each
 stream ends with its own result. Prints one JSON line: streams held, refused,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Latency of `mcp-lanes serve --transport http` at a fixed request rate
-# (BENCHMARKS.md, "p99 at 1,000 connections"): an open-loop load, so the
+# (BENCHMARKS.md, "p99 at 1,000 connections (open loop)"): an open-loop load, so the
 # figure is the server's latency at that rate and not the queue a
 # saturated closed-loop client builds (Little's law).
 #

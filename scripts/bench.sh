@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mcp-lanes serve --transport http` beside the official SDK servers doing
-# the same work, in one run (BENCHMARKS.md, "serve under load").
+# the same work, in one run (BENCHMARKS.md, "`serve --transport http` under load").
 #
 #   scripts/bench.sh                   the full grid (about 25 minutes)
 #   CONNS="1 64" REPS=1 SECONDS_RUN=3 scripts/bench.sh    a quick look

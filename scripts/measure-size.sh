@@ -26,7 +26,7 @@ cd "$MCP_LANES_ROOT"
 
 dist="${1:-dist}"
 # 150000: issue 16's budget for a first visit, in Chinese, the costliest
-# language (BENCHMARKS.md, "The lite page without a framework"); a page of
+# language (BENCHMARKS.md, "Page size (first visit)"); a page of
 # three script figures is held to the same budget by
 # tests/e2e/bundles.test.mjs.
 budget="${SIZE_BUDGET_BYTES:-150000}"
