@@ -8,7 +8,7 @@
 #               #fragment, or a file of the repository; see the book,
 #               "Building, serving and testing")
 #   3 layers    cargo test -p mcp-lanes-web --test layers: src/ imports only
-#               along its layers (data < state < hooks < components < boot),
+#               along its layers (data < state < views < hooks < components < boot),
 #               with no import cycle (see ARCHITECTURE.md)
 #   4 native    cargo test --workspace --all-targets, run by
 #               scripts/standalone.sh in a copy of the repository with no
