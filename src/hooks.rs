@@ -10,6 +10,7 @@ use crate::editor_state::{EditorAction, EditorState};
 use crate::state::{Action, State};
 
 pub mod live_fetch;
+pub mod schema_worker;
 pub mod use_bridge;
 pub mod use_follow_playhead;
 pub mod use_history;

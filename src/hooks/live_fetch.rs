@@ -173,7 +173,16 @@ pub async fn run(
             break;
         }
     }
-    on_progress(Rc::new(live::finished(&plan, &url, None)));
+    // S-SCHEMA in a worker of its own (the validator is too big for the
+    // page's bundles), as `mcp-lanes check` adds it.
+    let schema = match plan.report(&url) {
+        Some(report) => match serde_json::to_string(&report.timeline) {
+            Ok(json) => super::schema_worker::verdicts(json).await,
+            Err(_) => None,
+        },
+        None => None,
+    };
+    on_progress(Rc::new(live::finished(&plan, &url, schema)));
     blocked.then(|| blocked_text(&url))
 }
 

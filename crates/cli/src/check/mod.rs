@@ -9,15 +9,15 @@
 //! ([`crate::driver`]). On stdio each flow gets a fresh process, so a
 //! legacy handshake never meets an earlier one; on HTTP one connection
 //! serves them all. The plan merges and grades the flows
-//! ([`mcp_lanes_core::check::grade`]); S-SCHEMA is added here
-//! ([`schema`]), the one rule that needs a JSON Schema validator.
+//! ([`mcp_lanes_core::check::grade`]); S-SCHEMA comes from the core's
+//! `check::schema` (the `schema` feature), the one rule that needs a JSON
+//! Schema validator.
 //!
 //! Exit status: 0 when no rule failed, 1 when one did, 2 for a usage error
 //! or an unreachable server.
 
 mod junit;
 mod render;
-mod schema;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -186,7 +186,9 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     let Some(mut report) = plan.report(&args.target.label()) else {
         return Err(Failure::Usage("no flow ran".into()));
     };
-    report.verdicts.extend(schema::verdicts(&report.timeline));
+    report
+        .verdicts
+        .extend(check::schema::verdicts(&report.timeline));
     check::sort(&mut report.verdicts);
     if let Some(path) = &args.out {
         let mut json = report.to_json();

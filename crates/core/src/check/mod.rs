@@ -39,11 +39,13 @@ mod legacy;
 mod modern;
 pub mod plan;
 mod report;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod status;
 mod verdict;
 
 pub use plan::{Plan, PlanOptions, PlannedFlow, FLOWS};
-pub use report::{merge, merge_labelled, Report};
+pub use report::{merge, merge_labelled, verdicts_from_json, Report};
 pub use verdict::{summary, Outcome, RuleCount, Summary, Verdict};
 
 use crate::protocol::jsonrpc::ErrorCode;

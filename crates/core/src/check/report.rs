@@ -64,6 +64,14 @@ impl Report {
     }
 }
 
+/// Reads a JSON array of verdicts (what [`Verdict`]'s `Serialize` writes,
+/// e.g. the page's schema worker's answer). `None` if anything is missing
+/// or mistyped.
+pub fn verdicts_from_json(text: &str) -> Option<Vec<Verdict>> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    value.as_array()?.iter().map(read_verdict).collect()
+}
+
 fn read_verdict(v: &Value) -> Option<Verdict> {
     let text = |key: &str| v.get(key)?.as_str().map(str::to_string);
     Some(Verdict {

@@ -6,14 +6,16 @@
 //! revision's result envelope and the result type of the request it
 //! answers (`InputRequiredResult` for `input_required`); an error against
 //! the error envelope and its code's definition where the revision has
-//! one. Native only: the validator is too big for the page.
+//! one. Behind the `schema` feature: the CLI links it, and the page runs it
+//! in a worker of its own (the validator is too big for the page's
+//! bundles).
 
 use std::collections::HashMap;
 
+use super::{Outcome, Verdict};
+use crate::rules;
+use crate::sim::{Side, Timeline};
 use jsonschema::{Draft, Validator};
-use mcp_lanes_core::check::{Outcome, Verdict};
-use mcp_lanes_core::rules;
-use mcp_lanes_core::sim::{Side, Timeline};
 use serde_json::{json, Map, Value};
 
 /// The official schemas, by revision.
