@@ -1,0 +1,305 @@
+//! The file's servers (tools, questions, resources, prompts) and clients,
+//! each from a preset or written out.
+
+use super::*;
+
+pub(super) fn preset(
+    e: &mut Errors,
+    f: &Fields,
+    known: &[(&str, &str)],
+    what: &Note,
+) -> Option<String> {
+    let v = f.get("preset")?;
+    let ids: Vec<&str> = known.iter().map(|(id, _)| *id).collect();
+    match v.as_str() {
+        Some(s) if ids.contains(&s) => Some(s.to_string()),
+        _ => {
+            e.at(
+                &f.path("preset"),
+                note!(
+                    "file.preset",
+                    "expected {what}: {list}, got {got}",
+                    what = what,
+                    list = quoted_list(&ids),
+                    got = got(v)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The keys of a server and a client definition alike, in the README's
+/// order (each kind's own keys follow).
+pub(super) const PEER_KEYS: &[&str] = &[
+    "id",
+    "preset",
+    "name",
+    "version",
+    "era",
+    "modernVersions",
+    "legacyVersions",
+    "capabilities",
+];
+
+/// Reads what a server and a client definition share but the id, which
+/// the caller reads last (`presets`: the kind's presets, `what`: "a server
+/// preset", `caps`: its capability reader).
+pub(super) fn peer<C>(
+    e: &mut Errors,
+    f: &Fields,
+    presets: &[(&str, &str)],
+    what: &Note,
+    caps: fn(&mut Errors, &str, &Value) -> Option<C>,
+) -> PeerDef<C> {
+    PeerDef {
+        id: String::new(),
+        preset: preset(e, f, presets, what),
+        name: name(e, f, "name", false),
+        version: name(e, f, "version", false),
+        era: choice(e, f, "era", ERAS),
+        modern_versions: versions(e, f, "modernVersions"),
+        legacy_versions: versions(e, f, "legacyVersions"),
+        capabilities: f
+            .get("capabilities")
+            .and_then(|v| caps(e, &f.path("capabilities"), v)),
+    }
+}
+
+pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<ServerDef> {
+    const KEYS: &[&str] = &[
+        "instructions",
+        "cache",
+        "tools",
+        "resources",
+        "prompts",
+        "checksCapabilityBeforeWork",
+        "unknownMethods",
+        "firstRequestId",
+    ];
+    let what = note!("file.what.server", "a server");
+    let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
+    let before = e.0.len();
+    let mut def = ServerDef {
+        peer: peer(
+            e,
+            &f,
+            crate::server::presets::PRESETS,
+            &note!("file.what.server_preset", "a server preset"),
+            server_caps,
+        ),
+        instructions: match f.get("instructions") {
+            None => None,
+            Some(Value::Null) => Some(None),
+            Some(v) => check_text(
+                e,
+                &f.path("instructions"),
+                v,
+                &note!("file.what.text_or_null", "a text or null"),
+                MAX_TEXT,
+                false,
+            )
+            .map(Some),
+        },
+        tools: items(
+            e,
+            &f,
+            "tools",
+            &note!("file.what.tools", "tools"),
+            MAX_ITEMS,
+            tool,
+        ),
+        resources: items(
+            e,
+            &f,
+            "resources",
+            &note!("file.what.resources", "resources"),
+            MAX_ITEMS,
+            resource,
+        ),
+        prompts: items(
+            e,
+            &f,
+            "prompts",
+            &note!("file.what.prompts", "prompts"),
+            MAX_ITEMS,
+            prompt,
+        ),
+        checks_capability_before_work: boolean(e, &f, "checksCapabilityBeforeWork"),
+        unknown_methods: choice(
+            e,
+            &f,
+            "unknownMethods",
+            &[
+                ("answer", UnknownMethodPolicy::Answer),
+                ("silent", UnknownMethodPolicy::Silent),
+            ],
+        ),
+        first_request_id: uint(e, &f, "firstRequestId", MAX_FIRST_ID as u64).map(|n| n as i64),
+        ..ServerDef::default()
+    };
+    if let Some(v) = f.get("cache") {
+        let what = note!("file.what.cache", "a cache hint");
+        if let Some(c) = fields(e, &f.path("cache"), v, &what, &["ttlMs", "scope"]) {
+            def.ttl_ms = uint(e, &c, "ttlMs", MAX_TTL_MS);
+            def.cache_scope = choice(
+                e,
+                &c,
+                "scope",
+                &[
+                    ("public", CacheScope::Public),
+                    ("private", CacheScope::Private),
+                ],
+            );
+        }
+    }
+    if let Some(tools) = &def.tools {
+        unique(
+            e,
+            &f.path("tools"),
+            tools.iter().map(|t| t.name.as_str()),
+            "name",
+            &note!("file.what.the_tool", "the tool"),
+        );
+    }
+    if let Some(prompts) = &def.prompts {
+        unique(
+            e,
+            &f.path("prompts"),
+            prompts.iter().map(|p| p.name.as_str()),
+            "name",
+            &note!("file.what.the_prompt", "the prompt"),
+        );
+    }
+    if let Some(resources) = &def.resources {
+        unique(
+            e,
+            &f.path("resources"),
+            resources.iter().map(|r| r.uri.as_str()),
+            "uri",
+            &note!("file.what.the_resource", "the resource"),
+        );
+    }
+    def.peer.id = id(e, &f, "id", true)?;
+    (e.0.len() == before).then_some(def)
+}
+
+pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef> {
+    const KEYS: &[&str] = &[
+        "name",
+        "description",
+        "inputSchema",
+        "requires",
+        "asks",
+        "refusalMessage",
+        "sideEffect",
+        "result",
+    ];
+    let f = fields(e, path, value, &note!("file.what.tool", "a tool"), KEYS)?;
+    let before = e.0.len();
+    let def = ToolDef {
+        name: tool_name(e, &f, "name").unwrap_or_default(),
+        description: text(e, &f, "description", false),
+        input_schema: object_schema(e, &f, "inputSchema"),
+        requires: f
+            .get("requires")
+            .and_then(|v| client_caps(e, &f.path("requires"), v)),
+        asks: f.get("asks").and_then(|v| question(e, &f.path("asks"), v)),
+        refusal_message: text(e, &f, "refusalMessage", false),
+        side_effect: name(e, &f, "sideEffect", false),
+        result: text(e, &f, "result", false),
+    };
+    (e.0.len() == before).then_some(def)
+}
+
+pub(super) fn question(e: &mut Errors, path: &str, value: &Value) -> Option<QuestionDef> {
+    const KEYS: &[&str] = &["message", "requestedSchema", "argument", "fallbackError"];
+    let f = fields(
+        e,
+        path,
+        value,
+        &note!("file.what.question", "a question"),
+        KEYS,
+    )?;
+    let message = text(e, &f, "message", true);
+    let schema = match f.get("requestedSchema") {
+        None => {
+            let what = note!("file.what.object_schema", "a JSON Schema of an object");
+            missing(e, &f, "requestedSchema", &what);
+            None
+        }
+        Some(_) => object_schema(e, &f, "requestedSchema"),
+    };
+    let argument = name(e, &f, "argument", false);
+    let fallback_error = text(e, &f, "fallbackError", false);
+    Some(QuestionDef {
+        message: message?,
+        requested_schema: schema?,
+        argument,
+        fallback_error,
+    })
+}
+
+pub(super) fn resource(e: &mut Errors, path: &str, value: &Value) -> Option<ResourceDef> {
+    let what = note!("file.what.resource", "a resource");
+    let f = fields(e, path, value, &what, &["uri", "name", "text"])?;
+    let uri = name(e, &f, "uri", true);
+    let name = name(e, &f, "name", false);
+    let text = text(e, &f, "text", false);
+    Some(ResourceDef {
+        uri: uri?,
+        name,
+        text,
+    })
+}
+
+pub(super) fn prompt(e: &mut Errors, path: &str, value: &Value) -> Option<PromptDef> {
+    let what = note!("file.what.prompt", "a prompt");
+    let f = fields(e, path, value, &what, &["name", "description"])?;
+    let name = name(e, &f, "name", true);
+    let description = text(e, &f, "description", false);
+    Some(PromptDef {
+        name: name?,
+        description,
+    })
+}
+
+pub(super) fn client(e: &mut Errors, path: &str, value: &Value) -> Option<ClientDef> {
+    const KEYS: &[&str] = &[
+        "discoverFirst",
+        "undeclaredRequests",
+        "requestTimeoutMs",
+        "probeTimeoutMs",
+        "hostKillMs",
+        "debounceMs",
+        "firstId",
+    ];
+    let what = note!("file.what.client", "a client");
+    let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
+    let before = e.0.len();
+    let mut def = ClientDef {
+        peer: peer(
+            e,
+            &f,
+            crate::client::presets::PRESETS,
+            &note!("file.what.client_preset", "a client preset"),
+            client_caps,
+        ),
+        discover_first: boolean(e, &f, "discoverFirst"),
+        undeclared_requests: choice(e, &f, "undeclaredRequests", UNDECLARED),
+        request_timeout_ms: nullable_uint(e, &f, "requestTimeoutMs", MAX_MS),
+        probe_timeout_ms: uint(e, &f, "probeTimeoutMs", MAX_MS),
+        host_kill_ms: nullable_uint(e, &f, "hostKillMs", MAX_MS),
+        debounce_ms: uint(e, &f, "debounceMs", MAX_MS),
+        first_id: uint(e, &f, "firstId", MAX_FIRST_ID as u64).map(|n| n as i64),
+    };
+    def.peer.id = id(e, &f, "id", true)?;
+    (e.0.len() == before).then_some(def)
+}
+
+/// The file's words for what a client does with an undeclared request.
+pub(in crate::scenarios::file) const UNDECLARED: &[(&str, UndeclaredPolicy)] = &[
+    ("method-not-found", UndeclaredPolicy::MethodNotFound),
+    ("drop", UndeclaredPolicy::Drop),
+    ("close", UndeclaredPolicy::Close),
+];

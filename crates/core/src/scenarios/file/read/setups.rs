@@ -1,0 +1,266 @@
+//! Set-ups: which client meets which server over which transport, and
+//! the server events scheduled in them.
+
+use super::*;
+
+pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDef> {
+    const KEYS: &[&str] = &[
+        "label",
+        "client",
+        "server",
+        "transport",
+        "steps",
+        "serverEvents",
+    ];
+    let f = fields(e, path, value, &note!("file.what.setup", "a set-up"), KEYS)?;
+    let before = e.0.len();
+    let label = name(e, &f, "label", false);
+    let client = id(e, &f, "client", true);
+    let server = id(e, &f, "server", true);
+    let transport = match f.get("transport") {
+        None => Some(TransportDef {
+            kind: TransportKind::Stdio,
+            latency_ms: None,
+            lose_from_client: Vec::new(),
+            lose_from_server: Vec::new(),
+        }),
+        Some(v) => transport(e, &f.path("transport"), v),
+    };
+    let steps = match f.get("steps") {
+        None => {
+            let what = note!(
+                "file.what.steps_array",
+                "an array of steps such as [{{\"do\": \"discover\"}}]"
+            );
+            missing(e, &f, "steps", &what);
+            None
+        }
+        Some(_) => {
+            let what = note!("file.what.steps", "steps");
+            items(e, &f, "steps", &what, MAX_STEPS, step)
+        }
+    };
+    let events = items(
+        e,
+        &f,
+        "serverEvents",
+        &note!("file.what.server_events", "server events"),
+        MAX_LIST,
+        server_event,
+    );
+    if e.0.len() != before {
+        return None;
+    }
+    let (client, server) = (client?, server?);
+    Some(SetupDef {
+        label: label.unwrap_or_else(|| format!("{client} and {server}")),
+        client,
+        server,
+        transport: transport?,
+        steps: steps?,
+        server_events: events.unwrap_or_default(),
+    })
+}
+
+pub(super) const TRANSPORTS: &[(&str, TransportKind)] = &[
+    ("stdio", TransportKind::Stdio),
+    ("http", TransportKind::Http),
+];
+
+pub(super) fn transport(e: &mut Errors, path: &str, value: &Value) -> Option<TransportDef> {
+    if let Some(kind) = value.as_str() {
+        let Some((_, kind)) = TRANSPORTS.iter().find(|(n, _)| *n == kind) else {
+            let what = note!(
+                "file.what.transport_kind",
+                "\"stdio\", \"http\" or an object such as {{\"kind\": \"http\", \"latencyMs\": 20}}"
+            );
+            e.at(path, expected(&what, value));
+            return None;
+        };
+        return Some(TransportDef {
+            kind: *kind,
+            latency_ms: None,
+            lose_from_client: Vec::new(),
+            lose_from_server: Vec::new(),
+        });
+    }
+    let keys = &["kind", "latencyMs", "loseFromClient", "loseFromServer"];
+    let what = note!(
+        "file.what.transport",
+        "a transport (\"stdio\", \"http\" or an object)"
+    );
+    let f = fields(e, path, value, &what, keys)?;
+    let kind = choice(e, &f, "kind", TRANSPORTS);
+    if f.get("kind").is_none() {
+        missing(e, &f, "kind", &quoted_list(&["stdio", "http"]));
+    }
+    let latency_ms = uint(e, &f, "latencyMs", 60_000);
+    let ordinals = note!("file.what.ordinals", "message ordinals");
+    let mut lost = |key: &str| {
+        items(e, &f, key, &ordinals, MAX_LIST, |e, p, v| {
+            integer(e, p, v, 1, MAX_ORDINAL).map(|n| n as u32)
+        })
+    };
+    let lose_from_client = lost("loseFromClient");
+    let lose_from_server = lost("loseFromServer");
+    Some(TransportDef {
+        kind: kind?,
+        latency_ms,
+        lose_from_client: lose_from_client.unwrap_or_default(),
+        lose_from_server: lose_from_server.unwrap_or_default(),
+    })
+}
+
+pub(super) fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEventDef> {
+    let what = note!("file.what.server_event", "a server event");
+    let f = fields(e, path, value, &what, &["atMs", "event", "to", "uri"])?;
+    let at = match f.get("atMs") {
+        None => {
+            let what = note!("file.what.at_ms", "the virtual time in ms");
+            missing(e, &f, "atMs", &what);
+            None
+        }
+        Some(_) => uint(e, &f, "atMs", MAX_MS),
+    };
+    // 0 tools, 1 upgrade, 2 prompts, 3 resources, 4 one resource.
+    let kind = choice(
+        e,
+        &f,
+        "event",
+        &[
+            ("tools-changed", 0u8),
+            ("upgrade", 1),
+            ("prompts-changed", 2),
+            ("resources-changed", 3),
+            ("resource-updated", 4),
+        ],
+    );
+    if f.get("event").is_none() {
+        let events = [
+            "tools-changed",
+            "upgrade",
+            "prompts-changed",
+            "resources-changed",
+            "resource-updated",
+        ];
+        missing(e, &f, "event", &quoted_list(&events));
+    }
+    let to = id(e, &f, "to", false);
+    let uri = text(e, &f, "uri", false);
+    let kind = kind?;
+    if kind != 1 && to.is_some() {
+        e.at(
+            &f.path("to"),
+            note!(
+                "file.only_upgrade",
+                "only an \"upgrade\" event names a server to become"
+            ),
+        );
+        return None;
+    }
+    if kind != 4 && uri.is_some() {
+        e.at(
+            &f.path("uri"),
+            note!(
+                "file.only_resource_updated",
+                "only a \"resource-updated\" event names a resource"
+            ),
+        );
+        return None;
+    }
+    let at_ms = at?;
+    let change = |change| Some(ServerEventDef::Changed { at_ms, change });
+    match kind {
+        0 => Some(ServerEventDef::ToolsChanged { at_ms }),
+        1 => match to {
+            Some(to) => Some(ServerEventDef::Upgrade { at_ms, to }),
+            None => {
+                let what = note!("file.what.upgrade_to", "the id of the server it becomes");
+                missing(e, &f, "to", &what);
+                None
+            }
+        },
+        2 => change(ServerTrigger::PromptsChanged),
+        3 => change(ServerTrigger::ResourcesChanged),
+        _ => match uri {
+            Some(uri) => change(ServerTrigger::ResourceUpdated { uri }),
+            None => {
+                let what = note!(
+                    "file.what.updated_uri",
+                    "the URI of the resource that changed"
+                );
+                missing(e, &f, "uri", &what);
+                None
+            }
+        },
+    }
+}
+
+/// What each step's `do` allows besides `do` and `say`.
+pub(super) const ACTIONS: &[(&str, &[&str])] = &[
+    ("discover", &["version"]),
+    (
+        "list",
+        &["what", "declare", "version", "retryOnMissingCapability"],
+    ),
+    (
+        "call",
+        &[
+            "tool",
+            "arguments",
+            "declare",
+            "version",
+            "retryOnMissingCapability",
+        ],
+    ),
+    (
+        "read",
+        &["uri", "declare", "version", "retryOnMissingCapability"],
+    ),
+    (
+        "get-prompt",
+        &[
+            "name",
+            "arguments",
+            "declare",
+            "version",
+            "retryOnMissingCapability",
+        ],
+    ),
+    (
+        "request",
+        &[
+            "method",
+            "params",
+            "declare",
+            "version",
+            "retryOnMissingCapability",
+        ],
+    ),
+    ("send", &["text", "headers", "violation", "note", "rules"]),
+    ("declare", &["capabilities"]),
+    ("drop", &["capability"]),
+    ("wait", &["ms"]),
+    ("disconnect", &[]),
+    ("say", &["text"]),
+];
+
+/// The lists a `list` step can ask for, with their methods.
+pub(in crate::scenarios::file) const LISTS: &[(&str, &str)] = &[
+    ("tools", crate::protocol::methods::TOOLS_LIST),
+    ("resources", crate::protocol::methods::RESOURCES_LIST),
+    ("prompts", crate::protocol::methods::PROMPTS_LIST),
+    (
+        "resource-templates",
+        crate::protocol::methods::RESOURCES_TEMPLATES_LIST,
+    ),
+];
+
+/// The top-level client capabilities a `drop` step can name.
+pub(in crate::scenarios::file) const DROPPABLE: &[&str] = &[
+    "elicitation",
+    "sampling",
+    "roots",
+    "extensions",
+    "experimental",
+];
