@@ -5,8 +5,8 @@
 #
 #   scripts/standalone.sh cargo test --workspace --all-targets
 #
-# The copy holds the files git would commit (tracked, plus untracked files
-# that are not ignored), with their modification times, in
+# The copy holds the files git tracks (add a new file with `git add` before
+# it can be tested), with their modification times, in
 # $TMPDIR/mcp-lanes-standalone/repo: a stable path, so cargo's incremental
 # builds keep working between runs. Its build goes to target/standalone of
 # the real repository. Before copying, tracked files are searched for paths
@@ -37,7 +37,7 @@ flock 8
 copy="$base/repo"
 rm -rf "$copy.new"
 mkdir -p "$copy.new"
-git ls-files -z --cached --others --exclude-standard \
+git ls-files -z --cached \
   | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
   | tar --null -T - -cf - | tar -xf - -C "$copy.new"
 # tar keeps each file's modification time, so cargo rebuilds only what
