@@ -119,6 +119,46 @@ fn default_entries() -> Map<String, Value> {
     Map::new()
 }
 
+/// The page's languages and their catalogs, compiled in natively for the
+/// complete figures (`view::figure`): tag, keys, notes' templates, rules.
+#[cfg(not(target_arch = "wasm32"))]
+const BUILTIN: [(&str, &str, &str, &str); 2] = [
+    (
+        "en",
+        include_str!("../www/i18n/en.json"),
+        include_str!("../www/i18n/en.notes.json"),
+        include_str!("../www/i18n/en.rules.json"),
+    ),
+    (
+        "zh",
+        include_str!("../www/i18n/zh.json"),
+        include_str!("../www/i18n/zh.notes.json"),
+        include_str!("../www/i18n/zh.rules.json"),
+    ),
+];
+
+/// The tags of the languages [`install_builtin`] knows.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn builtin_tags() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(tag, ..)| *tag).collect()
+}
+
+/// Natively: installs the whole catalog of `tag` as the page would have
+/// it once everything is fetched (keys, notes' templates, rules, English's
+/// for what it lacks); false for a language the page does not have.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn install_builtin(tag: &str) -> bool {
+    let Some((tag, keys, notes, rules)) = BUILTIN.iter().find(|(t, ..)| *t == tag) else {
+        return false;
+    };
+    let (_, en_keys, _, en_rules) = BUILTIN[0];
+    let fallback = (*tag != "en").then_some(en_keys);
+    install(tag, keys, fallback);
+    add_rules(rules, (*tag != "en").then_some(en_rules));
+    add_notes(notes);
+    true
+}
+
 /// The object of a catalog's text (empty when it is not one).
 fn entries(text: &str) -> Map<String, Value> {
     match serde_json::from_str(text) {

@@ -30,6 +30,16 @@ pub struct Diagram<'a> {
     pub step_ms: u32,
     /// The inspected event.
     pub selected: Option<usize>,
+    /// The complete figure (`view::figure`): every event drawn, each
+    /// element that depends on the playback position marked with the
+    /// positions it shows at (`data-show`), for the player script.
+    pub complete: bool,
+}
+
+/// `data-show` of an element drawn from position `from` to `to` (both
+/// included) in the complete figure; `None` (no attribute) otherwise.
+fn show(d: &Diagram, from: usize, to: usize) -> Option<String> {
+    d.complete.then(|| format!("{from} {to}"))
 }
 
 /// Where a message's arrow ends (x, y), and whether it arrives.
@@ -208,8 +218,17 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
     let kind = kind_name(message.kind);
     let aria = message_aria(event, message, delivered);
     let (chip_x, _, chip_w) = chip(d.layout, message, y1);
+    let from = d.layout.position_of(event.at_ms);
+    let to = d.layout.len();
+    let flight = match message.delivered_at_ms {
+        Some(t) if d.complete && d.layout.position_of(t) > from => {
+            Some(format!("{from} {}", d.layout.position_of(t)))
+        }
+        _ => None,
+    };
     html! {
         g class=(class) tabindex="0" role="button" aria-label=(aria)
+            data-show=[show(d, from, to)] data-flight=[flight]
             data-testid=(format!("message-{n}-{}", event.index))
             data-act="inspect" data-arg=(format!("{n}:{}", event.index))
             data-label=(message.label)
@@ -245,8 +264,9 @@ fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) ->
         message.violation.as_ref().map(|_| "violation"),
         selected.then_some("selected"),
     ]);
+    let from = d.layout.position_of(event.at_ms);
     html! {
-        g class=(class) {
+        g class=(class) data-show=[show(d, from, d.layout.len())] {
             rect x=(f(left)) y=(f(y - 10.5)) width=(f(width)) height="14" rx="3" {}
             text x=(f(x)) y=(f(y)) text-anchor=(anchor) { (text) }
         }
@@ -313,8 +333,10 @@ fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
     let selected = d.selected == Some(event.index);
     let (gx, tx, ty, anchor) = marker_spot(&event.kind, y);
     let aria = marker_aria(event);
+    let from = d.layout.position_of(event.at_ms);
     html! {
         g class=(format!("ev mark {kind_class}{}", if selected { " selected" } else { "" }))
+            data-show=[show(d, from, d.layout.len())]
             tabindex="0" role="button" aria-label=(aria)
             data-testid=(format!("event-{n}-{}", event.index)) data-act="inspect" data-arg=(format!("{n}:{}", event.index))
             data-kind=(kind_class) {
@@ -329,6 +351,40 @@ fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
     }
 }
 
+/// Every lock span of the complete figure: while held, a bar that grows
+/// with the playhead (`data-grow`: its top); once released, the bar
+/// to the release.
+fn complete_locks(d: &Diagram) -> Markup {
+    let (layout, n, len) = (d.layout, d.row, d.layout.len());
+    let at = |i: usize| {
+        d.timeline
+            .events
+            .get(i)
+            .map(|e| layout.position_of(e.at_ms))
+    };
+    html! {
+        @for s in lock_spans(d.timeline) {
+            @let y1 = layout.event_y(n, s.taken);
+            @let from = at(s.taken).unwrap_or(len);
+            @let released = s.released.and_then(|r| at(r).map(|p| (r, p)));
+            @let until = released.map_or(len, |(_, p)| p.saturating_sub(1));
+            @if from <= until {
+                rect class="lock-bar held" data-show=(format!("{from} {until}")) data-grow=(f(y1))
+                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height="2" rx="2" {
+                    title { (tf("diagram.lock_held", &[("lock", &s.name)])) }
+                }
+            }
+            @if let Some((r, p)) = released {
+                @let y2 = layout.event_y(n, r);
+                rect class="lock-bar" data-show=(format!("{p} {len}"))
+                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
+                    title { (tf("diagram.lock_until", &[("lock", &s.name)])) }
+                }
+            }
+        }
+    }
+}
+
 /// The lane's diagram.
 pub fn diagram(d: &Diagram) -> Markup {
     let layout = d.layout;
@@ -337,7 +393,8 @@ pub fn diagram(d: &Diagram) -> Markup {
     let time = layout.time_at(d.pos);
     let playhead_y = layout.playhead_y(d.pos);
     let height = layout.height;
-    let visible = |e: &Event| time.is_some_and(|t| e.at_ms <= t);
+    let visible = |e: &Event| d.complete || time.is_some_and(|t| e.at_ms <= t);
+    let len = layout.len();
     let transport = timeline.transport.name();
     html! {
         svg class="lane-svg" viewBox=(format!("0 0 {} {}", f(LANE_WIDTH), f(height)))
@@ -363,20 +420,26 @@ pub fn diagram(d: &Diagram) -> Markup {
                     text x=(f(LANE_WIDTH / 2.0)) y=(f(g.y + 3.5)) text-anchor="middle" { (words) }
                 }
             }
-            @for s in lock_spans(timeline).into_iter().filter(|s| timeline.events.get(s.taken).is_some_and(visible)) {
-                @let y1 = layout.event_y(n, s.taken);
-                @let released = s.released.filter(|r| timeline.events.get(*r).is_some_and(visible));
-                @let y2 = match released { Some(r) => layout.event_y(n, r), None => playhead_y };
-                @let held = released.is_none();
-                rect class=(if held { "lock-bar held" } else { "lock-bar" })
-                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
-                    title { (tf(if held { "diagram.lock_held" } else { "diagram.lock_until" }, &[("lock", &s.name)])) }
+            @if d.complete {
+                (complete_locks(d))
+            } @else {
+                @for s in lock_spans(timeline).into_iter().filter(|s| timeline.events.get(s.taken).is_some_and(visible)) {
+                    @let y1 = layout.event_y(n, s.taken);
+                    @let released = s.released.filter(|r| timeline.events.get(*r).is_some_and(visible));
+                    @let y2 = match released { Some(r) => layout.event_y(n, r), None => playhead_y };
+                    @let held = released.is_none();
+                    rect class=(if held { "lock-bar held" } else { "lock-bar" })
+                        x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
+                        title { (tf(if held { "diagram.lock_held" } else { "diagram.lock_until" }, &[("lock", &s.name)])) }
+                    }
                 }
             }
-            @if d.pos > 0 {
-                line class="playhead" data-playhead="true" x1="2" y1=(f(playhead_y)) x2=(f(LANE_WIDTH - 2.0)) y2=(f(playhead_y)) {}
-            } @else {
-                text class="start-hint" x=(f(LANE_WIDTH / 2.0)) y=(f(TOP + 16.0)) text-anchor="middle" {
+            @if d.pos > 0 || d.complete {
+                line class="playhead" data-playhead="true" data-show=[show(d, 1, len)]
+                    x1="2" y1=(f(playhead_y)) x2=(f(LANE_WIDTH - 2.0)) y2=(f(playhead_y)) {}
+            }
+            @if d.pos == 0 || d.complete {
+                text class="start-hint" data-show=[show(d, 0, 0)] x=(f(LANE_WIDTH / 2.0)) y=(f(TOP + 16.0)) text-anchor="middle" {
                     (d.hint.map_or_else(|| t("diagram.press_play"), str::to_string))
                 }
             }
@@ -393,9 +456,13 @@ pub fn diagram(d: &Diagram) -> Markup {
                 }
             }
             g class="verdicts" {}
-            @for e in timeline.events.iter().filter(|e| Some(e.at_ms) == time) {
+            @for e in timeline.events.iter().filter(|e| d.complete || Some(e.at_ms) == time) {
                 @if let Some(m) = e.message() {
-                    g data-key=(format!("{}-{}", d.pos, e.index)) { (envelope(d, m, layout.event_y(n, e.index))) }
+                    @let at = layout.position_of(e.at_ms);
+                    g data-key=(format!("{}-{}", if d.complete { at } else { d.pos }, e.index))
+                        data-show=[show(d, at, at)] {
+                        (envelope(d, m, layout.event_y(n, e.index)))
+                    }
                 }
             }
         }

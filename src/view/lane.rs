@@ -65,8 +65,35 @@ fn head(index: usize, lane: &Lane) -> Markup {
     }
 }
 
-/// Lane `index` of the page (nothing when there is no such lane).
-pub fn lane(state: &State, index: usize) -> Markup {
+/// What lane `n` holds, in the complete figure: one line per stretch of
+/// positions holding the same locks (`data-show`).
+fn held_spans(state: &State, n: usize) -> Markup {
+    let Some(lane) = state.lanes.get(n) else {
+        return html! {};
+    };
+    let layout: &Layout = &state.layout;
+    let mut spans: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    for pos in 1..=layout.len() {
+        let held = held_locks(&lane.timeline, layout.time_at(pos));
+        match spans.last_mut() {
+            Some((_, to, last)) if *last == held && *to + 1 == pos => *to = pos,
+            _ => spans.push((pos, pos, held)),
+        }
+    }
+    html! {
+        @for (from, to, held) in spans.iter().filter(|(_, _, h)| !h.is_empty()) {
+            p class="held-lock" data-testid=(format!("held-lock-{n}")) data-show=(format!("{from} {to}")) {
+                (lock_icon())
+                (tf("lane.lock_held", &[("locks", &held.join(", "))]))
+            }
+        }
+    }
+}
+
+/// Lane `index` of the page (nothing when there is no such lane);
+/// `complete`: as the complete figure draws it (`view::figure`), with
+/// what depends on the playback position marked `data-show`.
+pub fn lane(state: &State, index: usize, complete: bool) -> Markup {
     let Some(lane) = state.lanes.get(index) else {
         return html! {};
     };
@@ -86,13 +113,16 @@ pub fn lane(state: &State, index: usize) -> Markup {
         pos: state.pos,
         step_ms: step_ms(state.speed),
         selected: state.selected.filter(|s| s.lane == n).map(|s| s.event),
+        complete,
     };
     html! {
         article class=(classes(&[Some("lane"), lane.added.then_some("added")]))
             data-testid=(format!("lane-{n}")) aria-labelledby=(format!("lane-title-{n}")) {
             (head(n, lane))
             div class="lane-status" aria-live="off" {
-                @if !held.is_empty() {
+                @if complete {
+                    (held_spans(state, n))
+                } @else if !held.is_empty() {
                     p class="held-lock" data-testid=(format!("held-lock-{n}")) {
                         (lock_icon())
                         (tf("lane.lock_held", &[("locks", &held.join(", "))]))
@@ -100,8 +130,9 @@ pub fn lane(state: &State, index: usize) -> Markup {
                 }
             }
             (diagram(&drawn))
-            @if at_end {
-                footer class="lane-end" data-testid=(format!("outcome-{n}")) {
+            @if at_end || complete {
+                footer class="lane-end" data-testid=(format!("outcome-{n}"))
+                    data-show=[complete.then(|| format!("{0} {0}", layout.len()))] {
                     p class=(classes(&[Some("leaked"), (leaked > 0).then_some("has-leak")]))
                         data-testid=(format!("leaked-locks-{n}")) data-count=(leaked) {
                         (tf("lane.leaked", &[("count", &leaked.to_string())]))
@@ -129,7 +160,7 @@ mod tests {
     #[test]
     fn a_lane_at_the_start_has_its_head_settings_and_diagram() {
         let state = lite("elicitation-unchecked");
-        let text = lane(&state, 1).into_string();
+        let text = lane(&state, 1, false).into_string();
         assert!(text.starts_with(
             "<article class=\"lane\" data-testid=\"lane-1\" aria-labelledby=\"lane-title-1\">"
         ));
@@ -159,7 +190,7 @@ mod tests {
         let mut held = 0;
         for pos in 1..=len {
             let state = at(state.clone(), [Action::Seek(pos)]);
-            let text = lane(&state, 1).into_string();
+            let text = lane(&state, 1, false).into_string();
             let holds = !held_locks(&state.lanes[1].timeline, state.time()).is_empty();
             assert_eq!(
                 text.contains("data-testid=\"held-lock-1\""),
@@ -171,12 +202,12 @@ mod tests {
         }
         assert!(held > 0, "the run holds a lock for a while");
         let end = at(state, [Action::JumpToEnd]);
-        let text = lane(&end, 1).into_string();
+        let text = lane(&end, 1, false).into_string();
         assert!(text.contains(
             "<p class=\"leaked has-leak\" data-testid=\"leaked-locks-1\" data-count=\"1\">"
         ));
         assert!(text.contains("<p class=\"outcome\">"));
-        let other = lane(&end, 0).into_string();
+        let other = lane(&end, 0, false).into_string();
         assert!(
             other.contains("<p class=\"leaked\" data-testid=\"leaked-locks-0\" data-count=\"0\">")
         );
@@ -191,10 +222,10 @@ mod tests {
                 Action::Inspect(Some(Selection { lane: 0, event: 8 })),
             ],
         );
-        let text = lane(&state, 0).into_string();
+        let text = lane(&state, 0, false).into_string();
         assert!(text.contains("data-testid=\"message-0-8\" data-act=\"inspect\" data-arg=\"0:8\""));
         assert!(text.contains("violation selected\""), "{text}");
-        let other = lane(&state, 1).into_string();
+        let other = lane(&state, 1, false).into_string();
         assert!(!other.contains("selected\""));
     }
 
@@ -206,21 +237,21 @@ mod tests {
         lanes[0].changed = true;
         lanes[1].outside = true;
         state.lanes = crate::model::Shared::new(lanes);
-        let text = lane(&state, 0).into_string();
+        let text = lane(&state, 0, false).into_string();
         assert!(text.starts_with("<article class=\"lane added\" data-testid=\"lane-0\""));
         assert!(text.contains("<span class=\"badge\" data-testid=\"modified-0\">"));
         assert!(text.contains(
             "<button type=\"button\" class=\"small\" data-testid=\"remove-0\" aria-label="
         ));
         assert!(text.contains("data-act=\"remove-lane\" data-arg=\"0\">"));
-        assert!(!lane(&state, 1).into_string().contains("settings-1"));
-        assert_eq!(lane(&state, 9).into_string(), "");
+        assert!(!lane(&state, 1, false).into_string().contains("settings-1"));
+        assert_eq!(lane(&state, 9, false).into_string(), "");
     }
 
     #[test]
     fn hostile_labels_come_out_as_text() {
         let state = hostile(at(lite("elicitation-unchecked"), [Action::JumpToEnd]));
-        let text = lane(&state, 0).into_string();
+        let text = lane(&state, 0, false).into_string();
         assert!(!text.contains(HOSTILE));
         assert!(!text.contains("<img"));
         assert!(text.contains(HOSTILE_ESCAPED), "{text}");

@@ -29,6 +29,7 @@
 //! | `handover` | `details` | toggle (open) | hands the page to the full bundle (exports, check, a lane's settings) |
 
 pub mod diagram;
+pub mod figure;
 pub mod help;
 pub mod inspector;
 pub mod lane;
@@ -39,6 +40,8 @@ pub mod player;
 
 #[cfg(test)]
 mod testing;
+
+use maud::Markup;
 
 /// A coordinate with one decimal, without float formatting (which would
 /// pull `core::fmt`'s float code into the bundle).
@@ -70,6 +73,10 @@ pub struct Ui<'a> {
     pub dark: bool,
     /// What the last "Copy link" said.
     pub copied: &'a Copied,
+    /// The complete figure's whole run (`figure::transcript`): drawn after
+    /// the lanes, with every lane drawn complete (`None`: the page as the
+    /// state is now).
+    pub transcript: Option<&'a Markup>,
 }
 
 /// What the last "Copy link" said.

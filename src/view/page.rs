@@ -154,7 +154,7 @@ pub fn intro(state: &State, config: &Config) -> Markup {
 
 /// The lanes side by side (each `super::lane::lane`), the hint that they
 /// scroll, and on the page "Export a run".
-fn lanes_area(state: &State, page: bool) -> Markup {
+fn lanes_area(state: &State, page: bool, complete: bool) -> Markup {
     let count = state.lanes.len();
     let name = if count == 1 {
         t("lanes.one")
@@ -170,7 +170,7 @@ fn lanes_area(state: &State, page: bool) -> Markup {
             }
             div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region" aria-label=(name) {
                 div class="lanes" {
-                    @for i in 0..count { (super::lane::lane(state, i)) }
+                    @for i in 0..count { (super::lane::lane(state, i, complete)) }
                 }
             }
             @if page { (exports()) }
@@ -179,8 +179,9 @@ fn lanes_area(state: &State, page: bool) -> Markup {
 }
 
 /// What the page's `main` (or a figure's region) holds: intro, tabs,
-/// controls, the lanes and the inspector, the editor's panel.
-fn body(state: &State, config: &Config) -> Markup {
+/// controls, the lanes and the inspector, the editor's panel; in the
+/// complete figure, the whole run after them (`transcript`).
+fn body(state: &State, config: &Config, transcript: Option<&Markup>) -> Markup {
     let page = config.mode == Mode::Page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
@@ -194,9 +195,10 @@ fn body(state: &State, config: &Config) -> Markup {
             (narration(state))
         }
         div class="workspace" id="panel-lanes" hidden[away] {
-            (lanes_area(state, page))
+            (lanes_area(state, page, transcript.is_some()))
             (super::inspector::inspector(state))
         }
+        @if let Some(transcript) = transcript { (transcript) }
         // The lite page hands over before the editor shows: its panel is empty.
         @if with_editor { div id="panel-editor" hidden[!editor] {} }
     }
@@ -229,10 +231,10 @@ pub fn page(state: &State, ui: &Ui) -> Markup {
             // the course page named by its title (the page has its own
             // `main`). The header and picker are hidden in a figure (style.css).
             @if page {
-                main class="main" id="main" { (body(state, config)) }
+                main class="main" id="main" { (body(state, config, ui.transcript)) }
             } @else {
                 section class="main" role="region" aria-label=(region_name(state, config)) data-testid="figure" {
-                    (body(state, config))
+                    (body(state, config, ui.transcript))
                     @if let Some(caption) = &config.caption {
                         p class="figure-caption" data-testid="figure-caption" { (caption) }
                     }
@@ -268,6 +270,7 @@ mod tests {
                 config,
                 dark,
                 copied,
+                transcript: None,
             },
         )
         .into_string()

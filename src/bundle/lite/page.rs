@@ -176,6 +176,7 @@ fn render(inner: &Inner) {
         config: &inner.config,
         dark: inner.theme.get().unwrap_or_else(theme::system) == Theme::Dark,
         copied: &copied,
+        transcript: None,
     };
     morph(&inner.root, &view::page::page(&state, &ui).into_string());
 }
