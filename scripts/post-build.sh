@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # trunk post_build hook (Trunk.toml), in every profile:
-#   1. scripts/extract-loader.mjs: moves the module script trunk writes inline
-#      into index.html (it starts the lite bundle) into its own file,
-#      start.js, so the page runs under a strict Content-Security-Policy
-#      (`script-src 'self'`, no 'unsafe-inline'); see the book, "Content
-#      Security Policy" (docs/src/csp.md).
+#   0. mcp-lanes-figures (src/bin/figures.rs, native): every catalog
+#      scenario's complete figure in every language into figures/, and the
+#      first visit's into index.html (view::figure; www/figure.js plays it).
+#   1. scripts/drop-loader.mjs: takes out the loader (and preloads) trunk
+#      writes into index.html for the lite bundle: a first visit loads no
+#      WebAssembly (figure.js imports a bundle when needed), and with no
+#      inline script the page runs under a strict Content-Security-Policy
+#      (`script-src 'self'`); see the book, "Content Security Policy".
 #   2. scripts/split-catalogs.mjs: each catalog in i18n/ in two, the keys the
 #      lite bundle may show (<tag>.json, first visit) and those only the full
 #      bundle shows (<tag>.full.json).
@@ -20,7 +23,10 @@
 set -euo pipefail
 dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-node "$here/extract-loader.mjs" "$dir"
+# The complete figures first (the loader's step strips comments, and the
+# first visit's figure goes where index.html has one).
+( cd "$here/.." && cargo run --quiet --release --bin mcp-lanes-figures -- "$dir" )
+node "$here/drop-loader.mjs" "$dir"
 node "$here/split-catalogs.mjs" "$dir"
 node "$here/split-notes.mjs" "$dir"
 bash "$here/minify-js.sh"

@@ -25,7 +25,7 @@
 #               the spec allows) fails the run; results in target/conformance/
 #   6 wasm      cargo build -p mcp-lanes-core --target wasm32-unknown-unknown
 #   7 bundle    trunk build --release --offline   -> dist/ (without the book)
-#   8 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt
+#   8 size      scripts/measure-size.sh           -> tests/e2e/artifacts/size.txt (budgets enforced)
 #   9 browser   node --test tests/e2e/             (chromium; screenshots in tests/e2e/artifacts/)
 # Exits non-zero on any failure. Used by CI (.ci/run). No test asserts how
 # fast something is (the few times the CLI's tests check are timeouts that
@@ -110,7 +110,7 @@ section "7/9 bundle: trunk build --release --offline"
 MCP_LANES_BOOK=0 trunk build --release --offline
 section_done
 
-section "8/9 size: scripts/measure-size.sh (budget 150 KB gzip)"
+section "8/9 size: scripts/measure-size.sh (budgets: first visit 60 KB, course page of three figures 80 KB, gzip)"
 scripts/measure-size.sh dist
 section_done
 

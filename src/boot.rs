@@ -35,7 +35,9 @@ pub fn render(config: Config) -> Option<Running> {
     let root = document.create_element("div").ok()?;
     root.set_class_name("app-root");
     document.body()?.append_child(&root).ok()?;
-    Some(mount(root, config, Host::default()))
+    let running = mount(root, config, Host::default());
+    crate::browser::take_down_static();
+    Some(running)
 }
 
 /// Renders a figure (or the page) for `config` into `root`.

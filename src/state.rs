@@ -39,6 +39,10 @@ pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
 pub const SPEED_LABELS: [&str; 5] = ["0.25\u{d7}", "0.5\u{d7}", "1\u{d7}", "2\u{d7}", "4\u{d7}"];
 /// Index of 1x in [`SPEEDS`].
 pub const DEFAULT_SPEED: usize = 2;
+/// What the page says when the full bundle could not be loaded for a
+/// change (the lite page and `figure.js`).
+pub const HAND_OVER_FAILED: &str =
+    "The simulator could not be loaded, so the change was not made. Check the connection and try again.";
 /// Real time per playback step at 1x, in milliseconds.
 pub const STEP_MS: u32 = 900;
 

@@ -1,21 +1,26 @@
 // mcp-lanes figures in any page. Include this script, then call
 //   McpLanes.mount(hostElement, {scenario: "discover", autoplay: true})
 // for each figure; it returns a Promise of a handle with control(message)
-// and destroy(). Options, events and messages: README, "Embedding in a
-// course page". The modules and stylesheet are loaded once, from next to
-// this script (Trunk.toml keeps their names stable).
+// and destroy(). Options, events and messages: the book, "Embedding in a
+// course page". Everything is loaded from next to this script (Trunk.toml
+// keeps the names stable).
 //
-// Figures start with the lite bundle (recorded runs, no simulator), one
-// instance for every figure of the page. When a reader changes what only
-// the simulator can show, that figure alone moves to the full bundle
-// (loaded once, on first need): the lite figure calls `upgrade` with its
+// A figure of a catalog scenario with the simple options (scenario,
+// autoplay, speed, step, theme, title, caption, lang) is the run the build
+// drew (figures/<scenario>.<tag>.embed.html), played by figure.js: no
+// WebAssembly. Other options start the lite bundle (recorded runs, no
+// simulator), one instance for every such figure. When a reader changes
+// what only the simulator can show, that figure alone moves to the full
+// bundle (loaded once, on first need): the figure calls `upgrade` with its
 // hand-over, the full figure opens beside it in the same shadow root with
-// the change made, and the lite one is destroyed. The handle returned here
-// follows the figure across.
+// the change made, and the first one is destroyed. The handle returned
+// here follows the figure across.
 (() => {
   const base = new URL('.', document.currentScript.src).href;
   let lite;
   let full;
+  let player;
+  let index;
   // The full bundle, fetched, compiled and started once (its main() does
   // nothing here); again after a failure.
   const loadFull = () =>
@@ -44,10 +49,9 @@
   window.mcpLanesEmbed = base;
   window.McpLanes = {
     mount(host, options) {
-      lite ??= import(base + 'mcp-lanes-lite.js').then(async (m) => (await m.default(), m));
       let current = null;
       let gone = false;
-      // Mounts the full bundle's figure (with the lite figure's hand-over,
+      // Mounts the full bundle's figure (with the first figure's hand-over,
       // or null: the options need the simulator from the start).
       const upgrade = async (handoff) => {
         const handle = await (await loadFull()).mount(host, options, handoff);
@@ -63,11 +67,23 @@
           current?.destroy();
         },
       };
-      return lite
-        .then((m) => m.mount(host, options, upgrade))
+      const viaLite = () =>
+        (lite ??= import(base + 'mcp-lanes-lite.js').then(async (m) => (await m.default(), m)))
+          .then((m) => m.mount(host, options, upgrade))
+          .then((handle) => {
+            if (current) handle.free();
+            else current = handle;
+            return figure;
+          });
+      if (!(host instanceof Element)) return viaLite();
+      player ??= import(base + 'figure.js');
+      index ??= fetch(base + 'figures/index.json').then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${r.status}`))));
+      return Promise.all([player, index])
+        .then(([m, drawn]) => m.mount(host, options, { base, ids: drawn.scenarios, tags: drawn.langs, upgrade }))
+        .catch(() => null)
         .then((handle) => {
-          if (current) handle.free();
-          else current = handle;
+          if (!handle) return viaLite();
+          if (!current) current = handle;
           return figure;
         });
     },

@@ -5,7 +5,8 @@
 //! (the page's `main` and chrome, as `?scenario=<id>` shows it; what
 //! `figure.js` fetches when a reader picks a scenario or a language) and
 //! `DIST/figures/<scenario>.<tag>.embed.html` (the same as a figure, for
-//! `embed.js` and `?embed=1`), and draws the first visit's figure (no
+//! `embed.js` and `?embed=1`), lists them in `DIST/figures/index.json`
+//! (scenario ids and language tags), and draws the first visit's figure (no
 //! scenario asked for, English) into `DIST/index.html` in place of the
 //! comment `<!-- mcp-lanes:figure -->`.
 
@@ -71,6 +72,14 @@ mod prerender {
                 }
             }
         }
+        // What embed.js asks before it fetches a figure: the scenarios and
+        // the languages there are.
+        let index = serde_json::json!({
+            "scenarios": CATALOG.iter().map(|s| s.id).collect::<Vec<_>>(),
+            "langs": i18n::builtin_tags(),
+        });
+        let path = dir.join("index.json");
+        std::fs::write(&path, index.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
         i18n::install_builtin("en");
         let index = dist.join("index.html");
         let page =

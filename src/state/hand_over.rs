@@ -67,11 +67,7 @@ impl State {
             }
             Action::HandOverFailed => {
                 self.upgrade = None;
-                self.notice = Some(
-                    "The simulator could not be loaded, so the change was not made. \
-                     Check the connection and try again."
-                        .into(),
-                );
+                self.notice = Some(super::HAND_OVER_FAILED.into());
                 None
             }
             // Lanes here are never changed or compared: nothing to undo.

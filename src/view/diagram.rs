@@ -266,7 +266,8 @@ fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) ->
     ]);
     let from = d.layout.position_of(event.at_ms);
     html! {
-        g class=(class) data-show=[show(d, from, d.layout.len())] {
+        g class=(class) data-show=[show(d, from, d.layout.len())]
+            data-for=[d.complete.then(|| format!("{}:{}", d.index, event.index))] {
             rect x=(f(left)) y=(f(y - 10.5)) width=(f(width)) height="14" rx="3" {}
             text x=(f(x)) y=(f(y)) text-anchor=(anchor) { (text) }
         }
@@ -368,9 +369,11 @@ fn complete_locks(d: &Diagram) -> Markup {
             @let from = at(s.taken).unwrap_or(len);
             @let released = s.released.and_then(|r| at(r).map(|p| (r, p)));
             @let until = released.map_or(len, |(_, p)| p.saturating_sub(1));
+            // Drawn to where it ends (without scripts it stays so).
+            @let y2 = released.map_or(layout.playhead_y(len), |(r, _)| layout.event_y(n, r));
             @if from <= until {
                 rect class="lock-bar held" data-show=(format!("{from} {until}")) data-grow=(f(y1))
-                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height="2" rx="2" {
+                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
                     title { (tf("diagram.lock_held", &[("lock", &s.name)])) }
                 }
             }

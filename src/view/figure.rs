@@ -28,8 +28,9 @@ use super::narration::lines;
 use super::page::page;
 use super::Ui;
 use crate::i18n::{t, tf};
-use crate::model::clock;
+use crate::model::{clock, kind_name};
 use crate::state::{step_ms, Action, Selection, State, SPEEDS};
+use mcp_lanes_core::sim::{MessageKind, Side};
 
 /// What `figure.js` needs besides the markup: the player's words and the
 /// length of a step at each speed, as a JSON attribute.
@@ -41,9 +42,26 @@ fn words() -> String {
         "pauseKey": t("player.pause_key"),
         "copied": t("share.copied"),
         "noClipboard": t("share.no_clipboard"),
+        "textToCopy": t("share.text_to_copy"),
+        "skip": t("page.skip"),
+        "handOverFailed": crate::state::HAND_OVER_FAILED,
+        "langs": crate::i18n::languages().into_iter().map(|l| l.tag).collect::<Vec<_>>(),
         "stepMs": (0..SPEEDS.len()).map(step_ms).collect::<Vec<_>>(),
     })
     .to_string()
+}
+
+/// `state` with `selection` in the inspector.
+fn inspecting(state: &State, selection: Selection) -> State {
+    let mut inspected = state.clone();
+    inspected.update(Action::Inspect(Some(selection)));
+    inspected
+}
+
+/// `state` moved to `pos` (and returned, for the template).
+fn at_pos(state: &mut State, pos: usize) -> &State {
+    state.update(Action::Seek(pos));
+    state
 }
 
 /// One position of the run: what the player and narration show there,
@@ -67,19 +85,29 @@ fn step(state: &State, pos: usize) -> Markup {
                 .map(move |e| (n, e.index))
         })
         .collect();
+    // The server's replies drawn at this position (a figure's
+    // `mcp-lanes:reply` events): lane, label, kind.
+    let replies: Vec<serde_json::Value> = events
+        .iter()
+        .filter_map(|(n, i)| {
+            let m = state.lanes.get(*n)?.timeline.events.get(*i)?.message()?;
+            (m.from == Side::Server && matches!(m.kind, MessageKind::Result | MessageKind::Error))
+                .then(|| serde_json::json!([n, m.label, kind_name(m.kind)]))
+        })
+        .collect();
     html! {
-        li id=(format!("step-{pos}")) data-pos=(pos) data-ms=(ms) data-clock=(clock_text)
+        li id=(format!("step-{pos}")) data-pos=(pos)
+            data-replies=[(!replies.is_empty()).then(|| serde_json::Value::from(replies).to_string())] data-ms=(ms) data-clock=(clock_text)
             data-valuetext=(tf("player.step_of", &[("pos", &pos_text), ("len", &len_text), ("time", &clock_text)]))
             data-playhead=(super::num(layout.playhead_y(pos)))
-            data-link=(state.fragment()) {
+            data-link=(mcp_lanes_core::share::to_fragment(&state.share())) {
             div class="step-narration" {
                 @for line in lines(state) { p { (line) } }
             }
             @for (lane, event) in events {
-                @let mut inspected = state.clone();
-                @let _ = inspected.update(Action::Inspect(Some(Selection { lane, event })));
+                @let inspected = inspecting(state, Selection { lane, event });
                 @if let Some(e) = state.lanes.get(lane).and_then(|l| l.timeline.events.get(event)) {
-                    details class="step-event" id=(format!("event-{lane}-{event}")) data-event=(format!("{lane}:{event}")) {
+                    details class="step-event" open id=(format!("event-{lane}-{event}")) data-event=(format!("{lane}:{event}")) {
                         summary { (heading(e)) }
                         (inspector(&inspected))
                     }
@@ -100,8 +128,7 @@ pub fn transcript(state: &State) -> Markup {
             h2 id="transcript-heading" { (t("figure.whole_run")) }
             ol class="steps" {
                 @for pos in 0..=len {
-                    @let _ = at.update(Action::Seek(pos));
-                    (step(&at, pos))
+                    (step(&at_pos(&mut at, pos), pos))
                 }
             }
         }

@@ -80,19 +80,21 @@ async function fullLoaded(page) {
 
 describe('first visit', () => {
   for (const url of ['/', '/?scenario=elicitation-unchecked', '/?embed=1&scenario=plain-vs-rich']) {
-    test(`${url} loads the lite bundle and one scenario's runs, not the full bundle`, T, async () => {
+    test(`${url} shows the drawn figure and plays it with no WebAssembly`, T, async () => {
       const { page, requests, problems } = await tracked(url);
       await page.locator('[data-testid^="lane-"]').first().waitFor();
       await page.keyboard.press('End');
-      assert.ok(requests.some((p) => LITE.test(p)), 'the lite bundle is loaded');
-      assert.equal(requests.filter((p) => FULL.test(p)).length, 0, `no full bundle: ${requests.join(', ')}`);
-      assert.equal(requests.filter((p) => p.startsWith('/timelines/')).length, 1, 'one scenario\'s runs');
+      await page.locator('[data-testid="player"][data-state="end"]').waitFor();
+      assert.ok((await page.locator('[data-testid^="message-"]').count()) > 0, 'the run is drawn');
+      assert.equal(requests.filter((p) => /\.wasm$/.test(p) || LITE.test(p) || FULL.test(p)).length, 0, `no bundle: ${requests.join(', ')}`);
+      assert.ok(requests.filter((p) => p.startsWith('/figures/')).length <= 1, 'at most one drawn figure fetched');
+      assert.equal(requests.filter((p) => p.startsWith('/timelines/') || p.startsWith('/i18n/')).length, 0, 'no recorded runs, no catalogs');
       assert.deepEqual(problems, []);
       await page.close();
     });
   }
 
-  test('the recorded runs show what the simulator shows (last message of each lane)', T, async () => {
+  test('the drawn runs show what the simulator shows (last message of each lane)', T, async () => {
     const { page } = await tracked('/?scenario=plain-vs-rich');
     await page.keyboard.press('End');
     assert.equal(await lastLabel(page, 0), '-32021');
@@ -100,19 +102,61 @@ describe('first visit', () => {
     await page.close();
   });
 
-  test('switching scenarios in the lite page fetches their runs; back and forward work', T, async () => {
+  test('switching scenarios fetches their drawn figures; back and forward work', T, async () => {
     const { page, requests, problems } = await tracked('/?scenario=discover');
     await page.locator(`${sel('scenario-picker')} > summary`).click();
     await page.locator(sel('scenario-version-retry')).click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="scenario-title"]')?.dataset.scenario === 'version-retry');
+    await page.waitForFunction(() => document.querySelector('.app-root[data-ready] [data-testid="scenario-title"]')?.dataset.scenario === 'version-retry');
     await page.keyboard.press('End');
     assert.equal(await lastLabel(page, 0), 'result');
     await page.goBack();
-    await page.waitForFunction(() => document.querySelector('[data-testid="scenario-title"]')?.dataset.scenario === 'discover');
-    assert.equal(requests.filter((p) => p.startsWith('/timelines/')).length, 2, 'each scenario fetched once');
-    assert.equal(requests.filter((p) => FULL.test(p)).length, 0);
+    await page.waitForFunction(() => document.querySelector('.app-root[data-ready] [data-testid="scenario-title"]')?.dataset.scenario === 'discover');
+    assert.deepEqual(
+      requests.filter((p) => p.startsWith('/figures/')),
+      ['/figures/discover.en.html', '/figures/version-retry.en.html', '/figures/discover.en.html'],
+    );
+    assert.equal(requests.filter((p) => /\.wasm$/.test(p)).length, 0);
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  test('with WebAssembly blocked, every catalog scenario shows its whole run and steps', { timeout: 300_000 }, async () => {
+    const { page, problems } = await tracked('/', { block: '**/*.wasm' });
+    const ids = await page.evaluate(() => [...document.querySelectorAll('[data-act="scenario"]')].map((a) => a.dataset.arg));
+    assert.equal(ids.length, 20);
+    for (const id of ids) {
+      await page.goto(new URL(`/?scenario=${id}`, app.url).href);
+      await ready(page);
+      await page.waitForFunction((id) => document.querySelector('.app-root[data-ready] [data-testid="scenario-title"]')?.dataset.scenario === id, id);
+      const total = Number((await page.locator(sel('step-count')).innerText()).split('/')[1]);
+      assert.equal(await page.locator('[data-testid^="message-"]').count(), 0, `${id}: nothing drawn at the start`);
+      await page.locator(sel('step-forward')).click();
+      assert.equal(await page.locator(sel('step-count')).innerText(), `1/${total}`, id);
+      assert.ok((await page.locator('[data-testid^="message-"], [data-testid^="event-"]').count()) > 0, `${id}: the first step draws`);
+      await page.keyboard.press('End');
+      const drawn = await page.locator('[data-testid^="message-"]').count();
+      const expected = await page.evaluate(() => document.querySelectorAll('[data-testid^="message-"]').length);
+      assert.ok(drawn > 0 && drawn === expected, `${id}: every message at the end`);
+      assert.equal(await page.locator(sel('player')).getAttribute('data-state'), 'end');
+      assert.notEqual(await page.locator(sel('narration')).innerText(), '', `${id}: narrated`);
+    }
+    await saveScreenshot(page, 'no-wasm-last-scenario');
+    assert.ok(problems.every((p) => /wasm|Failed to load resource/.test(p)), problems.join('\n'));
+    await page.close();
+  });
+
+  test('with scripts off, the first visit shows every message and its narration', T, async () => {
+    const context = await app.context.browser().newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(app.url);
+    const messages = await page.locator('[data-testid="lanes"] [data-testid^="message-"]').count();
+    const transcript = page.locator(sel('transcript'));
+    assert.ok(messages > 0, 'every message in the lanes');
+    assert.equal(await transcript.locator('details.step-event').count(), await page.locator('[data-testid="lanes"] [data-testid^="message-"], [data-testid="lanes"] [data-testid^="event-"]').count(), 'each with its content');
+    assert.ok((await transcript.locator('.step-narration p').count()) > 1, 'and every step narrated');
+    assert.equal(await page.locator('g[data-key]').evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== 'none').length), 0, 'no envelope in flight');
+    await saveScreenshot(page, 'no-scripts-first-visit');
+    await context.close();
   });
 });
 
@@ -125,7 +169,8 @@ describe('first visit', () => {
 function drawn(selectors) {
   // A form control's value is compared as the control shows it (the lite
   // markup writes `value` and `selected`, yew sets the properties).
-  const skip = new Set(['data-act', 'data-arg', 'data-key', 'open', 'value', 'selected']);
+  // The drawn figure's marks for figure.js (data-show, …) are not drawn.
+  const skip = new Set(['data-act', 'data-arg', 'data-key', 'open', 'value', 'selected', 'data-show', 'data-flight', 'data-for', 'data-grow', 'data-shows']);
   const tree = (node) => {
     const attrs = [...node.attributes].filter((a) => !skip.has(a.name)).map((a) => `${a.name}=${a.value}`);
     if (node instanceof HTMLInputElement || node instanceof HTMLSelectElement) attrs.push(`(value)=${node.value}`);
@@ -270,14 +315,14 @@ describe('hand-over to the full bundle', () => {
     await page.close();
   });
 
-  test('without the recorded runs (fetch fails) the full bundle runs the scenario', T, async () => {
-    const { page, problems } = await tracked('/?scenario=legacy-handshake', { block: '**/timelines/**' });
-    await fullLoaded(page);
+  test('without the drawn figure (fetch fails) the lite bundle shows the scenario', T, async () => {
+    const { page, problems } = await tracked('/?scenario=legacy-handshake', { block: '**/figures/**' });
+    await page.waitForFunction(() => document.querySelectorAll('.app-root').length === 1 && !document.querySelector('.app-root[data-static]'), null, { timeout: 30_000 });
     assert.equal(await page.locator(sel('scenario-title')).getAttribute('data-scenario'), 'legacy-handshake');
     await page.keyboard.press('End');
     assert.ok((await page.locator('[data-testid^="message-0-"]').count()) > 0);
     // The blocked fetch is the only complaint.
-    assert.ok(problems.every((p) => /timelines|Failed to load resource/.test(p)), problems.join('\n'));
+    assert.ok(problems.every((p) => /figures|Failed to load resource/.test(p)), problems.join('\n'));
     await page.close();
   });
 
@@ -317,18 +362,18 @@ describe('script figures (McpLanes.mount)', () => {
       return msgs.length ? msgs[msgs.length - 1].dataset.label : null;
     }, [id, n]);
 
-  /** The budget scripts/measure-size.sh enforces on a first visit (bytes, gzip). */
+  /** The budget scripts/measure-size.sh enforces on a course page of three script figures (bytes, gzip). */
   async function budget() {
     const script = await readFile(path.join(REPO_ROOT, 'scripts', 'measure-size.sh'), 'utf8');
-    return Number(script.match(/SIZE_BUDGET_BYTES:-(\d+)/)[1]);
+    return Number(script.match(/COURSE_BUDGET_BYTES:-(\d+)/)[1]);
   }
 
-  test('a page of three script figures loads the lite bundle and data only, within the first-visit budget', T, async (t) => {
+  test('a page of three script figures loads the drawn figures and no WebAssembly, within its budget', T, async (t) => {
     const { page, requests, problems } = await tracked('/__host/three');
     for (const id of ['a', 'b', 'c']) await figure(page, id);
     await page.waitForLoadState('networkidle');
-    assert.equal(requests.filter((p) => FULL.test(p)).length, 0, `no full bundle: ${requests.join(', ')}`);
-    assert.equal(requests.filter((p) => /mcp-lanes-lite_bg\.wasm$/.test(p)).length, 1, 'one lite instance for every figure');
+    assert.equal(requests.filter((p) => /\.wasm$/.test(p)).length, 0, `no WebAssembly: ${requests.join(', ')}`);
+    assert.equal(requests.filter((p) => p.startsWith('/figures/') && p.endsWith('.embed.html')).length, 3, 'one drawn figure each');
     // What the page loaded from us, `gzip -9` as measure-size.sh counts it.
     const files = [...new Set(requests.filter((p) => !p.startsWith('/__host/')))];
     let total = 0;
@@ -343,7 +388,7 @@ describe('script figures (McpLanes.mount)', () => {
     await mkdir(ARTIFACTS_DIR, { recursive: true });
     await writeFile(path.join(ARTIFACTS_DIR, 'script-figures-size.txt'), `${lines.join('\n')}\n`);
     const limit = await budget();
-    assert.ok(total <= limit, `${total} bytes gzip, over the ${limit}-byte first-visit budget:\n${lines.join('\n')}`);
+    assert.ok(total <= limit, `${total} bytes gzip, over the ${limit}-byte course page budget:\n${lines.join('\n')}`);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -358,7 +403,7 @@ describe('script figures (McpLanes.mount)', () => {
     await page.locator(`#b [data-testid^="message-1-"]`).first().click();
     const inspected = await page.locator(`#b ${sel('inspector-title')}`).innerText();
     await page.locator(`#b ${sel('settings-0')} > summary`).click();
-    // The full figure opens beside the lite one, which then goes: one root.
+    // The full figure opens beside the drawn one, which then goes: one root.
     await page.waitForFunction(() => {
       const shadow = document.getElementById('b').shadowRoot;
       return shadow.querySelectorAll('[data-testid="player"]').length === 1 && shadow.querySelector('[data-testid="cap-0-elicitation.form"]');
@@ -370,7 +415,7 @@ describe('script figures (McpLanes.mount)', () => {
     assert.equal(await page.locator(`#b ${sel('player')}`).getAttribute('data-state'), 'end', 'still at the end');
     assert.equal(requests.filter((p) => /mcp-lanes-web_bg\.wasm$/.test(p)).length, 1, 'the full bundle loaded once');
     assert.equal(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelectorAll('link[href$="style.css"]').length), 1);
-    // The other figures stay lite and as they were.
+    // The other figures stay as they were.
     assert.equal(await page.locator(`#a ${sel('step-count')}`).innerText(), stepA);
     // The handle drives the full figure now, and its events reach the host.
     const events = page.evaluate(
@@ -392,7 +437,7 @@ describe('script figures (McpLanes.mount)', () => {
     await page.close();
   });
 
-  test('if the full bundle cannot be loaded, the figure stays lite with a notice, and the others are untouched', T, async () => {
+  test('if the full bundle cannot be loaded, the figure stays with a notice, and the others are untouched', T, async () => {
     const { page, problems } = await tracked('/__host/three', { block: '**/mcp-lanes-web_bg.wasm' });
     for (const id of ['a', 'b', 'c']) await figure(page, id);
     await page.locator(`#b ${sel('jump-end')}`).click();

@@ -59,9 +59,15 @@ export function expectedLastLabels(id) {
   }));
 }
 
-/** Waits until the wasm app has rendered the player. */
+/**
+ * Waits until the page is playable: the figure the build drew, once
+ * figure.js has set it up (`data-ready`), or a bundle's own page.
+ */
 export async function ready(page) {
-  await page.waitForSelector('[data-testid="player"]', { timeout: 30_000 });
+  await page.waitForSelector(
+    '.app-root[data-static][data-ready] [data-testid="player"], .app-root:not([data-static]) [data-testid="player"]',
+    { timeout: 30_000 },
+  );
 }
 
 /** Opens a scenario (waiting for the app) and returns the harness view. */

@@ -527,5 +527,7 @@ pub fn render_page(config: Config) -> Option<Page> {
     let root = document.create_element("div").ok()?;
     root.set_class_name("app-root");
     document.body()?.append_child(&root).ok()?;
-    Some(Page::mount(root, config, None))
+    let page = Page::mount(root, config, None);
+    crate::browser::take_down_static();
+    Some(page)
 }

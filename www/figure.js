@@ -1,0 +1,786 @@
+// mcp-lanes: the player of the figures the build draws, without a framework
+// and without WebAssembly.
+//
+// The build drew every catalog scenario's run whole (`view::figure`,
+// `mcp-lanes-figures`): the first visit's into index.html, the others into
+// figures/<scenario>.<tag>[.embed].html. In that markup, every element
+// whose presence depends on the playback position says where it shows
+// (`data-show="FROM TO"`), and the transcript after the lanes holds, per
+// position, the narration, the player's values and each event's inspector
+// content. This script takes the transcript out and shows the position a
+// reader steps to, as the page's bundles would draw it.
+//
+// It serves the page (index.html), an iframe figure (`?embed=1&…`) and, for
+// embed.js, a script figure (`mount`). No WebAssembly is loaded until a
+// reader shows the intent to change something (pointer, touch or focus on a
+// control marked data-handover); changing it then hands over to the full
+// bundle (the simulator), as the lite bundle does. What this script does not
+// read (options beyond the simple ones, a changed run's permalink) goes to
+// the lite bundle at once.
+
+const here = import.meta.url;
+const SKIP = '#play';
+/// Index of 1x among the speeds (`state::DEFAULT_SPEED`).
+const SPEED_VALUES = [0.25, 0.5, 1, 2, 4];
+const ICON_PLAY = 'M4 2l10 6-10 6z';
+const ICON_PAUSE = 'M3 2h4v12H3zM9 2h4v12H9z';
+
+/// A WebAssembly bundle's module and compiled code, fetched once.
+const pending = new Map();
+export function fetchBundle(url) {
+  if (!pending.has(url)) {
+    pending.set(url, [
+      import(url),
+      WebAssembly.compileStreaming(fetch(url.replace(/\.js$/, '_bg.wasm'))).catch(() => undefined),
+    ]);
+    if (/mcp-lanes-web\.js$/.test(url)) fetch(new URL('full.css', url)).catch(() => undefined);
+  }
+  return pending.get(url);
+}
+async function startBundle(url) {
+  try {
+    const [module, compiled] = await Promise.all(fetchBundle(url));
+    await module.default(compiled ? { module_or_path: compiled } : undefined);
+    return module;
+  } catch (e) {
+    pending.delete(url);
+    throw e;
+  }
+}
+
+/// The language a reader gets: the first of `wanted` the page has, else
+/// English (`i18n::choose`: `zh-CN` finds `zh`).
+function language(wanted, tags) {
+  for (const w of [...wanted, ...(navigator.languages || [navigator.language])]) {
+    if (typeof w !== 'string' || !w) continue;
+    const tag = w.trim().toLowerCase().replace('_', '-');
+    const found = tags.find((t) => t.toLowerCase() === tag) || tags.find((t) => t.toLowerCase() === tag.split('-')[0]);
+    if (found) return found;
+  }
+  return 'en';
+}
+
+/// A drawn figure from `base`: the root element of
+/// `figures/<id>.<tag>[.embed].html`.
+async function fetchFigure(base, id, tag, embed) {
+  const response = await fetch(new URL(`figures/${encodeURIComponent(id)}.${tag}${embed ? '.embed' : ''}.html`, base));
+  if (!response.ok) throw new Error(`figure ${id}.${tag}: HTTP ${response.status}`);
+  const template = document.createElement('template');
+  template.innerHTML = await response.text();
+  const root = template.content.querySelector('.app-root[data-static]');
+  if (!root) throw new Error(`figure ${id}.${tag}: not a figure`);
+  return root;
+}
+
+function attr(el, name, value) {
+  if (el && el.getAttribute(name) !== String(value)) el.setAttribute(name, value);
+}
+const pressed = (e) => e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey;
+const selection = (arg) => (/^\d+:\d+$/.test(arg ?? '') ? arg : null);
+
+/// Plays one drawn figure: the root the build drew, and where it is.
+export class Player {
+  /// `moved(before)`: after a render that moved the playhead.
+  constructor(root, moved = () => {}) {
+    this.root = root;
+    this.moved = moved;
+    this.pos = 0;
+    this.playing = false;
+    this.selected = null;
+    this.timer = null;
+    this.read();
+  }
+
+  /// Takes what the player needs out of the drawn figure.
+  read() {
+    const root = this.root;
+    const transcript = root.querySelector('[data-testid="transcript"]');
+    this.words = JSON.parse(transcript.dataset.words);
+    this.len = Number(transcript.dataset.len);
+    this.steps = [...transcript.querySelectorAll('li[data-pos]')];
+    this.transcriptMark = document.createComment('transcript');
+    transcript.replaceWith(this.transcriptMark);
+    this.transcript = transcript;
+    // Each positioned element leaves a mark where it goes back in.
+    this.shown = [...root.querySelectorAll('[data-show]')].map((el) => {
+      const [from, to] = el.dataset.show.split(' ').map(Number);
+      const mark = document.createComment('');
+      el.before(mark);
+      return { el, mark, from, to, envelope: el.hasAttribute('data-key') };
+    });
+    this.flights = [...root.querySelectorAll('[data-flight]')].map((el) => {
+      const [from, to] = el.dataset.flight.split(' ').map(Number);
+      return { el, from, to };
+    });
+    this.grows = [...root.querySelectorAll('[data-grow]')];
+    this.playheads = [...root.querySelectorAll('[data-playhead]')];
+    this.emptyInspector = root.querySelector('[data-testid="inspector"]');
+    this.speed = Number(root.querySelector('[data-testid="speed"]')?.value ?? 2);
+    this.scenario = root.querySelector('[data-testid="scenario-title"]')?.dataset.scenario ?? '';
+    root.dataset.js = '';
+  }
+
+  step() {
+    return this.steps[this.pos];
+  }
+
+  /// Draws position `this.pos`, the selection and the player.
+  render() {
+    const pos = this.pos;
+    const step = this.step();
+    const stepMs = this.words.stepMs[this.speed] ?? 900;
+    const dClass = { 3600: 'd3600', 1800: 'd1800', 450: 'd450', 225: 'd225' }[stepMs] || '';
+    for (const s of this.shown) {
+      const on = s.from <= pos && pos <= s.to;
+      if (on && s.envelope) {
+        // In again each time, so that its flight starts over.
+        s.el.remove();
+        const inner = s.el.firstElementChild;
+        if (inner) inner.setAttribute('class', ['envelope', dClass, inner.classList.contains('back') ? 'back' : ''].filter(Boolean).join(' '));
+        s.mark.after(s.el);
+      } else if (on && !s.el.isConnected) {
+        s.mark.after(s.el);
+      } else if (!on && s.el.isConnected) {
+        s.el.remove();
+      }
+    }
+    for (const f of this.flights) f.el.classList.toggle('in-flight', f.from <= pos && pos < f.to);
+    const playhead = Number(step.dataset.playhead);
+    for (const line of this.playheads) {
+      attr(line, 'y1', step.dataset.playhead);
+      attr(line, 'y2', step.dataset.playhead);
+    }
+    for (const bar of this.grows) attr(bar, 'height', Math.max(playhead - Number(bar.dataset.grow), 2).toFixed(1));
+    for (const el of this.root.querySelectorAll('[data-act="inspect"], [data-for]')) {
+      el.classList.toggle('selected', (el.dataset.arg ?? el.dataset.for) === this.selected);
+    }
+    this.renderPlayer(step);
+    const narration = this.root.querySelector('[data-testid="narration"]');
+    if (narration) narration.replaceChildren(...[...step.querySelector('.step-narration').children].map((p) => p.cloneNode(true)));
+    this.renderInspector();
+  }
+
+  renderPlayer(step) {
+    const root = this.root;
+    const { pos, len, playing, words } = this;
+    const state = pos >= len && pos > 0 ? 'end' : playing ? 'playing' : pos === 0 ? 'start' : 'paused';
+    attr(root.querySelector('[data-testid="player"]'), 'data-state', state);
+    const play = root.querySelector('[data-testid="play"]');
+    if (play) {
+      const label = playing ? words.pauseKey : words.playKey;
+      attr(play, 'aria-label', label);
+      attr(play, 'title', label);
+      attr(play, 'data-act', playing ? 'pause' : 'play');
+      attr(play.querySelector('path'), 'd', playing ? ICON_PAUSE : ICON_PLAY);
+      const text = play.querySelector('.button-text');
+      if (text) text.textContent = playing ? words.pause : words.play;
+    }
+    const scrubber = root.querySelector('[data-testid="scrubber"]');
+    if (scrubber) {
+      scrubber.value = String(pos);
+      attr(scrubber, 'value', pos);
+      attr(scrubber, 'aria-valuetext', step.dataset.valuetext);
+    }
+    const count = root.querySelector('[data-testid="step-count"]');
+    if (count) count.textContent = `${pos}/${len}`;
+    const clock = root.querySelector('[data-testid="clock"]');
+    if (clock) {
+      clock.textContent = step.dataset.clock;
+      attr(clock, 'data-ms', step.dataset.ms);
+    }
+    const speed = root.querySelector('[data-testid="speed"]');
+    if (speed && speed.value !== String(this.speed)) speed.value = String(this.speed);
+  }
+
+  renderInspector() {
+    const current = this.root.querySelector('[data-testid="inspector"]');
+    const want = this.selected || '';
+    if (!current || (current.dataset.shows || '') === want) return;
+    let next = this.emptyInspector;
+    if (want) {
+      const drawn = this.transcript.querySelector(`details[data-event="${want}"] > [data-testid="inspector"]`);
+      if (!drawn) return;
+      next = drawn.cloneNode(true);
+      next.dataset.shows = want;
+    }
+    current.replaceWith(next);
+  }
+
+  /// Carries out a reader's action (the state's `Action`s a recorded run
+  /// takes); returns whether it was one.
+  act(action, arg) {
+    const before = { pos: this.pos, playing: this.playing, speed: this.speed, selected: this.selected };
+    const stop = () => { this.playing = false; };
+    const seek = (p) => { this.pos = Math.max(0, Math.min(p, this.len)); };
+    switch (action) {
+      case 'play':
+        if (this.pos >= this.len) this.pos = 0;
+        this.playing = this.len > 0;
+        break;
+      case 'pause': stop(); break;
+      case 'toggle': return this.act(this.playing ? 'pause' : 'play');
+      case 'tick':
+        if (!this.playing) return true;
+        seek(this.pos + 1);
+        if (this.pos >= this.len) stop();
+        break;
+      case 'forward': stop(); seek(this.pos + 1); break;
+      case 'back': stop(); seek(this.pos - 1); break;
+      case 'seek': stop(); seek(arg); break;
+      case 'restart': stop(); this.pos = 0; break;
+      case 'end': stop(); this.pos = this.len; break;
+      case 'speed': this.speed = Math.max(0, Math.min(arg, this.words.stepMs.length - 1)); break;
+      case 'faster': this.speed = Math.min(this.speed + 1, this.words.stepMs.length - 1); break;
+      case 'slower': this.speed = Math.max(this.speed - 1, 0); break;
+      case 'inspect': this.selected = arg; break;
+      default: return false;
+    }
+    this.render();
+    if (this.playing !== before.playing || this.speed !== before.speed) {
+      clearInterval(this.timer);
+      this.timer = this.playing ? setInterval(() => this.act('tick'), this.words.stepMs[this.speed] ?? 900) : null;
+    }
+    this.moved(before);
+    return true;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playing = false;
+  }
+}
+
+/// A control message (`state::control`: exactly these shapes) as an action.
+function control(message) {
+  if (!message || typeof message !== 'object' || message.type !== 'mcp-lanes:control') return null;
+  if (Object.keys(message).some((k) => !['type', 'action', 'step'].includes(k))) return null;
+  const { action, step } = message;
+  if (action === 'seek') return Number.isInteger(step) && step >= 0 ? ['seek', Math.min(step, 1 << 30)] : null;
+  if ('step' in message) return null;
+  return { play: ['play'], pause: ['pause'], step: ['forward'], restart: ['restart'] }[action] ?? null;
+}
+
+/// The page or one figure: a player over a drawn figure, its buttons, its
+/// keys, and the hand-over to the full bundle.
+class Shell {
+  /// `mode`: 'page', 'frame' (an iframe figure) or 'mount' (a script
+  /// figure on `host`); `base`: where the bundles and figures are.
+  constructor(root, { mode, base, host = null, upgrade = null }) {
+    Object.assign(this, { root, mode, base, host, upgrade });
+    this.listeners = [];
+    this.helpReturn = null;
+    this.handingOver = false;
+    this.reported = null;
+    this.player = new Player(root, (before) => this.moved(before));
+  }
+
+  get words() {
+    return this.player.words;
+  }
+
+  /// After the playhead moved: the permalink (page), the events (figure),
+  /// the playhead kept in view, the inspector shown.
+  moved(before) {
+    const p = this.player;
+    if (this.mode === 'page') {
+      if (!p.playing) this.writeLink();
+      if (p.playing) this.followPlayhead();
+    } else {
+      this.report();
+    }
+    if (p.selected && p.selected !== before.selected) {
+      const inspector = this.root.querySelector('[data-testid="inspector"]');
+      if (inspector && inspector.getBoundingClientRect().top > innerHeight - 40) inspector.scrollIntoView();
+    }
+  }
+
+  /// A figure's events (`bridge::report`): the step whenever it moves,
+  /// the server's replies a step forward reaches, the end.
+  report() {
+    const p = this.player;
+    const [before, was] = this.reported ?? [0, -1];
+    if (before === p.pos && was === p.len) return;
+    this.reported = [p.pos, p.len];
+    const step = p.step();
+    this.emit('mcp-lanes:step', { scenario: p.scenario, step: p.pos, total: p.len, atMs: Number(step.dataset.ms) });
+    if (p.pos === before + 1 && step.dataset.replies) {
+      for (const [lane, label, kind] of JSON.parse(step.dataset.replies)) this.emit('mcp-lanes:reply', { lane, label, kind });
+    }
+    if (p.pos > before && p.pos >= p.len && p.len > 0) this.emit('mcp-lanes:complete', { scenario: p.scenario });
+  }
+
+  emit(name, detail) {
+    if (this.mode === 'mount') {
+      this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
+    } else if (this.mode === 'frame' && window.parent !== window) {
+      window.parent.postMessage({ ...detail, type: name }, '*');
+    }
+  }
+
+  /// The permalink in the URL while stopped (`permalink::write`): none at
+  /// the start.
+  writeLink() {
+    const fragment = this.player.pos > 0 ? this.player.step().dataset.link : '';
+    if (location.hash.replace(/^#/, '') === fragment) return;
+    history.replaceState(history.state, '', location.pathname + location.search + (fragment ? `#${fragment}` : ''));
+  }
+
+  followPlayhead() {
+    const line = this.root.querySelector('[data-playhead]');
+    const bottom = line?.getBoundingClientRect().bottom ?? 0;
+    if (line && innerHeight > 0 && bottom > innerHeight - 48) scrollBy(0, bottom - innerHeight + innerHeight / 3);
+  }
+
+  showTheme() {
+    const themed = this.mode === 'mount' ? this.host : document.documentElement;
+    const chosen = themed.getAttribute('data-theme');
+    const dark = chosen ? chosen === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+    attr(this.root.querySelector('[data-testid="theme-toggle"]'), 'aria-pressed', dark ? 'true' : 'false');
+  }
+
+  theme() {
+    const themed = this.mode === 'mount' ? this.host : document.documentElement;
+    const chosen = themed.getAttribute('data-theme');
+    const dark = chosen ? chosen === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+    const next = dark ? 'light' : 'dark';
+    themed.setAttribute('data-theme', next);
+    if (this.mode === 'page') {
+      try { localStorage.setItem('mcp-lanes.theme', next); } catch { /* no storage */ }
+    }
+    this.showTheme();
+  }
+
+  help(open) {
+    const dialog = this.root.querySelector('[data-testid="help-dialog"]');
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      this.helpReturn = this.root.getRootNode().activeElement;
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+    if (!open && this.helpReturn) {
+      this.helpReturn.focus?.();
+      this.helpReturn = null;
+    }
+  }
+
+  async copyLink() {
+    const p = this.player;
+    const link = location.origin + location.pathname + location.search + `#${p.step().dataset.link}`;
+    const status = this.root.querySelector('[data-testid="link-status"]');
+    const share = status?.parentElement;
+    share?.querySelector('.share-pop')?.remove();
+    try {
+      await navigator.clipboard.writeText(link);
+      if (status) status.textContent = p.words.copied;
+    } catch {
+      if (status) status.textContent = '';
+      if (share) {
+        const pop = document.createElement('div');
+        pop.className = 'share-pop';
+        const said = document.createElement('p');
+        said.textContent = p.words.noClipboard;
+        const field = document.createElement('textarea');
+        Object.assign(field, { className: 'manual-copy', readOnly: true, rows: 2, value: link });
+        field.setAttribute('data-testid', 'link-field');
+        field.setAttribute('aria-label', p.words.textToCopy ?? '');
+        pop.append(said, field);
+        share.append(pop);
+      }
+    }
+  }
+
+  /// Hands over to the full bundle with the state shown now and the
+  /// change asked for (`config::Handoff`); the page (or figure) that is
+  /// there stays until the full one is up.
+  async handOver({ editor = false } = {}) {
+    if (this.handingOver) return;
+    this.handingOver = true;
+    const p = this.player;
+    p.stop();
+    const focused = this.root.getRootNode().activeElement;
+    const handoff = JSON.stringify({
+      link: p.step().dataset.link,
+      selected: p.selected ? p.selected.split(':').map(Number) : null,
+      editor,
+      speed: p.speed,
+      focus: focused && this.root.contains(focused) ? focused.closest('[data-testid]')?.dataset.testid ?? null : null,
+      open: [...this.root.querySelectorAll('details[open][data-testid]')].map((d) => d.dataset.testid),
+    });
+    this.root.setAttribute('aria-busy', 'true');
+    const scroll = scrollY;
+    try {
+      if (this.mode === 'mount') {
+        await this.upgrade(handoff);
+      } else {
+        globalThis.mcpLanesHandoff = handoff;
+        await startBundle(new URL('mcp-lanes-web.js', this.base).href);
+        this.destroy();
+        scrollTo(0, scroll);
+      }
+    } catch {
+      console.error('mcp-lanes: the full bundle could not be loaded; reload the page to try again');
+      delete globalThis.mcpLanesHandoff;
+      this.handingOver = false;
+      this.root.removeAttribute('aria-busy');
+      const intro = this.root.querySelector('.intro');
+      if (intro && !intro.querySelector('[data-testid="notice"]')) {
+        const notice = document.createElement('p');
+        Object.assign(notice, { className: 'notice', textContent: p.words.handOverFailed });
+        notice.setAttribute('role', 'alert');
+        notice.setAttribute('data-testid', 'notice');
+        intro.append(notice);
+      }
+      for (const d of this.root.querySelectorAll('details[data-act="handover"][open]')) d.open = false;
+    }
+  }
+
+  /// Stops playing and listening (the root stays).
+  detach() {
+    this.player.stop();
+    for (const [target, type, f, options] of this.listeners) target.removeEventListener(type, f, options);
+    this.listeners = [];
+    this.height?.disconnect();
+  }
+
+  destroy() {
+    this.detach();
+    this.root.remove();
+  }
+
+  /// What a key press means (`shortcuts::action_for`).
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.composedPath()[0] instanceof Element ? e.composedPath()[0] : null;
+    if (t?.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog") || document.querySelector('dialog[open]') || this.root.querySelector('dialog[open]')) return;
+    const onControl = t?.closest("button, a, summary, [role='button']");
+    const acts = {
+      k: 'toggle', K: 'toggle', ArrowRight: 'forward', ArrowLeft: 'back', Home: 'restart', End: 'end',
+      '+': 'faster', '=': 'faster', '-': 'slower', _: 'slower',
+    };
+    let done = true;
+    if ((e.key === ' ' || e.key === 'Spacebar') && !onControl) this.player.act('toggle');
+    else if (acts[e.key]) this.player.act(acts[e.key]);
+    else if (e.key === '?') this.help(true);
+    else if ((e.key === 'e' || e.key === 'E') && this.root.querySelector('[data-testid="tab-editor"]')) this.handOver({ editor: true });
+    else if (e.key === 'Escape') this.player.act('inspect', null);
+    else done = false;
+    if (done) e.preventDefault();
+  }
+
+  click(e) {
+    const el = e.target instanceof Element ? e.target.closest('[data-act]') : null;
+    if (!el || !this.root.contains(el)) return;
+    const arg = el.dataset.arg ?? '';
+    const p = this.player;
+    switch (el.dataset.act) {
+      case 'play': case 'pause': case 'restart': case 'back': case 'forward': case 'end':
+        p.act(el.dataset.act); break;
+      case 'inspect': if (selection(arg)) p.act('inspect', arg); break;
+      case 'close-inspector': p.act('inspect', null); break;
+      case 'help': this.help(true); break;
+      case 'help-close': this.help(false); break;
+      case 'theme': this.theme(); break;
+      case 'copy-link': this.copyLink(); break;
+      case 'tab': if (arg === 'editor') this.handOver({ editor: true }); break;
+      case 'scenario':
+        if (this.mode === 'page' && pressed(e)) {
+          e.preventDefault();
+          this.pick?.(arg);
+        }
+        break;
+      default:
+    }
+  }
+
+  listen() {
+    const on = (target, type, f, options) => {
+      target.addEventListener(type, f, options);
+      this.listeners.push([target, type, f, options]);
+    };
+    const root = this.root;
+    on(root, 'click', (e) => this.click(e));
+    on(root, 'keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      const el = e.target instanceof Element ? e.target.closest('[data-act="inspect"]') : null;
+      if (el && selection(el.dataset.arg)) {
+        e.preventDefault();
+        this.player.act('inspect', el.dataset.arg);
+      }
+    });
+    on(root, 'input', (e) => {
+      if (e.target.dataset?.act === 'seek') this.player.act('seek', Number(e.target.value));
+    });
+    on(root, 'change', (e) => {
+      if (e.target.dataset?.act === 'speed') this.player.act('speed', Number(e.target.value));
+    });
+    on(root, 'toggle', (e) => {
+      const d = e.target;
+      if (d instanceof HTMLDetailsElement && d.open && d.dataset.act === 'handover') this.handOver();
+    }, true);
+    on(root, 'close', (e) => {
+      if (e.target.dataset?.testid === 'help-dialog') this.help(false);
+    }, true);
+    // The keys: the whole document for the page and an iframe figure, only
+    // inside a script figure (each figure hears its own).
+    on(this.mode === 'mount' ? root : document, 'keydown', (e) => this.key(e));
+    // The intent to change something: fetch and compile the simulator now.
+    const seen = (e) => {
+      const t = e.composedPath()[0];
+      if (t instanceof Element && t.closest('[data-handover]')) {
+        fetchBundle(new URL('mcp-lanes-web.js', this.base).href);
+        for (const type of ['pointerover', 'focusin', 'touchstart']) document.removeEventListener(type, seen, true);
+      }
+    };
+    // (embed.js watches for a script figure's.)
+    if (this.mode !== 'mount') {
+      for (const type of ['pointerover', 'focusin', 'touchstart']) on(document, type, seen, { capture: true, passive: true });
+    }
+    // Print: the whole run, and the transcript.
+    on(window, 'beforeprint', () => {
+      const p = this.player;
+      this.printedAt = p.pos;
+      p.stop();
+      p.pos = p.len;
+      p.render();
+      p.transcriptMark.after(p.transcript);
+    });
+    on(window, 'afterprint', () => {
+      const p = this.player;
+      p.transcript.remove();
+      p.pos = this.printedAt ?? 0;
+      p.render();
+    });
+  }
+
+  /// An iframe figure: control messages from its own origin and `origins`,
+  /// and its height to the parent.
+  frame(origins) {
+    const allowed = [location.origin, ...origins];
+    let logged = false;
+    const onMessage = (e) => {
+      if (e.data?.type !== 'mcp-lanes:control') return;
+      const action = allowed.includes(e.origin) ? control(e.data) : null;
+      if (action) this.player.act(...action);
+      else if (!logged) {
+        logged = true;
+        console.debug('mcp-lanes: ignored a control message (origin not allowed, or not a documented shape; see README)');
+      }
+    };
+    window.addEventListener('message', onMessage);
+    this.listeners.push([window, 'message', onMessage, undefined]);
+    if (window.parent !== window) {
+      this.height = new ResizeObserver(() => window.parent.postMessage({ type: 'mcp-lanes:height', height: this.root.offsetHeight }, '*'));
+      this.height.observe(this.root);
+    }
+  }
+}
+
+/// A figure's options this script reads itself (the rest goes to the
+/// bundles): a catalog scenario, autoplay, speed, step, theme, title,
+/// caption, lang, and for an iframe origins. `null`: not only those, or
+/// not as the options' reader would take them without a problem.
+function simple(options, ids, frame) {
+  if (!options || typeof options !== 'object' || Array.isArray(options)) return null;
+  const known = ['scenario', 'autoplay', 'speed', 'step', 'theme', 'title', 'caption', 'lang', ...(frame ? ['origins'] : [])];
+  if (Object.keys(options).some((k) => !known.includes(k))) return null;
+  const o = options;
+  const ok =
+    (o.scenario === undefined || (typeof o.scenario === 'string' && ids.includes(o.scenario))) &&
+    (o.autoplay === undefined || typeof o.autoplay === 'boolean') &&
+    (o.speed === undefined || SPEED_VALUES.includes(o.speed)) &&
+    (o.step === undefined || (Number.isInteger(o.step) && o.step >= 0)) &&
+    (o.theme === undefined || ['light', 'dark', 'auto'].includes(o.theme)) &&
+    (o.title === undefined || (typeof o.title === 'string' && o.title.trim() !== '')) &&
+    (o.caption === undefined || typeof o.caption === 'string') &&
+    (o.lang === undefined || typeof o.lang === 'string') &&
+    (o.origins === undefined || (Array.isArray(o.origins) && o.origins.every((x) => typeof x === 'string' && /^https?:\/\/[^/*]+$/.test(x))));
+  const reduced = o.autoplay && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return ok && !reduced ? o : null;
+}
+
+/// An iframe figure's options from its query (`config::from_url`'s
+/// typing, for the options `simple` takes).
+function queryOptions(params) {
+  const o = {};
+  for (const [k, v] of params) {
+    if (k === 'embed') continue;
+    if (k in o) return null;
+    if (k === 'autoplay') o[k] = v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v;
+    else if (k === 'speed' || k === 'step') o[k] = /^\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+    else if (k === 'origins') o[k] = v.split(',').filter(Boolean);
+    else o[k] = v;
+  }
+  return o;
+}
+
+/// Puts a figure's options into the drawn figure and its player.
+function apply(shell, o) {
+  const { root, player } = shell;
+  if (o.title !== undefined) {
+    const title = root.querySelector('[data-testid="scenario-title"]');
+    if (title) title.textContent = o.title;
+    root.querySelector('[data-testid="figure"]')?.setAttribute('aria-label', o.title);
+  }
+  if (o.caption !== undefined) {
+    const caption = document.createElement('p');
+    Object.assign(caption, { className: 'figure-caption', textContent: o.caption });
+    caption.setAttribute('data-testid', 'figure-caption');
+    root.querySelector('[data-testid="figure"]')?.append(caption);
+  }
+  if (o.theme === 'light' || o.theme === 'dark') (shell.mode === 'mount' ? shell.host : document.documentElement).setAttribute('data-theme', o.theme);
+  if (o.speed !== undefined) player.speed = SPEED_VALUES.indexOf(o.speed);
+  player.pos = Math.min(o.step ?? 0, player.len);
+  player.render();
+  shell.showTheme();
+  if (o.autoplay) player.act('play');
+  else shell.report();
+}
+
+/// The tags of the page's languages, from a drawn figure.
+const tagsOf = (root) => JSON.parse(root.querySelector('[data-testid="transcript"]')?.dataset.words || '{}').langs || ['en'];
+const idsOf = (root) => [...root.querySelectorAll('[data-act="scenario"]')].map((a) => a.dataset.arg);
+
+/// The lite bundle starts (it reads the URL and takes the drawn figure
+/// down once its page is up).
+function bootLite(shell, base) {
+  shell?.detach();
+  startBundle(new URL('mcp-lanes-lite.js', base).href).catch(() => {
+    console.error('mcp-lanes: the lite bundle could not be loaded; reload the page to try again');
+  });
+}
+
+/// The page (index.html): plays the drawn figure, opens others.
+async function page(root) {
+  const base = here;
+  const params = new URLSearchParams(location.search);
+  const ids = idsOf(root);
+  const tags = tagsOf(root);
+  const embed = params.get('embed') === '1';
+  const options = embed ? simple(queryOptions(params), ids, true) : null;
+  const foreign = embed ? !options : [...params.keys()].some((k) => k !== 'scenario' && k !== 'lang');
+  const id = embed ? options?.scenario ?? ids[0] : params.get('scenario');
+  if (foreign || (id !== null && !ids.includes(id))) {
+    bootLite(null, base);
+    return;
+  }
+  const shell = new Shell(root, { mode: embed ? 'frame' : 'page', base });
+  const tag = language([embed ? options.lang : params.get('lang')], tags);
+  // `kept`: a reader went there (the picker stays as the reader left it);
+  // `focusId`: what gets focus then.
+  const open = async (scenario, lang, { kept = false, focusId = null } = {}) => {
+    const fetched = await fetchFigure(base, scenario, lang, embed);
+    delete root.dataset.ready;
+    const pickerOpen = kept ? root.querySelector('[data-testid="scenario-picker"]')?.open : undefined;
+    shell.player.stop();
+    root.replaceChildren(...fetched.childNodes);
+    const picker = root.querySelector('[data-testid="scenario-picker"]');
+    if (picker && pickerOpen !== undefined) picker.open = pickerOpen;
+    shell.player = new Player(root, (before) => shell.moved(before));
+    shell.reported = null;
+    shell.showTheme();
+    shell.player.render();
+    document.documentElement.lang = lang;
+    const skip = document.querySelector('[data-testid="skip-link"]');
+    if (skip) skip.textContent = shell.words.skip;
+    if (focusId) root.querySelector(`[data-testid="${focusId}"]`)?.focus();
+    root.dataset.ready = '';
+  };
+  shell.pick = (scenario) => {
+    const next = new URLSearchParams(location.search);
+    if (next.get('scenario') !== scenario) {
+      next.set('scenario', scenario);
+      next.delete('scenario-url');
+      history.pushState(null, '', `?${next}`);
+    }
+    open(scenario, document.documentElement.lang || 'en', { kept: true, focusId: `scenario-${scenario}` }).catch(() => bootLite(shell, base));
+  };
+  shell.listen();
+  if (!embed) {
+    const onPop = () => {
+      if (location.hash === SKIP) return;
+      const scenario = new URLSearchParams(location.search).get('scenario') ?? ids[0];
+      if (location.hash || !ids.includes(scenario)) bootLite(shell, base);
+      else open(scenario, document.documentElement.lang || 'en', { kept: true }).catch(() => bootLite(shell, base));
+    };
+    window.addEventListener('popstate', onPop);
+    shell.listeners.push([window, 'popstate', onPop, undefined]);
+  } else {
+    shell.frame(options.origins ?? []);
+  }
+  shell.showTheme();
+  if (embed || id !== null || tag !== 'en') {
+    try {
+      await open(id ?? ids[0], tag);
+      if (id === null && !embed) {
+        // No scenario asked for: the picker stays unfolded.
+        const picker = root.querySelector('[data-testid="scenario-picker"]');
+        if (picker) picker.open = true;
+      }
+    } catch {
+      bootLite(shell, base);
+      return;
+    }
+  }
+  const hash = location.hash.replace(/^#/, '');
+  if (!embed && hash && `#${hash}` !== SKIP) {
+    const at = shell.player.steps.findIndex((s) => s.dataset.link === hash);
+    if (at < 0) {
+      bootLite(shell, base);
+      return;
+    }
+    shell.player.pos = at;
+  }
+  if (embed) apply(shell, options);
+  else shell.player.render();
+  root.dataset.ready = '';
+}
+
+/// A script figure (embed.js's `McpLanes.mount`) drawn by the build, in a
+/// shadow root on `host`; `null` when its options need a bundle.
+/// `upgrade(handoff)` mounts the full bundle's figure on the same host.
+export async function mount(host, options, { base, ids, tags, upgrade }) {
+  const o = simple(options, ids, false);
+  if (!o) return null;
+  const hostLang = host.closest('[lang]')?.getAttribute('lang');
+  const tag = language([o.lang, hostLang], tags);
+  const drawn = await fetchFigure(base, o.scenario ?? ids[0], tag, true);
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  shadow.replaceChildren();
+  const sheet = document.createElement('link');
+  sheet.rel = 'stylesheet';
+  sheet.href = new URL('style.css', base).href;
+  const loaded = new Promise((done) => {
+    sheet.onload = done;
+    sheet.onerror = done;
+  });
+  shadow.append(sheet);
+  await loaded;
+  const root = document.createElement('div');
+  root.className = 'app-root';
+  root.setAttribute('data-static', '');
+  root.setAttribute('lang', tag);
+  root.replaceChildren(...drawn.childNodes);
+  shadow.append(root);
+  const shell = new Shell(root, { mode: 'mount', base, host, upgrade });
+  shell.listen();
+  apply(shell, o);
+  root.dataset.ready = '';
+  let gone = false;
+  return {
+    control: (message) => {
+      const action = gone ? null : control(message);
+      if (action) shell.player.act(...action);
+      return Boolean(action);
+    },
+    destroy: () => {
+      gone = true;
+      shell.destroy();
+    },
+  };
+}
+
+const root = document.querySelector('.app-root[data-static]');
+if (root && !globalThis.mcpLanesEmbed) page(root);
