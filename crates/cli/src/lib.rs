@@ -6,7 +6,9 @@
 //! - `run` plays a scenario on the virtual clock and prints its transcript;
 //! - `serve` puts the very same simulated server the page shows on real
 //!   stdio or on Streamable HTTP at `http://127.0.0.1:N/mcp`;
-//! - `export` prints a catalog scenario as a scenario file;
+//! - `export` prints a catalog scenario as a scenario file, or
+//!   (`--figure`) a scenario file's complete figure as static HTML, drawn
+//!   by the web crate's views ([`figure`]);
 //! - `client` runs the very same simulated client against a real server,
 //!   over Streamable HTTP or a child's stdio ([`driver`]);
 //! - `check` runs the lesson flows against a real server and grades every
@@ -29,6 +31,7 @@ mod check;
 mod client;
 mod driver;
 mod edge;
+mod figure;
 mod flows;
 pub mod http;
 pub mod i18n;
@@ -99,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(&args),
         Command::Bridge(args) => bridge::bridge(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
+        Command::Figure(args) => figure::export(&args),
         Command::Serve { transport, server } => {
             source::server(&server).and_then(|config| match transport {
                 Transport::Stdio => stdio::serve(config),

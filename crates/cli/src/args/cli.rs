@@ -23,6 +23,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
                        --file PATH --server ID
        mcp-lanes export --scenario ID
+       mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]
        mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
        mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
        mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
@@ -94,8 +95,20 @@ mcp-lanes serve [--transport stdio] --preset ID
        mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
                        --file PATH --server ID")]
     Serve(ServeOpts),
-    /// Print a built-in scenario as a scenario file, to start one from
-    #[command(override_usage = "mcp-lanes export --scenario ID")]
+    /// Print a built-in scenario as a scenario file, or a file's complete figure as HTML
+    ///
+    /// --scenario: print a built-in scenario as a scenario file, to start
+    /// one from.
+    ///
+    /// --figure: run a scenario file's set-ups and write their complete
+    /// figure as static HTML (the page's views, every step and message
+    /// drawn): the `div.app-root` a course page includes next to
+    /// mcp-lanes' style.css and figure.js, or with --document a standalone
+    /// HTML document that links them from --base. An invalid file gets
+    /// every problem on stderr and exit status 2.
+    #[command(override_usage = "\
+mcp-lanes export --scenario ID
+       mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]")]
     Export(ExportOpts),
     /// Run the simulator's own client against a real server
     ///
@@ -239,6 +252,21 @@ pub struct ExportOpts {
     /// A catalog scenario: its id, or its number in `mcp-lanes list`
     #[arg(long, value_name = "ID", allow_hyphen_values = true)]
     pub scenario: Option<String>,
+    /// A scenario file (JSON) whose complete figure to write as HTML
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub figure: Option<String>,
+    /// Language of the figure (default en; the file's own translation where it has one)
+    #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
+    pub lang: Option<String>,
+    /// Write the figure to PATH instead of stdout
+    #[arg(long, value_name = "PATH", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub out: Option<String>,
+    /// A standalone HTML document around the figure, linking style.css and figure.js
+    #[arg(long)]
+    pub document: bool,
+    /// Where the document finds style.css and figure.js (default: its own directory)
+    #[arg(long, value_name = "URL", allow_hyphen_values = true, value_hint = ValueHint::Url)]
+    pub base: Option<String>,
 }
 
 /// `client`'s options.

@@ -22,11 +22,12 @@ use crate::bridge::BridgeArgs;
 use crate::check::{CheckArgs, ReportFormat};
 use crate::client::ClientArgs;
 use crate::driver::Target;
+use crate::figure::FigureArgs;
 use crate::http::HttpOptions;
 use crate::i18n::Keyed;
 use crate::run::{Format, Scenario};
 use crate::source::ServerSource;
-use cli::{BridgeOpts, CheckOpts, ClientOpts, RunOpts, ServeOpts, Sub};
+use cli::{BridgeOpts, CheckOpts, ClientOpts, ExportOpts, RunOpts, ServeOpts, Sub};
 pub use usage::UsageError;
 use usage::{usage, HTTP_ONLY};
 
@@ -81,6 +82,8 @@ pub enum Command {
         /// The scenario id as typed (checked when exported).
         scenario: String,
     },
+    /// `export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]`.
+    Figure(FigureArgs),
 }
 
 /// Parses the arguments after the program name.
@@ -164,11 +167,7 @@ fn command(sub: Sub, matches: &ArgMatches) -> Result<Command, Keyed> {
         }),
         Sub::Run(o) => run(o),
         Sub::Serve(o) => serve(o),
-        Sub::Export(o) => Ok(Command::Export {
-            scenario: o.scenario.ok_or_else(|| {
-                usage("cli.usage.export_needs", "export needs --scenario ID", &[])
-            })?,
-        }),
+        Sub::Export(o) => export(o),
         Sub::Client(o) => client(o),
         Sub::Check(o) => check(o, matches.subcommand_matches("check")),
         Sub::Bridge(o) => bridge(o),
@@ -275,6 +274,70 @@ fn run(o: RunOpts) -> Result<Command, Keyed> {
         format,
         lang: catalog(o.lang)?,
     })
+}
+
+/// `export`: a catalog scenario as a file, or a file's complete figure
+/// (and the figure's options, which `--scenario` does not take).
+fn export(o: ExportOpts) -> Result<Command, Keyed> {
+    let path = match one_of(
+        o.scenario,
+        o.figure,
+        (
+            "cli.usage.export_both",
+            "export takes --scenario ID or --figure FILE, not both",
+        ),
+        (
+            "cli.usage.export_needs",
+            "export needs --scenario ID or --figure FILE",
+        ),
+    )? {
+        Ok(scenario) => {
+            let given = [
+                ("lang", o.lang.is_some()),
+                ("out", o.out.is_some()),
+                ("document", o.document),
+                ("base", o.base.is_some()),
+            ];
+            if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
+                return Err(usage(
+                    "cli.usage.http_only",
+                    "--{name} only applies to {what}",
+                    &[
+                        ("name", name.to_string()),
+                        ("what", "export --figure FILE".to_string()),
+                    ],
+                ));
+            }
+            return Ok(Command::Export { scenario });
+        }
+        Err(path) => path,
+    };
+    if o.base.is_some() && !o.document {
+        return Err(usage(
+            "cli.usage.http_only",
+            "--{name} only applies to {what}",
+            &[
+                ("name", "base".to_string()),
+                ("what", "--document".to_string()),
+            ],
+        ));
+    }
+    let lang = match o.lang {
+        None => crate::figure::DEFAULT_LANG.to_string(),
+        Some(tag) => crate::figure::language(&tag).ok_or_else(|| {
+            usage(
+                "cli.usage.unknown_lang",
+                "unknown --lang {tag} (expected one of {tags})",
+                &[("tag", format!("{tag:?}")), ("tags", crate::figure::tags())],
+            )
+        })?,
+    };
+    Ok(Command::Figure(FigureArgs {
+        path,
+        lang,
+        document: o.document.then(|| o.base.unwrap_or_default()),
+        out: o.out.map(std::path::PathBuf::from),
+    }))
 }
 
 /// `serve`: what to serve, then how.

@@ -132,6 +132,12 @@ const BAD: &[&[&str]] = &[
     ],
     &["export"],
     &["export", "--scenario", "a", "--format", "json"],
+    &["export", "--scenario", "a", "--figure", "f.json"],
+    &["export", "--scenario", "a", "--out", "f.html"],
+    &["export", "--scenario", "a", "--document"],
+    &["export", "--figure", "f.json", "--lang", "xx"],
+    &["export", "--figure", "f.json", "--base", "/x/"],
+    &["export", "--figure", "f.json", "--format", "json"],
     &["list", "--file", "b.json"],
     &["client"],
     &["client", "http://a", "http://b"],
@@ -312,6 +318,44 @@ fn parses_each_command() {
             scenario: "discover".into()
         })
     );
+    assert_eq!(
+        p(&["export", "--figure", "lesson.json"]),
+        Ok(Command::Figure(FigureArgs {
+            path: "lesson.json".into(),
+            lang: "en".into(),
+            document: None,
+            out: None,
+        }))
+    );
+    assert_eq!(
+        p(&[
+            "export",
+            "--figure",
+            "lesson.json",
+            "--lang",
+            "zh-CN",
+            "--document",
+            "--base",
+            "/mcp-lanes/",
+            "--out",
+            "lesson.html",
+        ]),
+        Ok(Command::Figure(FigureArgs {
+            path: "lesson.json".into(),
+            lang: "zh".into(),
+            document: Some("/mcp-lanes/".into()),
+            out: Some("lesson.html".into()),
+        }))
+    );
+    assert_eq!(
+        p(&["export", "--figure", "lesson.json", "--document"]),
+        Ok(Command::Figure(FigureArgs {
+            path: "lesson.json".into(),
+            lang: "en".into(),
+            document: Some(String::new()),
+            out: None,
+        }))
+    );
     assert!(matches!(p(&["--help"]), Ok(Command::Help(text)) if text.contains("Usage:")));
     assert!(
         matches!(p(&["run", "-h"]), Ok(Command::Help(text)) if text.contains("--scenario <ID>"))
@@ -458,7 +502,17 @@ fn every_command_has_its_help_and_completions_print_a_script() {
                 "--quiet",
             ],
         ),
-        ("export", &["--scenario"]),
+        (
+            "export",
+            &[
+                "--scenario",
+                "--figure",
+                "--lang",
+                "--out",
+                "--document",
+                "--base",
+            ],
+        ),
         (
             "client",
             &["--flow", "--out", "--timeout", "--cmd", "--lang", "[URL]"],
