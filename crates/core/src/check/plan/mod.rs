@@ -246,6 +246,8 @@ impl Plan {
     }
 
     /// The next flow to run, or `None` when the check is complete.
+    // Not an `Iterator`: what comes next depends on what `record` was given.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<PlannedFlow> {
         if !self.started {
             self.started = true;
