@@ -144,6 +144,7 @@ pub const ANCIENT_VERSION: &str = "1999-01-01";
 
 /// Why a tool may be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Allowed {
     /// The person named it (`--tool`, or the page's tool field).
     Named,
