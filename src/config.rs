@@ -22,6 +22,7 @@ use serde_json::Value;
 
 /// Where the app runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Mode {
     /// The playground page.
     Page,
@@ -91,6 +92,7 @@ pub struct Config {
 
 /// Where a scenario file comes from.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum FileRequest {
     /// Fetched from this URL (relative to the page).
     Url(String),

@@ -28,6 +28,7 @@ pub const LANE_SHOWN: usize = 30;
 
 /// Which server the editor talks to: the viewed set-up's, or a preset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Target {
     /// The server of the set-up being viewed.
     Viewed,
@@ -90,6 +91,7 @@ pub struct EditorState {
 }
 
 /// Everything a person can do in the editor.
+#[non_exhaustive]
 pub enum EditorAction {
     /// Talk to another server (a fresh connection, a fresh history).
     Target(Target, Box<ServerConfig>),

@@ -229,6 +229,8 @@ impl LiveRun {
                     }
                 }
                 Recorded::Closed { .. } => self.closed = true,
+                // Anything newer is recorded already and has nothing to post.
+                _ => {}
             }
         }
         None

@@ -338,6 +338,7 @@ pub fn event_kind_name(kind: &EventKind) -> &'static str {
         EventKind::LockReleased { .. } => "lock-released",
         EventKind::HostKill => "host-kill",
         EventKind::Decision { .. } => "decision",
+        _ => "event",
     }
 }
 
@@ -355,6 +356,7 @@ pub fn event_side(kind: &EventKind) -> Option<Side> {
         | EventKind::CacheStored { .. } => Some(Side::Client),
         EventKind::LockTaken { .. } | EventKind::LockReleased { .. } => Some(Side::Server),
         EventKind::HostKill => None,
+        _ => None,
     }
 }
 
@@ -396,6 +398,8 @@ pub fn event_title(event: &Event) -> String {
                 ("what", &first_clause(&crate::i18n::event_note(event))),
             ],
         ),
+        // A kind the page does not name yet: what its note says first.
+        _ => first_clause(&crate::i18n::event_note(event)),
     }
 }
 
@@ -420,6 +424,7 @@ pub fn marker_text(event: &Event) -> String {
         EventKind::HostKill => tf("marker.host_kill", &[("time", &clock(event.at_ms))]),
         EventKind::Decision { .. } => first_clause(&crate::i18n::event_note(event)),
         EventKind::Message(m) => m.label.clone(),
+        _ => first_clause(&crate::i18n::event_note(event)),
     };
     truncate(&text, MARKER_CHARS)
 }

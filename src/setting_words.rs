@@ -25,6 +25,8 @@ pub fn describe(setting: &Setting) -> String {
         Setting::Undeclared(policy) => format!("client {}", policy.label()),
         Setting::ChecksBeforeWork(true) => "checks capability first".to_string(),
         Setting::ChecksBeforeWork(false) => "no capability check first".to_string(),
+        // A setting without words yet: as the share state writes it.
+        other => serde_json::to_string(other).unwrap_or_default(),
     }
 }
 

@@ -265,6 +265,7 @@ pub struct State {
 }
 
 /// Everything a person (or a timer) can do to the state.
+#[non_exhaustive]
 pub enum Action {
     /// Open a scenario by id (from the picker or the URL).
     Load(String),

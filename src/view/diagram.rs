@@ -325,6 +325,8 @@ pub fn glyph(kind: &EventKind, x: f64, y: f64) -> String {
         ),
         EventKind::Decision { .. } => format!("M{l} {t}h7l3 3v9h-10zm7 0v3h3"),
         EventKind::Message(_) => String::new(),
+        // A kind without a glyph of its own yet: a dot.
+        _ => format!("M{l} {}a5 5 0 1 0 10 0a5 5 0 1 0 -10 0", f(y)),
     }
 }
 

@@ -49,6 +49,7 @@ use args::{Command, Transport};
 
 /// Why a command failed, and so which exit status it gets.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Failure {
     /// Bad command line or unknown id: the message, exit status 2.
     Usage(String),

@@ -72,6 +72,7 @@ pub fn output(now: u64, out: &ServerOutput, sent: &str) {
         OutputKind::Dropped(what) => format!("server drops {what}"),
         OutputKind::Decision => "server decides".into(),
         OutputKind::Broadcast(change) => format!("server announces {change:?} to every instance"),
+        other => format!("server output {other:?}"),
     };
     line(
         now,

@@ -317,7 +317,21 @@ fn describe(event: &Event, lang: Option<&Catalog>) -> (&'static str, String) {
             say("cli.run.host_kill", "the host kills the run", &[]),
         ),
         EventKind::Decision { side } => (mark(*side), say("cli.run.decides", "decides", &[])),
+        // A kind this listing does not draw yet: its name as the timeline's
+        // JSON spells it (the note beside it still says what happened).
+        kind => (NEUTRAL, kind_name(kind)),
     }
+}
+
+/// The mark of an event that belongs to neither side in particular.
+const NEUTRAL: &str = "     *     ";
+
+/// `"host_kill"` for [`EventKind::HostKill`]: the `type` of its JSON.
+fn kind_name(kind: &EventKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v["type"].as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 fn mark(side: Side) -> &'static str {
@@ -413,5 +427,7 @@ mod tests {
     fn marks_line_up_with_arrows() {
         assert_eq!(mark(Side::Client).len(), "C ------> S".len());
         assert_eq!(mark(Side::Server).len(), "C ------> S".len());
+        assert_eq!(NEUTRAL.len(), "C ------> S".len());
+        assert_eq!(kind_name(&EventKind::HostKill), "host_kill");
     }
 }

@@ -139,8 +139,7 @@ fn check(case: &Case) -> Seen {
     let path = script(&case.server);
     let path = path.to_str().expect("utf-8 path");
     let mut args: Vec<String> = Vec::new();
-    let _peer;
-    if case.http {
+    let _peer = if case.http {
         let mut peer_args = vec![path, "--http", "--port", "0"];
         peer_args.extend(case.args.iter().copied());
         let peer = Peer::start(Path::new(case.server.program), &peer_args);
@@ -148,7 +147,7 @@ fn check(case: &Case) -> Seen {
             "--url".into(),
             format!("http://127.0.0.1:{}/mcp", peer.port),
         ]);
-        _peer = Some(peer);
+        Some(peer)
     } else {
         let mut cmd = format!("{} '{path}'", case.server.program);
         for a in &case.args {
@@ -156,8 +155,8 @@ fn check(case: &Case) -> Seen {
             cmd.push_str(a);
         }
         args.extend(["--cmd".into(), cmd]);
-        _peer = None;
-    }
+        None
+    };
     args.extend(PAGE.iter().map(|s| s.to_string()));
     args.extend(["--format", "json", "--timeout", "2500"].map(String::from));
     let mut cmd = Command::new(BIN);

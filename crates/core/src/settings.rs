@@ -15,6 +15,7 @@ use crate::transport::TransportKind;
 /// A client capability that can be declared or not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Capability {
     /// `elicitation.form` (form-mode questions).
     ElicitationForm,
@@ -52,6 +53,7 @@ impl Capability {
 /// One change to a set-up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "setting", content = "value", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Setting {
     /// Which eras the client speaks.
     ClientEra(EraMode),

@@ -467,6 +467,7 @@ proptest! {
                     match transport {
                         TransportKind::Stdio => d.receive(at, v),
                         TransportKind::Http => d.receive_http(at, &mcp_lanes_core::transport::HttpResponse::json(200, v.to_string())),
+                        other => unreachable!("the loop runs stdio and HTTP, not {other:?}"),
                     }
                     at += 10;
                 }

@@ -548,6 +548,8 @@ impl Session {
                     }
                 }
                 Recorded::Closed { .. } => self.closed = true,
+                // Anything newer is recorded already and has nothing to send.
+                _ => {}
             }
         }
         None

@@ -84,6 +84,7 @@ pub struct OpenStream {
 
 /// What became of a message the server sent on its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fate {
     /// Not a message.
     NotSent,

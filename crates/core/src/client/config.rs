@@ -10,6 +10,7 @@ use crate::protocol::{ClientCapabilities, Implementation, ProtocolVersion};
 /// (L-UNDECLARED).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum UndeclaredPolicy {
     /// Answer -32601 Method not found.
     MethodNotFound,
@@ -117,6 +118,7 @@ impl ClientConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 #[allow(clippy::large_enum_variant)] // a handful per scenario; clarity over size
+#[non_exhaustive]
 pub enum Step {
     /// Call server/discover (modern).
     Discover {

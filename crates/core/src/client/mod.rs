@@ -40,6 +40,7 @@ use timers::{Timer, TimerTable};
 
 /// What the client does, as the engine records it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ClientAction {
     /// Send this text (and, on HTTP, this request).
     Send {
@@ -164,6 +165,7 @@ pub struct Awaited {
 /// for it (told to the client with [`Client::handle_failure`]). Timeouts are
 /// not failures: the client's own timer decides them (L-TIMEOUT).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TransportFailure {
     /// An SSE response stream ended before the response it carries
     /// (C-SSE-READ).

@@ -12,6 +12,7 @@ use crate::sim::EventKind;
 
 /// How a reply is summed up in one badge.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Badge {
     /// A complete result.
     Result,

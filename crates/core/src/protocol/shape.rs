@@ -11,6 +11,7 @@ use crate::note::Note;
 
 /// What a value must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Kind {
     /// A JSON string.
     String,

@@ -29,6 +29,7 @@ impl CacheScope {
 /// What a legacy server does with a request for a method it does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum UnknownMethodPolicy {
     /// Answer -32601 (stdio) or a 400 with a non-modern error body (HTTP).
     Answer,
@@ -79,6 +80,7 @@ pub struct ToolSpec {
 /// (`server/tools.rs` runs it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Behaviour {
     /// Answers these content blocks instead of one text block.
     Content {

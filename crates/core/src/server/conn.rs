@@ -6,6 +6,7 @@ use std::fmt;
 /// A connection to the server. Built with the constructors below; the
 /// server, the engine, the editor and the CLI never spell a key by hand.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ConnId {
     /// A stdio connection (one client process), by name: [`ConnId::stdio`]
     /// for the usual single one.

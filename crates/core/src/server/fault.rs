@@ -11,6 +11,7 @@ use crate::protocol::{Era, ErrorCode};
 /// names the fault; the code and status follow from it, and from the era of
 /// the reply (legacy servers answer a JSON-RPC error inside a 200).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fault {
     // Before the era is known: framing, JSON-RPC validity, the HTTP edge.
     /// The message text is larger than the server parses (RPC-INVALID).

@@ -112,6 +112,7 @@ impl HttpReply {
 
 /// Something the server does on its own after handling input.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum OutputKind {
     /// Send a message to the client on a connection.
     Send {
@@ -158,6 +159,7 @@ pub struct ServerOutput {
 /// what a reference tool announces (`Behaviour::Announce`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ServerTrigger {
     /// The tool list changed: legacy sessions that declared nothing special
     /// get `notifications/tools/list_changed` if the server declared

@@ -25,6 +25,7 @@ use crate::transport::{ChannelConfig, TransportKind};
 /// Something scheduled to happen to the server at a given time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ServerEvent {
     /// Its tool list changes (legacy list_changed).
     ToolsChanged,

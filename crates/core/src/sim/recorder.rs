@@ -20,6 +20,7 @@ use crate::transport::HttpRequest;
 
 /// What one client output became.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Recorded {
     /// The client sent a message (recorded as event `event`): the caller
     /// puts `text` (or `http`, on HTTP) on its wire.

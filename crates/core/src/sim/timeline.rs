@@ -104,6 +104,7 @@ pub struct MessageEvent {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[allow(clippy::large_enum_variant)] // most events are messages; boxing buys nothing
+#[non_exhaustive]
 pub enum EventKind {
     /// A message was sent (its arrival time is inside).
     Message(MessageEvent),

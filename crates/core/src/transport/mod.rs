@@ -14,6 +14,7 @@ pub use http::{HttpRequest, HttpResponse};
 /// Which transport a set-up uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum TransportKind {
     /// One JSON message per line over a child process's stdin/stdout.
     Stdio,

@@ -21,6 +21,7 @@ pub struct SseEvent {
 
 /// Why a stream cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SseError {
     /// An event (or a line) is longer than the limit, in bytes.
     TooLarge(usize),

@@ -144,6 +144,7 @@ pub const ANCIENT_VERSION: &str = "1999-01-01";
 
 /// Why a tool may be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Allowed {
     /// The person named it (`--tool`, or the page's tool field).
     Named,
@@ -246,6 +247,8 @@ impl Plan {
     }
 
     /// The next flow to run, or `None` when the check is complete.
+    // Not an `Iterator`: what comes next depends on what `record` was given.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<PlannedFlow> {
         if !self.started {
             self.started = true;

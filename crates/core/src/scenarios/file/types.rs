@@ -171,6 +171,7 @@ pub struct TransportDef {
 
 /// Something that happens to the server on its own.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ServerEventDef {
     /// Its tool list changes.
     ToolsChanged {
@@ -233,6 +234,7 @@ pub struct StepDef {
 
 /// What a step asks the client to do.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ActionDef {
     /// server/discover.
     Discover {
