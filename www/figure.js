@@ -616,8 +616,9 @@ function queryOptions(params) {
   return o;
 }
 
-/// Puts a figure's options into the drawn figure and its player.
-function apply(shell, o) {
+/// Puts a figure's options into the drawn figure and its player (`at`:
+/// the step a permalink names, over the `step` option).
+function apply(shell, o, at = null) {
   const { root, player } = shell;
   if (o.title !== undefined) {
     const title = root.querySelector('[data-testid="scenario-title"]');
@@ -632,7 +633,7 @@ function apply(shell, o) {
   }
   if (o.theme === 'light' || o.theme === 'dark') (shell.mode === 'mount' ? shell.host : document.documentElement).setAttribute('data-theme', o.theme);
   if (o.speed !== undefined) player.speed = SPEED_VALUES.indexOf(o.speed);
-  player.pos = Math.min(o.step ?? 0, player.len);
+  player.pos = Math.min(at ?? o.step ?? 0, player.len);
   player.render();
   shell.showTheme();
   if (o.autoplay) player.act('play');
@@ -647,6 +648,7 @@ const idsOf = (root) => [...root.querySelectorAll('[data-act="scenario"]')].map(
 /// down once its page is up).
 function bootLite(shell, base) {
   shell?.detach();
+  if (shell) delete shell.root.dataset.ready;
   startBundle(new URL('mcp-lanes-lite.js', base).href).catch(() => {
     console.error('mcp-lanes: the lite bundle could not be loaded; reload the page to try again');
   });
@@ -663,8 +665,17 @@ async function page(root) {
   const foreign = embed ? !options : [...params.keys()].some((k) => k !== 'scenario' && k !== 'lang');
   const id = embed ? options?.scenario ?? ids[0] : params.get('scenario');
   if (foreign || (id !== null && !ids.includes(id))) {
+    // What the URL asks for is not this figure: none shows until the
+    // bundle's page is up (as before there were drawn figures).
+    root.remove();
     bootLite(null, base);
     return;
+  }
+  if (!embed) {
+    // The theme a reader chose before (`theme::stored`).
+    let stored = null;
+    try { stored = localStorage.getItem('mcp-lanes.theme'); } catch { /* no storage */ }
+    if (stored === 'light' || stored === 'dark') document.documentElement.setAttribute('data-theme', stored);
   }
   const shell = new Shell(root, { mode: embed ? 'frame' : 'page', base });
   const tag = language([embed ? options.lang : params.get('lang')], tags);
@@ -686,7 +697,7 @@ async function page(root) {
     const skip = document.querySelector('[data-testid="skip-link"]');
     if (skip) skip.textContent = shell.words.skip;
     if (focusId) root.querySelector(`[data-testid="${focusId}"]`)?.focus();
-    root.dataset.ready = '';
+    if (kept) root.dataset.ready = '';
   };
   shell.pick = (scenario) => {
     const next = new URLSearchParams(location.search);
@@ -720,21 +731,31 @@ async function page(root) {
         if (picker) picker.open = true;
       }
     } catch {
-      bootLite(shell, base);
+      shell.detach();
+      root.remove();
+      bootLite(null, base);
       return;
     }
   }
+  // A permalink of this run (unchanged): the step it names.
   const hash = location.hash.replace(/^#/, '');
-  if (!embed && hash && `#${hash}` !== SKIP) {
-    const at = shell.player.steps.findIndex((s) => s.dataset.link === hash);
+  let at = null;
+  if (hash && `#${hash}` !== SKIP) {
+    at = shell.player.steps.findIndex((s) => s.dataset.link === hash);
     if (at < 0) {
-      bootLite(shell, base);
+      // A changed run: the bundles show it (none shows before).
+      shell.detach();
+      root.remove();
+      bootLite(null, base);
       return;
     }
-    shell.player.pos = at;
   }
-  if (embed) apply(shell, options);
-  else shell.player.render();
+  if (embed) {
+    apply(shell, options, at);
+  } else {
+    shell.player.pos = at ?? 0;
+    shell.player.render();
+  }
   root.dataset.ready = '';
 }
 

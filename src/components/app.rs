@@ -8,7 +8,7 @@ use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share;
 use yew::prelude::*;
 
-use crate::bundle::hand_over::{act, use_hand_over};
+use crate::bundle::hand_over::use_hand_over;
 use crate::bundle::panels::{check_panel, check_summary, editor_panel, exports, verdict_list};
 use crate::bundle::SIMULATOR;
 use crate::components::help_dialog::HelpDialog;
@@ -58,7 +58,7 @@ pub fn App(props: &AppProps) -> Html {
     use_history(state.dispatcher(), page);
     use_bridge(&state, config, &props.host, &root);
     let theme = use_theme(page);
-    use_hand_over(&state, config, &root);
+    use_hand_over(config, &root);
     let picker_open = crate::view::page::picker_open(config);
     let embed = !page;
     // A figure offers the editor only when asked to (`editor: true`).
@@ -122,15 +122,15 @@ pub fn App(props: &AppProps) -> Html {
         })
     };
     let onapply = {
-        let (state, root) = (state.clone(), root.clone());
+        let state = state.clone();
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            act(&state, Action::Apply { lane, setting }, &root)
+            state.dispatch(Action::Apply { lane, setting })
         })
     };
     let oncompare = {
-        let (state, root) = (state.clone(), root.clone());
+        let state = state.clone();
         Callback::from(move |(lane, setting): (usize, Setting)| {
-            act(&state, Action::Compare { lane, setting }, &root)
+            state.dispatch(Action::Compare { lane, setting })
         })
     };
     let onremove = {
@@ -140,10 +140,6 @@ pub fn App(props: &AppProps) -> Html {
     let onreset = {
         let state = state.clone();
         Callback::from(move |lane: usize| state.dispatch(Action::ResetLane(lane)))
-    };
-    let onhandover = {
-        let (state, root) = (state.clone(), root.clone());
-        Callback::from(move |()| act(&state, Action::HandOver, &root))
     };
     let onhelp_open = {
         let state = state.clone();
@@ -164,8 +160,8 @@ pub fn App(props: &AppProps) -> Html {
     let current_id = state.scenario.map(|s| s.id).unwrap_or_default();
     let problems = state.problems.clone();
     let onshow_editor = {
-        let (state, root) = (state.clone(), root.clone());
-        Callback::from(move |on: bool| act(&state, Action::ShowEditor(on), &root))
+        let state = state.clone();
+        Callback::from(move |on: bool| state.dispatch(Action::ShowEditor(on)))
     };
     let lane_count = state.lanes.len();
     let heading = crate::view::page::heading(&state, config);
@@ -227,7 +223,7 @@ pub fn App(props: &AppProps) -> Html {
                                     selected={state.selected.filter(|s| s.lane == i).map(|s| s.event)}
                                     oninspect={oninspect.clone()} onapply={onapply.clone()}
                                     oncompare={oncompare.clone()} onremove={onremove.clone()}
-                                    onreset={onreset.clone()} onhandover={onhandover.clone()} />
+                                    onreset={onreset.clone()} />
                             }) }
                         </div>
                     </div>

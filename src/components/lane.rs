@@ -25,8 +25,6 @@ pub struct LaneProps {
     pub oncompare: Callback<(usize, Setting)>,
     pub onremove: Callback<usize>,
     pub onreset: Callback<usize>,
-    /// Lite bundle: hand the page over to the full one (its settings panel).
-    pub onhandover: Callback<()>,
 }
 
 #[component]
@@ -63,8 +61,7 @@ pub fn Lane(props: &LaneProps) -> Html {
                 </p>
                 if !props.lane.outside {
                     { settings(n, &props.lane, props.onapply.reform(move |s| (n, s)),
-                        props.oncompare.reform(move |s| (n, s)), props.onreset.reform(move |()| n),
-                        &props.onhandover) }
+                        props.oncompare.reform(move |s| (n, s)), props.onreset.reform(move |()| n)) }
                 }
             </header>
             <div class="lane-status" aria-live="off">

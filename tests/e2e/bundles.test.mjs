@@ -273,6 +273,25 @@ describe('hand-over to the full bundle', () => {
     await page.close();
   });
 
+  test('the hand-over changes no pixel of what was drawn', T, async () => {
+    const { page, problems } = await tracked('/?scenario=plain-vs-rich');
+    await page.keyboard.press('End');
+    await page.locator('[data-testid="message-1-1"]').click();
+    await page.locator(sel('inspector-title')).waitFor();
+    await page.mouse.move(0, 0);
+    const regions = [sel('player'), sel('narration'), `${sel('lane-1')} svg.lane-svg`, `${sel('lane-0')} svg.lane-svg`, sel('inspector'), 'section.intro'];
+    const shots = async () => Promise.all(regions.map((r) => page.locator(r).screenshot({ animations: 'disabled', caret: 'hide' })));
+    const before = await shots();
+    await page.evaluate(handOver, 'settings-0');
+    await page.mouse.move(0, 0);
+    await page.locator(sel('inspector-title')).waitFor();
+    const after = await shots();
+    await saveScreenshot(page, 'hand-over-after');
+    regions.forEach((r, i) => assert.ok(before[i].equals(after[i]), `${r} looks the same after the hand-over`));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('the pointer over "Settings" starts loading the full bundle before the click', T, async () => {
     const { page, requests, problems } = await tracked('/?scenario=plain-vs-rich', { cold: true });
     assert.equal(requests.filter((p) => FULL.test(p)).length, 0);

@@ -31,13 +31,14 @@ test('the page loads, renders "mcp-lanes" and logs no errors or warnings', { tim
   assert.deepEqual(view.problems(), [], `console errors/warnings on load:\n${view.problems().join('\n')}`);
 });
 
-test('the server sends the wasm module as application/wasm', async () => {
+test('the page names no WebAssembly; the server sends the bundles as application/wasm', async () => {
   const html = await (await fetch(app.url + '/')).text();
-  const wasm = html.match(/["']([^"']+\.wasm)["']/);
-  assert.ok(wasm, 'index.html references a .wasm file');
-  const res = await fetch(new URL(wasm[1], app.url + '/'));
-  assert.equal(res.status, 200);
-  assert.equal(res.headers.get('content-type'), 'application/wasm');
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  assert.deepEqual([...bytes.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d], 'wasm magic number');
+  assert.doesNotMatch(html, /\.wasm/, 'a first visit loads no WebAssembly');
+  for (const wasm of ['/mcp-lanes-lite_bg.wasm', '/mcp-lanes-web_bg.wasm']) {
+    const res = await fetch(new URL(wasm, app.url + '/'));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/wasm');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d], 'wasm magic number');
+  }
 });

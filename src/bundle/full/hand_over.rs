@@ -1,20 +1,13 @@
-//! The full bundle's side of the hand-over (the lite side, in
-//! `bundle/lite/hand_over.rs`, writes it): the start reads what the lite
-//! page left ([`take`]), and once the page is drawn the panels it had open
-//! open again and the control it had focused has focus. Actions are made
-//! here at once.
+//! The full bundle's side of the hand-over (the drawn page's `figure.js`
+//! and the lite bundle's `bundle/lite/hand_over.rs` write it): the start
+//! reads what the page left ([`take`]), and once the page is drawn the
+//! panels it had open open again and the control it had focused has focus.
 
 use web_sys::Element;
 use yew::prelude::*;
 
 use crate::config::{Arrival, Config, HANDOFF_GLOBAL};
 use crate::model::Shared;
-use crate::state::{Action, State};
-
-/// Carries out a person's action: the full bundle makes every change itself.
-pub fn act(state: &UseReducerHandle<State>, action: Action, _root: &NodeRef) {
-    state.dispatch(action);
-}
 
 /// Reads and clears the hand-over the lite page left (`Config::receive`
 /// reads it).
@@ -28,9 +21,9 @@ pub fn take() -> Option<String> {
 }
 
 /// After a hand-over, once the page is drawn: restores the open panels and
-/// the focus the lite page had (`state` is the lite side's concern).
+/// the focus the page it took over had.
 #[hook]
-pub fn use_hand_over(_state: &UseReducerHandle<State>, config: &Shared<Config>, root: &NodeRef) {
+pub fn use_hand_over(config: &Shared<Config>, root: &NodeRef) {
     let (root, arrival) = (root.clone(), config.arrival.clone());
     use_effect_with((), move |_| {
         if let (Some(el), Some(arrival)) = (root.cast::<Element>(), arrival) {

@@ -36,7 +36,6 @@ pub fn settings(
     onapply: Callback<mcp_lanes_core::settings::Setting>,
     oncompare: Callback<mcp_lanes_core::settings::Setting>,
     onreset: Callback<()>,
-    _onhandover: &Callback<()>,
 ) -> Html {
     html! {
         <SettingsPanel {index} lane={lane.clone()} {onapply} {oncompare} {onreset} />
