@@ -1,4 +1,4 @@
-// Benchmark (not a test): the hand-over from the lite page to the full
+// Benchmark (not a test): the hand-over from the drawn page (figure.js) to the full
 // bundle, with the browser's HTTP cache (and so its cache of compiled
 // WebAssembly) emptied first, on the local static server:
 //   - a click on a lane's "Settings" with no sign of intent before

@@ -1,9 +1,9 @@
-// Benchmark (not a test): one step of the lite page (a first visit), the
+// Benchmark (not a test): one step of the drawn page (a first visit, played by figure.js), the
 // time from a click on "Step forward" to the page updated and laid out (the
 // click, a task turn and a forced layout), over 120 steps of three
-// scenarios, from one lane to seven. The lite page renders its whole markup
-// as text and patches the DOM on every change (BENCHMARKS.md, "A step of
-// the lite page"). The figures are written to
+// scenarios, from one lane to seven (BENCHMARKS.md, "A step of the drawn page").
+//
+// The figures are written to
 // tests/e2e/artifacts/step-bench.txt, never asserted: this fails only on
 // errors. Run by scripts/bench-page.sh (needs dist/).
 //
@@ -50,7 +50,7 @@ try {
     await view.page.close();
   }
   await mkdir(ARTIFACTS_DIR, { recursive: true });
-  const report = `lite page, Step forward to laid out (headless chromium)\n${lines.join('\n')}\n`;
+  const report = `drawn page (figure.js), Step forward to laid out (headless chromium)\n${lines.join('\n')}\n`;
   await writeFile(path.join(ARTIFACTS_DIR, 'step-bench.txt'), report);
   console.log(report);
 } finally {
