@@ -145,6 +145,25 @@ describe('first visit', () => {
     await page.close();
   });
 
+  test('printing shows the whole run and every step with its messages, then the page is as it was', T, async () => {
+    const { page, problems } = await tracked('/?scenario=plain-vs-rich');
+    await page.locator(sel('step-forward')).click();
+    const events = await page.evaluate(() => document.querySelectorAll('[data-testid^="message-"], [data-testid^="event-"]').length);
+    await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
+    await page.emulateMedia({ media: 'print' });
+    const drawn = await page.locator('[data-testid="lanes"] [data-testid^="message-"], [data-testid="lanes"] [data-testid^="event-"]').count();
+    assert.equal(await page.locator(`${sel('transcript')} details.step-event`).count(), drawn, 'every event in the transcript');
+    assert.ok(drawn > events, 'the whole run in the lanes');
+    assert.equal(await page.locator(sel('player')).isVisible(), false, 'no controls on paper');
+    await saveScreenshot(page, 'print-plain-vs-rich');
+    await page.emulateMedia({ media: 'screen' });
+    await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+    assert.equal(await page.locator(sel('transcript')).count(), 0);
+    assert.equal(await page.locator(sel('step-count')).innerText(), `1/${await page.evaluate(() => document.querySelector('[data-testid="scrubber"]').max)}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('with scripts off, the first visit shows every message and its narration', T, async () => {
     const context = await app.context.browser().newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
