@@ -593,9 +593,9 @@ function simple(options, ids, frame) {
     (o.speed === undefined || SPEED_VALUES.includes(o.speed)) &&
     (o.step === undefined || (Number.isInteger(o.step) && o.step >= 0)) &&
     (o.theme === undefined || ['light', 'dark', 'auto'].includes(o.theme)) &&
-    (o.title === undefined || (typeof o.title === 'string' && o.title.trim() !== '')) &&
-    (o.caption === undefined || typeof o.caption === 'string') &&
-    (o.lang === undefined || typeof o.lang === 'string') &&
+    (o.title === undefined || (typeof o.title === 'string' && o.title.trim() !== '' && [...o.title].length <= 200)) &&
+    (o.caption === undefined || (typeof o.caption === 'string' && [...o.caption].length <= 1000)) &&
+    (o.lang === undefined || (typeof o.lang === 'string' && /^[A-Za-z0-9_-]{1,35}$/.test(o.lang))) &&
     (o.origins === undefined || (Array.isArray(o.origins) && o.origins.every((x) => typeof x === 'string' && /^https?:\/\/[^/*]+$/.test(x))));
   const reduced = o.autoplay && matchMedia('(prefers-reduced-motion: reduce)').matches;
   return ok && !reduced ? o : null;
