@@ -19,9 +19,9 @@ for f in "$dir"/mcp-lanes-*.js; do
   "$terser" "$f" --module --compress --mangle -o "$f.min"
   mv "$f.min" "$f"
 done
-# The bundles' own JS snippets (wasm-bindgen's inline_js: the DOM patcher,
-# the loaders), modules too.
-for f in "$dir"/snippets/*/*.js; do
+# The bundles' own JS snippets (wasm-bindgen's inline_js: the loaders; the
+# DOM patcher's module, src/runtime/morph.js), modules too.
+for f in "$dir"/snippets/*/*.js "$dir"/snippets/*/src/runtime/*.js; do
   [ -f "$f" ] || continue
   "$terser" "$f" --module --compress --mangle -o "$f.min"
   mv "$f.min" "$f"

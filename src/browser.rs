@@ -371,26 +371,6 @@ pub fn localize_page(tag: &str) {
     }
 }
 
-/// Takes down the complete figure the build drew into the page
-/// (`view::figure`, played by `figure.js`): a bundle that renders the page
-/// itself calls this once its own root is in.
-pub fn take_down_static() {
-    use wasm_bindgen::JsCast;
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    if let Ok(found) = document.query_selector_all(".app-root[data-static]") {
-        for i in 0..found.length() {
-            if let Some(el) = found
-                .item(i)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            {
-                el.remove();
-            }
-        }
-    }
-}
-
 /// Scrolls the window so that the playhead stays in view while playback
 /// runs (a third of the window above it once it nears the bottom).
 pub fn follow_playhead() {

@@ -1,38 +1,41 @@
 //! A figure `McpLanes.mount` rendered: the handle both bundles return to
-//! `embed.js`, which controls the figure and takes it down.
+//! `embed.js`, which controls the figure, hands it over and takes it down.
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
-use crate::boot::Running;
 use crate::browser::to_json;
-use crate::hooks::use_bridge::Remote;
+use crate::runtime::Page;
 
-// One mounted figure. A lite figure's root leaves its shadow root when it
-// goes, since the full figure that replaces it lives beside it there.
+// One mounted figure (`McpLanes.mount`'s handle, through embed.js).
 #[wasm_bindgen]
 pub struct Handle {
-    app: Option<Running>,
-    remote: Remote,
+    page: Option<Page>,
     leaving: Option<fn(&Element)>,
 }
 
 impl Handle {
-    /// The handle of `app` (`None`: the figure went to the other bundle at
-    /// once, and this handle does nothing), controlled through `remote`.
-    pub fn new(app: Option<Running>, remote: Remote) -> Self {
+    /// The handle of `page` (`None`: the figure went to the other bundle at
+    /// once, and this handle does nothing).
+    pub fn new(page: Option<Page>) -> Self {
         Self {
-            app,
-            remote,
+            page,
             leaving: None,
         }
     }
 
-    /// On `destroy`, `leaving(root)` runs first, and the figure's root is
-    /// removed after the app stops.
-    pub fn removing_root(mut self, leaving: fn(&Element)) -> Self {
+    /// When the figure is destroyed or released, `leaving(root)` runs first.
+    pub fn leaving(mut self, leaving: fn(&Element)) -> Self {
         self.leaving = Some(leaving);
         self
+    }
+
+    fn stop(&mut self) -> Option<Page> {
+        let page = self.page.take()?;
+        if let Some(leaving) = self.leaving {
+            leaving(page.root());
+        }
+        Some(page)
     }
 }
 
@@ -42,28 +45,35 @@ impl Handle {
     // step?}`, as a parent window would post it); returns whether it was
     // one.
     pub fn control(&self, message: JsValue) -> bool {
-        if self.app.is_none() {
+        let Some(page) = &self.page else {
             return false;
-        }
-        let action = to_json(&message)
+        };
+        match to_json(&message)
             .as_ref()
-            .and_then(crate::state::Action::from_control);
-        action.is_some_and(|action| self.remote.dispatch(action))
+            .and_then(crate::state::Action::from_control)
+        {
+            Some(action) => {
+                page.dispatch(action);
+                true
+            }
+            None => false,
+        }
     }
 
-    // Removes the figure: its timers and listeners stop.
+    // Removes the figure: its timers and listeners stop, its root goes.
     pub fn destroy(&mut self) {
-        if let Some(app) = self.app.take() {
-            let root = app.root().clone();
-            if let Some(leaving) = self.leaving {
-                leaving(&root);
-            }
-            app.destroy();
-            if self.leaving.is_some() {
-                root.remove();
-            }
+        if let Some(page) = self.stop() {
+            page.destroy();
+            page.root().remove();
         }
-        self.remote.clear();
+    }
+
+    // Stops the figure and leaves what it drew: the full bundle's figure
+    // took its root over (embed.js, after a hand-over).
+    pub fn release(&mut self) {
+        if let Some(page) = self.stop() {
+            page.release();
+        }
     }
 }
 

@@ -84,15 +84,16 @@ pub mod shortcuts;
 #[cfg(target_arch = "wasm32")]
 pub mod theme;
 
-// Components layer (yew: the full bundle's).
+// Components layer (yew: the full bundle's islands).
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod components;
 
-// Boot layer (the full bundle's; the lite bundle boots in `bundle::page`).
-#[cfg(all(target_arch = "wasm32", feature = "engine"))]
-pub mod boot;
-#[cfg(all(target_arch = "wasm32", feature = "engine"))]
+// Boot layer: the page's runtime (both bundles) and a mounted figure's
+// handle.
+#[cfg(target_arch = "wasm32")]
 pub mod figure;
+#[cfg(target_arch = "wasm32")]
+pub mod runtime;
 
 /// The seam between the bundles (see the crate docs).
 #[cfg_attr(feature = "engine", path = "bundle/full/mod.rs")]

@@ -203,6 +203,10 @@ pub struct Upgrade {
     pub editor: bool,
 }
 
+/// How a part of the page hands an action to the page's runtime (the full
+/// bundle's islands do, see `bundle::islands`).
+pub type Dispatch = Rc<dyn Fn(Action)>;
+
 /// A selected event: lane position and event position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Selection {
@@ -251,7 +255,7 @@ pub struct State {
     /// The editor content a permalink restored (handed to the editor once).
     pub editor_restored: Option<EditorState>,
     /// Without a simulator: the full bundle is needed for this (set here,
-    /// carried out by the lite bundle's `use_hand_over`).
+    /// carried out by the runtime through `bundle::hand_over`).
     pub upgrade: Option<Rc<Upgrade>>,
     /// Without a simulator: a scenario whose recorded runs are being
     /// fetched, and the step to open it at.

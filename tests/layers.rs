@@ -40,14 +40,13 @@ const LAYERS: &[(&str, &[&str])] = &[
             "shortcuts",
             "theme",
             "permalink",
-            "bundle::morph",
             "hooks",
             "bundle::hand_over",
             "bundle::recorded",
         ],
     ),
-    ("components", &["components", "bundle::panels"]),
-    ("boot", &["boot", "bundle::entry", "bundle::page", "figure"]),
+    ("components", &["components", "bundle::islands"]),
+    ("boot", &["runtime", "bundle::entry", "figure"]),
 ];
 
 /// Modules whose submodules are units of their own (one component or hook
@@ -379,9 +378,10 @@ fn the_check_reads_paths_and_finds_cycles() {
     assert_eq!(module_of(Path::new("state.rs")), Some(module("state")));
     assert_eq!(module_of(Path::new("lib.rs")), None);
     assert_eq!(module_of(Path::new("bin/lite.rs")), None);
-    assert_eq!(unit(&module("components::app")), "components::app");
+    assert_eq!(unit(&module("components::editor")), "components::editor");
     assert_eq!(unit(&module("state::link")), "state");
-    assert_eq!(layer("bundle::panels"), Some(4));
+    assert_eq!(layer("bundle::islands"), Some(4));
+    assert_eq!(layer("runtime"), Some(5));
     assert_eq!(layer("view::diagram"), Some(2));
     assert_eq!(layer("bundle"), Some(0));
 

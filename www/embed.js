@@ -12,8 +12,8 @@
 // simulator), one instance for every such figure. When a reader changes
 // what only the simulator can show, that figure alone moves to the full
 // bundle (loaded once, on first need): the figure calls `upgrade` with its
-// hand-over, the full figure opens beside it in the same shadow root with
-// the change made, and the first one is destroyed. The handle returned
+// hand-over, the full figure runs on the same root in the same shadow root
+// with the change made, and the first one is released. The handle returned
 // here follows the figure across.
 (() => {
   const base = new URL('.', document.currentScript.src).href;
@@ -57,7 +57,8 @@
         const handle = await (await loadFull()).mount(host, options, handoff);
         const before = current;
         current = handle;
-        before?.destroy();
+        // The full figure took the drawn or lite figure's root over.
+        if (before) (before.release ?? before.destroy).call(before);
         if (gone) handle.destroy();
       };
       const figure = {

@@ -417,7 +417,8 @@ class Shell {
       } else {
         globalThis.mcpLanesHandoff = handoff;
         await startBundle(new URL('mcp-lanes-web.js', this.base).href);
-        this.destroy();
+        // The full bundle runs its page on this root, patching what differs.
+        this.detach();
         scrollTo(0, scroll);
       }
     } catch {
@@ -761,7 +762,7 @@ async function page(root) {
 
 /// A script figure (embed.js's `McpLanes.mount`) drawn by the build, in a
 /// shadow root on `host`; `null` when its options need a bundle.
-/// `upgrade(handoff)` mounts the full bundle's figure on the same host.
+/// `upgrade(handoff)` mounts the full bundle's figure on the same root.
 export async function mount(host, options, { base, ids, tags, upgrade }) {
   const o = simple(options, ids, false);
   if (!o) return null;
@@ -799,6 +800,11 @@ export async function mount(host, options, { base, ids, tags, upgrade }) {
     destroy: () => {
       gone = true;
       shell.destroy();
+    },
+    // The full bundle's figure took the root over (a hand-over).
+    release: () => {
+      gone = true;
+      shell.detach();
     },
   };
 }

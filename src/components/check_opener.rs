@@ -1,8 +1,9 @@
 //! "Check a server": opens a recorded check (`mcp-lanes check --out FILE`)
 //! or recorded runs (`mcp-lanes client --out FILE`) from a file picker or a
 //! file dropped on the panel; the page draws it as lanes with its verdicts
-//! (`?timeline=URL` opens one from a URL). Full bundle only (the lite
-//! bundle's panel hands over when opened).
+//! (`?timeline=URL` opens one from a URL). The full bundle's check island
+//! (`bundle::islands`), in the body of the panel the views draw; the lite
+//! bundle's panel hands over when opened.
 
 use std::rc::Rc;
 
@@ -13,18 +14,19 @@ use yew::prelude::*;
 use crate::checked;
 use crate::hooks::live_fetch;
 use crate::i18n::{t, tf};
-use crate::state::{Action, State};
+use crate::state::Action;
 
 #[derive(PartialEq, Properties)]
 pub struct CheckOpenerProps {
-    pub dispatcher: UseReducerDispatcher<State>,
+    /// Hands the page an action (the runtime's dispatch).
+    pub dispatch: Callback<Action>,
 }
 
 /// Reads `file` and opens it (or says why not).
-fn open(file: web_sys::File, dispatcher: UseReducerDispatcher<State>) {
+fn open(file: web_sys::File, dispatcher: Callback<Action>) {
     let name = file.name();
     if file.size() > MAX_FILE_BYTES as f64 {
-        dispatcher.dispatch(Action::CheckedProblem(tf(
+        dispatcher.emit(Action::CheckedProblem(tf(
             "check.file_too_large",
             &[("name", &name), ("limit", &MAX_FILE_BYTES.to_string())],
         )));
@@ -42,7 +44,7 @@ fn open(file: web_sys::File, dispatcher: UseReducerDispatcher<State>) {
                 Err(why) => Action::CheckedProblem(why),
             },
         };
-        dispatcher.dispatch(action);
+        dispatcher.emit(action);
     });
 }
 
@@ -75,7 +77,7 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
         })
     };
     let onsubmit = {
-        let d = props.dispatcher.clone();
+        let d = props.dispatch.clone();
         let url = url.clone();
         let status = status.clone();
         let (tool, args) = (tool.clone(), args.clone());
@@ -94,18 +96,18 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let progress = d.clone();
                 let blocked = live_fetch::run(target, tools, move |checked| {
-                    progress.dispatch(Action::LiveChecked(checked))
+                    progress.emit(Action::LiveChecked(checked))
                 })
                 .await;
                 if let Some(why) = blocked {
-                    d.dispatch(Action::CheckedProblem(why));
+                    d.emit(Action::CheckedProblem(why));
                 }
                 status.set(t("check.done"));
             });
         })
     };
     let onchange = {
-        let d = props.dispatcher.clone();
+        let d = props.dispatch.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             if let Some(file) = input.files().and_then(|files| files.get(0)) {
@@ -126,7 +128,7 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
         Callback::from(move |_: DragEvent| dragging.set(false))
     };
     let ondrop = {
-        let d = props.dispatcher.clone();
+        let d = props.dispatch.clone();
         let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
@@ -140,8 +142,9 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
             }
         })
     };
+    // Into the panel's body (the views draw it: `view::page::check_panel`).
     html! {
-        <div class="check-body">
+        <>
             <section class="check-recorded" aria-labelledby="check-recorded-title">
                 <h3 id="check-recorded-title">{ t("check.recorded") }</h3>
                 <p class="note">{ t("check.recorded_help") }</p>
@@ -169,6 +172,6 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                     <span role="status" data-testid="check-status">{ (*status).clone() }</span>
                 </form>
             </section>
-        </div>
+        </>
     }
 }

@@ -15,11 +15,11 @@ use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::settings::{self, Capability};
 use mcp_lanes_core::share;
 use mcp_lanes_core::transport::TransportKind;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::components::code_editor::CodeEditor;
-use crate::components::lane_diagram::LaneDiagram;
 use crate::editor_state::{EditorAction, EditorState, Target};
 use crate::hooks::live_fetch;
 use crate::i18n::{self, t, tf};
@@ -441,11 +441,73 @@ pub fn Editor(props: &EditorProps) -> Html {
             <div class="editor-grid">
                 <section class="editor-lane" aria-label={t("editor.lane_aria")}>
                     <p class="peers">{ tf("editor.peers", &[("client", &if lane.client_label == editor::CLIENT_LABEL { t("editor.you") } else { crate::i18n::peer_label(&lane.client_label) }), ("server", &crate::i18n::peer_label(&lane.server_label)), ("transport", transport)]) }</p>
-                    <LaneDiagram index={EDITOR_LANE} row={0} hint={AttrValue::from(t("editor.lane_hint"))} timeline={lane.clone()} layout={state.layout.clone()}
-                        {pos} step_ms={STEP_MS} selected={None::<usize>} oninspect={(*oninspect).clone()} />
+                    <EditorLane timeline={lane.clone()} layout={state.layout.clone()}
+                        {pos} oninspect={(*oninspect).clone()} />
                 </section>
                 { history(&d, &state.history, state.shown, state.diff_pair()) }
             </div>
         </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct EditorLaneProps {
+    /// The editor's run (compared by pointer).
+    timeline: Shared<mcp_lanes_core::sim::Timeline>,
+    layout: Shared<crate::model::Layout>,
+    pos: usize,
+    /// A message or marker was picked (its position).
+    oninspect: Callback<usize>,
+}
+
+/// The editor's lane, drawn by the page's view (`view::diagram`): redrawn
+/// only when its run, layout or position change. A click, Enter or Space
+/// on a message or marker (`data-act="inspect"`) picks it.
+#[component]
+fn EditorLane(props: &EditorLaneProps) -> Html {
+    let markup = crate::view::diagram::diagram(&crate::view::diagram::Diagram {
+        index: EDITOR_LANE,
+        row: 0,
+        hint: Some(&t("editor.lane_hint")),
+        timeline: &props.timeline,
+        layout: &props.layout,
+        pos: props.pos,
+        step_ms: STEP_MS,
+        selected: None,
+        complete: false,
+        verdicts: &[],
+    });
+    let picked = |e: &web_sys::Event| -> Option<usize> {
+        let target: web_sys::Element = e.target()?.dyn_into().ok()?;
+        let el = target.closest("[data-act='inspect']").ok()??;
+        el.get_attribute("data-arg")?
+            .split_once(':')?
+            .1
+            .parse()
+            .ok()
+    };
+    let onclick = {
+        let oninspect = props.oninspect.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(event) = picked(&e) {
+                oninspect.emit(event);
+            }
+        })
+    };
+    let onkeydown = {
+        let oninspect = props.oninspect.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                if let Some(event) = picked(&e) {
+                    e.prevent_default();
+                    oninspect.emit(event);
+                }
+            }
+        })
+    };
+    html! {
+        <div class="editor-diagram" {onclick} {onkeydown}>
+            { Html::from_html_unchecked(AttrValue::from(markup.into_string())) }
+        </div>
     }
 }

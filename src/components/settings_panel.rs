@@ -11,19 +11,16 @@ use mcp_lanes_core::transport::TransportKind;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::Lane;
+use crate::state::{Action, Lane};
 
 #[derive(PartialEq, Properties)]
 pub struct SettingsPanelProps {
     /// Lane position (for test ids).
     pub index: usize,
     pub lane: Lane,
-    /// Change this lane.
-    pub onapply: Callback<Setting>,
-    /// Add a copy of this lane with the change.
-    pub oncompare: Callback<Setting>,
-    /// Put the scenario's settings back.
-    pub onreset: Callback<()>,
+    /// Hands the page an action (the runtime's dispatch): apply a change to
+    /// this lane, add a copy of it with the change, put it back.
+    pub dispatch: Callback<Action>,
 }
 
 const ERAS: [EraMode; 3] = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
@@ -112,17 +109,17 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
     let emit = {
         let (compare, generation, compare_ref) =
             (compare.clone(), generation.clone(), compare_ref.clone());
-        let (onapply, oncompare) = (props.onapply.clone(), props.oncompare.clone());
+        let (dispatch, lane) = (props.dispatch.clone(), props.index);
         Callback::from(move |setting: Setting| {
             if *compare {
                 compare.set(false);
                 generation.set(*generation + 1);
-                oncompare.emit(setting);
+                dispatch.emit(Action::Compare { lane, setting });
                 if let Some(button) = compare_ref.cast::<web_sys::HtmlElement>() {
                     let _ = button.focus();
                 }
             } else {
-                onapply.emit(setting);
+                dispatch.emit(Action::Apply { lane, setting });
             }
         })
     };
@@ -204,10 +201,12 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
         })
         .collect();
 
+    let onreset = props
+        .dispatch
+        .reform(move |_: MouseEvent| Action::ResetLane(n));
+    // Into the settings' body (the views draw it: `view::lane::settings`).
     html! {
-        <details class={if *compare { "settings comparing" } else { "settings" }} data-testid={format!("settings-{n}")}>
-            <summary>{ t("settings.title") }</summary>
-            <div class="settings-body">
+            <>
                 <div class="compare-bar">
                     <button type="button" ref={compare_ref} data-testid={format!("compare-{n}")}
                         aria-pressed={if *compare { "true" } else { "false" }}
@@ -216,7 +215,7 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                     </button>
                     if props.lane.modified() {
                         <button type="button" data-testid={format!("reset-{n}")}
-                            onclick={props.onreset.reform(|_: MouseEvent| ())}>{ t("settings.reset") }</button>
+                            onclick={onreset}>{ t("settings.reset") }</button>
                     }
                 </div>
                 <p class="settings-hint" id={id("hint")}>
@@ -249,7 +248,6 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                     { select_row(id("transport"), format!("transport-{n}"), "settings.transport",
                         TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport, false) }
                 </div>
-            </div>
-        </details>
+            </>
     }
 }

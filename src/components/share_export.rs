@@ -1,11 +1,10 @@
-//! "Copy link" (the permalink of what is shown now) and "Export a run"
-//! (one lane's transcript JSON, the `run --format json` document of
-//! DESIGN.md with that set-up alone; its Mermaid `sequenceDiagram`; and
-//! for Streamable HTTP lanes curl commands that replay it against
-//! `mcp-lanes serve`), each copied or downloaded. View functions over the
-//! page's state rather than components: a component costs about 4 KB of
-//! WebAssembly. The exporters are the full bundle's (`bundle::panels`);
-//! the lite bundle shows a panel that hands over when opened.
+//! "Export a run" (one lane's transcript JSON, the `run --format json`
+//! document of DESIGN.md with that set-up alone; its Mermaid
+//! `sequenceDiagram`; and for Streamable HTTP lanes curl commands that
+//! replay it against `mcp-lanes serve`), each copied or downloaded. The
+//! full bundle's exports island (`bundle::islands`), in the body of the
+//! panel the views draw (`view::page::exports`); the lite bundle's panel
+//! hands over when opened.
 
 use crate::i18n::{self, t};
 use mcp_lanes_core::transport::TransportKind;
@@ -24,11 +23,9 @@ const PORT: &str = "8931";
 /// What the last copy or download said.
 #[derive(Clone, Default, PartialEq)]
 pub struct Status {
-    /// About the link (else about an export).
-    pub link: bool,
-    /// What happened.
+    /// Catalog key of what the last copy or download said.
     pub text: &'static str,
-    /// Text to copy by hand: the clipboard refused.
+    /// The text to copy by hand: the clipboard refused.
     pub manual: Option<String>,
 }
 
@@ -64,11 +61,10 @@ fn export_text(format: usize, scenario: &str, lane: &Lane) -> Option<String> {
 }
 
 /// Copies `text`, saying so in `status` (or offering it to copy by hand).
-fn copy(text: String, link: bool, status: UseStateHandle<Status>) {
+fn copy(text: String, status: UseStateHandle<Status>) {
     let shown = text.clone();
     copy_text(&text, move |ok| {
         status.set(Status {
-            link,
             text: if ok {
                 "share.copied"
             } else {
@@ -79,50 +75,33 @@ fn copy(text: String, link: bool, status: UseStateHandle<Status>) {
     });
 }
 
-/// The hand-copy field for text the clipboard refused.
-fn manual(status: &Status, link: bool) -> Html {
-    match (&status.manual, status.link == link) {
-        (Some(text), true) => html! {
-            <textarea class="manual-copy" readonly=true rows={if link { "2" } else { "8" }}
-                data-testid={if link { "link-field" } else { "export-text" }}
+/// The exported text in a field to copy by hand, when the clipboard refused.
+fn manual(status: &Status) -> Html {
+    match &status.manual {
+        Some(text) => html! {
+            <textarea class="manual-copy" readonly=true rows="8" data-testid="export-text"
                 aria-label={t("share.text_to_copy")} value={text.clone()} />
         },
-        _ => html! {},
+        None => html! {},
     }
 }
 
-/// "Copy link": `link` makes the permalink of what is shown now.
-pub fn share_link(link: &Callback<(), String>, status: &UseStateHandle<Status>) -> Html {
-    let onclick = {
-        let (link, status) = (link.clone(), status.clone());
-        Callback::from(move |_: MouseEvent| copy(link.emit(()), true, status.clone()))
-    };
-    let by_hand = status.link && status.manual.is_some();
-    html! {
-        <div class="share">
-            <button type="button" data-testid="copy-link" {onclick}>{ t("share.copy_link") }</button>
-            <span class="share-status" role="status" data-testid="link-status">
-                { if status.link && !by_hand { t(status.text) } else { String::new() } }
-            </span>
-            if by_hand {
-                <div class="share-pop">
-                    <p>{ t(status.text) }</p>
-                    { manual(status, true) }
-                </div>
-            }
-        </div>
-    }
+#[derive(PartialEq, Properties)]
+pub struct ExportsProps {
+    /// The open scenario's (or file's) id, in the files' names.
+    pub scenario: AttrValue,
+    /// The lanes one may export.
+    pub lanes: Shared<Vec<Lane>>,
 }
 
-/// "Export a run" for the lane `picked`. The buttons say what they do in
+/// "Export a run" for the lane picked. The buttons say what they do in
 /// `data-export` (format, then c for copy or d for download); one handler
 /// serves them all.
-pub fn export_menu(
-    scenario: &str,
-    lanes: &Shared<Vec<Lane>>,
-    picked: &UseStateHandle<u32>,
-    status: &UseStateHandle<Status>,
-) -> Html {
+#[component]
+pub fn Exports(props: &ExportsProps) -> Html {
+    let picked = use_state(|| 0u32);
+    let status = use_state(Status::default);
+    let (scenario, lanes, picked, status) = (&*props.scenario, &props.lanes, &picked, &status);
     let n = (**picked as usize).min(lanes.len().saturating_sub(1));
     let Some(lane) = lanes.get(n) else {
         return html! {};
@@ -155,7 +134,7 @@ pub fn export_menu(
                 return;
             };
             if what.ends_with("copy") {
-                copy(text, false, status.clone());
+                copy(text, status.clone());
             } else {
                 let (_, _, ext, mime) = FORMATS[format];
                 download(&format!("{scenario}-lane{n}.{ext}"), mime, &text);
@@ -167,9 +146,7 @@ pub fn export_menu(
         })
     };
     html! {
-        <details class="exports" data-testid="exports">
-            <summary data-testid="exports-toggle">{ t("export.title") }</summary>
-            <div class="export-body" {onclick}>
+        <>
                 <div class="field">
                     <label for="export-lane">{ t("export.lane") }</label>
                     <select id="export-lane" data-testid="export-lane" onchange={onlane}>
@@ -178,7 +155,7 @@ pub fn export_menu(
                         }) }
                     </select>
                 </div>
-                <ul class="export-list">
+                <ul class="export-list" {onclick}>
                     <li>
                         <span class="export-label">{ t("export.json") }</span>
                         <button type="button" class="small" data-export="json-copy" data-testid="export-json-copy">{ t("export.copy") }</button>
@@ -206,10 +183,9 @@ pub fn export_menu(
                     }
                 </p>
                 <p class="export-status" role="status" data-testid="export-status">
-                    { if status.link { String::new() } else { t(status.text) } }
+                    { t(status.text) }
                 </p>
-                { manual(status, false) }
-            </div>
-        </details>
+                { manual(status) }
+        </>
     }
 }

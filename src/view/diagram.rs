@@ -1,6 +1,6 @@
 //! One lane drawn as a sequence diagram in inline SVG, as markup text
-//! (the same DOM as `components::lane_diagram`; `data-act="inspect"` on
-//! what can be inspected).
+//! (`data-act="inspect"` on what can be inspected); the page's lanes and
+//! the editor's lane.
 
 use super::{classes, num as f};
 use crate::i18n::{self, t, tf};
@@ -34,6 +34,8 @@ pub struct Diagram<'a> {
     /// element that depends on the playback position marked with the
     /// positions it shows at (`data-show`), for the player script.
     pub complete: bool,
+    /// A check's verdicts on the lane's events (marked in its margin).
+    pub verdicts: &'a [mcp_lanes_core::check::Verdict],
 }
 
 /// `data-show` of an element drawn from position `from` to `to` (both
@@ -460,7 +462,11 @@ pub fn diagram(d: &Diagram) -> Markup {
                     @if let Some(m) = e.message() { (message_label(d, e, m, layout.event_y(n, e.index))) }
                 }
             }
-            g class="verdicts" {}
+            g class="verdicts" {
+                @if crate::bundle::CHECKS && !d.complete {
+                    (super::check::marks(n, timeline, d.verdicts, layout, time))
+                }
+            }
             @for e in timeline.events.iter().filter(|e| d.complete || Some(e.at_ms) == time) {
                 @if let Some(m) = e.message() {
                     @let at = layout.position_of(e.at_ms);

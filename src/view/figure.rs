@@ -128,7 +128,7 @@ pub fn transcript(state: &State) -> Markup {
             h2 id="transcript-heading" { (t("figure.whole_run")) }
             ol class="steps" {
                 @for pos in 0..=len {
-                    (step(&at_pos(&mut at, pos), pos))
+                    (step(at_pos(&mut at, pos), pos))
                 }
             }
         }
@@ -173,6 +173,7 @@ pub fn of_config(config: &crate::config::Config) -> String {
         dark: false,
         copied: &copied,
         transcript: None,
+        islands: false,
     };
     root(complete(&state, &ui))
 }
@@ -192,6 +193,7 @@ pub fn of_file(
         dark: false,
         copied: &copied,
         transcript: None,
+        islands: false,
     };
     root(complete(&state, &ui))
 }
@@ -212,6 +214,7 @@ mod tests {
                 dark: false,
                 copied: &Copied::default(),
                 transcript: None,
+                islands: false,
             },
         )
         .into_string()

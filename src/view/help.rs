@@ -1,5 +1,4 @@
-//! The keyboard help as markup text: a `<dialog>`, closed (the same DOM as
-//! `components::help_dialog`). The runtime finds it by its test id, opens
+//! The keyboard help as markup text: a `<dialog>`, closed. The runtime finds it by its test id, opens
 //! it with `showModal`, closes it with `close`, and hears its `close` event
 //! (Esc) to turn `help_open` off: the view never has `open` (a modal
 //! dialog is the browser's to open; the morph leaves `open` alone).

@@ -1,7 +1,6 @@
 //! The inspector as markup text: everything about the selected message or
-//! event (the same DOM as `components::inspector` in the lite bundle: no
-//! verdicts), and the pure pieces both draw (the words of a message's
-//! facts, a rule summary's code spans).
+//! event (with a check's verdicts on it), and the pieces the editor's reply
+//! pane draws too (the rules, the headers).
 //!
 //! The rules' summaries come in their own catalog, fetched the first time
 //! rules are on screen ([`wants_rules`]); until it is here a summary is
@@ -183,6 +182,7 @@ pub fn inspector(state: &State) -> Markup {
                         h3 class="inspector-title" data-testid="inspector-title" { (heading(event)) }
                         p class="note" data-testid="inspector-note" { (i18n::event_note(event)) }
                         @if let EventKind::Message(m) = &event.kind { (message_details(m)) }
+                        @if crate::bundle::CHECKS { (super::check::list(&lane.verdicts, event.index)) }
                         (rule_list(&event.rules, "inspector-rules"))
                     }
                 }

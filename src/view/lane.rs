@@ -1,8 +1,7 @@
 //! One set-up as markup text: its header (label, client, transport,
-//! server), the lite bundle's "Settings" stand-in, what is held, the
-//! sequence diagram ([`diagram`]), and at the end what leaked (the same DOM
-//! as `components::lane` draws with the lite stand-in for the settings
-//! panel, and without verdict marks: a lite page never has a check open).
+//! server), its "Settings" (the full bundle's island host, or a stand-in
+//! that hands over), what is held, the sequence diagram ([`diagram`], with
+//! a check's verdict marks), and at the end what leaked.
 
 use super::classes;
 use super::diagram::{diagram, Diagram};
@@ -11,14 +10,22 @@ use crate::model::{held_locks, Layout};
 use crate::state::{step_ms, Lane, State};
 use maud::{html, Markup};
 
-/// A lane's "Settings" in the lite bundle: opening it hands the page over
-/// to the full bundle (`data-act="handover"`), which opens it with the
-/// knobs in it.
-pub fn settings(index: usize) -> Markup {
+/// A lane's "Settings": with `islands` its body hosts the full bundle's
+/// settings island (keyed by the lane's `key`, so that a lane keeps its
+/// island when lanes move); else opening it hands the page over to the
+/// full bundle (`data-act="handover"`), which opens it with the knobs in it.
+pub fn settings(index: usize, key: u32, islands: bool) -> Markup {
     html! {
-        details class="settings" data-testid=(format!("settings-{index}")) data-act="handover" {
-            summary data-handover="" { (t("settings.title")) }
-            div class="settings-body" { p class="export-note" { (t("settings.loading")) } }
+        @if islands {
+            details class="settings" data-testid=(format!("settings-{index}")) {
+                summary { (t("settings.title")) }
+                div class="settings-body" data-island=(format!("settings-{index}")) data-key=(format!("settings-{key}")) {}
+            }
+        } @else {
+            details class="settings" data-testid=(format!("settings-{index}")) data-act="handover" {
+                summary data-handover="" { (t("settings.title")) }
+                div class="settings-body" { p class="export-note" { (t("settings.loading")) } }
+            }
         }
     }
 }
@@ -33,7 +40,7 @@ fn lock_icon() -> Markup {
     }
 }
 
-fn head(index: usize, lane: &Lane) -> Markup {
+fn head(index: usize, lane: &Lane, islands: bool) -> Markup {
     let n = index;
     let timeline = &lane.timeline;
     let label = i18n::setup_label(&timeline.label);
@@ -59,7 +66,7 @@ fn head(index: usize, lane: &Lane) -> Markup {
                 span class="peer" { span class="role" { (t("side.server")) } (i18n::peer_label(&timeline.server_label)) }
             }
             @if !lane.outside {
-                (settings(n))
+                (settings(n, lane.key, islands))
             }
         }
     }
@@ -92,8 +99,9 @@ fn held_spans(state: &State, n: usize) -> Markup {
 
 /// Lane `index` of the page (nothing when there is no such lane);
 /// `complete`: as the complete figure draws it (`view::figure`), with
-/// what depends on the playback position marked `data-show`.
-pub fn lane(state: &State, index: usize, complete: bool) -> Markup {
+/// what depends on the playback position marked `data-show`; `islands`:
+/// the full bundle's (see [`settings`]).
+pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Markup {
     let Some(lane) = state.lanes.get(index) else {
         return html! {};
     };
@@ -114,11 +122,12 @@ pub fn lane(state: &State, index: usize, complete: bool) -> Markup {
         step_ms: step_ms(state.speed),
         selected: state.selected.filter(|s| s.lane == n).map(|s| s.event),
         complete,
+        verdicts: &lane.verdicts,
     };
     html! {
         article class=(classes(&[Some("lane"), lane.added.then_some("added")]))
             data-testid=(format!("lane-{n}")) aria-labelledby=(format!("lane-title-{n}")) {
-            (head(n, lane))
+            (head(n, lane, islands))
             div class="lane-status" aria-live="off" {
                 @if complete {
                     (held_spans(state, n))
@@ -160,7 +169,7 @@ mod tests {
     #[test]
     fn a_lane_at_the_start_has_its_head_settings_and_diagram() {
         let state = lite("elicitation-unchecked");
-        let text = lane(&state, 1, false).into_string();
+        let text = lane(&state, 1, false, false).into_string();
         assert!(text.starts_with(
             "<article class=\"lane\" data-testid=\"lane-1\" aria-labelledby=\"lane-title-1\">"
         ));
@@ -190,7 +199,7 @@ mod tests {
         let mut held = 0;
         for pos in 1..=len {
             let state = at(state.clone(), [Action::Seek(pos)]);
-            let text = lane(&state, 1, false).into_string();
+            let text = lane(&state, 1, false, false).into_string();
             let holds = !held_locks(&state.lanes[1].timeline, state.time()).is_empty();
             assert_eq!(
                 text.contains("data-testid=\"held-lock-1\""),
@@ -202,12 +211,12 @@ mod tests {
         }
         assert!(held > 0, "the run holds a lock for a while");
         let end = at(state, [Action::JumpToEnd]);
-        let text = lane(&end, 1, false).into_string();
+        let text = lane(&end, 1, false, false).into_string();
         assert!(text.contains(
             "<p class=\"leaked has-leak\" data-testid=\"leaked-locks-1\" data-count=\"1\">"
         ));
         assert!(text.contains("<p class=\"outcome\">"));
-        let other = lane(&end, 0, false).into_string();
+        let other = lane(&end, 0, false, false).into_string();
         assert!(
             other.contains("<p class=\"leaked\" data-testid=\"leaked-locks-0\" data-count=\"0\">")
         );
@@ -222,10 +231,10 @@ mod tests {
                 Action::Inspect(Some(Selection { lane: 0, event: 8 })),
             ],
         );
-        let text = lane(&state, 0, false).into_string();
+        let text = lane(&state, 0, false, false).into_string();
         assert!(text.contains("data-testid=\"message-0-8\" data-act=\"inspect\" data-arg=\"0:8\""));
         assert!(text.contains("violation selected\""), "{text}");
-        let other = lane(&state, 1, false).into_string();
+        let other = lane(&state, 1, false, false).into_string();
         assert!(!other.contains("selected\""));
     }
 
@@ -237,21 +246,23 @@ mod tests {
         lanes[0].changed = true;
         lanes[1].outside = true;
         state.lanes = crate::model::Shared::new(lanes);
-        let text = lane(&state, 0, false).into_string();
+        let text = lane(&state, 0, false, false).into_string();
         assert!(text.starts_with("<article class=\"lane added\" data-testid=\"lane-0\""));
         assert!(text.contains("<span class=\"badge\" data-testid=\"modified-0\">"));
         assert!(text.contains(
             "<button type=\"button\" class=\"small\" data-testid=\"remove-0\" aria-label="
         ));
         assert!(text.contains("data-act=\"remove-lane\" data-arg=\"0\">"));
-        assert!(!lane(&state, 1, false).into_string().contains("settings-1"));
-        assert_eq!(lane(&state, 9, false).into_string(), "");
+        assert!(!lane(&state, 1, false, false)
+            .into_string()
+            .contains("settings-1"));
+        assert_eq!(lane(&state, 9, false, false).into_string(), "");
     }
 
     #[test]
     fn hostile_labels_come_out_as_text() {
         let state = hostile(at(lite("elicitation-unchecked"), [Action::JumpToEnd]));
-        let text = lane(&state, 0, false).into_string();
+        let text = lane(&state, 0, false, false).into_string();
         assert!(!text.contains(HOSTILE));
         assert!(!text.contains("<img"));
         assert!(text.contains(HOSTILE_ESCAPED), "{text}");

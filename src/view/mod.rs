@@ -1,17 +1,21 @@
-//! Views as markup text: what the lite page draws, as pure functions of the
-//! page's state (`maud` templates, every text and attribute value escaped by
-//! construction). Native too: their tests run with `cargo test`.
+//! Views as markup text: every region of the page, as pure functions of
+//! the page's state (`maud` templates, every text and attribute value
+//! escaped by construction). Native too: their tests run with `cargo test`.
 //!
-//! The lite page (`bundle/lite/page`) renders [`page::page`] into its root and
-//! patches the live DOM to match (`morph`), so that focus, scroll and open
-//! `<details>` survive a render. The DOM is the same as the full bundle's Yew
-//! components draw (the two bundles hand over to each other and the browser
-//! tests run against both).
+//! One renderer: the build's drawn figure (`figure`, played by
+//! `www/figure.js`) and both bundles' runtime (`runtime`, which renders
+//! [`page::page`] and patches the live DOM to match with `morph`, so that
+//! focus, scroll and open `<details>` survive a render) draw the page with
+//! these views. Where the full bundle has something really interactive (a
+//! lane's settings, the exports, the check panel, the editor) the views
+//! draw a host (`data-island`, [`Ui::islands`]) that its Yew islands mount
+//! into; elsewhere a stand-in that hands over to it.
 //!
 //! # What an element does: `data-act`
 //!
-//! No element carries a handler. The lite page listens on its root and reads
-//! `data-act` (and `data-arg`) on the element an event reached:
+//! No element carries a handler. The runtime listens on its root and reads
+//! `data-act` (and `data-arg`) on the element an event reached (never
+//! inside an island):
 //!
 //! | `data-act` | element | event | does |
 //! |---|---|---|---|
@@ -26,8 +30,10 @@
 //! | `copy-link` | button | click | copies the permalink |
 //! | `scenario` | `a` | plain click | `data-arg` = scenario id (other clicks follow the link) |
 //! | `tab` | button | click | `data-arg` = `lanes` or `editor` |
+//! | `show-failure` | button | click | `data-arg` = `"{lane}:{event}"`: "What to fix" shows that exchange |
 //! | `handover` | `details` | toggle (open) | hands the page to the full bundle (exports, check, a lane's settings) |
 
+pub mod check;
 pub mod diagram;
 pub mod figure;
 pub mod help;
@@ -53,7 +59,7 @@ pub fn num(v: f64) -> String {
 }
 
 /// A class list from optional parts (`None` and empty parts are left out,
-/// as yew's `classes!` leaves them out).
+/// as Yew's `classes!` leaves them out).
 pub fn classes(parts: &[Option<&str>]) -> String {
     let mut out = String::new();
     for part in parts.iter().flatten().filter(|p| !p.is_empty()) {
@@ -77,6 +83,11 @@ pub struct Ui<'a> {
     /// the lanes, with every lane drawn complete (`None`: the page as the
     /// state is now).
     pub transcript: Option<&'a Markup>,
+    /// The full bundle's page: a lane's settings, "Export a run", "Check a
+    /// server" and the editor's panel are island hosts (`data-island`,
+    /// where the bundle mounts its Yew islands) instead of the stand-ins
+    /// that hand over to it.
+    pub islands: bool,
 }
 
 /// What the last "Copy link" said.

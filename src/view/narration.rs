@@ -1,6 +1,5 @@
-//! What the narration says at the playhead (shared by the Yew `App` and
-//! the lite page), and the narration box as markup text (the same DOM as
-//! `components::narration`).
+//! What the narration says at the playhead, and the narration box as
+//! markup text.
 
 use crate::i18n::{self, tf};
 use crate::state::State;

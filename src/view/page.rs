@@ -1,14 +1,12 @@
-//! The whole page (or one figure) as markup text: the same DOM as the Yew
-//! `components::app::App` draws in the lite bundle, with `data-act` where
-//! App has handlers. Header (help, theme, "Copy link"), scenario picker,
-//! the check panel's stand-in, the intro, the view tabs, the controls
-//! (player and narration), the lanes and the inspector, the editor's
-//! (empty) panel and the keyboard help.
+//! The whole page (or one figure) as markup text, with `data-act` where a
+//! reader acts: header (help, theme, "Copy link"), scenario picker, the
+//! check panel, the intro (with an open check's summary), the view tabs,
+//! the controls (player and narration), the lanes and the inspector, the
+//! editor's panel and the keyboard help.
 //!
-//! The lite bundle has no settings, exporters, check or editor: where the
-//! full bundle shows them, the page shows a `<details>` that hands the page
-//! over to the full bundle when opened (`data-act="handover"`, as
-//! `bundle/lite/panels.rs`).
+//! Where the full bundle mounts an island (`Ui::islands`), the drawn page
+//! and the lite bundle show a `<details>` that hands the page over to the
+//! full bundle when opened (`data-act="handover"`).
 
 use super::narration::narration;
 use super::picker::picker;
@@ -47,7 +45,7 @@ pub fn region_name(state: &State, config: &Config) -> String {
     }
 }
 
-/// The light/dark switch (`components::theme_toggle`); `dark`: the theme
+/// The light/dark switch; `dark`: the theme
 /// in effect.
 pub fn theme_toggle(dark: bool) -> Markup {
     html! {
@@ -62,9 +60,8 @@ pub fn theme_toggle(dark: bool) -> Markup {
     }
 }
 
-/// "Copy link" and what the last copy said (`share_link` of
-/// `components::share_export`); when the clipboard refused, the link in a
-/// field to copy by hand.
+/// "Copy link" and what the last copy said; when the clipboard refused,
+/// the link in a field to copy by hand.
 pub fn share_link(copied: &Copied) -> Markup {
     let said = copied.text.map(t).unwrap_or_default();
     html! {
@@ -84,41 +81,58 @@ pub fn share_link(copied: &Copied) -> Markup {
     }
 }
 
-/// "Lanes | Editor" (`components::view_tabs`): which view fills the main
-/// area; the editor's tab hands over in the lite bundle.
-pub fn view_tabs(editor: bool) -> Markup {
+/// "Lanes | Editor": which view fills the main
+/// area; without `islands` (the drawn page, the lite bundle) the editor's
+/// tab hands over.
+pub fn view_tabs(editor: bool, islands: bool) -> Markup {
     html! {
         div class="view-tabs" role="group" aria-label=(t("tabs.label")) {
             button type="button" data-testid="tab-lanes" aria-controls="panel-lanes"
                 aria-pressed=(!editor) data-act="tab" data-arg="lanes" { (t("tabs.lanes")) }
             button type="button" data-testid="tab-editor" aria-controls="panel-editor"
-                aria-pressed=(editor) data-handover="" data-act="tab" data-arg="editor" { (t("tabs.editor")) }
+                aria-pressed=(editor) data-handover=[(!islands).then_some("")] data-act="tab" data-arg="editor" { (t("tabs.editor")) }
         }
     }
 }
 
-/// "Check a server", handing over when opened (the lite stand-in).
-pub fn check_panel() -> Markup {
+/// "Check a server": with `islands` its body is the host of the full
+/// bundle's check island; else a stand-in that hands over when opened.
+pub fn check_panel(islands: bool) -> Markup {
     html! {
-        details class="check-panel" data-testid="check" data-act="handover" {
-            summary data-testid="check-toggle" data-handover="" { (t("check.title")) }
-            div class="check-body" { p class="note" { (t("check.loading")) } }
+        @if islands {
+            details class="check-panel" data-testid="check" {
+                summary data-testid="check-toggle" { (t("check.title")) }
+                div class="check-body" data-island="check" {}
+            }
+        } @else {
+            details class="check-panel" data-testid="check" data-act="handover" {
+                summary data-testid="check-toggle" data-handover="" { (t("check.title")) }
+                div class="check-body" { p class="note" { (t("check.loading")) } }
+            }
         }
     }
 }
 
-/// "Export a run", handing over when opened (the lite stand-in).
-pub fn exports() -> Markup {
+/// "Export a run": with `islands` its body is the host of the full
+/// bundle's exports island; else a stand-in that hands over when opened.
+pub fn exports(islands: bool) -> Markup {
     html! {
-        details class="exports" data-testid="exports" data-act="handover" {
-            summary data-testid="exports-toggle" data-handover="" { (t("export.title")) }
-            div class="export-body" { p class="export-note" { (t("export.loading")) } }
+        @if islands {
+            details class="exports" data-testid="exports" {
+                summary data-testid="exports-toggle" { (t("export.title")) }
+                div class="export-body" data-island="exports" {}
+            }
+        } @else {
+            details class="exports" data-testid="exports" data-act="handover" {
+                summary data-testid="exports-toggle" data-handover="" { (t("export.title")) }
+                div class="export-body" { p class="export-note" { (t("export.loading")) } }
+            }
         }
     }
 }
 
-/// The intro: the scenario's (or file's) title and summary, a file's
-/// problems, the notice (the lite bundle never has a check summary).
+/// The intro: the scenario's (or file's) title and summary, an open
+/// check's summary (`check::summary`), a file's problems, the notice.
 pub fn intro(state: &State, config: &Config) -> Markup {
     let page = config.mode == Mode::Page;
     html! {
@@ -132,6 +146,10 @@ pub fn intro(state: &State, config: &Config) -> Markup {
                     (config.title.as_ref().filter(|_| !page).unwrap_or(&file.title))
                 }
                 p class="summary" { (file.summary) }
+            }
+            // (Only the full bundle opens checks: the lite one links none.)
+            @if let Some(checked) = state.checked.as_ref().filter(|_| crate::bundle::CHECKS) {
+                (super::check::summary(checked))
             }
             @if let Some(problems) = &state.problems {
                 h2 id="scenario-title" data-testid="scenario-title" { (t("file.cannot_show")) }
@@ -154,7 +172,7 @@ pub fn intro(state: &State, config: &Config) -> Markup {
 
 /// The lanes side by side (each `super::lane::lane`), the hint that they
 /// scroll, and on the page "Export a run".
-fn lanes_area(state: &State, page: bool, complete: bool) -> Markup {
+fn lanes_area(state: &State, page: bool, complete: bool, islands: bool) -> Markup {
     let count = state.lanes.len();
     let name = if count == 1 {
         t("lanes.one")
@@ -170,10 +188,10 @@ fn lanes_area(state: &State, page: bool, complete: bool) -> Markup {
             }
             div class="lanes-scroller" data-testid="lanes" tabindex="0" role="region" aria-label=(name) {
                 div class="lanes" {
-                    @for i in 0..count { (super::lane::lane(state, i, complete)) }
+                    @for i in 0..count { (super::lane::lane(state, i, complete, islands)) }
                 }
             }
-            @if page { (exports()) }
+            @if page { (exports(islands)) }
         }
     }
 }
@@ -181,7 +199,8 @@ fn lanes_area(state: &State, page: bool, complete: bool) -> Markup {
 /// What the page's `main` (or a figure's region) holds: intro, tabs,
 /// controls, the lanes and the inspector, the editor's panel; in the
 /// complete figure, the whole run after them (`transcript`).
-fn body(state: &State, config: &Config, transcript: Option<&Markup>) -> Markup {
+fn body(state: &State, config: &Config, ui: &Ui) -> Markup {
+    let transcript = ui.transcript;
     let page = config.mode == Mode::Page;
     // A figure offers the editor only when asked to (`editor: true`).
     let with_editor = page || config.editor;
@@ -189,18 +208,21 @@ fn body(state: &State, config: &Config, transcript: Option<&Markup>) -> Markup {
     let away = editor || state.problems.is_some();
     html! {
         (intro(state, config))
-        @if with_editor { (view_tabs(editor)) }
+        @if with_editor { (view_tabs(editor, ui.islands)) }
         div class="controls" hidden[away] {
             (player(state))
             (narration(state))
         }
         div class="workspace" id="panel-lanes" hidden[away] {
-            (lanes_area(state, page, transcript.is_some()))
+            (lanes_area(state, page, transcript.is_some(), ui.islands))
             (super::inspector::inspector(state))
         }
         @if let Some(transcript) = transcript { (transcript) }
-        // The lite page hands over before the editor shows: its panel is empty.
-        @if with_editor { div id="panel-editor" hidden[!editor] {} }
+        // The full bundle's editor is an island; the drawn and the lite page
+        // hand over before the editor shows: their panel is empty.
+        @if with_editor {
+            div id="panel-editor" hidden[!editor] data-island=[ui.islands.then_some("editor")] {}
+        }
     }
 }
 
@@ -226,15 +248,15 @@ pub fn page(state: &State, ui: &Ui) -> Markup {
                 }
             }
             (picker(state, picker_open(config)))
-            @if page { (check_panel()) }
+            @if page { (check_panel(ui.islands)) }
             // The page's content is its `main`; a figure's is a region of
             // the course page named by its title (the page has its own
             // `main`). The header and picker are hidden in a figure (style.css).
             @if page {
-                main class="main" id="main" { (body(state, config, ui.transcript)) }
+                main class="main" id="main" { (body(state, config, ui)) }
             } @else {
                 section class="main" role="region" aria-label=(region_name(state, config)) data-testid="figure" {
-                    (body(state, config, ui.transcript))
+                    (body(state, config, ui))
                     @if let Some(caption) = &config.caption {
                         p class="figure-caption" data-testid="figure-caption" { (caption) }
                     }
@@ -271,6 +293,7 @@ mod tests {
                 dark,
                 copied,
                 transcript: None,
+                islands: false,
             },
         )
         .into_string()
@@ -342,6 +365,35 @@ mod tests {
             html.contains("<details class=\"picker\" data-testid=\"scenario-picker\"><summary>")
         );
         assert!(!html.contains("data-testid=\"notice\""));
+    }
+
+    #[test]
+    fn the_full_page_draws_island_hosts_where_the_lite_one_hands_over() {
+        let state = discover();
+        let config = page_config(Some("discover"));
+        let copied = Copied::default();
+        let html = page(
+            &state,
+            &Ui {
+                config: &config,
+                dark: false,
+                copied: &copied,
+                transcript: None,
+                islands: true,
+            },
+        )
+        .into_string();
+        assert!(!html.contains("data-act=\"handover\""), "{html}");
+        assert!(!html.contains("data-handover"), "{html}");
+        for host in [
+            "<div class=\"check-body\" data-island=\"check\"></div>",
+            "<div class=\"export-body\" data-island=\"exports\"></div>",
+            "<div id=\"panel-editor\" hidden data-island=\"editor\"></div>",
+            "<div class=\"settings-body\" data-island=\"settings-0\" data-key=\"settings-0\"></div>",
+        ] {
+            assert!(html.contains(host), "{host} in {html}");
+        }
+        assert!(html.contains("<details class=\"settings\" data-testid=\"settings-0\"><summary>"));
     }
 
     #[test]

@@ -1,5 +1,4 @@
-//! The scenario picker as markup text (the same DOM as
-//! `components::scenario_picker`): the scenarios of the catalog with their
+//! The scenario picker as markup text: the scenarios of the catalog with their
 //! one-line summaries, as links (`?scenario=ID`) so they can be opened in a
 //! new tab too; a plain click (`data-act="scenario"`) opens the scenario in
 //! place.

@@ -1,5 +1,4 @@
-//! Playback controls as markup text (the same DOM as `components::player`):
-//! restart, step back, play/pause, step forward, jump to end, a scrubber
+//! Playback controls as markup text: restart, step back, play/pause, step forward, jump to end, a scrubber
 //! over the playback positions, the speed and the virtual clock.
 
 use crate::i18n::{t, tf};

@@ -70,11 +70,12 @@ function handOver(id) {
   });
 }
 
-/** Resolves once the full bundle has replaced the lite page. */
+/** Resolves once the full bundle runs the page (on the root it took over). */
 async function fullLoaded(page) {
   await page.waitForFunction(() => {
     const roots = document.querySelectorAll('.app-root');
-    return roots.length === 1 && performance.getEntriesByType('resource').some((e) => /mcp-lanes-web_bg\.wasm$/.test(e.name));
+    return roots.length === 1 && !roots[0].matches('[data-static], [aria-busy]')
+      && performance.getEntriesByType('resource').some((e) => /mcp-lanes-web_bg\.wasm$/.test(e.name));
   }, null, { timeout: 30_000 });
 }
 
@@ -180,16 +181,15 @@ describe('first visit', () => {
 });
 
 /**
- * In the page: the regions both bundles draw (`selectors`), as trees of
- * tag, sorted attributes and text; the lite page's `data-act`, `data-arg`
- * and `data-key` (what its listener reads) and the open state of panels
- * are left out, and a form control's value is the one it shows.
+ * In the page: regions (`selectors`), as trees of tag, sorted attributes
+ * and text; `data-act`, `data-arg` and `data-key` (what the listeners
+ * read) and the open state of panels are left out, and a form control's
+ * value is the one it shows.
  */
 function drawn(selectors) {
-  // A form control's value is compared as the control shows it (the lite
-  // markup writes `value` and `selected`, yew sets the properties).
+  // A form control's value is compared as the control shows it.
   // The drawn figure's marks for figure.js (data-show, …) are not drawn.
-  const skip = new Set(['data-act', 'data-arg', 'data-key', 'open', 'value', 'selected', 'data-show', 'data-flight', 'data-for', 'data-grow', 'data-shows']);
+  const skip = new Set(['data-act', 'data-arg', 'data-key', 'data-handover', 'open', 'value', 'selected', 'data-show', 'data-flight', 'data-for', 'data-grow', 'data-shows']);
   const tree = (node) => {
     const attrs = [...node.attributes].filter((a) => !skip.has(a.name)).map((a) => `${a.name}=${a.value}`);
     if (node instanceof HTMLInputElement || node instanceof HTMLSelectElement) attrs.push(`(value)=${node.value}`);
@@ -223,8 +223,8 @@ function firstDifference(a, b, where = '') {
   return null;
 }
 
-describe('the two bundles draw the same page', () => {
-  test('lanes, inspector, narration, picker and header: the lite views and the Yew components agree', T, async () => {
+describe('one renderer: the full bundle runs the views on the page it takes over', () => {
+  test('the drawn page\'s root stays, its regions are patched to the same, and the islands mount in their hosts', T, async () => {
     const regions = [
       '.app-header',
       '[data-testid="scenario-picker"] nav',
@@ -240,29 +240,29 @@ describe('the two bundles draw the same page', () => {
       '[data-testid="inspector"]',
       '[data-testid="help-dialog"]',
     ];
-    for (const [id, lane, event] of [['elicitation-unchecked', 0, 8], ['http-header-mismatch', 0, 1], ['resources-prompts-caching', 0, 3]]) {
-      const { page, problems } = await tracked(`/?scenario=${id}`);
-      await page.keyboard.press('End');
-      await page.locator(sel(`message-${lane}-${event}`)).or(page.locator(sel(`event-${lane}-${event}`))).click();
-      await page.locator(sel('inspector-title')).waitFor();
-      // The rules' summaries arrive after the first inspect: both sides with them.
-      await page.waitForFunction(() => [...document.querySelectorAll('.rule-summary')].every((e) => e.textContent !== ''));
-      const lite = await page.evaluate(drawn, regions);
-      await page.locator(`${sel('exports')} > summary`).click();
-      await fullLoaded(page);
-      await page.locator(sel('inspector-title')).waitFor();
-      // The full page renders in steps (its catalog part, the rules): read
-      // it until it settles, for up to 5 s.
-      let full = await page.evaluate(drawn, regions);
-      for (let i = 0; i < 50 && firstDifference(lite, full); i++) {
-        await page.waitForTimeout(100);
-        full = await page.evaluate(drawn, regions);
-      }
-      for (const r of regions) assert.ok(lite[r].length > 0 || r === '#panel-lanes .lane-status', `${id}: the lite page draws ${r}`);
-      assert.equal(firstDifference(lite, full), null, `${id}: the lite page and the full page differ`);
-      assert.deepEqual(problems, []);
-      await page.close();
-    }
+    const { page, problems } = await tracked('/?scenario=elicitation-unchecked');
+    await page.keyboard.press('End');
+    await page.locator(sel('message-0-8')).click();
+    await page.locator(sel('inspector-title')).waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('.rule-summary')].every((e) => e.textContent !== ''));
+    const before = await page.evaluate(drawn, regions);
+    await page.evaluate(() => {
+      document.querySelector('.app-root').mcpLanesMark = 'drawn';
+    });
+    await page.locator(`${sel('exports')} > summary`).click();
+    await fullLoaded(page);
+    await page.locator(`[data-island="exports"] ${sel('export-json-copy')}`).waitFor();
+    assert.equal(await page.evaluate(() => document.querySelector('.app-root').mcpLanesMark), 'drawn', 'the same root, patched');
+    const after = await page.evaluate(drawn, regions);
+    assert.equal(firstDifference(before, after), null, 'the full page draws what the drawn page drew');
+    // Where the drawn page handed over, the full page's islands are.
+    assert.equal(await page.locator('[data-act="handover"], [data-handover]').count(), 0);
+    await page.locator(`${sel('settings-0')} > summary`).click();
+    await page.locator(`[data-island="settings-0"] ${sel('compare-0')}`).waitFor();
+    await page.locator(`[data-island="check"] ${sel('check-file')}`).waitFor({ state: 'attached' });
+    await page.locator(`[data-island="editor"] ${sel('editor-text')}`).waitFor({ state: 'attached' });
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });
 

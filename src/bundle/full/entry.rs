@@ -1,6 +1,6 @@
-//! How the full bundle starts: the page (taking over from the lite page
-//! when it left a hand-over), or, loaded by `www/embed.js`, figures mounted
-//! with `McpLanes.mount(host, options)`. The exported items have plain
+//! How the full bundle starts: the page (on the root of the drawn or lite
+//! page it takes over), or, loaded by `www/embed.js`, figures mounted with
+//! `McpLanes.mount(host, options)`. The exported items have plain
 //! comments: wasm-bindgen would copy doc comments into the JS glue.
 
 use mcp_lanes_core::scenarios::file::{self, MAX_DEPTH, MAX_FILE_BYTES};
@@ -11,13 +11,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
 use super::hand_over;
-use crate::boot;
 use crate::browser::{
     load_catalog, load_full_catalog, localize_page, page_config, prefetch_catalog, script_base,
 };
 use crate::config::{Config, FileRequest, Mode};
 use crate::figure::{self, Handle};
-use crate::hooks::use_bridge::{Host, Remote};
+use crate::runtime::{self, Page};
 
 /// `fetch(url)` as text (same-origin credentials; CORS for another origin:
 /// the browser decides). An error for a non-2xx status, a body declared
@@ -191,6 +190,11 @@ fn stylesheet_ready(link: &Element) -> js_sys::Promise {
     })
 }
 
+thread_local! {
+    /// The running page (kept: its listeners live as long as it does).
+    static PAGE: std::cell::RefCell<Option<Page>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Starts the page with what the URL and a hand-over say (under
 /// `embed.js`, waits for `McpLanes.mount` instead).
 pub fn start() {
@@ -206,7 +210,6 @@ pub fn start() {
         (Ok(link), Some(head)) if head.append_child(&link).is_ok() => Some(stylesheet_ready(&link)),
         _ => None,
     };
-    // The page runs until it is closed: its handle is not needed.
     wasm_bindgen_futures::spawn_local(async move {
         prefetch_catalog("", config.lang.as_deref(), None);
         // The catalog first: a recorded check's problems are in its language.
@@ -226,7 +229,10 @@ pub fn start() {
         if let Some(styled) = styled {
             let _ = JsFuture::from(styled).await;
         }
-        let _ = boot::render(config);
+        // The page runs until it is closed.
+        if let Some(page) = runtime::render_page(config) {
+            PAGE.with(|p| *p.borrow_mut() = Some(page));
+        }
     });
 }
 
@@ -236,8 +242,9 @@ pub fn start() {
 // defaults.
 // A scenario file (`scenarioUrl`, or `scenario` as an object) is fetched
 // and checked first; an invalid one shows its problems instead of lanes.
-// `handoff` is a lite figure's hand-over (embed.js passes it): the figure
-// opens that state, beside the lite figure, which embed.js then destroys.
+// `handoff` is a drawn or lite figure's hand-over (embed.js passes it): the
+// figure opens that state on that figure's root (patching what differs),
+// and embed.js then releases the figure that was there.
 #[wasm_bindgen]
 pub async fn mount(
     host: Element,
@@ -273,8 +280,12 @@ pub async fn mount(
         gloo::console::error!(format!("mcp-lanes: {problem}"));
     }
     let shadow = figure::shadow_root(&host)?;
-    // A hand-over renders beside the lite figure, whose stylesheet stays.
-    let sheets: &[&str] = if handoff.is_some() {
+    // A hand-over takes the figure's root over, and its stylesheet stays.
+    let taken = match &handoff {
+        Some(_) => shadow.query_selector(".app-root")?,
+        None => None,
+    };
+    let sheets: &[&str] = if taken.is_some() {
         &[FULL_CSS]
     } else {
         shadow.set_inner_html("");
@@ -294,13 +305,15 @@ pub async fn mount(
     for ready in styled {
         let _ = JsFuture::from(ready).await;
     }
-    let root = document.create_element("div")?;
-    root.set_attribute("lang", &lang)?;
-    shadow.append_child(&root)?;
-    let host = Host {
-        element: Some(host),
-        remote: Remote::default(),
+    let root = match taken {
+        Some(root) => root,
+        None => {
+            let root = document.create_element("div")?;
+            root.set_class_name("app-root");
+            shadow.append_child(&root)?;
+            root
+        }
     };
-    let remote = host.remote.clone();
-    Ok(Handle::new(Some(boot::mount(root, config, host)), remote))
+    root.set_attribute("lang", &lang)?;
+    Ok(Handle::new(Some(Page::mount(root, config, Some(host)))))
 }

@@ -1,16 +1,19 @@
 //! The full bundle's side of the hand-over (the drawn page's `figure.js`
 //! and the lite bundle's `bundle/lite/hand_over.rs` write it): the start
-//! reads what the page left ([`take`]), and once the page is drawn the
-//! panels it had open open again and the control it had focused has focus.
+//! reads what the page left ([`take`]) and runs the runtime on the page's
+//! root (`runtime::render_page`), which opens the panels and focuses the
+//! control the page had. `bundle/lite/hand_over.rs` has the same items.
 
 use web_sys::Element;
-use yew::prelude::*;
 
-use crate::config::{Arrival, Config, HANDOFF_GLOBAL};
-use crate::model::Shared;
+use crate::config::HANDOFF_GLOBAL;
+use crate::state::{Action, State, Upgrade};
 
-/// Reads and clears the hand-over the lite page left (`Config::receive`
-/// reads it).
+/// Hears that the full bundle could not be loaded (never here).
+pub type Failed = Box<dyn FnOnce()>;
+
+/// Reads and clears the hand-over the page left (`Config::receive` reads
+/// it).
 pub fn take() -> Option<String> {
     let window = web_sys::window()?;
     let text = js_sys::Reflect::get(&window, &HANDOFF_GLOBAL.into())
@@ -20,38 +23,15 @@ pub fn take() -> Option<String> {
     Some(text)
 }
 
-/// After a hand-over, once the page is drawn: restores the open panels and
-/// the focus the page it took over had.
-#[hook]
-pub fn use_hand_over(config: &Shared<Config>, root: &NodeRef) {
-    let (root, arrival) = (root.clone(), config.arrival.clone());
-    use_effect_with((), move |_| {
-        if let (Some(el), Some(arrival)) = (root.cast::<Element>(), arrival) {
-            arrive(&el, &arrival);
-        }
-    });
+/// With the simulator, the state never asks for the full bundle: nothing
+/// to hand over.
+pub fn to_full(
+    _state: Option<&State>,
+    _upgrade: Upgrade,
+    _failed: Option<Failed>,
+    _app: Option<Element>,
+) {
 }
 
-/// Opens the panels and focuses the control `arrival` names, inside `root`.
-fn arrive(root: &Element, arrival: &Arrival) {
-    for id in &arrival.open {
-        if let Ok(Some(el)) =
-            root.query_selector(&format!("details[data-testid=\"{}\"]", css_id(id)))
-        {
-            let _ = el.set_attribute("open", "");
-        }
-    }
-    if let Some(id) = &arrival.focus {
-        if let Ok(Some(el)) = root.query_selector(&format!("[data-testid=\"{}\"]", css_id(id))) {
-            if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
-                let _ = el.focus();
-            }
-        }
-    }
-}
-
-/// A test id as it may appear in an attribute selector (ids are ours, but
-/// a quote or backslash would break the selector).
-fn css_id(id: &str) -> String {
-    id.chars().filter(|c| !matches!(c, '"' | '\\')).collect()
-}
+/// With the simulator, the state never waits for recorded runs.
+pub fn fetch_for(_state: &State, _then: impl FnOnce(Action) + 'static) {}

@@ -16,4 +16,4 @@ pub mod entry;
 #[cfg(target_arch = "wasm32")]
 pub mod hand_over;
 #[cfg(target_arch = "wasm32")]
-pub mod panels;
+pub mod islands;

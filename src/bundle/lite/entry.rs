@@ -11,14 +11,15 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::hand_over;
-use super::page::{self, Page};
 use super::recorded;
 use crate::browser::{
     load_catalog, load_scenario_notes, localize_page, page_config, prefetch_catalog,
     prefetch_scenario_notes, require_element, script_base, shadow_root, to_json,
 };
 use crate::config::{Config, Mode};
-use crate::state::{needs_simulator, Action, Upgrade};
+use crate::figure::Handle;
+use crate::runtime::{self, Page};
+use crate::state::{needs_simulator, Upgrade};
 
 /// Starts the page (under `embed.js`, which mounts figures instead, does
 /// nothing).
@@ -69,10 +70,10 @@ pub fn start() {
         if let Some(problem) = &config.problem {
             gloo::console::error!(format!("mcp-lanes: {problem}"));
         }
-        if let Some(page) = page::render_page(config) {
-            // Kept so that the hand-over can take the lite page down.
+        if let Some(page) = runtime::render_page(config) {
+            // Kept so that the hand-over can stop the lite page.
             let root = page.root().clone();
-            hand_over::keep(root, Box::new(move || page.destroy()));
+            hand_over::keep(root, Box::new(move || page.release()));
         }
     });
 }
@@ -107,8 +108,8 @@ fn figure_needs_full(config: &Config) -> bool {
 
 // Renders a figure from the recorded runs into a shadow root on `host`.
 // `upgrade(handoff)` is embed.js's: it mounts the full bundle's figure on
-// the same host (with the hand-over's JSON, or `null` for the options as
-// they are) and resolves once it runs; the lite figure then goes. Options
+// the same root (with the hand-over's JSON, or `null` for the options as
+// they are) and resolves once it runs; the lite figure is then released. Options
 // only the full bundle can show go there at once (the handle returned
 // then does nothing: embed.js keeps the full one).
 #[wasm_bindgen]
@@ -131,7 +132,7 @@ pub async fn mount(
         }
     };
     let mut config = parse();
-    let handle = |page| Handle { page };
+    let handle = |page| Handle::new(page).leaving(hand_over::forget);
     if figure_needs_full(&config) {
         let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
         wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
@@ -166,45 +167,9 @@ pub async fn mount(
     link.set_attribute("href", &format!("{base}style.css"))?;
     shadow.append_child(&link)?;
     let root = document.create_element("div")?;
+    root.set_class_name("app-root");
     root.set_attribute("lang", &lang)?;
     shadow.append_child(&root)?;
     hand_over::keep_figure(root.clone(), upgrade);
     Ok(handle(Some(Page::mount(root, config, Some(host)))))
-}
-
-// One mounted figure (`McpLanes.mount`'s handle, through embed.js). Its
-// root leaves the shadow root when it goes, since the full figure that
-// replaces it lives beside it there.
-#[wasm_bindgen]
-pub struct Handle {
-    page: Option<Page>,
-}
-
-#[wasm_bindgen]
-impl Handle {
-    // Applies a control message (`{type: "mcp-lanes:control", action,
-    // step?}`, as a parent window would post it); returns whether it was
-    // one.
-    pub fn control(&self, message: JsValue) -> bool {
-        let Some(page) = &self.page else {
-            return false;
-        };
-        match to_json(&message).as_ref().and_then(Action::from_control) {
-            Some(action) => {
-                page.dispatch(action);
-                true
-            }
-            None => false,
-        }
-    }
-
-    // Removes the figure: its timers and listeners stop.
-    pub fn destroy(&mut self) {
-        if let Some(page) = self.page.take() {
-            let root = page.root().clone();
-            hand_over::forget(&root);
-            page.destroy();
-            root.remove();
-        }
-    }
 }

@@ -4,14 +4,16 @@
 //! The lite bundle (first visit) has no simulator. When a person asks for
 //! something that needs it, the state asks for an `Upgrade`; here the lite
 //! page writes a [`Handoff`] into the global `mcpLanesHandoff`, imports the
-//! full bundle, whose start reads and clears it and renders into a new
-//! root, and then takes itself down. Both bundles render the same page, so
-//! the person sees the change made, with focus where it was.
+//! full bundle and stops (its listeners and timers; what it drew stays).
+//! The full bundle's start reads and clears the hand-over and runs its
+//! runtime on the same root, patching what differs, so the person sees
+//! the change made, with focus where it was.
 //!
 //! A script figure (`McpLanes.mount`, `entry::mount`) hands over on its
 //! own: the [`Handoff`] goes to the `upgrade` function `embed.js` gave it,
-//! which mounts the full bundle's figure on the same host and then takes
-//! the lite figure down; the other figures on the page stay lite.
+//! which mounts the full bundle's figure on the same root in the same
+//! shadow root and then releases the lite figure; the other figures on the
+//! page stay lite.
 
 use std::cell::{Cell, RefCell};
 
@@ -22,10 +24,12 @@ use web_sys::Element;
 use crate::config::{Arrival, Handoff, HANDOFF_GLOBAL};
 use crate::state::{State, Upgrade};
 
+pub use super::recorded::fetch_for;
+
 /// The full bundle's module, next to the page.
 const FULL: &str = "mcp-lanes-web.js";
 
-/// Takes the lite page down.
+/// Stops the lite page (what it drew stays, for the full page).
 type TakeDown = Box<dyn FnOnce()>;
 
 /// Hears that the full bundle could not be loaded.
@@ -100,7 +104,7 @@ fn full_url() -> String {
         .unwrap_or_else(|_| FULL.to_string())
 }
 
-/// Keeps the lite page's root and what takes it down (boot renders it).
+/// Keeps the lite page's root and what stops it (boot renders it).
 pub fn keep(root: Element, take_down: TakeDown) {
     RUNNING.with(|r| *r.borrow_mut() = Some((root, take_down)));
     let part = format!("i18n/{}.full.json", crate::i18n::lang());
@@ -117,8 +121,8 @@ pub fn forget(root: &Element) {
     FIGURES.with(|f| f.borrow_mut().retain(|(r, _, _)| r != root));
 }
 
-/// Hands `upgrade` to the full bundle and, once it runs, takes the lite
-/// page down. `state` is the lite page's (for what a link does not
+/// Hands `upgrade` to the full bundle and, once it runs, stops the lite
+/// page (the full page takes its root over). `state` is the lite page's (for what a link does not
 /// record); `None` when the lite page never rendered. If the full bundle
 /// cannot be loaded, `failed` hears it (the lite page stays as it was, with
 /// a notice); without a lite page the body says so. `app` is the app's
@@ -182,10 +186,10 @@ pub fn to_full(
             }
             return;
         }
-        // The full page is up in its own root: take the lite one down.
-        if let Some((root, take_down)) = RUNNING.with(|r| r.borrow_mut().take()) {
+        // The full bundle runs: the lite page stops, and the full page
+        // takes its root over.
+        if let Some((_, take_down)) = RUNNING.with(|r| r.borrow_mut().take()) {
             take_down();
-            root.remove();
         }
         if let (Some(window), Some(y)) = (web_sys::window(), scroll) {
             window.scroll_to_with_x_and_y(0.0, y);
@@ -217,8 +221,8 @@ fn handoff(
 }
 
 /// Hands one script figure to the full bundle through embed.js's
-/// `upgrade`, which mounts the full figure beside it and then destroys
-/// this one (`entry::Handle::destroy`); on failure the figure stays, with
+/// `upgrade`, which mounts the full figure on its root and then releases
+/// this one (`figure::Handle::release`); on failure the figure stays, with
 /// `failed` told.
 fn figure_to_full(
     state: Option<&State>,

@@ -17,8 +17,6 @@ pub mod entry;
 #[cfg(target_arch = "wasm32")]
 pub mod hand_over;
 #[cfg(target_arch = "wasm32")]
-mod morph;
-#[cfg(target_arch = "wasm32")]
-pub mod page;
+pub mod islands;
 #[cfg(target_arch = "wasm32")]
 mod recorded;

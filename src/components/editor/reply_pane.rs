@@ -9,7 +9,6 @@ use mcp_lanes_core::editor::{self, Badge};
 use yew::prelude::*;
 
 use super::{on_click, Dispatch};
-use crate::components::inspector::{headers_table, rule_list};
 use crate::editor_state::{EditorAction, Sent};
 use crate::i18n;
 
@@ -93,14 +92,14 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
             if !ex.response_headers.is_empty() {
                 <details>
                     <summary>{ i18n::t("editor.response_headers") }</summary>
-                    { headers_table(&ex.response_headers) }
+                    { raw(crate::view::inspector::headers_table(&ex.response_headers)) }
                 </details>
             }
             if !ex.side_effects.is_empty() {
                 <h3>{ i18n::t("editor.server_messages") }</h3>
                 <ul class="server-messages" data-testid="server-messages">{ for side_effects }</ul>
             }
-            { rule_list(&ex.rules, "reply-rules") }
+            { raw(crate::view::inspector::rule_list(&ex.rules, "reply-rules")) }
         </section>
     }
 }
@@ -121,4 +120,9 @@ fn versions(n: usize, method: &str, ex: &mcp_lanes_core::editor::Exchange) -> St
         ));
     }
     out
+}
+
+/// Markup the page's views drew, in the reply pane (they are escaped).
+fn raw(markup: maud::Markup) -> Html {
+    Html::from_html_unchecked(AttrValue::from(markup.into_string()))
 }

@@ -1,23 +1,6 @@
-//! Patches a live DOM subtree to match markup text (the lite page renders
-//! `view::page` as text on every change). Elements that stay are kept, so
-//! focus, scroll positions, text selection and a `<details>` a reader
-//! opened survive a render; an element whose `data-key` or `data-testid`
-//! changed is a new element (an envelope restarts its animation).
-//!
-//! The rules, in `patch_children` below: children are matched in order by
-//! node type, tag and key; a keyed child found further on is moved; the
-//! rest are inserted, and live children left over are removed; a subtree
-//! equal to its markup (`isEqualNode`, most of the page on a step) is left
-//! as it is without walking it. Attributes
-//! are set and removed to match, except `open` (a `<details>` or
-//! `<dialog>` a reader or `showModal` opened keeps its state; the markup's
-//! `open` applies when the element is first inserted). A form control's
-//! current value follows the markup's.
-
-use wasm_bindgen::prelude::*;
-use web_sys::Element;
-
-#[wasm_bindgen(inline_js = r#"
+// The runtime's DOM patcher (`src/runtime/morph.rs` says the rules). A
+// module file, not an inline snippet: both bundles link it, and
+// wasm-bindgen numbers inline snippets by position in one folder.
 const keyOf = (n) => (n.nodeType === 1 ? n.getAttribute('data-key') ?? n.getAttribute('data-testid') : null);
 const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
 const value = (a, b) => {
@@ -39,6 +22,8 @@ function update(a, b) {
   for (const { name, value } of Array.from(b.attributes)) {
     if (name !== 'open' && a.getAttribute(name) !== value) a.setAttribute(name, value);
   }
+  // An island's host: what is inside is the island's.
+  if (a.hasAttribute('data-island')) return;
   patchChildren(a, b);
   value(a, b);
 }
@@ -79,8 +64,11 @@ export function morph(root, html) {
   template.innerHTML = html;
   patchChildren(root, template.content);
 }
-"#)]
-extern "C" {
-    /// Makes `root`'s children match `html` (see the module docs).
-    pub fn morph(root: &Element, html: &str);
+export function morph_region(el, html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const next = template.content.firstElementChild;
+  if (!next) el.remove();
+  else if (same(el, next)) update(el, next);
+  else el.replaceWith(next);
 }

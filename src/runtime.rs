@@ -1,10 +1,17 @@
-//! The lite page at run time: the state, its markup (`view::page`) patched
-//! into the root element on every change (`morph`), and what the full
-//! bundle's hooks do, without a framework: one listener per kind of event
-//! on the root reads `data-act` (the table in `view`), the keyboard
+//! The page at run time, in both bundles: the state, its markup
+//! (`view::page`) patched into the root element on every change (`morph`),
+//! and the side effects, without a framework: one listener per kind of
+//! event on the root reads `data-act` (the table in `view`), the keyboard
 //! shortcuts, the playback timer, the history, the theme, the figure's
-//! bridge to its page, the keyboard help's dialog, and the hand-over to
-//! the full bundle when a reader asks for what only it has.
+//! bridge to its page, the keyboard help's dialog; in the lite bundle the
+//! hand-over to the full one when a reader asks for what only it has.
+//!
+//! The full bundle's islands (`bundle::islands`: a lane's settings, the
+//! exports, the check panel, the editor) are Yew apps mounted into the
+//! hosts the views draw (`data-island`); `morph` never descends into a
+//! host. After every render the islands are synced with the state (new
+//! hosts get an island, gone ones lose theirs, the others get their new
+//! props), and they dispatch their `Action`s here.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -15,17 +22,20 @@ use mcp_lanes_core::share;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent, MouseEvent};
 
-use super::hand_over::{self, Failed};
-use super::morph::morph;
-use super::recorded;
 use crate::bridge::{self, HeightReport};
-use crate::config::{Config, Mode};
+use crate::bundle::hand_over::{self, Failed};
+use crate::bundle::islands::Islands;
+use crate::config::{Arrival, Config, Mode};
 use crate::permalink::page_url;
-use crate::state::{step_ms, Action, Selection, State};
+use crate::state::{step_ms, Action, Dispatch, Selection, State};
 use crate::theme::{self, Theme};
 use crate::view::{self, Copied, Ui};
 
-/// A running lite page or figure.
+pub mod morph;
+
+use morph::{morph, morph_region};
+
+/// A running page or figure.
 #[derive(Clone)]
 pub struct Page(Rc<Inner>);
 
@@ -47,14 +57,36 @@ struct Inner {
     /// Where focus goes back to when the keyboard help closes.
     help_return: RefCell<Option<HtmlElement>>,
     alive: Cell<bool>,
+    /// The full bundle's Yew islands, by host.
+    islands: RefCell<Islands>,
+    /// Actions waiting while one is carried out (an island may dispatch
+    /// while it renders).
+    queue: RefCell<std::collections::VecDeque<Action>>,
+    /// An action is being carried out.
+    busy: Cell<bool>,
+    /// Hands an action to this page (the islands' way in).
+    dispatcher: Dispatch,
 }
 
 impl Page {
     /// Renders the page for `config` into `root` (a script figure's: with
-    /// its `host`) and starts listening.
+    /// its `host`) and starts listening. What `root` holds (a drawn page, a
+    /// lite page that handed over) is patched, not replaced.
     pub fn mount(root: Element, config: Config, host: Option<Element>) -> Page {
-        let state = State::start(&config, None);
-        let inner = Rc::new(Inner {
+        // A drawn or lite page taken over: no longer theirs.
+        for name in ["data-static", "data-js", "data-ready", "aria-busy"] {
+            let _ = root.remove_attribute(name);
+        }
+        let state = State::start(&config, crate::bundle::SIMULATOR);
+        let inner = Rc::new_cyclic(|weak: &Weak<Inner>| Inner {
+            dispatcher: {
+                let weak = weak.clone();
+                Rc::new(move |action| {
+                    if let Some(inner) = weak.upgrade() {
+                        dispatch(&inner, action);
+                    }
+                })
+            },
             root,
             host,
             state: RefCell::new(state),
@@ -70,16 +102,23 @@ impl Page {
             height: RefCell::default(),
             help_return: RefCell::default(),
             alive: Cell::new(true),
+            islands: RefCell::default(),
+            queue: RefCell::default(),
+            busy: Cell::new(false),
             config,
         });
-        // A theme the reader chose on an earlier visit applies again (the
-        // Yew page's `use_theme` does the same on its first render).
+        // A theme the reader chose on an earlier visit applies again.
         if let Some(chosen) = inner.theme.get() {
             theme::apply(chosen);
         }
         listen(&inner);
         render(&inner);
         after(&inner, &Before::default());
+        if let Some(arrival) = inner.config.arrival.clone() {
+            // Once the islands have drawn (they render on the next turn).
+            let root = inner.root.clone();
+            gloo::timers::callback::Timeout::new(0, move || arrive(&root, &arrival)).forget();
+        }
         Page(inner)
     }
 
@@ -93,14 +132,41 @@ impl Page {
         dispatch(&self.0, action);
     }
 
-    /// Stops the page: its timers and listeners end, its elements go.
-    pub fn destroy(&self) {
+    /// Stops the page: its timers, listeners and islands end; what it drew
+    /// stays (the full bundle takes it over after a hand-over).
+    pub fn release(&self) {
         let inner = &self.0;
         inner.alive.set(false);
         inner.timer.borrow_mut().take();
         inner.listeners.borrow_mut().clear();
         inner.height.borrow_mut().take();
-        inner.root.set_inner_html("");
+        inner.islands.borrow_mut().clear();
+    }
+
+    /// Stops the page and removes what it drew.
+    pub fn destroy(&self) {
+        self.release();
+        self.0.root.set_inner_html("");
+    }
+}
+
+/// After a hand-over, once the page is drawn: opens the panels and focuses
+/// the control that the page it took over had open and focused.
+fn arrive(root: &Element, arrival: &Arrival) {
+    // A test id as it may appear in an attribute selector.
+    let id = |id: &str| -> String { id.chars().filter(|c| !matches!(c, '"' | '\\')).collect() };
+    for open in &arrival.open {
+        if let Ok(Some(el)) = root.query_selector(&format!("details[data-testid=\"{}\"]", id(open)))
+        {
+            let _ = el.set_attribute("open", "");
+        }
+    }
+    if let Some(focus) = &arrival.focus {
+        if let Ok(Some(el)) = root.query_selector(&format!("[data-testid=\"{}\"]", id(focus))) {
+            if let Ok(el) = el.dyn_into::<HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
     }
 }
 
@@ -128,10 +194,30 @@ impl Before {
     }
 }
 
-/// Carries out a reader's action: one that needs the full bundle goes
-/// there at once, without re-rendering the lite page first (which would
-/// undo the control the reader just changed until the full page is up).
+/// Carries out a reader's action (one at a time: an action dispatched
+/// while another is carried out waits for it).
 fn dispatch(inner: &Rc<Inner>, action: Action) {
+    if !inner.alive.get() {
+        return;
+    }
+    inner.queue.borrow_mut().push_back(action);
+    if inner.busy.replace(true) {
+        return;
+    }
+    loop {
+        let next = inner.queue.borrow_mut().pop_front();
+        match next {
+            Some(action) => carry_out(inner, action),
+            None => break,
+        }
+    }
+    inner.busy.set(false);
+}
+
+/// Carries out one action: one that needs the full bundle goes there at
+/// once, without re-rendering the lite page first (which would undo the
+/// control the reader just changed until the full page is up).
+fn carry_out(inner: &Rc<Inner>, action: Action) {
     if !inner.alive.get() {
         return;
     }
@@ -148,10 +234,65 @@ fn dispatch(inner: &Rc<Inner>, action: Action) {
         to_full(inner, &shown, upgrade);
         return;
     }
+    // A step moves the playhead only: its regions are redrawn, not the page.
+    let step = matches!(
+        action,
+        Action::Tick
+            | Action::StepForward
+            | Action::StepBack
+            | Action::Seek(_)
+            | Action::Play
+            | Action::Pause
+            | Action::TogglePlay
+            | Action::Restart
+            | Action::JumpToEnd
+    );
     let before = Before::of(&inner.state.borrow());
     inner.state.borrow_mut().update(action);
-    render(inner);
+    if !(step && render_step(inner)) {
+        render(inner);
+    }
     after(inner, &before);
+}
+
+/// Redraws what a step changes, region by region: the player, the
+/// narration and each lane (false: a region is not on the page, the
+/// whole page must be drawn).
+fn render_step(inner: &Inner) -> bool {
+    if !inner.alive.get() {
+        return true;
+    }
+    let state = inner.state.borrow();
+    let islands = crate::bundle::SIMULATOR.is_some();
+    let lanes = inner
+        .root
+        .query_selector_all(".lanes > article")
+        .map(|l| l.length() as usize)
+        .unwrap_or(0);
+    let (Some(player), Some(narration)) = (
+        find(inner, "[data-testid='player']"),
+        find(inner, "[data-testid='narration']"),
+    ) else {
+        return false;
+    };
+    if lanes != state.lanes.len() {
+        return false;
+    }
+    morph_region(&player, &view::player::player(&state).into_string());
+    morph_region(
+        &narration,
+        &view::narration::narration(&state).into_string(),
+    );
+    for i in 0..lanes {
+        let Some(el) = find(inner, &format!(".lanes > article[data-testid='lane-{i}']")) else {
+            return false;
+        };
+        morph_region(
+            &el,
+            &view::lane::lane(&state, i, false, islands).into_string(),
+        );
+    }
+    true
 }
 
 /// Hands the page to the full bundle.
@@ -177,8 +318,13 @@ fn render(inner: &Inner) {
         dark: inner.theme.get().unwrap_or_else(theme::system) == Theme::Dark,
         copied: &copied,
         transcript: None,
+        islands: crate::bundle::SIMULATOR.is_some(),
     };
     morph(&inner.root, &view::page::page(&state, &ui).into_string());
+    inner
+        .islands
+        .borrow_mut()
+        .sync(&inner.root, &state, &inner.dispatcher);
 }
 
 /// The effects of an update: fetching a scenario's runs, the hand-over the
@@ -188,7 +334,7 @@ fn after(inner: &Rc<Inner>, before: &Before) {
     let now = Before::of(&inner.state.borrow());
     if now.fetching.is_some() && now.fetching != before.fetching {
         let weak = Rc::downgrade(inner);
-        recorded::fetch_for(&inner.state.borrow(), move |action| {
+        hand_over::fetch_for(&inner.state.borrow(), move |action| {
             if let Some(inner) = weak.upgrade() {
                 dispatch(&inner, action);
             }
@@ -293,9 +439,13 @@ fn active_element(inner: &Inner) -> Option<HtmlElement> {
     active?.dyn_into::<HtmlElement>().ok()
 }
 
-/// The element with a `data-act` an event reached, its act and argument.
+/// The element with a `data-act` an event reached, its act and argument
+/// (nothing inside an island: what happens there is the island's).
 fn acted(event: &web_sys::Event) -> Option<(Element, String, String)> {
     let target = event.target()?.dyn_into::<Element>().ok()?;
+    if target.closest("[data-island]").ok()?.is_some() {
+        return None;
+    }
     let el = target.closest("[data-act]").ok()??;
     let act = el.get_attribute("data-act")?;
     let arg = el.get_attribute("data-arg").unwrap_or_default();
@@ -313,7 +463,7 @@ fn selection(arg: &str) -> Option<Selection> {
 
 /// What a click on an element with `data-act` does.
 fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
-    let Some((_, act, arg)) = acted(event) else {
+    let Some((el, act, arg)) = acted(event) else {
         return;
     };
     let action = match act.as_str() {
@@ -328,6 +478,15 @@ fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
             None => return,
         },
         "close-inspector" => Action::Inspect(None),
+        "show-failure" => {
+            // "What to fix": the failing message, drawn and inspected.
+            let Some(sel) = selection(&arg) else {
+                return;
+            };
+            dispatch(inner, Action::ShowFailure(sel));
+            crate::browser::scroll_to_test_id(&el, format!("message-{}-{}", sel.lane, sel.event));
+            return;
+        }
         "remove-lane" => match arg.parse() {
             Ok(lane) => Action::RemoveLane(lane),
             Err(_) => return,
@@ -520,14 +679,20 @@ fn value(el: &Element) -> Option<String> {
         .map(|s| s.value())
 }
 
-/// Renders the page for `config` into a new element at the end of the body
-/// (`None`: there is no document to render into).
+/// Runs the page for `config` on the page's root: the drawn page's
+/// (`.app-root[data-static]`) or the lite page's that handed over, patched
+/// where it differs; else a new element at the end of the body (`None`:
+/// there is no document to render into).
 pub fn render_page(config: Config) -> Option<Page> {
     let document = web_sys::window()?.document()?;
-    let root = document.create_element("div").ok()?;
-    root.set_class_name("app-root");
-    document.body()?.append_child(&root).ok()?;
-    let page = Page::mount(root, config, None);
-    crate::browser::take_down_static();
-    Some(page)
+    let root = match document.query_selector(".app-root").ok().flatten() {
+        Some(root) => root,
+        None => {
+            let root = document.create_element("div").ok()?;
+            root.set_class_name("app-root");
+            document.body()?.append_child(&root).ok()?;
+            root
+        }
+    };
+    Some(Page::mount(root, config, None))
 }
