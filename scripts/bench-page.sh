@@ -11,7 +11,7 @@
 #   editor     Send to rendered reply, 1 KB and 64 KB   -> editor-bench.txt, .json
 #   paste      keystrokes in a 5 MB paste, Format        -> paste-bench.txt
 #   playback   frame times, 3 lanes x 200 messages       -> playback-bench.txt, .png
-#   step       one step of the lite page                 -> step-bench.txt
+#   step       one step of the drawn and the full page   -> step-bench.txt
 #   handover   lite page to full bundle, cold cache      -> handover.txt
 #
 # Builds nothing: it expects the release build in dist/ (make it with

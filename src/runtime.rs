@@ -33,7 +33,7 @@ use crate::view::{self, Copied, Ui};
 
 pub mod morph;
 
-use morph::{morph, morph_region};
+use morph::{morph, morph_region, patch_parts};
 
 /// A running page or figure.
 #[derive(Clone)]
@@ -256,26 +256,31 @@ fn carry_out(inner: &Rc<Inner>, action: Action) {
 }
 
 /// Redraws what a step changes, region by region: the player, the
-/// narration and each lane (false: a region is not on the page, the
-/// whole page must be drawn).
+/// narration and in each lane what it holds, its diagram (part by part)
+/// and its end (false: a region is not on the page as expected, the whole
+/// page must be drawn).
 fn render_step(inner: &Inner) -> bool {
     if !inner.alive.get() {
         return true;
     }
     let state = inner.state.borrow();
-    let islands = crate::bundle::SIMULATOR.is_some();
-    let lanes = inner
+    let lanes: Vec<Element> = inner
         .root
         .query_selector_all(".lanes > article")
-        .map(|l| l.length() as usize)
-        .unwrap_or(0);
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|n| n.dyn_into::<Element>().ok())
+                .collect()
+        })
+        .unwrap_or_default();
     let (Some(player), Some(narration)) = (
         find(inner, "[data-testid='player']"),
         find(inner, "[data-testid='narration']"),
     ) else {
         return false;
     };
-    if lanes != state.lanes.len() {
+    if lanes.len() != state.lanes.len() {
         return false;
     }
     morph_region(&player, &view::player::player(&state).into_string());
@@ -283,14 +288,35 @@ fn render_step(inner: &Inner) -> bool {
         &narration,
         &view::narration::narration(&state).into_string(),
     );
-    for i in 0..lanes {
-        let Some(el) = find(inner, &format!(".lanes > article[data-testid='lane-{i}']")) else {
+    for (i, article) in lanes.iter().enumerate() {
+        let (Some(parts), Ok(Some(status)), Ok(Some(svg))) = (
+            view::lane::moving(&state, i, false),
+            article.query_selector(":scope > .lane-status"),
+            article.query_selector(":scope > svg.lane-svg"),
+        ) else {
             return false;
         };
-        morph_region(
-            &el,
-            &view::lane::lane(&state, i, false, islands).into_string(),
-        );
+        morph_region(&status, &parts.status.into_string());
+        let drawn = parts.diagram.into_string();
+        match view::children(&drawn) {
+            Some(children) => patch_parts(&svg, children.into_iter().map(str::to_string).collect()),
+            None => morph_region(&svg, &drawn),
+        }
+        let end = parts.end.into_string();
+        match (
+            article
+                .query_selector(":scope > footer.lane-end")
+                .ok()
+                .flatten(),
+            end.is_empty(),
+        ) {
+            (Some(footer), false) => morph_region(&footer, &end),
+            (Some(footer), true) => footer.remove(),
+            (None, false) => {
+                let _ = article.insert_adjacent_html("beforeend", &end);
+            }
+            (None, true) => {}
+        }
     }
     true
 }

@@ -28,6 +28,8 @@ function update(a, b) {
   value(a, b);
 }
 function patchChildren(live, next) {
+  // What patch_parts knew of these children no longer holds.
+  delete live.mcpLanesParts;
   let a = live.firstChild;
   for (let b = next.firstChild; b; ) {
     const following = b.nextSibling;
@@ -71,4 +73,63 @@ export function morph_region(el, html) {
   if (!next) el.remove();
   else if (same(el, next)) update(el, next);
   else el.replaceWith(next);
+}
+
+const svgTemplate = document.createElement('template');
+export function patch_parts(el, parts) {
+  // `parts`: the markup of each child element of `el`, as drawn now. A
+  // child whose markup is as last time stays as it is; the others are
+  // parsed (together) and patched into a live child of the same key, or
+  // put in. Until `el` was drawn this way once, the whole is patched.
+  const known = el.mcpLanesParts;
+  const live = Array.from(el.children);
+  if (!known || known.length !== live.length || live.length !== el.childNodes.length) {
+    const wrap = el.namespaceURI === 'http://www.w3.org/2000/svg' ? 'svg' : 'div';
+    svgTemplate.innerHTML = `<${wrap}>${parts.join('')}</${wrap}>`;
+    patchChildren(el, svgTemplate.content.firstChild);
+    el.mcpLanesParts = parts;
+    return;
+  }
+  const at = new Map();
+  known.forEach((text, i) => {
+    const list = at.get(text);
+    if (list) list.push(i);
+    else at.set(text, [i]);
+  });
+  const nodes = new Array(parts.length);
+  const fresh = [];
+  parts.forEach((text, j) => {
+    const list = at.get(text);
+    if (list && list.length) nodes[j] = live[list.shift()];
+    else fresh.push(j);
+  });
+  if (fresh.length) {
+    const wrap = el.namespaceURI === 'http://www.w3.org/2000/svg' ? 'svg' : 'div';
+    svgTemplate.innerHTML = `<${wrap}>${fresh.map((j) => parts[j]).join('')}</${wrap}>`;
+    const parsed = Array.from(svgTemplate.content.firstChild.children);
+    const kept = new Set(nodes.filter(Boolean));
+    const spare = new Map();
+    for (const n of live) {
+      const k = keyOf(n);
+      if (!kept.has(n) && k !== null && !spare.has(k)) spare.set(k, n);
+    }
+    fresh.forEach((j, i) => {
+      const next = parsed[i];
+      const old = spare.get(keyOf(next));
+      if (old && same(old, next)) {
+        // Patched in place: focus and the like stay.
+        spare.delete(keyOf(next));
+        update(old, next);
+        nodes[j] = old;
+      } else {
+        nodes[j] = next;
+      }
+    });
+  }
+  nodes.forEach((n, i) => {
+    const here = el.children[i];
+    if (here !== n) el.insertBefore(n, here ?? null);
+  });
+  while (el.children.length > nodes.length) el.lastElementChild.remove();
+  el.mcpLanesParts = parts;
 }

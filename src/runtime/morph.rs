@@ -14,6 +14,11 @@
 //! `<dialog>` a reader or `showModal` opened keeps its state; the markup's
 //! `open` applies when the element is first inserted). A form control's
 //! current value follows the markup's.
+//!
+//! On a step, a lane's diagram is patched part by part (`patch_parts`):
+//! each child's markup is compared as text with what was drawn last, and
+//! only the children that differ are parsed (the playhead, new events,
+//! the envelopes), most of the diagram being as it was.
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -23,6 +28,10 @@ extern "C" {
     /// Makes `root`'s children match `html` (see the module docs).
     pub fn morph(root: &Element, html: &str);
     /// Makes `el` itself match the one element of `html` (a region of the
-    /// page: the player, the narration, a lane).
+    /// page: the player, the narration, a lane's status).
     pub fn morph_region(el: &Element, html: &str);
+    /// Makes `el`'s children match `parts` (each child element's markup),
+    /// parsing only the parts that differ from the last call's (a lane's
+    /// diagram on a step).
+    pub fn patch_parts(el: &Element, parts: Vec<String>);
 }

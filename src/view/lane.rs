@@ -97,14 +97,21 @@ fn held_spans(state: &State, n: usize) -> Markup {
     }
 }
 
-/// Lane `index` of the page (nothing when there is no such lane);
-/// `complete`: as the complete figure draws it (`view::figure`), with
-/// what depends on the playback position marked `data-show`; `islands`:
-/// the full bundle's (see [`settings`]).
-pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Markup {
-    let Some(lane) = state.lanes.get(index) else {
-        return html! {};
-    };
+/// What a step of playback changes in a lane: what it holds, its diagram
+/// and, at the end, what leaked (`runtime` redraws these alone on a step).
+pub struct Moving {
+    /// `div.lane-status`.
+    pub status: Markup,
+    /// `svg.lane-svg`.
+    pub diagram: Markup,
+    /// `footer.lane-end`, or nothing before the end.
+    pub end: Markup,
+}
+
+/// The parts of lane `index` that a step changes (`None`: no such lane);
+/// `complete` as for [`lane`].
+pub fn moving(state: &State, index: usize, complete: bool) -> Option<Moving> {
+    let lane = state.lanes.get(index)?;
     let n = index;
     let timeline = &lane.timeline;
     let layout: &Layout = &state.layout;
@@ -124,10 +131,8 @@ pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Marku
         complete,
         verdicts: &lane.verdicts,
     };
-    html! {
-        article class=(classes(&[Some("lane"), lane.added.then_some("added")]))
-            data-testid=(format!("lane-{n}")) aria-labelledby=(format!("lane-title-{n}")) {
-            (head(n, lane, islands))
+    Some(Moving {
+        status: html! {
             div class="lane-status" aria-live="off" {
                 @if complete {
                     (held_spans(state, n))
@@ -138,7 +143,9 @@ pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Marku
                     }
                 }
             }
-            (diagram(&drawn))
+        },
+        diagram: diagram(&drawn),
+        end: html! {
             @if at_end || complete {
                 footer class="lane-end" data-testid=(format!("outcome-{n}"))
                     data-show=[complete.then(|| format!("{0} {0}", layout.len()))] {
@@ -149,6 +156,26 @@ pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Marku
                     p class="outcome" { (i18n::note_text(&timeline.summary.outcome, timeline.summary.outcome_msg.as_ref())) }
                 }
             }
+        },
+    })
+}
+
+/// Lane `index` of the page (nothing when there is no such lane);
+/// `complete`: as the complete figure draws it (`view::figure`), with
+/// what depends on the playback position marked `data-show`; `islands`:
+/// the full bundle's (see [`settings`]).
+pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Markup {
+    let (Some(lane), Some(parts)) = (state.lanes.get(index), moving(state, index, complete)) else {
+        return html! {};
+    };
+    let n = index;
+    html! {
+        article class=(classes(&[Some("lane"), lane.added.then_some("added")]))
+            data-testid=(format!("lane-{n}")) aria-labelledby=(format!("lane-title-{n}")) {
+            (head(n, lane, islands))
+            (parts.status)
+            (parts.diagram)
+            (parts.end)
         }
     }
 }
