@@ -299,7 +299,18 @@ fn render_step(inner: &Inner) -> bool {
         morph_region(&status, &parts.status.into_string());
         let drawn = parts.diagram.into_string();
         match view::children(&drawn) {
-            Some(children) => patch_parts(&svg, children.into_iter().map(str::to_string).collect()),
+            Some(children) => {
+                // One string to JS, and where each child ends in it.
+                let mut at = 0u32;
+                let ends = children
+                    .iter()
+                    .map(|c| {
+                        at += c.encode_utf16().count() as u32;
+                        at
+                    })
+                    .collect();
+                patch_parts(&svg, &children.concat(), ends);
+            }
             None => morph_region(&svg, &drawn),
         }
         let end = parts.end.into_string();

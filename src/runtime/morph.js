@@ -12,6 +12,8 @@ function update(a, b) {
     if (a.nodeType === 1) value(a, b);
     return;
   }
+  // What morph_region knew of it no longer holds.
+  delete a.mcpLanesHtml;
   if (a.nodeType !== 1) {
     if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
     return;
@@ -67,16 +69,27 @@ export function morph(root, html) {
   patchChildren(root, template.content);
 }
 export function morph_region(el, html) {
+  // Drawn from this very markup last time: nothing to do.
+  if (el.mcpLanesHtml === html) return;
   const template = document.createElement('template');
   template.innerHTML = html;
   const next = template.content.firstElementChild;
   if (!next) el.remove();
-  else if (same(el, next)) update(el, next);
-  else el.replaceWith(next);
+  else if (same(el, next)) {
+    update(el, next);
+    el.mcpLanesHtml = html;
+  } else el.replaceWith(next);
 }
 
 const svgTemplate = document.createElement('template');
-export function patch_parts(el, parts) {
+export function patch_parts(el, text, ends) {
+  // `text` cut at `ends` (UTF-16 offsets): the markup of each child.
+  const parts = new Array(ends.length);
+  let from = 0;
+  ends.forEach((to, i) => {
+    parts[i] = text.slice(from, to);
+    from = to;
+  });
   // `parts`: the markup of each child element of `el`, as drawn now. A
   // child whose markup is as last time stays as it is; the others are
   // parsed (together) and patched into a live child of the same key, or

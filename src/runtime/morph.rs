@@ -28,10 +28,11 @@ extern "C" {
     /// Makes `root`'s children match `html` (see the module docs).
     pub fn morph(root: &Element, html: &str);
     /// Makes `el` itself match the one element of `html` (a region of the
-    /// page: the player, the narration, a lane's status).
+    /// page: the player, the narration, a lane's status); nothing to do
+    /// when `el` was drawn from the same markup last time.
     pub fn morph_region(el: &Element, html: &str);
-    /// Makes `el`'s children match `parts` (each child element's markup),
-    /// parsing only the parts that differ from the last call's (a lane's
-    /// diagram on a step).
-    pub fn patch_parts(el: &Element, parts: Vec<String>);
+    /// Makes `el`'s children match `text` cut at `ends` (UTF-16 offsets:
+    /// each child element's markup), parsing only the children whose
+    /// markup differs from the last call's (a lane's diagram on a step).
+    pub fn patch_parts(el: &Element, text: &str, ends: Vec<u32>);
 }
