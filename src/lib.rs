@@ -1,19 +1,23 @@
-//! mcp-lanes web app: a Yew view over the simulation core's timelines.
+//! mcp-lanes web app: views over the simulation core's timelines.
 //!
 //! Two bundles come from this crate (see README, "Two bundles"):
-//! - **lite** (`mcp-lanes-lite`, built without the `engine` feature): what
-//!   a first visit loads. It shows the runs the core recorded at build time
-//!   (`www/timelines/`, kept current by `tests/page_timelines.rs`) and has
-//!   no simulator. When a person changes a setting or opens the editor it
-//!   hands the state to the full bundle.
-//! - **full** (`mcp-lanes-web`, with `engine`): the simulator, the editor,
-//!   the exporters and `McpLanes.mount` for `embed.js`.
+//! - **lite** (`mcp-lanes-lite`, built without the `engine` feature): the
+//!   runs the core recorded at build time (`www/timelines/`, kept current
+//!   by `tests/page_timelines.rs`), no simulator. When a person changes a
+//!   setting or opens the editor it hands the state to the full bundle.
+//! - **full** (`mcp-lanes-web`, with `engine`): the simulator, and the
+//!   islands (the editor, a lane's settings, the exports, the check panel)
+//!   and `McpLanes.mount` for `embed.js`.
+//!
+//! One renderer: both run the [`view`]s with one [`runtime`], which
+//! patches the page's DOM to match them; the full bundle's islands are
+//! Yew apps mounted into hosts the views draw (`bundle::islands`).
 //!
 //! # Layers
 //!
-//! After yew's own examples (function_todomvc, contexts), each layer uses
-//! only the layers above it in this list; `tests/layers.rs` fails on an
-//! import against this order or on an import cycle between modules.
+//! Each layer uses only the layers above it in this list;
+//! `tests/layers.rs` fails on an import against this order or on an
+//! import cycle between modules.
 //!
 //! 1. **data**: [`model`] (what the lanes draw), [`editor_model`] (the
 //!    editor's text), [`i18n`] (the message catalogs), [`config`] (page and figure options, the hand-over
@@ -22,24 +26,24 @@
 //!    (a live check's runs, without the I/O).
 //! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
 //!    [`editor_state`] (the request editor's).
-//! 3. **hooks**: [`browser`] and [`permalink`] (browser services),
-//!    [`hooks`] (side effects; yew's `Reducible` for the two states).
-//! 4. **components**: [`components`], one per file.
-//! 5. **boot**: [`boot`], which renders, mounts and takes down `App`; the
-//!    only module that names it.
+//! 3. **views**: [`view`], the page as markup text.
+//! 4. **hooks**: [`browser`] and [`permalink`] (browser services), the
+//!    islands' side effects (`hooks`; yew's `Reducible` for the editor).
+//! 5. **components**: the islands (`components`), one per file.
+//! 6. **boot**: [`runtime`] (the page at run time) and [`figure`] (a
+//!    mounted figure's handle).
 //!
-//! Data and state are plain Rust and build natively, where their tests
-//! run (`cargo test -p mcp-lanes-web`); the other layers are browser code
-//! and build for wasm32 only.
+//! Data, state and views are plain Rust and build natively, where their
+//! tests run (`cargo test -p mcp-lanes-web`); the other layers are browser
+//! code and build for wasm32 only.
 //!
 //! # The seam between the bundles
 //!
 //! [`bundle`] is `bundle/full/` or `bundle/lite/`, chosen here once by the
 //! `engine` feature. Both have the same items, one submodule per layer:
-//! `SIMULATOR` (data), `hand_over` (hooks: how an action is carried out,
-//! and the bundle's side of the hand-over), `panels` (components: the
-//! editor and the exporters, or what stands for them) and `entry` (boot:
-//! `start`, and the full bundle's `McpLanes.mount`). Nothing else in the
+//! `SIMULATOR` and `CHECKS` (data), `hand_over` (hooks: the bundle's side
+//! of the hand-over), `islands` (components: the Yew islands, or none) and
+//! `entry` (boot: `start`, and `McpLanes.mount`). Nothing else in the
 //! crate depends on the feature.
 //!
 //! **Invariant:** the UI never decides protocol behaviour. It shows what the
@@ -60,15 +64,15 @@ pub mod model;
 pub mod runs;
 pub mod setting_words;
 
-// Views layer (markup text: the lite page's).
+// Views layer (markup text: every region of the page).
 pub mod view;
 
 // State layer.
 pub mod editor_state;
 pub mod state;
 
-// Hooks layer: browser services (both bundles), and yew's hooks (the full
-// bundle's).
+// Hooks layer: browser services (both bundles), and the islands' side
+// effects (the full bundle's).
 #[cfg(target_arch = "wasm32")]
 pub mod bridge;
 #[cfg(target_arch = "wasm32")]

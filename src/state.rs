@@ -2,10 +2,10 @@
 //! core recorded for it), the shared layout, the playhead and the selection.
 //! Every change is an [`Action`] applied by [`State::update`]; side effects
 //! (timers, the URL, focus, the hand-over between the bundles) live in
-//! hooks and components, not here.
+//! the runtime (`runtime.rs`), not here.
 //!
 //! State layer: plain Rust over the core and the data layer, built and
-//! tested natively (`state/tests.rs`); `hooks` makes it yew's reducer.
+//! tested natively (`state/tests.rs`).
 //! Without a [`Simulator`] (the lite bundle) the state shows recorded runs
 //! and turns every change that needs one into an [`Upgrade`]
 //! (`state/hand_over.rs`).
@@ -552,8 +552,7 @@ impl State {
 }
 
 impl State {
-    /// Applies an action (yew's `Reducible` for `State`, in `hooks`, calls
-    /// this on a copy).
+    /// Applies an action (the runtime calls this for every action).
     pub fn update(&mut self, action: Action) {
         let action = match self.simulator {
             Some(_) => action,

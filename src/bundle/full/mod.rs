@@ -1,5 +1,6 @@
 //! The full bundle's side of the seam (`mcp-lanes-web`, feature `engine`):
-//! the simulator, the editor and the exporters; it receives the lite page's
+//! the simulator and the islands (the editor, a lane's settings, the
+//! exports, the check panel); it takes over the drawn or lite page after a
 //! hand-over and mounts figures for `embed.js`. `bundle/lite/` has the same
 //! items.
 

@@ -36,8 +36,8 @@ type TakeDown = Box<dyn FnOnce()>;
 pub type Failed = Box<dyn FnOnce()>;
 
 thread_local! {
-    /// The lite page's root element and what takes it down once the full
-    /// page is up.
+    /// The lite page's root element and what stops it once the full
+    /// bundle runs.
     static RUNNING: RefCell<Option<(Element, TakeDown)>> = const { RefCell::new(None) };
     /// Set once the hand-over started: later changes wait for the full page.
     static HANDING_OVER: Cell<bool> = const { Cell::new(false) };
