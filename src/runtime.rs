@@ -66,6 +66,10 @@ struct Inner {
     busy: Cell<bool>,
     /// Hands an action to this page (the islands' way in).
     dispatcher: Dispatch,
+    /// The page's permalink waits to be written (`write_link_soon`).
+    link_pending: Cell<bool>,
+    /// The frame it waits for.
+    link_frame: RefCell<Option<gloo::render::AnimationFrame>>,
 }
 
 impl Page {
@@ -105,6 +109,8 @@ impl Page {
             islands: RefCell::default(),
             queue: RefCell::default(),
             busy: Cell::new(false),
+            link_pending: Cell::new(false),
+            link_frame: RefCell::default(),
             config,
         });
         // A theme the reader chose on an earlier visit applies again.
@@ -140,6 +146,7 @@ impl Page {
         inner.timer.borrow_mut().take();
         inner.listeners.borrow_mut().clear();
         inner.height.borrow_mut().take();
+        inner.link_frame.borrow_mut().take();
         inner.islands.borrow_mut().clear();
     }
 
@@ -403,6 +410,57 @@ fn after(inner: &Rc<Inner>, before: &Before) {
     if now.selected.is_some() && now.selected != before.selected {
         inspector_shown(inner);
     }
+    if inner.config.mode == Mode::Page {
+        write_link_soon(inner);
+    } else {
+        let mut reported = inner.reported.get();
+        bridge::report(
+            &inner.config,
+            inner.host.as_ref(),
+            &inner.state.borrow(),
+            &mut reported,
+        );
+        inner.reported.set(reported);
+    }
+}
+
+/// How long the page's permalink may wait for a frame before it is written.
+const LINK_WAIT_MS: u32 = 100;
+
+/// The page's permalink goes into the address after the next frame (or
+/// [`LINK_WAIT_MS`], whichever comes first): `history.replaceState` costs
+/// a millisecond or more, which a step need not wait for, and quick steps
+/// write it once.
+fn write_link_soon(inner: &Rc<Inner>) {
+    if inner.link_pending.replace(true) {
+        return;
+    }
+    let later = |inner: &Rc<Inner>, ms: u32| {
+        let weak = Rc::downgrade(inner);
+        gloo::timers::callback::Timeout::new(ms, move || {
+            if let Some(inner) = weak.upgrade() {
+                write_link(&inner);
+            }
+        })
+        .forget();
+    };
+    let weak = Rc::downgrade(inner);
+    let frame = gloo::render::request_animation_frame(move |_| {
+        if let Some(inner) = weak.upgrade() {
+            later(&inner, 0);
+        }
+    });
+    *inner.link_frame.borrow_mut() = Some(frame);
+    later(inner, LINK_WAIT_MS);
+}
+
+/// Writes the page's permalink into the address now, if one is waiting
+/// (`bridge::report`: not while playing).
+fn write_link(inner: &Inner) {
+    if !inner.link_pending.replace(false) || !inner.alive.get() {
+        return;
+    }
+    inner.link_frame.borrow_mut().take();
     let mut reported = inner.reported.get();
     bridge::report(
         &inner.config,
@@ -566,6 +624,8 @@ fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
 /// Copies the permalink of what is shown now, saying so (or offering it
 /// to copy by hand).
 fn copy_link(inner: &Rc<Inner>) {
+    // The address is the link copied.
+    write_link(inner);
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
