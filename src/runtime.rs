@@ -306,17 +306,22 @@ fn render_step(inner: &Inner) -> bool {
         morph_region(&status, &parts.status.into_string());
         let drawn = parts.diagram.into_string();
         match view::children(&drawn) {
-            Some(children) => {
-                // One string to JS, and where each child ends in it.
-                let mut at = 0u32;
-                let ends = children
+            Some(mut children) => {
+                // The labels' group (every label of the lane) is patched
+                // label by label: at its level it stands as its empty self.
+                let labels = children
                     .iter()
-                    .map(|c| {
-                        at += c.encode_utf16().count() as u32;
-                        at
-                    })
-                    .collect();
-                patch_parts(&svg, &children.concat(), ends);
+                    .position(|c| c.starts_with("<g class=\"labels\""));
+                let group = labels.map(|i| children[i]);
+                let empty = group.and_then(|g| Some(format!("{}</g>", &g[..=g.find('>')?])));
+                if let (Some(i), Some(empty)) = (labels, &empty) {
+                    children[i] = empty;
+                }
+                patch_children(&svg, &children);
+                let live = svg.query_selector(":scope > g.labels").ok().flatten();
+                if let (Some(live), Some(kids)) = (live, group.and_then(view::children)) {
+                    patch_children(&live, &kids);
+                }
             }
             None => morph_region(&svg, &drawn),
         }
@@ -337,6 +342,20 @@ fn render_step(inner: &Inner) -> bool {
         }
     }
     true
+}
+
+/// Patches `el`'s children to `children` (each child element's markup):
+/// one string to JS, and where each child ends in it.
+fn patch_children(el: &Element, children: &[&str]) {
+    let mut at = 0u32;
+    let ends = children
+        .iter()
+        .map(|c| {
+            at += c.encode_utf16().count() as u32;
+            at
+        })
+        .collect();
+    patch_parts(el, &children.concat(), ends);
 }
 
 /// Hands the page to the full bundle.

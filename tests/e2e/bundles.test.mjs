@@ -264,6 +264,29 @@ describe('one renderer: the full bundle runs the views on the page it takes over
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test('a step redraws its regions as the whole page draws them', T, async () => {
+    const regions = ['[data-testid="player"]', '[data-testid="narration"]', '#panel-lanes .lanes'];
+    const { page, problems } = await tracked('/?scenario=compatibility-matrix');
+    await page.locator(`${sel('exports')} > summary`).click();
+    await fullLoaded(page);
+    await page.locator(`[data-island="exports"] ${sel('export-json-copy')}`).waitFor();
+    for (const steps of [1, 4, 9]) {
+      await page.locator(sel('restart')).click();
+      for (let i = 0; i < steps; i++) await page.locator(sel('step-forward')).click();
+      // Drawn region by region (a step) …
+      const stepped = await page.evaluate(drawn, regions);
+      // … and then by the whole page (opening and closing the help).
+      await page.locator(sel('help-button')).click();
+      await page.locator(`${sel('help-dialog')}[open]`).waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator(`${sel('help-dialog')}:not([open])`).waitFor({ state: 'attached' });
+      const whole = await page.evaluate(drawn, regions);
+      assert.equal(firstDifference(stepped, whole), null, `after ${steps} steps`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
 
 /**
