@@ -139,10 +139,13 @@ export function patch_parts(el, text, ends) {
       }
     });
   }
-  nodes.forEach((n, i) => {
-    const here = el.children[i];
-    if (here !== n) el.insertBefore(n, here ?? null);
-  });
-  while (el.children.length > nodes.length) el.lastElementChild.remove();
+  // The children that go, first (else every child after one would move).
+  const staying = new Set(nodes);
+  for (const n of live) if (!staying.has(n)) n.remove();
+  let here = el.firstElementChild;
+  for (const n of nodes) {
+    if (n === here) here = here.nextElementSibling;
+    else el.insertBefore(n, here);
+  }
   el.mcpLanesParts = parts;
 }
