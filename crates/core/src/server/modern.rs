@@ -107,14 +107,19 @@ impl Server {
         Some(match checked {
             Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             Ok(caps) => match self.modern_dispatch(conn, method, params, &caps) {
-                Ok((result, rules, note)) => Reply {
-                    message: jsonrpc::result(&id, result),
-                    status: 200,
-                    rules,
-                    note,
-                    revision: ProtocolVersion::modern(),
-                    headers: Vec::new(),
-                },
+                Ok((mut result, rules, note)) => {
+                    if let Value::Object(result) = &mut result {
+                        self.finish(result, method);
+                    }
+                    Reply {
+                        message: jsonrpc::result(&id, result),
+                        status: 200,
+                        rules,
+                        note,
+                        revision: ProtocolVersion::modern(),
+                        headers: Vec::new(),
+                    }
+                }
                 Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             },
         })
@@ -243,7 +248,6 @@ impl Server {
                 if let Some(instructions) = &cfg.instructions {
                     result.insert("instructions".into(), json!(instructions));
                 }
-                self.finish(&mut result, true);
                 Ok((Value::Object(result), vec![rules::M_DISCOVER, rules::M_CACHE_HINTS, rules::M_SINFO],
                     crate::note!("modern.server_discover_answers_one", "server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {ttl_ms} ({cache_scope}).", ttl_ms = cfg.ttl_ms, cache_scope = cfg.cache_scope.as_str())))
             }
@@ -251,7 +255,6 @@ impl Server {
                 let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("tools".into(), json!(tools));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
@@ -268,7 +271,6 @@ impl Server {
             methods::PROMPTS_LIST if cfg.capabilities.prompts.is_some() => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("prompts".into(), super::prompts::list(cfg));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
@@ -281,7 +283,6 @@ impl Server {
             methods::RESOURCES_LIST if cfg.capabilities.resources.is_some() => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resources".into(), super::resources::list(cfg));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
@@ -294,7 +295,6 @@ impl Server {
             methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resourceTemplates".into(), super::resources::templates(cfg));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
@@ -309,7 +309,6 @@ impl Server {
                 let (contents, note) = super::resources::read(cfg, &uri)?;
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("contents".into(), contents);
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO, rules::M_RESOURCES],
@@ -323,7 +322,6 @@ impl Server {
                 let (completion, note) = super::prompts::complete(cfg, params)?;
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("completion".into(), completion);
-                self.finish(&mut result, false);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_COMPLETION, rules::M_SINFO],
@@ -469,7 +467,6 @@ impl Server {
                         let mut result = ResultType::INPUT_REQUIRED.start_result();
                         result.insert("inputRequests".into(), json!({INPUT_KEY: {"method": methods::ELICITATION_CREATE, "params": Value::Object(elicit_params)}}));
                         result.insert("requestState".into(), json!(state));
-                        self.finish(&mut result, false);
                         return Ok((Value::Object(result), vec![rules::M_MRTR, rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_RESULT_TYPE],
                             crate::note!("modern.needs_user_s_answer", "{tool} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool = tool.name)));
                     }
@@ -522,7 +519,6 @@ impl Server {
         if is_error {
             result.insert("isError".into(), json!(true));
         }
-        self.finish(&mut result, false);
         Value::Object(result)
     }
 
@@ -571,7 +567,6 @@ impl Server {
         let mut result = ResultType::COMPLETE.start_result();
         result.insert("description".into(), json!(prompt.description));
         result.insert("messages".into(), messages);
-        self.finish(&mut result, false);
         Ok((
             Value::Object(result),
             vec![rules::M_PROMPTS, rules::M_RESULT_TYPE, rules::M_SINFO],
@@ -583,9 +578,14 @@ impl Server {
         ))
     }
 
-    /// Adds cache hints (when cacheable) and serverInfo.
-    pub(super) fn finish(&self, result: &mut Map<String, Value>, cacheable: bool) {
-        if cacheable {
+    /// Ends every modern result of `method` (M-SINFO, M-CACHE-HINTS):
+    /// serverInfo, and the cache hints when the method's row in `METHODS`
+    /// is cacheable and the result complete (an `input_required` result
+    /// never carries them).
+    fn finish(&self, result: &mut Map<String, Value>, method: &str) {
+        let input_required = result.get(ResultType::KEY).and_then(Value::as_str)
+            == Some(ResultType::INPUT_REQUIRED.as_str());
+        if methods::is_cacheable(method) && !input_required {
             result.insert("ttlMs".into(), json!(self.config.ttl_ms));
             result.insert("cacheScope".into(), json!(self.config.cache_scope.as_str()));
         }
