@@ -222,6 +222,33 @@ impl ListCapability {
 }
 
 impl ServerCapabilities {
+    /// Whether this declares the capability `name` (`tools`, `prompts`,
+    /// `resources`, `completions`, `logging`), or, as `name.flag`, a flag
+    /// of a list capability set to true (`resources.subscribe`,
+    /// `tools.listChanged`): what a method's row says a legacy session
+    /// needs ([`LegacyNeeds`](super::methods::LegacyNeeds)).
+    pub fn declares(&self, name: &str) -> bool {
+        let (name, flag) = match name.split_once('.') {
+            Some((name, flag)) => (name, Some(flag)),
+            None => (name, None),
+        };
+        let list = match name {
+            "tools" => &self.tools,
+            "prompts" => &self.prompts,
+            "resources" => &self.resources,
+            "completions" => return flag.is_none() && self.completions.is_some(),
+            "logging" => return flag.is_none() && self.logging.is_some(),
+            _ => return false,
+        };
+        match (list, flag) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(cap), Some("subscribe")) => cap.subscribe.unwrap_or(false),
+            (Some(cap), Some("listChanged")) => cap.list_changed.unwrap_or(false),
+            (Some(_), Some(_)) => false,
+        }
+    }
+
     /// This object as JSON (hand-written: far smaller in WebAssembly than
     /// the derived serializer).
     pub fn to_json(&self) -> Value {

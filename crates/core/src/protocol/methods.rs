@@ -80,14 +80,35 @@ impl Eras {
     }
 }
 
-/// What a server must have declared before a legacy session may use a
-/// method (L-CAP-SESSION): nothing, or one of its capabilities.
+/// What a legacy session needs before it may use a method
+/// (L-CAP-SESSION), as the legacy server checks it: a method whose
+/// capability the server did not declare is one it does not have
+/// (-32601), and one that needs a session is refused before initialize.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LegacyNeeds {
-    /// Nothing: the handshake itself, or a method every session has.
+    /// Nothing: the handshake itself, or `ping`, which may come first.
     Nothing,
-    /// The server capability of that name (`tools`, `prompts`, ...).
+    /// An initialized session (initialize answered), and no capability.
+    Session,
+    /// A session, and the server capability of that name (`tools`,
+    /// `prompts`, ...; `resources.subscribe` for a flag within one, see
+    /// [`ServerCapabilities::declares`](super::ServerCapabilities::declares)).
     Capability(&'static str),
+}
+
+impl LegacyNeeds {
+    /// The capability it names, if any.
+    pub fn capability(self) -> Option<&'static str> {
+        match self {
+            LegacyNeeds::Capability(name) => Some(name),
+            LegacyNeeds::Nothing | LegacyNeeds::Session => None,
+        }
+    }
+
+    /// Whether the method needs an initialized session.
+    pub fn session(self) -> bool {
+        self != LegacyNeeds::Nothing
+    }
 }
 
 /// One MCP method and what every part of mcp-lanes needs to know about it:
@@ -109,7 +130,7 @@ pub struct Method {
     pub input_required: bool,
     /// The params field HTTP mirrors in `Mcp-Name` (H-HEADERS).
     pub name_param: Option<&'static str>,
-    /// What a legacy session needs first.
+    /// What a legacy session needs first (read by the legacy server's gate).
     pub legacy_needs: LegacyNeeds,
 }
 
@@ -171,8 +192,14 @@ pub const METHODS: &[Method] = &[
         needs(client(RESOURCES_READ, Eras::Both), "resources"),
         "uri",
     )),
-    needs(client(RESOURCES_SUBSCRIBE, Eras::Legacy), "resources"),
-    needs(client(RESOURCES_UNSUBSCRIBE, Eras::Legacy), "resources"),
+    needs(
+        client(RESOURCES_SUBSCRIBE, Eras::Legacy),
+        "resources.subscribe",
+    ),
+    needs(
+        client(RESOURCES_UNSUBSCRIBE, Eras::Legacy),
+        "resources.subscribe",
+    ),
     needs(client(LOGGING_SET_LEVEL, Eras::Legacy), "logging"),
     needs(client(COMPLETION_COMPLETE, Eras::Both), "completions"),
     client(SUBSCRIPTIONS_LISTEN, Eras::Modern),
@@ -183,11 +210,24 @@ pub const METHODS: &[Method] = &[
         Sender::Client,
         Shape::Notification,
     ),
-    // 2025-11-25's tasks (experimental): known to the check, not templated.
-    row(TASKS_GET, Eras::Legacy, Sender::Client, Shape::Request),
-    row(TASKS_RESULT, Eras::Legacy, Sender::Client, Shape::Request),
-    row(TASKS_LIST, Eras::Legacy, Sender::Client, Shape::Request),
-    row(TASKS_CANCEL, Eras::Legacy, Sender::Client, Shape::Request),
+    // 2025-11-25's tasks (experimental): known to the check, not templated,
+    // not served.
+    needs(
+        row(TASKS_GET, Eras::Legacy, Sender::Client, Shape::Request),
+        "tasks",
+    ),
+    needs(
+        row(TASKS_RESULT, Eras::Legacy, Sender::Client, Shape::Request),
+        "tasks",
+    ),
+    needs(
+        row(TASKS_LIST, Eras::Legacy, Sender::Client, Shape::Request),
+        "tasks",
+    ),
+    needs(
+        row(TASKS_CANCEL, Eras::Legacy, Sender::Client, Shape::Request),
+        "tasks",
+    ),
     // The server's requests of a legacy session (input requests under MRTR).
     row(
         ELICITATION_CREATE,
@@ -362,6 +402,26 @@ mod tests {
         }
         assert_eq!(name_param(RESOURCES_READ), Some("uri"));
         assert_eq!(name_param(TOOLS_LIST), None);
+    }
+
+    #[test]
+    fn l_cap_session_what_a_legacy_session_needs_comes_from_the_table() {
+        use crate::protocol::capabilities::{ListCapability, ServerCapabilities};
+        let needs = |m: &str| find(m).map(|m| m.legacy_needs);
+        assert_eq!(needs(PING), Some(LegacyNeeds::Nothing));
+        assert_eq!(needs(TOOLS_CALL), Some(LegacyNeeds::Capability("tools")));
+        let subscribe = needs(RESOURCES_SUBSCRIBE).and_then(LegacyNeeds::capability);
+        assert_eq!(subscribe, Some("resources.subscribe"));
+        let mut caps = ServerCapabilities {
+            resources: Some(ListCapability::default()),
+            ..ServerCapabilities::default()
+        };
+        assert!(caps.declares("resources") && !caps.declares("resources.subscribe"));
+        caps.resources = Some(ListCapability {
+            subscribe: Some(true),
+            ..ListCapability::default()
+        });
+        assert!(caps.declares("resources.subscribe") && !caps.declares("tools"));
     }
 
     #[test]
