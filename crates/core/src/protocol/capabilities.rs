@@ -101,6 +101,17 @@ impl ClientCapabilities {
         }
         out
     }
+    /// Whether this declares the capability `name` (`elicitation`,
+    /// `sampling`, `roots`): what a server request's row says a client
+    /// must have declared ([`LegacyNeeds`](super::methods::LegacyNeeds)).
+    pub fn declares(&self, name: &str) -> bool {
+        match name {
+            "elicitation" => self.elicitation.is_some(),
+            "sampling" => self.sampling.is_some(),
+            "roots" => self.roots.is_some(),
+            _ => false,
+        }
+    }
     /// Whether nothing at all is declared.
     pub fn is_empty(&self) -> bool {
         self == &ClientCapabilities::default()

@@ -81,18 +81,23 @@ impl Eras {
 }
 
 /// What a legacy session needs before it may use a method
-/// (L-CAP-SESSION), as the legacy server checks it: a method whose
-/// capability the server did not declare is one it does not have
-/// (-32601), and one that needs a session is refused before initialize.
+/// (L-CAP-SESSION), as the legacy server checks it (a method whose
+/// capability the server did not declare is one it does not have,
+/// -32601; one that needs a session is refused before initialize) and
+/// the check grades a server's requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LegacyNeeds {
     /// Nothing: the handshake itself, or `ping`, which may come first.
     Nothing,
     /// An initialized session (initialize answered), and no capability.
     Session,
-    /// A session, and the server capability of that name (`tools`,
-    /// `prompts`, ...; `resources.subscribe` for a flag within one, see
-    /// [`ServerCapabilities::declares`](super::ServerCapabilities::declares)).
+    /// A session, and the capability of that name declared by the side
+    /// the method goes to: for a client request a server capability
+    /// (`tools`, `prompts`, ...; `resources.subscribe` for a flag within
+    /// one, see [`ServerCapabilities::declares`](super::ServerCapabilities::declares)),
+    /// for a server request a client capability (`elicitation`; see
+    /// [`ClientCapabilities::declares`](super::ClientCapabilities::declares)),
+    /// the one its input request needs under MRTR too (M-MRTR-CAP).
     Capability(&'static str),
 }
 
@@ -226,9 +231,9 @@ pub const METHODS: &[Method] = {
         row(TASKS_LIST, Legacy, Client, Shape::Request).needs("tasks"),
         row(TASKS_CANCEL, Legacy, Client, Shape::Request).needs("tasks"),
         // The server's requests of a legacy session (input requests under MRTR).
-        server(ELICITATION_CREATE, Legacy, "ElicitResult"),
-        server(SAMPLING_CREATE_MESSAGE, Legacy, "CreateMessageResult"),
-        server(ROOTS_LIST, Legacy, "ListRootsResult"),
+        server(ELICITATION_CREATE, Legacy, "ElicitResult").needs("elicitation"),
+        server(SAMPLING_CREATE_MESSAGE, Legacy, "CreateMessageResult").needs("sampling"),
+        server(ROOTS_LIST, Legacy, "ListRootsResult").needs("roots"),
         // The server's notifications.
         notification(TOOLS_LIST_CHANGED, Both, Server),
         notification(PROMPTS_LIST_CHANGED, Both, Server),
