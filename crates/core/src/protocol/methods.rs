@@ -135,7 +135,8 @@ pub struct Method {
     pub input_required: bool,
     /// The params field HTTP mirrors in `Mcp-Name` (H-HEADERS).
     pub name_param: Option<&'static str>,
-    /// What a legacy session needs first (read by the legacy server's gate).
+    /// What a legacy session needs first (the legacy server's gate); its
+    /// capability gates a modern request too.
     pub legacy_needs: LegacyNeeds,
     /// The schema definition of its result (`ListToolsResult`), the same
     /// name in every revision that has the method; `None` for a

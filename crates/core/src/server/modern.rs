@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::{ConnId, Fault, Refusal, Reply, Server};
 use crate::note::Note;
 use crate::protocol::jsonrpc::{self, RequestId};
-use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion, ResultType};
+use crate::protocol::{meta, methods, shape, ClientCapabilities, Era, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
 
@@ -239,6 +239,18 @@ impl Server {
         caps: &ClientCapabilities,
     ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let cfg = &self.config;
+        // A method whose capability this server did not declare is one it
+        // does not have: its row names the capability, the one a legacy
+        // session needs too.
+        let offered = methods::find(method).is_some_and(|m| {
+            m.eras.has(Era::Modern)
+                && m.legacy_needs
+                    .capability()
+                    .is_none_or(|c| cfg.capabilities.declares(c))
+        });
+        if !offered {
+            return Err(unknown_method(method));
+        }
         match method {
             methods::DISCOVER => {
                 let mut result = ResultType::COMPLETE.start_result();
@@ -251,7 +263,7 @@ impl Server {
                 Ok((Value::Object(result), vec![rules::M_DISCOVER, rules::M_CACHE_HINTS, rules::M_SINFO],
                     crate::note!("modern.server_discover_answers_one", "server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {ttl_ms} ({cache_scope}).", ttl_ms = cfg.ttl_ms, cache_scope = cfg.cache_scope.as_str())))
             }
-            methods::TOOLS_LIST if cfg.capabilities.tools.is_some() => {
+            methods::TOOLS_LIST => {
                 let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("tools".into(), json!(tools));
@@ -265,10 +277,8 @@ impl Server {
                     ),
                 ))
             }
-            methods::TOOLS_CALL if cfg.capabilities.tools.is_some() => {
-                self.modern_call(conn, params, caps)
-            }
-            methods::PROMPTS_LIST if cfg.capabilities.prompts.is_some() => {
+            methods::TOOLS_CALL => self.modern_call(conn, params, caps),
+            methods::PROMPTS_LIST => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("prompts".into(), super::prompts::list(cfg));
                 Ok((
@@ -280,7 +290,7 @@ impl Server {
                     ),
                 ))
             }
-            methods::RESOURCES_LIST if cfg.capabilities.resources.is_some() => {
+            methods::RESOURCES_LIST => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resources".into(), super::resources::list(cfg));
                 Ok((
@@ -292,7 +302,7 @@ impl Server {
                     ),
                 ))
             }
-            methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
+            methods::RESOURCES_TEMPLATES_LIST => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resourceTemplates".into(), super::resources::templates(cfg));
                 Ok((
@@ -304,7 +314,7 @@ impl Server {
                     ),
                 ))
             }
-            methods::RESOURCES_READ if cfg.capabilities.resources.is_some() => {
+            methods::RESOURCES_READ => {
                 let uri = read_uri(params).map_err(invalid_params)?;
                 let (contents, note) = super::resources::read(cfg, &uri)?;
                 let mut result = ResultType::COMPLETE.start_result();
@@ -315,10 +325,8 @@ impl Server {
                     note,
                 ))
             }
-            methods::PROMPTS_GET if cfg.capabilities.prompts.is_some() => {
-                self.modern_prompt(params, caps)
-            }
-            methods::COMPLETION_COMPLETE if cfg.capabilities.completions.is_some() => {
+            methods::PROMPTS_GET => self.modern_prompt(params, caps),
+            methods::COMPLETION_COMPLETE => {
                 let (completion, note) = super::prompts::complete(cfg, params)?;
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("completion".into(), completion);
@@ -328,24 +336,7 @@ impl Server {
                     note,
                 ))
             }
-            other => {
-                let removed = methods::removed_in_modern(other);
-                let note = if removed {
-                    crate::note!("modern.was_removed_2026_07", "{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.", other = other)
-                } else {
-                    crate::note!(
-                        "modern.server_has_no_method",
-                        "This server has no method \"{other}\": -32601, and 404 on HTTP.",
-                        other = other
-                    )
-                };
-                Err(Refusal::new(
-                    Fault::UnknownMethod,
-                    format!("Method not found: {other}"),
-                    &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
-                    note,
-                ))
-            }
+            other => Err(unknown_method(other)),
         }
     }
 
@@ -626,6 +617,26 @@ fn tool_json(tool: &super::ToolSpec) -> Value {
 fn meta_refusal(what: &str) -> Refusal {
     Refusal::new(Fault::MalformedMeta, format!("Invalid params: {what}"), &[rules::M_META_REQUIRED, rules::H_STATUS],
         crate::note!("modern.modern_request_must_carry", "A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}.", what = what))
+}
+
+/// -32601 (404 on HTTP) for a method this server does not have, saying so
+/// when it is one 2026-07-28 removed.
+fn unknown_method(method: &str) -> Refusal {
+    let note = if methods::removed_in_modern(method) {
+        crate::note!("modern.was_removed_2026_07", "{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.", other = method)
+    } else {
+        crate::note!(
+            "modern.server_has_no_method",
+            "This server has no method \"{other}\": -32601, and 404 on HTTP.",
+            other = method
+        )
+    };
+    Refusal::new(
+        Fault::UnknownMethod,
+        format!("Method not found: {method}"),
+        &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
+        note,
+    )
 }
 
 fn invalid_params(detail: String) -> Refusal {
