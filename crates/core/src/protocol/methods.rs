@@ -87,7 +87,8 @@ impl Eras {
 /// the check grades a server's requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LegacyNeeds {
-    /// Nothing: the handshake itself, or `ping`, which may come first.
+    /// Nothing: the handshake itself, `ping` (which may come first), a
+    /// notification.
     Nothing,
     /// An initialized session (initialize answered), and no capability.
     Session,
@@ -146,7 +147,7 @@ pub struct Method {
 }
 
 /// A row: a request or a notification, then what else is true of it,
-/// chained (`returns`, `needs`, `cached`, `targeted`).
+/// chained (`returns`, `needs`, `sessionless`, `cached`, `targeted`).
 const fn row(name: &'static str, eras: Eras, from: Sender, shape: Shape) -> Method {
     Method {
         name,
@@ -161,9 +162,12 @@ const fn row(name: &'static str, eras: Eras, from: Sender, shape: Shape) -> Meth
     }
 }
 
-/// A request of the client and the schema definition of its result.
+/// A request of the client and the schema definition of its result; in a
+/// legacy session it comes after initialize.
 const fn client(name: &'static str, eras: Eras, result: &'static str) -> Method {
-    row(name, eras, Sender::Client, Shape::Request).returns(result)
+    let mut m = row(name, eras, Sender::Client, Shape::Request).returns(result);
+    m.legacy_needs = LegacyNeeds::Session;
+    m
 }
 
 /// A request of the server and the schema definition of its result.
@@ -183,6 +187,11 @@ impl Method {
 
     const fn needs(mut self, capability: &'static str) -> Method {
         self.legacy_needs = LegacyNeeds::Capability(capability);
+        self
+    }
+
+    const fn sessionless(mut self) -> Method {
+        self.legacy_needs = LegacyNeeds::Nothing;
         self
     }
 
@@ -206,9 +215,9 @@ pub const METHODS: &[Method] = {
     use Sender::{Client, Server};
     &[
         client(DISCOVER, Modern, "DiscoverResult").cached(),
-        client(INITIALIZE, Legacy, "InitializeResult"),
+        client(INITIALIZE, Legacy, "InitializeResult").sessionless(),
         notification(INITIALIZED, Legacy, Client),
-        client(PING, Legacy, "EmptyResult"),
+        client(PING, Legacy, "EmptyResult").sessionless(),
         client(TOOLS_LIST, Both, "ListToolsResult").needs("tools").cached(),
         client(TOOLS_CALL, Both, "CallToolResult").needs("tools").targeted("name"),
         client(PROMPTS_LIST, Both, "ListPromptsResult").needs("prompts").cached(),
@@ -379,6 +388,13 @@ mod tests {
         use crate::protocol::capabilities::{ListCapability, ServerCapabilities};
         let needs = |m: &str| find(m).map(|m| m.legacy_needs);
         assert_eq!(needs(PING), Some(LegacyNeeds::Nothing));
+        for m in METHODS
+            .iter()
+            .filter(|m| m.from == Sender::Client && m.shape == Shape::Request)
+        {
+            let first = [INITIALIZE, PING].contains(&m.name);
+            assert_eq!(m.legacy_needs.session(), !first, "{}", m.name);
+        }
         assert_eq!(needs(TOOLS_CALL), Some(LegacyNeeds::Capability("tools")));
         let subscribe = needs(RESOURCES_SUBSCRIBE).and_then(LegacyNeeds::capability);
         assert_eq!(subscribe, Some("resources.subscribe"));
