@@ -1,6 +1,7 @@
 //! MCP methods: their names, and [`METHODS`], the one table of what each
 //! is (eras, sender, request or notification, cache hints, input rounds,
-//! the `Mcp-Name` field, what a legacy session needs first).
+//! the `Mcp-Name` field, what a legacy session needs first, the schema
+//! type of its result).
 
 use super::version::Era;
 
