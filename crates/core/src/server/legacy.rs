@@ -121,16 +121,7 @@ impl Server {
         let offered = needs.is_some_and(|n| n.capability().is_none_or(|c| caps.declares(c)))
             && self.has_content_for(method);
         if !offered || !implements(method) {
-            return match self.config.unknown_method {
-                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(Fault::UnknownMethod,
-                    format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
-                    crate::note!("legacy.legacy_server_has_no", "This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.", method = method)), revision)),
-                UnknownMethodPolicy::Silent => {
-                    self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
-                        crate::note!("legacy.legacy_server_ignores_entirely", "This legacy server ignores {method} entirely: no answer will ever come.", method = method));
-                    None
-                }
-            };
+            return self.legacy_unknown(conn, &id, method, revision);
         }
         // Requests are served once initialize has been answered; like most
         // SDKs the server does not insist on notifications/initialized first.
@@ -302,8 +293,31 @@ impl Server {
                 };
                 reply(self, json!({}), &[rules::L_SUBSCRIBE], note)
             }
-            _ => return self.legacy_call(conn, id, params),
+            methods::TOOLS_CALL => return self.legacy_call(conn, id, params),
+            // A method of the table this server has no answer for.
+            _ => return self.legacy_unknown(conn, &id, method, revision),
         })
+    }
+
+    /// A method this legacy server does not have: -32601, or silence
+    /// (`UnknownMethodPolicy`).
+    fn legacy_unknown(
+        &mut self,
+        conn: &ConnId,
+        id: &RequestId,
+        method: &str,
+        revision: ProtocolVersion,
+    ) -> Option<Reply> {
+        match self.config.unknown_method {
+            UnknownMethodPolicy::Answer => Some(self.refuse(Some(id), Refusal::new(Fault::UnknownMethod,
+                format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
+                crate::note!("legacy.legacy_server_has_no", "This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.", method = method)), revision)),
+            UnknownMethodPolicy::Silent => {
+                self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
+                    crate::note!("legacy.legacy_server_ignores_entirely", "This legacy server ignores {method} entirely: no answer will ever come.", method = method));
+                None
+            }
+        }
     }
 
     /// What the lesson presets never had stays unknown to them: only a
