@@ -128,7 +128,7 @@ pub fn transcript(state: &State) -> Markup {
             h2 id="transcript-heading" { (t("figure.whole_run")) }
             ol class="steps" {
                 @for pos in 0..=len {
-                    (step(&at_pos(&mut at, pos), pos))
+                    (step(at_pos(&mut at, pos), pos))
                 }
             }
         }
