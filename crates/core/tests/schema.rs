@@ -176,7 +176,7 @@ fn every_2026_example_validates_against_its_folder_type() {
 }
 
 #[test]
-fn every_result_type_of_the_method_table_is_a_definition_of_its_revisions() {
+fn s_schema_every_result_type_of_the_method_table_is_a_definition_of_its_revisions() {
     let schemas = schemas();
     let mut checked = 0;
     for m in mcp_lanes_core::protocol::methods::METHODS {
