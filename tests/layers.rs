@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-#[path = "support/imports.rs"]
+#[path = "../crates/cli/tests/common/imports.rs"]
 mod imports;
 use imports::{cycle, references, Graph};
 

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-#[path = "../../../tests/support/imports.rs"]
+#[path = "common/imports.rs"]
 mod imports;
 
 /// A top-level module with its submodules.

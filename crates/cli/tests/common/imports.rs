@@ -1,6 +1,6 @@
 //! The import graph of a crate's sources, shared by the tests that hold it
 //! acyclic and layered: the web app's (`tests/layers.rs`) and the CLI's
-//! (`crates/cli/tests/module_graph.rs`, which includes this file by path).
+//! (`crates/cli/tests/module_graph.rs`); both include this file by path.
 //! Reads the `crate::`, `super::` and `self::` paths of every `.rs` file.
 
 #![allow(dead_code)]
