@@ -27,7 +27,7 @@ if (found.length !== 1) {
 }
 const out = html
   .replace(inline, '')
-  .replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '');
+  .replace(/<link rel="(?:modulepreload|preload)" href="\/(?:mcp-lanes-|snippets\/)[^"]*"[^>]*>/g, '');
 if (/<script(?![^>]*\bsrc=)[^>]*>/.test(out)) {
   console.error('drop-loader: an inline script is left in index.html');
   process.exit(1);

@@ -79,7 +79,7 @@ table="$(
 
 # The course page: the files embed.js loads for three script figures.
 course() {
-  for f in embed.js figure.js figures/index.json style.css; do echo "$f"; done
+  for f in embed.js figure.js player.js figures/index.json style.css; do echo "$f"; done
   [ -d "$dist/figures" ] || return 0
   for tag in $(ls "$dist"/figures/*.embed.html | sed -E 's/.*\.([a-z-]+)\.embed\.html$/\1/' | sort -u); do
     sum=0 names=""

@@ -30,7 +30,8 @@ if [ -f "$dir/embed.js" ]; then
   "$terser" "$dir/embed.js" --compress --mangle -o "$dir/embed.js.min"
   mv "$dir/embed.js.min" "$dir/embed.js"
 fi
-if [ -f "$dir/figure.js" ]; then
-  "$terser" "$dir/figure.js" --module --compress --mangle -o "$dir/figure.js.min"
-  mv "$dir/figure.js.min" "$dir/figure.js"
-fi
+for f in "$dir/figure.js" "$dir/player.js"; do
+  [ -f "$f" ] || continue
+  "$terser" "$f" --module --compress --mangle -o "$f.min"
+  mv "$f.min" "$f"
+done

@@ -1,14 +1,12 @@
-// mcp-lanes: the player of the figures the build draws, without a framework
+// mcp-lanes: the page and the figures the build draws, without a framework
 // and without WebAssembly.
 //
 // The build drew every catalog scenario's run whole (`view::figure`,
 // `mcp-lanes-figures`): the first visit's into index.html, the others into
-// figures/<scenario>.<tag>[.embed].html. In that markup, every element
-// whose presence depends on the playback position says where it shows
-// (`data-show="FROM TO"`), and the transcript after the lanes holds, per
-// position, the narration, the player's values and each event's inspector
-// content. This script takes the transcript out and shows the position a
-// reader steps to, as the page's bundles would draw it.
+// figures/<scenario>.<tag>[.embed].html. player.js plays such a run; this
+// script is what is around it: the buttons, keys, picker, history, theme,
+// help, "Copy link", print, a figure's options, events and control
+// messages, and the hand-over to the bundles.
 //
 // It serves the page (index.html), an iframe figure (`?embed=1&…`) and, for
 // embed.js, a script figure (`mount`). No WebAssembly is loaded until a
@@ -18,12 +16,12 @@
 // read (options beyond the simple ones, a changed run's permalink) goes to
 // the lite bundle at once.
 
+import { Player, attr, control } from './player.js';
+
 const here = import.meta.url;
 const SKIP = '#play';
 /// Index of 1x among the speeds (`state::DEFAULT_SPEED`).
 const SPEED_VALUES = [0.25, 0.5, 1, 2, 4];
-const ICON_PLAY = 'M4 2l10 6-10 6z';
-const ICON_PAUSE = 'M3 2h4v12H3zM9 2h4v12H9z';
 
 /// A WebAssembly bundle's module and compiled code, fetched once.
 const pending = new Map();
@@ -72,194 +70,8 @@ async function fetchFigure(base, id, tag, embed) {
   return root;
 }
 
-function attr(el, name, value) {
-  if (el && el.getAttribute(name) !== String(value)) el.setAttribute(name, value);
-}
 const pressed = (e) => e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey;
 const selection = (arg) => (/^\d+:\d+$/.test(arg ?? '') ? arg : null);
-
-/// Plays one drawn figure: the root the build drew, and where it is.
-export class Player {
-  /// `moved(before)`: after a render that moved the playhead.
-  constructor(root, moved = () => {}) {
-    this.root = root;
-    this.moved = moved;
-    this.pos = 0;
-    this.playing = false;
-    this.selected = null;
-    this.timer = null;
-    this.read();
-  }
-
-  /// Takes what the player needs out of the drawn figure.
-  read() {
-    const root = this.root;
-    const transcript = root.querySelector('[data-testid="transcript"]');
-    this.words = JSON.parse(transcript.dataset.words);
-    this.len = Number(transcript.dataset.len);
-    this.steps = [...transcript.querySelectorAll('li[data-pos]')];
-    this.transcriptMark = document.createComment('transcript');
-    transcript.replaceWith(this.transcriptMark);
-    this.transcript = transcript;
-    // Each positioned element leaves a mark where it goes back in.
-    this.shown = [...root.querySelectorAll('[data-show]')].map((el) => {
-      const [from, to] = el.dataset.show.split(' ').map(Number);
-      const mark = document.createComment('');
-      el.before(mark);
-      return { el, mark, from, to, envelope: el.hasAttribute('data-key') };
-    });
-    this.flights = [...root.querySelectorAll('[data-flight]')].map((el) => {
-      const [from, to] = el.dataset.flight.split(' ').map(Number);
-      return { el, from, to };
-    });
-    this.grows = [...root.querySelectorAll('[data-grow]')];
-    this.playheads = [...root.querySelectorAll('[data-playhead]')];
-    this.emptyInspector = root.querySelector('[data-testid="inspector"]');
-    this.speed = Number(root.querySelector('[data-testid="speed"]')?.value ?? 2);
-    this.scenario = root.querySelector('[data-testid="scenario-title"]')?.dataset.scenario ?? '';
-    root.dataset.js = '';
-  }
-
-  step() {
-    return this.steps[this.pos];
-  }
-
-  /// Draws position `this.pos`, the selection and the player.
-  render() {
-    const pos = this.pos;
-    const step = this.step();
-    const stepMs = this.words.stepMs[this.speed] ?? 900;
-    const dClass = { 3600: 'd3600', 1800: 'd1800', 450: 'd450', 225: 'd225' }[stepMs] || '';
-    for (const s of this.shown) {
-      const on = s.from <= pos && pos <= s.to;
-      if (on && s.envelope) {
-        // In again each time, so that its flight starts over.
-        s.el.remove();
-        const inner = s.el.firstElementChild;
-        if (inner) inner.setAttribute('class', ['envelope', dClass, inner.classList.contains('back') ? 'back' : ''].filter(Boolean).join(' '));
-        s.mark.after(s.el);
-      } else if (on && !s.el.isConnected) {
-        s.mark.after(s.el);
-      } else if (!on && s.el.isConnected) {
-        s.el.remove();
-      }
-    }
-    for (const f of this.flights) f.el.classList.toggle('in-flight', f.from <= pos && pos < f.to);
-    const playhead = Number(step.dataset.playhead);
-    for (const line of this.playheads) {
-      attr(line, 'y1', step.dataset.playhead);
-      attr(line, 'y2', step.dataset.playhead);
-    }
-    for (const bar of this.grows) attr(bar, 'height', Math.max(playhead - Number(bar.dataset.grow), 2).toFixed(1));
-    for (const el of this.root.querySelectorAll('[data-act="inspect"], [data-for]')) {
-      el.classList.toggle('selected', (el.dataset.arg ?? el.dataset.for) === this.selected);
-    }
-    this.renderPlayer(step);
-    const narration = this.root.querySelector('[data-testid="narration"]');
-    if (narration) narration.replaceChildren(...[...step.querySelector('.step-narration').children].map((p) => p.cloneNode(true)));
-    this.renderInspector();
-  }
-
-  renderPlayer(step) {
-    const root = this.root;
-    const { pos, len, playing, words } = this;
-    const state = pos >= len && pos > 0 ? 'end' : playing ? 'playing' : pos === 0 ? 'start' : 'paused';
-    attr(root.querySelector('[data-testid="player"]'), 'data-state', state);
-    const play = root.querySelector('[data-testid="play"]');
-    if (play) {
-      const label = playing ? words.pauseKey : words.playKey;
-      attr(play, 'aria-label', label);
-      attr(play, 'title', label);
-      attr(play, 'data-act', playing ? 'pause' : 'play');
-      attr(play.querySelector('path'), 'd', playing ? ICON_PAUSE : ICON_PLAY);
-      const text = play.querySelector('.button-text');
-      if (text) text.textContent = playing ? words.pause : words.play;
-    }
-    const scrubber = root.querySelector('[data-testid="scrubber"]');
-    if (scrubber) {
-      scrubber.value = String(pos);
-      attr(scrubber, 'value', pos);
-      attr(scrubber, 'aria-valuetext', step.dataset.valuetext);
-    }
-    const count = root.querySelector('[data-testid="step-count"]');
-    if (count) count.textContent = `${pos}/${len}`;
-    const clock = root.querySelector('[data-testid="clock"]');
-    if (clock) {
-      clock.textContent = step.dataset.clock;
-      attr(clock, 'data-ms', step.dataset.ms);
-    }
-    const speed = root.querySelector('[data-testid="speed"]');
-    if (speed && speed.value !== String(this.speed)) speed.value = String(this.speed);
-  }
-
-  renderInspector() {
-    const current = this.root.querySelector('[data-testid="inspector"]');
-    const want = this.selected || '';
-    if (!current || (current.dataset.shows || '') === want) return;
-    let next = this.emptyInspector;
-    if (want) {
-      const drawn = this.transcript.querySelector(`details[data-event="${want}"] > [data-testid="inspector"]`);
-      if (!drawn) return;
-      next = drawn.cloneNode(true);
-      next.dataset.shows = want;
-    }
-    current.replaceWith(next);
-  }
-
-  /// Carries out a reader's action (the state's `Action`s a recorded run
-  /// takes); returns whether it was one.
-  act(action, arg) {
-    const before = { pos: this.pos, playing: this.playing, speed: this.speed, selected: this.selected };
-    const stop = () => { this.playing = false; };
-    const seek = (p) => { this.pos = Math.max(0, Math.min(p, this.len)); };
-    switch (action) {
-      case 'play':
-        if (this.pos >= this.len) this.pos = 0;
-        this.playing = this.len > 0;
-        break;
-      case 'pause': stop(); break;
-      case 'toggle': return this.act(this.playing ? 'pause' : 'play');
-      case 'tick':
-        if (!this.playing) return true;
-        seek(this.pos + 1);
-        if (this.pos >= this.len) stop();
-        break;
-      case 'forward': stop(); seek(this.pos + 1); break;
-      case 'back': stop(); seek(this.pos - 1); break;
-      case 'seek': stop(); seek(arg); break;
-      case 'restart': stop(); this.pos = 0; break;
-      case 'end': stop(); this.pos = this.len; break;
-      case 'speed': this.speed = Math.max(0, Math.min(arg, this.words.stepMs.length - 1)); break;
-      case 'faster': this.speed = Math.min(this.speed + 1, this.words.stepMs.length - 1); break;
-      case 'slower': this.speed = Math.max(this.speed - 1, 0); break;
-      case 'inspect': this.selected = arg; break;
-      default: return false;
-    }
-    this.render();
-    if (this.playing !== before.playing || this.speed !== before.speed) {
-      clearInterval(this.timer);
-      this.timer = this.playing ? setInterval(() => this.act('tick'), this.words.stepMs[this.speed] ?? 900) : null;
-    }
-    this.moved(before);
-    return true;
-  }
-
-  stop() {
-    clearInterval(this.timer);
-    this.timer = null;
-    this.playing = false;
-  }
-}
-
-/// A control message (`state::control`: exactly these shapes) as an action.
-function control(message) {
-  if (!message || typeof message !== 'object' || message.type !== 'mcp-lanes:control') return null;
-  if (Object.keys(message).some((k) => !['type', 'action', 'step'].includes(k))) return null;
-  const { action, step } = message;
-  if (action === 'seek') return Number.isInteger(step) && step >= 0 ? ['seek', Math.min(step, 1 << 30)] : null;
-  if ('step' in message) return null;
-  return { play: ['play'], pause: ['pause'], step: ['forward'], restart: ['restart'] }[action] ?? null;
-}
 
 /// The page or one figure: a player over a drawn figure, its buttons, its
 /// keys, and the hand-over to the full bundle.

@@ -167,15 +167,7 @@ pub fn of_config(config: &crate::config::Config) -> String {
         config.scenario.as_deref(),
         Some(crate::runs::Simulator::CORE),
     );
-    let copied = super::Copied::default();
-    let ui = Ui {
-        config,
-        dark: false,
-        copied: &copied,
-        transcript: None,
-        islands: false,
-    };
-    root(complete(&state, &ui))
+    drawn(&state, config)
 }
 
 /// The complete figure of a scenario file: its set-ups run by the core's
@@ -187,6 +179,13 @@ pub fn of_file(
 ) -> String {
     let mut state = State::load(None, Some(crate::runs::Simulator::CORE));
     state.open_file(std::rc::Rc::new(file));
+    drawn(&state, config)
+}
+
+/// `state`'s complete figure in its root, as `config` shows it (light
+/// theme, nothing copied).
+#[cfg(not(target_arch = "wasm32"))]
+fn drawn(state: &State, config: &crate::config::Config) -> String {
     let copied = super::Copied::default();
     let ui = Ui {
         config,
@@ -195,7 +194,7 @@ pub fn of_file(
         transcript: None,
         islands: false,
     };
-    root(complete(&state, &ui))
+    root(complete(state, &ui))
 }
 
 #[cfg(test)]

@@ -176,6 +176,29 @@ fn every_2026_example_validates_against_its_folder_type() {
 }
 
 #[test]
+fn s_schema_every_result_type_of_the_method_table_is_a_definition_of_its_revisions() {
+    let schemas = schemas();
+    let mut checked = 0;
+    for m in mcp_lanes_core::protocol::methods::METHODS {
+        let Some(result) = m.result_schema else {
+            continue;
+        };
+        for rev in REVISIONS {
+            if schemas.defs_for_method(rev, m.name).is_empty() {
+                continue;
+            }
+            assert!(
+                schemas.has_def(rev, result),
+                "{rev} has no {result} ({})",
+                m.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} result types checked");
+}
+
+#[test]
 fn validator_rejects_what_it_should() {
     // The validator must have teeth: wrong shapes fail, for each revision.
     let s = schemas();

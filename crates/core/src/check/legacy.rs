@@ -131,12 +131,10 @@ pub(crate) fn server_requests(timeline: &Timeline, out: &mut Vec<Verdict>) {
                 let Some(caps) = &declared else {
                     continue;
                 };
-                let (ok, capability) = match method {
-                    methods::ELICITATION_CREATE => (caps.elicitation.is_some(), "elicitation"),
-                    methods::SAMPLING_CREATE_MESSAGE => (caps.sampling.is_some(), "sampling"),
-                    methods::ROOTS_LIST => (caps.roots.is_some(), "roots"),
-                    _ => continue,
+                let Some(capability) = server_request_needs(method) else {
+                    continue;
                 };
+                let ok = caps.declares(capability);
                 out.push(Verdict::judge(
                     rules::L_CAP_SESSION,
                     ok,
@@ -167,4 +165,13 @@ pub(crate) fn server_requests(timeline: &Timeline, out: &mut Vec<Verdict>) {
             _ => {}
         }
     }
+}
+
+/// The client capability a server request needs, from its row in
+/// `METHODS` (`elicitation` for elicitation/create); `None` for anything
+/// else.
+pub(crate) fn server_request_needs(method: &str) -> Option<&'static str> {
+    methods::find(method)
+        .filter(|m| m.from == methods::Sender::Server && m.shape == methods::Shape::Request)
+        .and_then(|m| m.legacy_needs.capability())
 }

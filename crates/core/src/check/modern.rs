@@ -338,12 +338,8 @@ fn input_requests(exchange: &Exchange<'_>, result: &Value) -> Verdict {
     if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
         for (key, request) in requests {
             let method = request.get("method").and_then(Value::as_str).unwrap_or("");
-            let needed = match method {
-                methods::ELICITATION_CREATE => declared.elicitation.is_some(),
-                methods::SAMPLING_CREATE_MESSAGE => declared.sampling.is_some(),
-                methods::ROOTS_LIST => declared.roots.is_some(),
-                _ => true,
-            };
+            let needed = super::legacy::server_request_needs(method)
+                .is_none_or(|capability| declared.declares(capability));
             if !needed {
                 undeclared.push(format!("{key}: {method}"));
             }

@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 
 use super::{Outcome, Verdict};
+use crate::protocol::methods;
 use crate::rules;
 use crate::sim::{Side, Timeline};
 use jsonschema::{Draft, Validator};
@@ -57,25 +58,12 @@ const SCHEMAS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The result type of a method, as the schemas name it.
+/// The result type of a client request, as its row in `METHODS` names it
+/// (a server's results answer the client's requests).
 fn result_type_for(method: &str) -> Option<&'static str> {
-    Some(match method {
-        "server/discover" => "DiscoverResult",
-        "initialize" => "InitializeResult",
-        "tools/list" => "ListToolsResult",
-        "tools/call" => "CallToolResult",
-        "prompts/list" => "ListPromptsResult",
-        "prompts/get" => "GetPromptResult",
-        "resources/list" => "ListResourcesResult",
-        "resources/templates/list" => "ListResourceTemplatesResult",
-        "resources/read" => "ReadResourceResult",
-        "completion/complete" => "CompleteResult",
-        "subscriptions/listen" => "SubscriptionsListenResult",
-        "ping" | "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => {
-            "EmptyResult"
-        }
-        _ => return None,
-    })
+    methods::find(method)
+        .filter(|m| m.from == methods::Sender::Client)
+        .and_then(|m| m.result_schema)
 }
 
 /// One revision's definitions and compiled validators.

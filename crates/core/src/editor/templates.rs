@@ -114,10 +114,10 @@ pub(super) fn template_value(method: &str, modern: bool, revision: &str) -> Valu
         }
         methods::INITIALIZE => r#"{"protocolVersion":"","capabilities":{}}"#,
         methods::LOGGING_SET_LEVEL => r#"{"level":"info"}"#,
-        "completion/complete" => {
+        methods::COMPLETION_COMPLETE => {
             r#"{"ref":{"type":"ref/prompt","name":"summarize_notes"},"argument":{"name":"topic","value":"st"}}"#
         }
-        "subscriptions/listen" => r#"{"notifications":{"toolsListChanged":true}}"#,
+        methods::SUBSCRIPTIONS_LISTEN => r#"{"notifications":{"toolsListChanged":true}}"#,
         methods::CANCELLED => r#"{"requestId":1,"reason":"no longer needed"}"#,
         _ => "{}",
     });
@@ -125,7 +125,8 @@ pub(super) fn template_value(method: &str, modern: bool, revision: &str) -> Valu
         params["protocolVersion"] = Value::from(revision);
         params["clientInfo"] = parse(EDITOR_INFO);
     }
-    let notification = method.starts_with("notifications/");
+    let notification =
+        methods::find(method).is_some_and(|m| m.shape == methods::Shape::Notification);
     if modern && method != methods::CANCELLED {
         params["_meta"] = modern_meta();
     }

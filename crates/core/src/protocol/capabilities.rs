@@ -101,6 +101,17 @@ impl ClientCapabilities {
         }
         out
     }
+    /// Whether this declares the capability `name` (`elicitation`,
+    /// `sampling`, `roots`): what a server request's row says a client
+    /// must have declared ([`LegacyNeeds`](super::methods::LegacyNeeds)).
+    pub fn declares(&self, name: &str) -> bool {
+        match name {
+            "elicitation" => self.elicitation.is_some(),
+            "sampling" => self.sampling.is_some(),
+            "roots" => self.roots.is_some(),
+            _ => false,
+        }
+    }
     /// Whether nothing at all is declared.
     pub fn is_empty(&self) -> bool {
         self == &ClientCapabilities::default()
@@ -222,6 +233,33 @@ impl ListCapability {
 }
 
 impl ServerCapabilities {
+    /// Whether this declares the capability `name` (`tools`, `prompts`,
+    /// `resources`, `completions`, `logging`), or, as `name.flag`, a flag
+    /// of a list capability set to true (`resources.subscribe`,
+    /// `tools.listChanged`): what a method's row says a legacy session
+    /// needs ([`LegacyNeeds`](super::methods::LegacyNeeds)).
+    pub fn declares(&self, name: &str) -> bool {
+        let (name, flag) = match name.split_once('.') {
+            Some((name, flag)) => (name, Some(flag)),
+            None => (name, None),
+        };
+        let list = match name {
+            "tools" => &self.tools,
+            "prompts" => &self.prompts,
+            "resources" => &self.resources,
+            "completions" => return flag.is_none() && self.completions.is_some(),
+            "logging" => return flag.is_none() && self.logging.is_some(),
+            _ => return false,
+        };
+        match (list, flag) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(cap), Some("subscribe")) => cap.subscribe.unwrap_or(false),
+            (Some(cap), Some("listChanged")) => cap.list_changed.unwrap_or(false),
+            (Some(_), Some(_)) => false,
+        }
+    }
+
     /// This object as JSON (hand-written: far smaller in WebAssembly than
     /// the derived serializer).
     pub fn to_json(&self) -> Value {

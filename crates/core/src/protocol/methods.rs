@@ -1,6 +1,7 @@
 //! MCP methods: their names, and [`METHODS`], the one table of what each
 //! is (eras, sender, request or notification, cache hints, input rounds,
-//! the `Mcp-Name` field, what a legacy session needs first).
+//! the `Mcp-Name` field, what a legacy session needs first, the schema
+//! type of its result).
 
 use super::version::Era;
 
@@ -80,14 +81,41 @@ impl Eras {
     }
 }
 
-/// What a server must have declared before a legacy session may use a
-/// method (L-CAP-SESSION): nothing, or one of its capabilities.
+/// What a legacy session needs before it may use a method
+/// (L-CAP-SESSION), as the legacy server checks it (a method whose
+/// capability the server did not declare is one it does not have,
+/// -32601; one that needs a session is refused before initialize) and
+/// the check grades a server's requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LegacyNeeds {
-    /// Nothing: the handshake itself, or a method every session has.
+    /// Nothing: the handshake itself, `ping` (which may come first), a
+    /// notification.
     Nothing,
-    /// The server capability of that name (`tools`, `prompts`, ...).
+    /// An initialized session (initialize answered), and no capability.
+    Session,
+    /// A session, and the capability of that name declared by the side
+    /// the method goes to: for a client request a server capability
+    /// (`tools`, `prompts`, ...; `resources.subscribe` for a flag within
+    /// one, see [`ServerCapabilities::declares`](super::ServerCapabilities::declares)),
+    /// for a server request a client capability (`elicitation`; see
+    /// [`ClientCapabilities::declares`](super::ClientCapabilities::declares)),
+    /// the one its input request needs under MRTR too (M-MRTR-CAP).
     Capability(&'static str),
+}
+
+impl LegacyNeeds {
+    /// The capability it names, if any.
+    pub fn capability(self) -> Option<&'static str> {
+        match self {
+            LegacyNeeds::Capability(name) => Some(name),
+            LegacyNeeds::Nothing | LegacyNeeds::Session => None,
+        }
+    }
+
+    /// Whether the method needs an initialized session.
+    pub fn session(self) -> bool {
+        self != LegacyNeeds::Nothing
+    }
 }
 
 /// One MCP method and what every part of mcp-lanes needs to know about it:
@@ -109,10 +137,18 @@ pub struct Method {
     pub input_required: bool,
     /// The params field HTTP mirrors in `Mcp-Name` (H-HEADERS).
     pub name_param: Option<&'static str>,
-    /// What a legacy session needs first.
+    /// What a legacy session needs first (the legacy server's gate); its
+    /// capability gates a modern request too.
     pub legacy_needs: LegacyNeeds,
+    /// The schema definition of its result (`ListToolsResult`), the same
+    /// name in every revision that has the method; `None` for a
+    /// notification, and for a request whose result nothing validates
+    /// (2025-11-25's tasks).
+    pub result_schema: Option<&'static str>,
 }
 
+/// A row: a request or a notification, then what else is true of it,
+/// chained (`returns`, `needs`, `sessionless`, `cached`, `targeted`).
 const fn row(name: &'static str, eras: Eras, from: Sender, shape: Shape) -> Method {
     Method {
         name,
@@ -123,124 +159,102 @@ const fn row(name: &'static str, eras: Eras, from: Sender, shape: Shape) -> Meth
         input_required: false,
         name_param: None,
         legacy_needs: LegacyNeeds::Nothing,
+        result_schema: None,
     }
 }
 
-const fn client(name: &'static str, eras: Eras) -> Method {
-    row(name, eras, Sender::Client, Shape::Request)
-}
-
-const fn needs(mut m: Method, capability: &'static str) -> Method {
-    m.legacy_needs = LegacyNeeds::Capability(capability);
+/// A request of the client and the schema definition of its result; in a
+/// legacy session it comes after initialize.
+const fn client(name: &'static str, eras: Eras, result: &'static str) -> Method {
+    let mut m = row(name, eras, Sender::Client, Shape::Request).returns(result);
+    m.legacy_needs = LegacyNeeds::Session;
     m
 }
 
-const fn cached(mut m: Method) -> Method {
-    m.cacheable = true;
-    m
+/// A request of the server and the schema definition of its result.
+const fn server(name: &'static str, eras: Eras, result: &'static str) -> Method {
+    row(name, eras, Sender::Server, Shape::Request).returns(result)
 }
 
-const fn targeted(mut m: Method, param: &'static str) -> Method {
-    m.name_param = Some(param);
-    m.input_required = true;
-    m
+const fn notification(name: &'static str, eras: Eras, from: Sender) -> Method {
+    row(name, eras, from, Shape::Notification)
+}
+
+impl Method {
+    const fn returns(mut self, result: &'static str) -> Method {
+        self.result_schema = Some(result);
+        self
+    }
+
+    const fn needs(mut self, capability: &'static str) -> Method {
+        self.legacy_needs = LegacyNeeds::Capability(capability);
+        self
+    }
+
+    const fn sessionless(mut self) -> Method {
+        self.legacy_needs = LegacyNeeds::Nothing;
+        self
+    }
+
+    const fn cached(mut self) -> Method {
+        self.cacheable = true;
+        self
+    }
+
+    const fn targeted(mut self, param: &'static str) -> Method {
+        self.name_param = Some(param);
+        self.input_required = true;
+        self
+    }
 }
 
 /// Every method mcp-lanes knows, client requests and notifications first,
 /// in the order the editor's templates list them.
-pub const METHODS: &[Method] = &[
-    cached(client(DISCOVER, Eras::Modern)),
-    client(INITIALIZE, Eras::Legacy),
-    row(
-        INITIALIZED,
-        Eras::Legacy,
-        Sender::Client,
-        Shape::Notification,
-    ),
-    client(PING, Eras::Legacy),
-    cached(needs(client(TOOLS_LIST, Eras::Both), "tools")),
-    targeted(needs(client(TOOLS_CALL, Eras::Both), "tools"), "name"),
-    cached(needs(client(PROMPTS_LIST, Eras::Both), "prompts")),
-    targeted(needs(client(PROMPTS_GET, Eras::Both), "prompts"), "name"),
-    cached(needs(client(RESOURCES_LIST, Eras::Both), "resources")),
-    cached(needs(
-        client(RESOURCES_TEMPLATES_LIST, Eras::Both),
-        "resources",
-    )),
-    cached(targeted(
-        needs(client(RESOURCES_READ, Eras::Both), "resources"),
-        "uri",
-    )),
-    needs(client(RESOURCES_SUBSCRIBE, Eras::Legacy), "resources"),
-    needs(client(RESOURCES_UNSUBSCRIBE, Eras::Legacy), "resources"),
-    needs(client(LOGGING_SET_LEVEL, Eras::Legacy), "logging"),
-    needs(client(COMPLETION_COMPLETE, Eras::Both), "completions"),
-    client(SUBSCRIPTIONS_LISTEN, Eras::Modern),
-    row(CANCELLED, Eras::Both, Sender::Client, Shape::Notification),
-    row(
-        ROOTS_LIST_CHANGED,
-        Eras::Legacy,
-        Sender::Client,
-        Shape::Notification,
-    ),
-    // 2025-11-25's tasks (experimental): known to the check, not templated.
-    row(TASKS_GET, Eras::Legacy, Sender::Client, Shape::Request),
-    row(TASKS_RESULT, Eras::Legacy, Sender::Client, Shape::Request),
-    row(TASKS_LIST, Eras::Legacy, Sender::Client, Shape::Request),
-    row(TASKS_CANCEL, Eras::Legacy, Sender::Client, Shape::Request),
-    // The server's requests of a legacy session (input requests under MRTR).
-    row(
-        ELICITATION_CREATE,
-        Eras::Legacy,
-        Sender::Server,
-        Shape::Request,
-    ),
-    row(
-        SAMPLING_CREATE_MESSAGE,
-        Eras::Legacy,
-        Sender::Server,
-        Shape::Request,
-    ),
-    row(ROOTS_LIST, Eras::Legacy, Sender::Server, Shape::Request),
-    // The server's notifications.
-    row(
-        TOOLS_LIST_CHANGED,
-        Eras::Both,
-        Sender::Server,
-        Shape::Notification,
-    ),
-    row(
-        PROMPTS_LIST_CHANGED,
-        Eras::Both,
-        Sender::Server,
-        Shape::Notification,
-    ),
-    row(
-        RESOURCES_LIST_CHANGED,
-        Eras::Both,
-        Sender::Server,
-        Shape::Notification,
-    ),
-    row(
-        RESOURCES_UPDATED,
-        Eras::Both,
-        Sender::Server,
-        Shape::Notification,
-    ),
-    row(
-        LOGGING_MESSAGE,
-        Eras::Both,
-        Sender::Server,
-        Shape::Notification,
-    ),
-    row(PROGRESS, Eras::Both, Sender::Server, Shape::Notification),
-    row(
-        SUBSCRIPTIONS_ACKNOWLEDGED,
-        Eras::Modern,
-        Sender::Server,
-        Shape::Notification,
-    ),
-];
+#[rustfmt::skip]
+pub const METHODS: &[Method] = {
+    use Eras::{Both, Legacy, Modern};
+    use Sender::{Client, Server};
+    &[
+        client(DISCOVER, Modern, "DiscoverResult").cached(),
+        client(INITIALIZE, Legacy, "InitializeResult").sessionless(),
+        notification(INITIALIZED, Legacy, Client),
+        client(PING, Legacy, "EmptyResult").sessionless(),
+        client(TOOLS_LIST, Both, "ListToolsResult").needs("tools").cached(),
+        client(TOOLS_CALL, Both, "CallToolResult").needs("tools").targeted("name"),
+        client(PROMPTS_LIST, Both, "ListPromptsResult").needs("prompts").cached(),
+        client(PROMPTS_GET, Both, "GetPromptResult").needs("prompts").targeted("name"),
+        client(RESOURCES_LIST, Both, "ListResourcesResult").needs("resources").cached(),
+        client(RESOURCES_TEMPLATES_LIST, Both, "ListResourceTemplatesResult")
+            .needs("resources").cached(),
+        client(RESOURCES_READ, Both, "ReadResourceResult")
+            .needs("resources").cached().targeted("uri"),
+        client(RESOURCES_SUBSCRIBE, Legacy, "EmptyResult").needs("resources.subscribe"),
+        client(RESOURCES_UNSUBSCRIBE, Legacy, "EmptyResult").needs("resources.subscribe"),
+        client(LOGGING_SET_LEVEL, Legacy, "EmptyResult").needs("logging"),
+        client(COMPLETION_COMPLETE, Both, "CompleteResult").needs("completions"),
+        client(SUBSCRIPTIONS_LISTEN, Modern, "SubscriptionsListenResult"),
+        notification(CANCELLED, Both, Client),
+        notification(ROOTS_LIST_CHANGED, Legacy, Client),
+        // 2025-11-25's tasks (experimental): known to the check, not
+        // templated, not served, their results not validated.
+        row(TASKS_GET, Legacy, Client, Shape::Request).needs("tasks"),
+        row(TASKS_RESULT, Legacy, Client, Shape::Request).needs("tasks"),
+        row(TASKS_LIST, Legacy, Client, Shape::Request).needs("tasks"),
+        row(TASKS_CANCEL, Legacy, Client, Shape::Request).needs("tasks"),
+        // The server's requests of a legacy session (input requests under MRTR).
+        server(ELICITATION_CREATE, Legacy, "ElicitResult").needs("elicitation"),
+        server(SAMPLING_CREATE_MESSAGE, Legacy, "CreateMessageResult").needs("sampling"),
+        server(ROOTS_LIST, Legacy, "ListRootsResult").needs("roots"),
+        // The server's notifications.
+        notification(TOOLS_LIST_CHANGED, Both, Server),
+        notification(PROMPTS_LIST_CHANGED, Both, Server),
+        notification(RESOURCES_LIST_CHANGED, Both, Server),
+        notification(RESOURCES_UPDATED, Both, Server),
+        notification(LOGGING_MESSAGE, Both, Server),
+        notification(PROGRESS, Both, Server),
+        notification(SUBSCRIPTIONS_ACKNOWLEDGED, Modern, Server),
+    ]
+};
 
 /// The row of `name`, if mcp-lanes knows the method.
 pub fn find(name: &str) -> Option<&'static Method> {
@@ -284,6 +298,12 @@ pub fn name_param(method: &str) -> Option<&'static str> {
 /// Methods whose modern results may be `input_required` (M-MRTR).
 pub fn may_require_input(method: &str) -> bool {
     find(method).is_some_and(|m| m.input_required)
+}
+
+/// The schema definition of the result of `method` (S-SCHEMA), whoever
+/// answers it.
+pub fn result_schema(method: &str) -> Option<&'static str> {
+    find(method).and_then(|m| m.result_schema)
 }
 
 /// Methods whose modern results carry `ttlMs` and `cacheScope` (M-CACHE-HINTS).
@@ -362,6 +382,33 @@ mod tests {
         }
         assert_eq!(name_param(RESOURCES_READ), Some("uri"));
         assert_eq!(name_param(TOOLS_LIST), None);
+    }
+
+    #[test]
+    fn l_cap_session_what_a_legacy_session_needs_comes_from_the_table() {
+        use crate::protocol::capabilities::{ListCapability, ServerCapabilities};
+        let needs = |m: &str| find(m).map(|m| m.legacy_needs);
+        assert_eq!(needs(PING), Some(LegacyNeeds::Nothing));
+        for m in METHODS
+            .iter()
+            .filter(|m| m.from == Sender::Client && m.shape == Shape::Request)
+        {
+            let first = [INITIALIZE, PING].contains(&m.name);
+            assert_eq!(m.legacy_needs.session(), !first, "{}", m.name);
+        }
+        assert_eq!(needs(TOOLS_CALL), Some(LegacyNeeds::Capability("tools")));
+        let subscribe = needs(RESOURCES_SUBSCRIBE).and_then(LegacyNeeds::capability);
+        assert_eq!(subscribe, Some("resources.subscribe"));
+        let mut caps = ServerCapabilities {
+            resources: Some(ListCapability::default()),
+            ..ServerCapabilities::default()
+        };
+        assert!(caps.declares("resources") && !caps.declares("resources.subscribe"));
+        caps.resources = Some(ListCapability {
+            subscribe: Some(true),
+            ..ListCapability::default()
+        });
+        assert!(caps.declares("resources.subscribe") && !caps.declares("tools"));
     }
 
     #[test]

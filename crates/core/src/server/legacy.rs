@@ -9,7 +9,8 @@ use super::{
 };
 use crate::note::Note;
 use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
-use crate::protocol::{methods, ClientCapabilities, ProtocolVersion};
+use crate::protocol::methods::{self, LegacyNeeds};
+use crate::protocol::{ClientCapabilities, ProtocolVersion};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 
@@ -114,44 +115,17 @@ impl Server {
         params: &Value,
     ) -> Option<Reply> {
         let revision = self.revision_for(conn);
+        // The row says which capability the method needs (L-CAP-SESSION).
+        let needs = methods::find(method).map(|m| m.legacy_needs);
         let caps = &self.config.capabilities;
-        let offered = match method {
-            methods::PING => true,
-            methods::TOOLS_LIST | methods::TOOLS_CALL => caps.tools.is_some(),
-            methods::PROMPTS_LIST => caps.prompts.is_some(),
-            methods::RESOURCES_LIST | methods::RESOURCES_READ => caps.resources.is_some(),
-            // What the lesson presets never had stays unknown to them: only a
-            // server with prompt messages or templates serves these.
-            methods::PROMPTS_GET => {
-                caps.prompts.is_some() && self.config.prompts.iter().any(|p| !p.messages.is_empty())
-            }
-            methods::RESOURCES_TEMPLATES_LIST => {
-                caps.resources.is_some() && !self.config.resource_templates.is_empty()
-            }
-            methods::COMPLETION_COMPLETE => caps.completions.is_some(),
-            methods::LOGGING_SET_LEVEL => caps.logging.is_some(),
-            methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => caps
-                .resources
-                .as_ref()
-                .and_then(|r| r.subscribe)
-                .unwrap_or(false),
-            _ => false,
-        };
+        let offered = needs.is_some_and(|n| n.capability().is_none_or(|c| caps.declares(c)))
+            && self.has_content_for(method);
         if !offered || !implements(method) {
-            return match self.config.unknown_method {
-                UnknownMethodPolicy::Answer => Some(self.refuse(Some(&id), Refusal::new(Fault::UnknownMethod,
-                    format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
-                    crate::note!("legacy.legacy_server_has_no", "This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.", method = method)), revision)),
-                UnknownMethodPolicy::Silent => {
-                    self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
-                        crate::note!("legacy.legacy_server_ignores_entirely", "This legacy server ignores {method} entirely: no answer will ever come.", method = method));
-                    None
-                }
-            };
+            return self.legacy_unknown(conn, &id, method, revision);
         }
         // Requests are served once initialize has been answered; like most
         // SDKs the server does not insist on notifications/initialized first.
-        if method != methods::PING && !self.sessions.contains_key(conn) {
+        if needs.is_some_and(LegacyNeeds::session) && !self.sessions.contains_key(conn) {
             return Some(self.refuse(Some(&id), Refusal::new(Fault::NotInitialized,
                 format!("Invalid Request: {method} received before initialize"), &[rules::L_INIT],
                 crate::note!("legacy.legacy_session_starts_initialize", "A legacy session starts with initialize; {method} on a connection without one is refused.", method = method)), revision));
@@ -319,8 +293,42 @@ impl Server {
                 };
                 reply(self, json!({}), &[rules::L_SUBSCRIBE], note)
             }
-            _ => return self.legacy_call(conn, id, params),
+            methods::TOOLS_CALL => return self.legacy_call(conn, id, params),
+            // A method of the table this server has no answer for.
+            _ => return self.legacy_unknown(conn, &id, method, revision),
         })
+    }
+
+    /// A method this legacy server does not have: -32601, or silence
+    /// (`UnknownMethodPolicy`).
+    fn legacy_unknown(
+        &mut self,
+        conn: &ConnId,
+        id: &RequestId,
+        method: &str,
+        revision: ProtocolVersion,
+    ) -> Option<Reply> {
+        match self.config.unknown_method {
+            UnknownMethodPolicy::Answer => Some(self.refuse(Some(id), Refusal::new(Fault::UnknownMethod,
+                format!("Method not found: {method}"), &[rules::L_CAP_SESSION, rules::E_PROBE_STDIO],
+                crate::note!("legacy.legacy_server_has_no", "This legacy server has no {method}: -32601, an error no modern server would send for a probe, so a dual-era client falls back to initialize.", method = method)), revision)),
+            UnknownMethodPolicy::Silent => {
+                self.note(conn, OutputKind::Dropped(format!("{method} request")), &[rules::E_PROBE_STDIO, rules::L_UNDECLARED],
+                    crate::note!("legacy.legacy_server_ignores_entirely", "This legacy server ignores {method} entirely: no answer will ever come.", method = method));
+                None
+            }
+        }
+    }
+
+    /// What the lesson presets never had stays unknown to them: only a
+    /// server with prompt messages or templates serves these (whatever
+    /// its capabilities say).
+    fn has_content_for(&self, method: &str) -> bool {
+        match method {
+            methods::PROMPTS_GET => self.config.prompts.iter().any(|p| !p.messages.is_empty()),
+            methods::RESOURCES_TEMPLATES_LIST => !self.config.resource_templates.is_empty(),
+            _ => true,
+        }
     }
 
     fn legacy_call(&mut self, conn: &ConnId, id: RequestId, params: &Value) -> Option<Reply> {

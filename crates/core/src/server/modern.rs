@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::{ConnId, Fault, Refusal, Reply, Server};
 use crate::note::Note;
 use crate::protocol::jsonrpc::{self, RequestId};
-use crate::protocol::{meta, methods, shape, ClientCapabilities, ProtocolVersion, ResultType};
+use crate::protocol::{meta, methods, shape, ClientCapabilities, Era, ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
 
@@ -107,14 +107,19 @@ impl Server {
         Some(match checked {
             Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             Ok(caps) => match self.modern_dispatch(conn, method, params, &caps) {
-                Ok((result, rules, note)) => Reply {
-                    message: jsonrpc::result(&id, result),
-                    status: 200,
-                    rules,
-                    note,
-                    revision: ProtocolVersion::modern(),
-                    headers: Vec::new(),
-                },
+                Ok((mut result, rules, note)) => {
+                    if let Value::Object(result) = &mut result {
+                        self.finish(result, method);
+                    }
+                    Reply {
+                        message: jsonrpc::result(&id, result),
+                        status: 200,
+                        rules,
+                        note,
+                        revision: ProtocolVersion::modern(),
+                        headers: Vec::new(),
+                    }
+                }
                 Err(refusal) => self.refuse(Some(&id), refusal, ProtocolVersion::modern()),
             },
         })
@@ -234,6 +239,18 @@ impl Server {
         caps: &ClientCapabilities,
     ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let cfg = &self.config;
+        // A method whose capability this server did not declare is one it
+        // does not have: its row names the capability, the one a legacy
+        // session needs too.
+        let offered = methods::find(method).is_some_and(|m| {
+            m.eras.has(Era::Modern)
+                && m.legacy_needs
+                    .capability()
+                    .is_none_or(|c| cfg.capabilities.declares(c))
+        });
+        if !offered {
+            return Err(unknown_method(method));
+        }
         match method {
             methods::DISCOVER => {
                 let mut result = ResultType::COMPLETE.start_result();
@@ -243,15 +260,13 @@ impl Server {
                 if let Some(instructions) = &cfg.instructions {
                     result.insert("instructions".into(), json!(instructions));
                 }
-                self.finish(&mut result, true);
                 Ok((Value::Object(result), vec![rules::M_DISCOVER, rules::M_CACHE_HINTS, rules::M_SINFO],
                     crate::note!("modern.server_discover_answers_one", "server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {ttl_ms} ({cache_scope}).", ttl_ms = cfg.ttl_ms, cache_scope = cfg.cache_scope.as_str())))
             }
-            methods::TOOLS_LIST if cfg.capabilities.tools.is_some() => {
+            methods::TOOLS_LIST => {
                 let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("tools".into(), json!(tools));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
@@ -262,13 +277,10 @@ impl Server {
                     ),
                 ))
             }
-            methods::TOOLS_CALL if cfg.capabilities.tools.is_some() => {
-                self.modern_call(conn, params, caps)
-            }
-            methods::PROMPTS_LIST if cfg.capabilities.prompts.is_some() => {
+            methods::TOOLS_CALL => self.modern_call(conn, params, caps),
+            methods::PROMPTS_LIST => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("prompts".into(), super::prompts::list(cfg));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
@@ -278,10 +290,9 @@ impl Server {
                     ),
                 ))
             }
-            methods::RESOURCES_LIST if cfg.capabilities.resources.is_some() => {
+            methods::RESOURCES_LIST => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resources".into(), super::resources::list(cfg));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
@@ -291,10 +302,9 @@ impl Server {
                     ),
                 ))
             }
-            methods::RESOURCES_TEMPLATES_LIST if cfg.capabilities.resources.is_some() => {
+            methods::RESOURCES_TEMPLATES_LIST => {
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("resourceTemplates".into(), super::resources::templates(cfg));
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO],
@@ -304,50 +314,29 @@ impl Server {
                     ),
                 ))
             }
-            methods::RESOURCES_READ if cfg.capabilities.resources.is_some() => {
+            methods::RESOURCES_READ => {
                 let uri = read_uri(params).map_err(invalid_params)?;
                 let (contents, note) = super::resources::read(cfg, &uri)?;
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("contents".into(), contents);
-                self.finish(&mut result, true);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_CACHE_HINTS, rules::M_SINFO, rules::M_RESOURCES],
                     note,
                 ))
             }
-            methods::PROMPTS_GET if cfg.capabilities.prompts.is_some() => {
-                self.modern_prompt(params, caps)
-            }
-            methods::COMPLETION_COMPLETE if cfg.capabilities.completions.is_some() => {
+            methods::PROMPTS_GET => self.modern_prompt(params, caps),
+            methods::COMPLETION_COMPLETE => {
                 let (completion, note) = super::prompts::complete(cfg, params)?;
                 let mut result = ResultType::COMPLETE.start_result();
                 result.insert("completion".into(), completion);
-                self.finish(&mut result, false);
                 Ok((
                     Value::Object(result),
                     vec![rules::M_COMPLETION, rules::M_SINFO],
                     note,
                 ))
             }
-            other => {
-                let removed = methods::removed_in_modern(other);
-                let note = if removed {
-                    crate::note!("modern.was_removed_2026_07", "{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.", other = other)
-                } else {
-                    crate::note!(
-                        "modern.server_has_no_method",
-                        "This server has no method \"{other}\": -32601, and 404 on HTTP.",
-                        other = other
-                    )
-                };
-                Err(Refusal::new(
-                    Fault::UnknownMethod,
-                    format!("Method not found: {other}"),
-                    &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
-                    note,
-                ))
-            }
+            other => Err(unknown_method(other)),
         }
     }
 
@@ -469,7 +458,6 @@ impl Server {
                         let mut result = ResultType::INPUT_REQUIRED.start_result();
                         result.insert("inputRequests".into(), json!({INPUT_KEY: {"method": methods::ELICITATION_CREATE, "params": Value::Object(elicit_params)}}));
                         result.insert("requestState".into(), json!(state));
-                        self.finish(&mut result, false);
                         return Ok((Value::Object(result), vec![rules::M_MRTR, rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_RESULT_TYPE],
                             crate::note!("modern.needs_user_s_answer", "{tool} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool = tool.name)));
                     }
@@ -522,7 +510,6 @@ impl Server {
         if is_error {
             result.insert("isError".into(), json!(true));
         }
-        self.finish(&mut result, false);
         Value::Object(result)
     }
 
@@ -571,7 +558,6 @@ impl Server {
         let mut result = ResultType::COMPLETE.start_result();
         result.insert("description".into(), json!(prompt.description));
         result.insert("messages".into(), messages);
-        self.finish(&mut result, false);
         Ok((
             Value::Object(result),
             vec![rules::M_PROMPTS, rules::M_RESULT_TYPE, rules::M_SINFO],
@@ -583,9 +569,14 @@ impl Server {
         ))
     }
 
-    /// Adds cache hints (when cacheable) and serverInfo.
-    pub(super) fn finish(&self, result: &mut Map<String, Value>, cacheable: bool) {
-        if cacheable {
+    /// Ends every modern result of `method` (M-SINFO, M-CACHE-HINTS):
+    /// serverInfo, and the cache hints when the method's row in `METHODS`
+    /// is cacheable and the result complete (an `input_required` result
+    /// never carries them).
+    fn finish(&self, result: &mut Map<String, Value>, method: &str) {
+        let input_required = result.get(ResultType::KEY).and_then(Value::as_str)
+            == Some(ResultType::INPUT_REQUIRED.as_str());
+        if methods::is_cacheable(method) && !input_required {
             result.insert("ttlMs".into(), json!(self.config.ttl_ms));
             result.insert("cacheScope".into(), json!(self.config.cache_scope.as_str()));
         }
@@ -626,6 +617,26 @@ fn tool_json(tool: &super::ToolSpec) -> Value {
 fn meta_refusal(what: &str) -> Refusal {
     Refusal::new(Fault::MalformedMeta, format!("Invalid params: {what}"), &[rules::M_META_REQUIRED, rules::H_STATUS],
         crate::note!("modern.modern_request_must_carry", "A modern request must carry params._meta with a protocolVersion string and a clientCapabilities object; here {what}.", what = what))
+}
+
+/// -32601 (404 on HTTP) for a method this server does not have, saying so
+/// when it is one 2026-07-28 removed.
+fn unknown_method(method: &str) -> Refusal {
+    let note = if methods::removed_in_modern(method) {
+        crate::note!("modern.was_removed_2026_07", "{other} was removed in 2026-07-28; to a modern request it is simply an unknown method.", other = method)
+    } else {
+        crate::note!(
+            "modern.server_has_no_method",
+            "This server has no method \"{other}\": -32601, and 404 on HTTP.",
+            other = method
+        )
+    };
+    Refusal::new(
+        Fault::UnknownMethod,
+        format!("Method not found: {method}"),
+        &[rules::M_UNKNOWN_METHOD, rules::H_STATUS],
+        note,
+    )
 }
 
 fn invalid_params(detail: String) -> Refusal {

@@ -225,7 +225,6 @@ impl Server {
             result.insert("requestState".into(), json!(state));
             rules.push(rules::M_MRTR_STATE);
         }
-        self.finish(&mut result, false);
         let signed = if signed {
             crate::note!(
                 "tools.mrtr_signed_state",
@@ -252,7 +251,6 @@ impl Server {
         if is_error {
             result.insert("isError".into(), json!(true));
         }
-        self.finish(&mut result, false);
         Value::Object(result)
     }
 

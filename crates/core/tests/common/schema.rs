@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::{Draft, Validator};
+use mcp_lanes_core::protocol::methods;
 use serde_json::{json, Map, Value};
 
 /// Every revision whose schema the spec folder holds.
@@ -69,30 +70,6 @@ impl std::fmt::Display for Failure {
 pub fn schemas() -> &'static Schemas {
     static SCHEMAS: OnceLock<Schemas> = OnceLock::new();
     SCHEMAS.get_or_init(Schemas::load)
-}
-
-/// The result type of a method, as named in the schemas.
-pub fn result_type_for(method: &str) -> Option<&'static str> {
-    Some(match method {
-        "server/discover" => "DiscoverResult",
-        "initialize" => "InitializeResult",
-        "tools/list" => "ListToolsResult",
-        "tools/call" => "CallToolResult",
-        "prompts/list" => "ListPromptsResult",
-        "prompts/get" => "GetPromptResult",
-        "resources/list" => "ListResourcesResult",
-        "resources/templates/list" => "ListResourceTemplatesResult",
-        "resources/read" => "ReadResourceResult",
-        "completion/complete" => "CompleteResult",
-        "elicitation/create" => "ElicitResult",
-        "sampling/createMessage" => "CreateMessageResult",
-        "roots/list" => "ListRootsResult",
-        "subscriptions/listen" => "SubscriptionsListenResult",
-        "ping" | "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => {
-            "EmptyResult"
-        }
-        _ => return None,
-    })
 }
 
 impl Schemas {
@@ -340,7 +317,8 @@ impl Schemas {
             let def = if input_required {
                 "InputRequiredResult"
             } else {
-                result_type_for(method).ok_or_else(|| Failure {
+                // The result type is the method's row's (the core's `METHODS`).
+                methods::result_schema(method).ok_or_else(|| Failure {
                     def: "(result type lookup)".into(),
                     errors: vec![format!("no result type known for method {method:?}")],
                 })?
