@@ -83,7 +83,6 @@ pub mod history;
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod permalink;
-#[cfg(target_arch = "wasm32")]
 pub mod shortcuts;
 #[cfg(target_arch = "wasm32")]
 pub mod theme;

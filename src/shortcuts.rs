@@ -1,11 +1,14 @@
 //! Which key does what (the keyboard help lists them): read from a
 //! keyboard event, for the page's and a figure's listener (both bundles).
 
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::JsCast;
+#[cfg(target_arch = "wasm32")]
 use web_sys::{Element, KeyboardEvent};
 
 use crate::state::Action;
 
+#[cfg(target_arch = "wasm32")]
 fn closest(target: &Option<Element>, selector: &str) -> bool {
     target
         .as_ref()
@@ -13,6 +16,7 @@ fn closest(target: &Option<Element>, selector: &str) -> bool {
         .is_some()
 }
 
+#[cfg(target_arch = "wasm32")]
 fn dialog_open() -> bool {
     web_sys::window()
         .and_then(|w| w.document())
@@ -20,7 +24,51 @@ fn dialog_open() -> bool {
         .is_some()
 }
 
+/// Every key the page and a figure answer, and what it does, by the name
+/// a figure's controls use (`data-act`, control messages). The drawn
+/// figure carries this table for `figure.js`, so a key is added here once.
+pub const KEYS: &[(&str, &str)] = &[
+    (" ", "toggle"),
+    ("Spacebar", "toggle"),
+    ("k", "toggle"),
+    ("K", "toggle"),
+    ("ArrowRight", "forward"),
+    ("ArrowLeft", "back"),
+    ("Home", "restart"),
+    ("End", "end"),
+    ("+", "faster"),
+    ("=", "faster"),
+    ("-", "slower"),
+    ("_", "slower"),
+    ("?", "help"),
+    ("e", "editor"),
+    ("E", "editor"),
+    ("Escape", "close-inspector"),
+];
+
+/// Keys that act only when focus is not on a control: space there
+/// presses the focused button.
+pub const OFF_CONTROL: &[&str] = &[" ", "Spacebar"];
+
+/// The action a key's name in [`KEYS`] stands for.
+pub fn action(name: &str) -> Option<Action> {
+    Some(match name {
+        "toggle" => Action::TogglePlay,
+        "forward" => Action::StepForward,
+        "back" => Action::StepBack,
+        "restart" => Action::Restart,
+        "end" => Action::JumpToEnd,
+        "faster" => Action::Faster,
+        "slower" => Action::Slower,
+        "help" => Action::Help(true),
+        "editor" => Action::ToggleEditor,
+        "close-inspector" => Action::Inspect(None),
+        _ => return None,
+    })
+}
+
 /// What a key press means, if anything.
+#[cfg(target_arch = "wasm32")]
 pub fn action_for(event: &KeyboardEvent) -> Option<Action> {
     if event.ctrl_key() || event.meta_key() || event.alt_key() || event.default_prevented() {
         return None;
@@ -34,20 +82,25 @@ pub fn action_for(event: &KeyboardEvent) -> Option<Action> {
     {
         return None;
     }
-    let on_control = closest(&target, "button, a, summary, [role='button']");
     let key = event.key();
-    Some(match key.as_str() {
-        " " | "Spacebar" if !on_control => Action::TogglePlay,
-        "k" | "K" => Action::TogglePlay,
-        "ArrowRight" => Action::StepForward,
-        "ArrowLeft" => Action::StepBack,
-        "Home" => Action::Restart,
-        "End" => Action::JumpToEnd,
-        "+" | "=" => Action::Faster,
-        "-" | "_" => Action::Slower,
-        "?" => Action::Help(true),
-        "e" | "E" => Action::ToggleEditor,
-        "Escape" => Action::Inspect(None),
-        _ => return None,
-    })
+    if OFF_CONTROL.contains(&key.as_str()) && closest(&target, "button, a, summary, [role='button']") {
+        return None;
+    }
+    let (_, name) = KEYS.iter().find(|(k, _)| *k == key)?;
+    action(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_names_an_action() {
+        for (key, name) in KEYS {
+            assert!(action(name).is_some(), "{key:?} names {name:?}, which is no action");
+        }
+        for key in OFF_CONTROL {
+            assert!(KEYS.iter().any(|(k, _)| k == key), "{key:?} is not in KEYS");
+        }
+    }
 }

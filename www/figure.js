@@ -263,23 +263,22 @@ class Shell {
     this.root.remove();
   }
 
-  /// What a key press means (`shortcuts::action_for`).
+  /// What a key press means (`shortcuts::KEYS`, read from the figure).
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const t = e.composedPath()[0] instanceof Element ? e.composedPath()[0] : null;
     if (t?.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog") || document.querySelector('dialog[open]') || this.root.querySelector('dialog[open]')) return;
-    const onControl = t?.closest("button, a, summary, [role='button']");
-    const acts = {
-      k: 'toggle', K: 'toggle', ArrowRight: 'forward', ArrowLeft: 'back', Home: 'restart', End: 'end',
-      '+': 'faster', '=': 'faster', '-': 'slower', _: 'slower',
-    };
+    // The key map is the page's own (`shortcuts::KEYS`), drawn into the figure.
+    const keys = this.words.keys ?? {};
+    const act = Object.hasOwn(keys, e.key) ? keys[e.key] : null;
+    if (!act || (this.words.offControl?.includes(e.key) && t?.closest("button, a, summary, [role='button']"))) return;
     let done = true;
-    if ((e.key === ' ' || e.key === 'Spacebar') && !onControl) this.player.act('toggle');
-    else if (acts[e.key]) this.player.act(acts[e.key]);
-    else if (e.key === '?') this.help(true);
-    else if ((e.key === 'e' || e.key === 'E') && this.root.querySelector('[data-testid="tab-editor"]')) this.handOver({ editor: true });
-    else if (e.key === 'Escape') this.player.act('inspect', null);
-    else done = false;
+    if (act === 'help') this.help(true);
+    else if (act === 'editor') {
+      if (this.root.querySelector('[data-testid="tab-editor"]')) this.handOver({ editor: true });
+      else done = false;
+    } else if (act === 'close-inspector') this.player.act('inspect', null);
+    else this.player.act(act);
     if (done) e.preventDefault();
   }
 

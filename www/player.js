@@ -48,6 +48,9 @@ export class Player {
     });
     this.grows = [...root.querySelectorAll('[data-grow]')];
     this.playheads = [...root.querySelectorAll('[data-playhead]')];
+    // What can be selected: the drawn figure's, read once (an element taken
+    // out by `shown` is still in this list, and comes back marked).
+    this.inspectable = [...root.querySelectorAll('[data-act="inspect"], [data-for]')];
     this.emptyInspector = root.querySelector('[data-testid="inspector"]');
     this.speed = Number(root.querySelector('[data-testid="speed"]')?.value ?? 2);
     this.scenario = root.querySelector('[data-testid="scenario-title"]')?.dataset.scenario ?? '';
@@ -85,7 +88,7 @@ export class Player {
       attr(line, 'y2', step.dataset.playhead);
     }
     for (const bar of this.grows) attr(bar, 'height', Math.max(playhead - Number(bar.dataset.grow), 2).toFixed(1));
-    for (const el of this.root.querySelectorAll('[data-act="inspect"], [data-for]')) {
+    for (const el of this.inspectable) {
       el.classList.toggle('selected', (el.dataset.arg ?? el.dataset.for) === this.selected);
     }
     this.renderPlayer(step);
