@@ -83,7 +83,9 @@ pub fn action_for(event: &KeyboardEvent) -> Option<Action> {
         return None;
     }
     let key = event.key();
-    if OFF_CONTROL.contains(&key.as_str()) && closest(&target, "button, a, summary, [role='button']") {
+    if OFF_CONTROL.contains(&key.as_str())
+        && closest(&target, "button, a, summary, [role='button']")
+    {
         return None;
     }
     let (_, name) = KEYS.iter().find(|(k, _)| *k == key)?;
@@ -97,7 +99,10 @@ mod tests {
     #[test]
     fn every_key_names_an_action() {
         for (key, name) in KEYS {
-            assert!(action(name).is_some(), "{key:?} names {name:?}, which is no action");
+            assert!(
+                action(name).is_some(),
+                "{key:?} names {name:?}, which is no action"
+            );
         }
         for key in OFF_CONTROL {
             assert!(KEYS.iter().any(|(k, _)| k == key), "{key:?} is not in KEYS");
