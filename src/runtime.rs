@@ -77,6 +77,7 @@ impl Page {
     /// its `host`) and starts listening. What `root` holds (a drawn page, a
     /// lite page that handed over) is patched, not replaced.
     pub fn mount(root: Element, config: Config, host: Option<Element>) -> Page {
+        let drawn = root.has_attribute("data-static");
         // A drawn or lite page taken over: no longer theirs.
         for name in ["data-static", "data-js", "data-ready", "aria-busy"] {
             let _ = root.remove_attribute(name);
@@ -118,12 +119,19 @@ impl Page {
             theme::apply(chosen);
         }
         listen(&inner);
-        render(&inner);
-        after(&inner, &Before::default());
-        if let Some(arrival) = inner.config.arrival.clone() {
-            // Once the islands have drawn (they render on the next turn).
-            let root = inner.root.clone();
-            gloo::timers::callback::Timeout::new(0, move || arrive(&root, &arrival)).forget();
+        if drawn && wants_rules(&inner) && !crate::i18n::has_rules() {
+            // The drawn page shows the rules' summaries in its inspector:
+            // the first render waits for their catalog, so that none of
+            // them blinks empty while it comes (what is drawn stays).
+            let weak = Rc::downgrade(&inner);
+            wasm_bindgen_futures::spawn_local(async move {
+                crate::browser::load_rules().await;
+                if let Some(inner) = weak.upgrade() {
+                    first_render(&inner);
+                }
+            });
+        } else {
+            first_render(&inner);
         }
         Page(inner)
     }
@@ -390,6 +398,18 @@ fn render(inner: &Inner) {
         .sync(&inner.root, &state, &inner.dispatcher);
 }
 
+/// The page's first render, its effects, and the arrival of a hand-over
+/// (what the person did that asked for the full bundle).
+fn first_render(inner: &Rc<Inner>) {
+    render(inner);
+    after(inner, &Before::default());
+    if let Some(arrival) = inner.config.arrival.clone() {
+        // Once the islands have drawn (they render on the next turn).
+        let root = inner.root.clone();
+        gloo::timers::callback::Timeout::new(0, move || arrive(&root, &arrival)).forget();
+    }
+}
+
 /// The effects of an update: fetching a scenario's runs, the hand-over the
 /// state asks for, the playback timer, the keyboard help, following the
 /// playhead, the inspector's rules and place, and the figure's report.
@@ -508,22 +528,7 @@ fn inspector_shown(inner: &Rc<Inner>) {
     if let Some(el) = find(inner, "[data-testid='inspector']") {
         crate::browser::show_if_below(&el);
     }
-    let wants_rules = {
-        let state = inner.state.borrow();
-        state
-            .selected
-            .and_then(|s| {
-                state
-                    .lanes
-                    .get(s.lane)?
-                    .timeline
-                    .events
-                    .get(s.event)
-                    .cloned()
-            })
-            .is_some_and(|e| !e.rules.is_empty())
-    };
-    if wants_rules && !crate::i18n::has_rules() {
+    if wants_rules(inner) && !crate::i18n::has_rules() {
         let weak = Rc::downgrade(inner);
         wasm_bindgen_futures::spawn_local(async move {
             if crate::browser::load_rules().await {
@@ -533,6 +538,16 @@ fn inspector_shown(inner: &Rc<Inner>) {
             }
         });
     }
+}
+
+/// Whether the inspector shows an event with rules (their summaries come
+/// in a catalog of their own).
+fn wants_rules(inner: &Inner) -> bool {
+    let state = inner.state.borrow();
+    state
+        .selected
+        .and_then(|s| state.lanes.get(s.lane)?.timeline.events.get(s.event))
+        .is_some_and(|e| !e.rules.is_empty())
 }
 
 fn find(inner: &Inner, selector: &str) -> Option<Element> {
