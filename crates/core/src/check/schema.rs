@@ -147,23 +147,7 @@ impl Revision {
 
     /// The definition for an error code: `(name, whole_response)`.
     fn def_for_error_code(&self, code: i64) -> Option<(String, bool)> {
-        for (name, def) in &self.defs {
-            if def.pointer("/properties/code/const") == Some(&json!(code)) {
-                return Some((name.clone(), false));
-            }
-            let whole = def
-                .pointer("/properties/error/allOf")
-                .and_then(Value::as_array)
-                .is_some_and(|parts| {
-                    parts
-                        .iter()
-                        .any(|p| p.pointer("/properties/code/const") == Some(&json!(code)))
-                });
-            if whole {
-                return Some((name.clone(), true));
-            }
-        }
-        None
+        crate::protocol::schema_defs::error_code_definition(&self.defs, code)
     }
 
     /// What is wrong with one server message (`origin`: the method of the

@@ -11,6 +11,7 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod methods;
 pub mod result_type;
+pub mod schema_defs;
 pub mod shape;
 pub mod version;
 

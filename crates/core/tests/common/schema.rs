@@ -215,24 +215,10 @@ impl Schemas {
 
     /// The definition for an error code: `(name, whole_response)`.
     pub fn def_for_error_code(&self, rev: &str, code: i64) -> Option<(String, bool)> {
-        let revision = self.revisions.get(rev)?;
-        for (name, def) in &revision.defs {
-            if def.pointer("/properties/code/const") == Some(&json!(code)) {
-                return Some((name.clone(), false));
-            }
-            let whole = def
-                .pointer("/properties/error/allOf")
-                .and_then(Value::as_array)
-                .is_some_and(|parts| {
-                    parts
-                        .iter()
-                        .any(|p| p.pointer("/properties/code/const") == Some(&json!(code)))
-                });
-            if whole {
-                return Some((name.clone(), true));
-            }
-        }
-        None
+        mcp_lanes_core::protocol::schema_defs::error_code_definition(
+            &self.revisions.get(rev)?.defs,
+            code,
+        )
     }
 
     /// The revision's envelope for a result response.
