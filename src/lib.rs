@@ -83,6 +83,7 @@ pub mod history;
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod permalink;
+#[cfg(target_arch = "wasm32")]
 pub mod shortcuts;
 #[cfg(target_arch = "wasm32")]
 pub mod theme;

@@ -27,6 +27,7 @@ use crate::setting_words::describe;
 
 mod control;
 mod hand_over;
+pub mod keys;
 mod link;
 #[cfg(test)]
 mod tests;

@@ -263,12 +263,12 @@ class Shell {
     this.root.remove();
   }
 
-  /// What a key press means (`shortcuts::KEYS`, read from the figure).
+  /// What a key press means (`state::keys::KEYS`, read from the figure).
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const t = e.composedPath()[0] instanceof Element ? e.composedPath()[0] : null;
     if (t?.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog") || document.querySelector('dialog[open]') || this.root.querySelector('dialog[open]')) return;
-    // The key map is the page's own (`shortcuts::KEYS`), drawn into the figure.
+    // The key map is the page's own (`state::keys::KEYS`), drawn into the figure.
     const keys = this.words.keys ?? {};
     const act = Object.hasOwn(keys, e.key) ? keys[e.key] : null;
     if (!act || (this.words.offControl?.includes(e.key) && t?.closest("button, a, summary, [role='button']"))) return;

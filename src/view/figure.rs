@@ -33,7 +33,7 @@ use crate::state::{step_ms, Action, Selection, State, SPEEDS};
 use mcp_lanes_core::sim::{MessageKind, Side};
 
 /// What `figure.js` needs besides the markup: the player's words, the
-/// length of a step at each speed and the keys (`shortcuts::KEYS`), as a
+/// length of a step at each speed and the keys (`state::keys::KEYS`), as a
 /// JSON attribute.
 fn words() -> String {
     serde_json::json!({
@@ -48,11 +48,11 @@ fn words() -> String {
         "handOverFailed": crate::state::HAND_OVER_FAILED,
         "langs": crate::i18n::languages().into_iter().map(|l| l.tag).collect::<Vec<_>>(),
         "stepMs": (0..SPEEDS.len()).map(step_ms).collect::<Vec<_>>(),
-        "keys": crate::shortcuts::KEYS
+        "keys": crate::state::keys::KEYS
             .iter()
             .map(|(k, act)| (k.to_string(), serde_json::Value::from(*act)))
             .collect::<serde_json::Map<_, _>>(),
-        "offControl": crate::shortcuts::OFF_CONTROL,
+        "offControl": crate::state::keys::OFF_CONTROL,
     })
     .to_string()
 }
