@@ -265,13 +265,14 @@ fn mrtr(timeline: &Timeline, out: &mut Vec<Verdict>) {
             continue;
         }
         let requests = result.get("inputRequests").and_then(Value::as_object);
+        let shaped = result.get("inputRequests").is_none_or(Value::is_object);
         let allowed = methods::may_require_input(ex.method);
         out.push(Verdict::judge(
             rules::M_MRTR,
-            allowed && requests.is_some_and(|r| !r.is_empty()),
+            allowed && shaped,
             crate::note!(
                 "check.mrtr_input_required",
-                "input_required only for tools/call, prompts/get or resources/read, with inputRequests (an object)"
+                "input_required only for tools/call, prompts/get or resources/read; inputRequests, if any, an object"
             ),
             crate::note!(
                 "check.mrtr_input_required_got",
@@ -284,11 +285,13 @@ fn mrtr(timeline: &Timeline, out: &mut Vec<Verdict>) {
             ),
             ex.at(),
         ));
-        if let (Some(requests), Some(id)) = (requests, ex.body.get("id")) {
+        if let Some(id) = ex.body.get("id") {
             rounds.push(Round {
                 method: ex.method.to_string(),
                 id: id.clone(),
-                keys: requests.keys().cloned().collect(),
+                keys: requests
+                    .map(|r| r.keys().cloned().collect())
+                    .unwrap_or_default(),
                 state: result.get("requestState").cloned(),
             });
         }
@@ -326,7 +329,11 @@ fn codes(timeline: &Timeline, out: &mut Vec<Verdict>) {
         if message.legacy || message.sender().is_none() || body.get("method").is_some() {
             continue;
         }
-        let Some(code) = body.get("error").and_then(|e| e.get("code")).and_then(Value::as_i64) else {
+        let Some(code) = body
+            .get("error")
+            .and_then(|e| e.get("code"))
+            .and_then(Value::as_i64)
+        else {
             continue;
         };
         let bad = code == -32002

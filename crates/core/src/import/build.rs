@@ -23,8 +23,10 @@ pub(super) struct Entry {
     pub from: Option<Side>,
     /// The recording says who sent it is unknown (`"direction": "undecided"`).
     pub undecided: bool,
-    /// Marked as a message of an earlier revision (`"legacy": true`).
-    pub legacy: bool,
+    /// Marked as a message of an earlier revision (`"legacy": true`), or
+    /// of the modern one (`false`, as mcp-lanes writes it); `None`: read
+    /// from the message.
+    pub legacy: Option<bool>,
     /// Marked as deliberately wrong, and why.
     pub violation: Option<String>,
     /// The HTTP request or response around it.
@@ -63,9 +65,6 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
             entry.http,
         );
         message.delivered_at_ms = Some(delivered);
-        if entry.legacy {
-            message.legacy = true;
-        }
         let note = match (&side, &message.violation) {
             (Err(why), _) => crate::note!(
                 "import.undecided",

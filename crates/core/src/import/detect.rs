@@ -16,9 +16,7 @@ use crate::sim::Timeline;
 /// transcript, a HAR capture or a `run --format json` document.
 pub fn is_recording(value: &Value) -> bool {
     match value {
-        Value::Array(entries) => entries
-            .first()
-            .is_some_and(|e| transcript::fits(e).is_ok()),
+        Value::Array(entries) => entries.first().is_some_and(|e| transcript::fits(e).is_ok()),
         Value::Object(map) => {
             map.get("log").is_some_and(|l| l.get("entries").is_some())
                 || map
@@ -107,7 +105,9 @@ pub(super) fn read(source: &str, text: &str, value: &Value) -> Result<Imported, 
         }
         Value::Object(map) if map.contains_key("log") => har::read(source, value),
         Value::Object(map) if map.contains_key("setups") => transcript::run_document(source, value),
-        Value::Object(map) if map.contains_key("events") => timelines(source, std::slice::from_ref(value)),
+        Value::Object(map) if map.contains_key("events") => {
+            timelines(source, std::slice::from_ref(value))
+        }
         Value::Object(map) if map.contains_key("jsonrpc") || map.contains_key("method") => {
             Err(unrecognised(
                 source,
@@ -125,19 +125,13 @@ pub(super) fn read(source: &str, text: &str, value: &Value) -> Result<Imported, 
             ),
         )),
         Value::Array(entries) if entries.is_empty() => Err(empty(source)),
-        Value::Array(entries)
-            if entries[0].is_object() && entries[0].get("events").is_some() =>
-        {
+        Value::Array(entries) if entries[0].is_object() && entries[0].get("events").is_some() => {
             timelines(source, entries)
         }
         Value::Array(entries) => transcript::read(source, entries),
         other => Err(unrecognised(
             source,
-            crate::note!(
-                "import.not_array",
-                "it is {kind}",
-                kind = type_name(other)
-            ),
+            crate::note!("import.not_array", "it is {kind}", kind = type_name(other)),
         )),
     }
 }

@@ -69,9 +69,9 @@ pub(super) fn decide(entries: &[Entry], json: &[Option<Value>]) -> Vec<Result<Si
             pending.push((id, decided.as_ref().ok().copied()));
         } else if let (true, Some(id)) = (response, id) {
             let answered_by = decided.as_ref().ok().copied();
-            let found = pending
-                .iter()
-                .rposition(|(p, sender)| *p == id && answered_by.is_none_or(|a| *sender != Some(a)));
+            let found = pending.iter().rposition(|(p, sender)| {
+                *p == id && answered_by.is_none_or(|a| *sender != Some(a))
+            });
             if let Some(at) = found {
                 pending.remove(at);
             }

@@ -1,6 +1,6 @@
 //! The era and revision of each message of a recording, from the messages
 //! themselves, as the grader reads eras (`check::era`; E-TERMS: an era is
-//! a message shape): a wrapper's `"legacy": true`, `initialize` and
+//! a message shape): a wrapper's `legacy` (as mcp-lanes writes it), `initialize` and
 //! `notifications/initialized` are legacy (the revision the handshake
 //! settled on); `server/discover`, a `_meta` with a protocol version, or an
 //! `MCP-Protocol-Version` header naming 2026-07-28 are modern; a response
@@ -18,7 +18,9 @@ use crate::transport::http;
 /// Each entry's revision (`2026-07-28`, or the legacy revision of its
 /// session): the schema its message follows, and so its era.
 pub(super) fn revisions(entries: &[Entry], json: &[Option<Value>]) -> Vec<ProtocolVersion> {
-    let lane_legacy = json.iter().any(|b| method(b.as_ref()) == Some(methods::INITIALIZE));
+    let lane_legacy = json
+        .iter()
+        .any(|b| method(b.as_ref()) == Some(methods::INITIALIZE));
     let mut session: Option<String> = None;
     // Requests so far: their id, method and revision.
     let mut requests: Vec<(&Value, &str, ProtocolVersion)> = Vec::new();
@@ -47,8 +49,10 @@ pub(super) fn revisions(entries: &[Entry], json: &[Option<Value>]) -> Vec<Protoc
             (None, Some(id)) => requests.iter().rev().find(|(i, ..)| *i == id),
             _ => None,
         };
-        let revision = if entry.legacy {
+        let revision = if entry.legacy == Some(true) {
             legacy(&session)
+        } else if entry.legacy == Some(false) {
+            ProtocolVersion::modern()
         } else if name == Some(methods::INITIALIZE) {
             let asked = body
                 .and_then(|b| b.get("params"))

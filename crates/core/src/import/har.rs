@@ -88,7 +88,11 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
             .get("response")
             .and_then(|r| r.get("content"))
             .filter(|c| mime(c).contains("text/event-stream"))
-            .is_some_and(|c| c.get("text").and_then(Value::as_str).is_none_or(str::is_empty));
+            .is_some_and(|c| {
+                c.get("text")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty)
+            });
         let mcp = e
             .get("request")
             .and_then(|r| r.get("url"))
@@ -189,9 +193,10 @@ fn headers(v: Option<&Value>) -> Result<Vec<(String, String)>, Note> {
 /// Reads HAR entry `index`'s messages into `out`: `Ok(true)` if it is MCP,
 /// `Ok(false)` if it is left out, `Err` why it cannot be read.
 fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> Result<bool, Note> {
-    let request = e.get("request").filter(|r| r.is_object()).ok_or_else(|| {
-        crate::note!("import.har_no_request", "it has no `request` object")
-    })?;
+    let request = e
+        .get("request")
+        .filter(|r| r.is_object())
+        .ok_or_else(|| crate::note!("import.har_no_request", "it has no `request` object"))?;
     let method = request.get("method").and_then(Value::as_str).unwrap_or("");
     let url = request.get("url").and_then(Value::as_str).unwrap_or("");
     let body = request
@@ -265,17 +270,24 @@ fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> R
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
-    if content.and_then(|c| c.get("encoding")).and_then(Value::as_str) == Some("base64") {
+    if content
+        .and_then(|c| c.get("encoding"))
+        .and_then(Value::as_str)
+        == Some("base64")
+    {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(text.trim())
-            .map_err(|_| crate::note!("import.har_base64", "its response body is not valid base64"))?;
+            .map_err(|_| {
+                crate::note!("import.har_base64", "its response body is not valid base64")
+            })?;
         text = String::from_utf8_lossy(&bytes).into_owned();
     }
     let content_type = content.map(mime).unwrap_or_default();
     let header_type = crate::transport::http::header(&response_headers, "content-type")
         .unwrap_or("")
         .to_ascii_lowercase();
-    let stream = content_type.contains("text/event-stream") || header_type.contains("text/event-stream");
+    let stream =
+        content_type.contains("text/event-stream") || header_type.contains("text/event-stream");
     // (wire, SSE event id) of each answer.
     let answers: Vec<(String, Option<String>)> = if text.trim().is_empty() {
         vec![(String::new(), None)]
@@ -299,7 +311,9 @@ fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> R
         }
     } else {
         match json_rpc(&text) {
-            Some(messages) if messages.len() > 1 => messages.into_iter().map(|m| (m, None)).collect(),
+            Some(messages) if messages.len() > 1 => {
+                messages.into_iter().map(|m| (m, None)).collect()
+            }
             _ => vec![(text.trim().to_string(), None)],
         }
     };

@@ -2,8 +2,10 @@
 //! or wrapped as `{"message": M, …}` with what [`crate::transcript`]
 //! writes (`direction`, `at_ms`, `legacy`, `violation`, `http`) and a
 //! hand-written `from` (`"client"` or `"server"`, which settles who sent
-//! it). `M` is the message (an object), its text when it is not JSON (a
-//! string), or null for an HTTP answer without a body. The `run --format
+//! it). `M` is the message (any JSON; a string is its text when it is not
+//! JSON), or null for an HTTP answer without a body. The keys mcp-lanes
+//! writes are read as written: with `direction`, a message without
+//! `"legacy": true` is a modern one. The `run --format
 //! json` document holds one transcript per set-up.
 
 use serde_json::{Map, Value};
@@ -58,16 +60,9 @@ fn wrong(field: &str, got: &Value, want: &str) -> Note {
 fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
     let mut entry = Entry {
         wire: match message {
-            Value::Object(_) => message.to_string(),
             Value::String(text) => text.clone(),
             Value::Null => String::new(),
-            other => {
-                return Err(crate::note!(
-                    "import.wrapper_message",
-                    "its message is {kind}: a wrapper holds one JSON-RPC message (an object), its text (a string), or null for an answer without a body",
-                    kind = type_name(other)
-                ))
-            }
+            other => other.to_string(),
         },
         ..Entry::default()
     };
@@ -107,7 +102,7 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
     }
     match map.get("legacy") {
         None | Some(Value::Null) => {}
-        Some(Value::Bool(b)) => entry.legacy = *b,
+        Some(Value::Bool(b)) => entry.legacy = Some(*b),
         Some(other) => return Err(wrong("legacy", other, "true or false")),
     }
     match map.get("violation") {
@@ -119,6 +114,11 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
         None | Some(Value::Null) => {}
         Some(Value::Object(h)) => entry.http = Some(http(h)?),
         Some(other) => return Err(wrong("http", other, "an object")),
+    }
+    // What mcp-lanes writes is taken as written: with its `direction`, an
+    // absent `legacy` means a modern message.
+    if entry.legacy.is_none() && map.contains_key("direction") {
+        entry.legacy = Some(false);
     }
     Ok(entry)
 }
