@@ -128,6 +128,7 @@ fn m_mrtr_a_retry_that_reuses_the_id_or_changes_request_state_fails() {
         .collect();
     assert_eq!(failed.len(), 1, "{verdicts:#?}");
     assert!(failed[0].got.contains("the same id"), "{}", failed[0].got);
+    assert!(failed[0].got_msg.is_some());
     assert!(failed[0].got.contains("requestState"), "{}", failed[0].got);
 }
 
@@ -228,6 +229,13 @@ fn an_undecided_sender_is_never_guessed() {
             .note
             .starts_with("Who sent this is not known"));
     }
+    // The reader is told, entry by entry.
+    let named: Vec<Option<usize>> = imported.notices.iter().map(|n| n.entry).collect();
+    assert_eq!(named, [Some(2), Some(3), Some(4)]);
+    assert!(imported.notices[0]
+        .note
+        .text()
+        .contains("drawn between the two sides"));
     // `from` settles it.
     assert_eq!(all[5].sender(), Some(Side::Server));
     assert_eq!(all[0].sender(), Some(Side::Client));

@@ -76,7 +76,7 @@ pub fn grade_recorded(timeline: &Timeline) -> Vec<Verdict> {
             ),
         ));
     }
-    expected_failures(timeline, &mut out);
+    mark_expected_failures(timeline, &mut out);
     super::sort(&mut out);
     out
 }
@@ -100,8 +100,11 @@ fn not_applicable(rule: RuleId, why: Note) -> Verdict {
     Verdict::new(rule, Outcome::NotApplicable, short(summary, 100), why, None)
 }
 
-/// A failure where the recording marked a deliberate violation is expected.
-fn expected_failures(timeline: &Timeline, out: &mut [Verdict]) {
+/// Turns every failure at a message the recording marks as a deliberate
+/// violation (`MessageEvent::violation`) into an
+/// [`Outcome::ExpectedFailure`]. [`grade_recorded`] does it to its own
+/// verdicts; call it again on verdicts added after it (S-SCHEMA's).
+pub fn mark_expected_failures(timeline: &Timeline, out: &mut [Verdict]) {
     for v in out.iter_mut().filter(|v| v.verdict == Outcome::Fail) {
         let marked = v
             .exchange
@@ -224,17 +227,27 @@ fn mrtr(timeline: &Timeline, out: &mut Vec<Verdict>) {
                     .and_then(Value::as_object)
                     .map(|m| m.keys().cloned().collect())
                     .unwrap_or_default();
-                let mut problems = Vec::new();
+                let mut problems = Note::from(String::new());
                 if ex.body.get("id") == Some(&round.id) {
-                    problems.push("the same id");
+                    problems.push(crate::note!(
+                        "check.mrtr_same_id",
+                        "The retry has the same id."
+                    ));
                 }
                 let same_keys = answered.len() == round.keys.len()
                     && answered.iter().all(|k| round.keys.contains(k));
                 if !same_keys {
-                    problems.push("other inputResponses keys");
+                    problems.push(crate::note!(
+                        "check.mrtr_other_keys",
+                        "Its inputResponses answer {keys}.",
+                        keys = answered.join(", ")
+                    ));
                 }
                 if params.get("requestState") != round.state.as_ref() {
-                    problems.push("a requestState that is not the one given");
+                    problems.push(crate::note!(
+                        "check.mrtr_other_state",
+                        "Its requestState is not the one given."
+                    ));
                 }
                 out.push(Verdict::judge(
                     rules::M_MRTR,
@@ -245,14 +258,10 @@ fn mrtr(timeline: &Timeline, out: &mut Vec<Verdict>) {
                         method = ex.method,
                         keys = round.keys.join(", ")
                     ),
-                    if problems.is_empty() {
+                    if problems.text().is_empty() {
                         crate::note!("check.all_there", "all there")
                     } else {
-                        crate::note!(
-                            "check.mrtr_retry_wrong",
-                            "the retry has {problems}",
-                            problems = problems.join(", ")
-                        )
+                        problems
                     },
                     ex.index,
                 ));
@@ -278,7 +287,7 @@ fn mrtr(timeline: &Timeline, out: &mut Vec<Verdict>) {
                 "check.mrtr_input_required_got",
                 "input_required for {method}, inputRequests {requests}",
                 method = ex.method,
-                requests = requests.map_or("absent".to_string(), |r| short(
+                requests = requests.map_or("{}".to_string(), |r| short(
                     &Value::Object(r.clone()).to_string(),
                     60
                 ))

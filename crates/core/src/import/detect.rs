@@ -68,15 +68,15 @@ pub(super) fn empty(source: &str) -> ImportError {
     )
 }
 
-/// A JSON type's name, for a sentence.
-pub(super) fn type_name(v: &Value) -> &'static str {
+/// A JSON type's name, for a sentence ("a number").
+pub(super) fn type_name(v: &Value) -> Note {
     match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Null => crate::note!("import.type_null", "null"),
+        Value::Bool(_) => crate::note!("import.type_bool", "a boolean"),
+        Value::Number(_) => crate::note!("import.type_number", "a number"),
+        Value::String(_) => crate::note!("import.type_string", "a string"),
+        Value::Array(_) => crate::note!("import.type_array", "an array"),
+        Value::Object(_) => crate::note!("import.type_object", "an object"),
     }
 }
 

@@ -133,9 +133,11 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
             entry
         })
         .collect();
+    let lane = build::lane(source, source, lane);
+    super::undecided_notices(0, &lane, false, &mut notices);
     Ok(Imported {
         format: Format::Har,
-        lanes: vec![build::lane(source, source, lane)],
+        lanes: vec![lane],
         notices,
         report: None,
     })

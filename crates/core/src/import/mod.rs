@@ -170,6 +170,30 @@ pub fn read(source: &str, text: &str) -> Result<Imported, ImportError> {
     detect::read(source, text, &value)
 }
 
+/// A notice for each message of `lane` (lane `n`) whose sender is not
+/// known; `by_entry`: its event index is its entry's index in the file.
+fn undecided_notices(n: usize, lane: &Timeline, by_entry: bool, out: &mut Vec<Notice>) {
+    for (event, message) in lane.messages() {
+        if let Some(why) = &message.undecided {
+            let why = match &message.undecided_msg {
+                Some(msg) => Note::from_parts(why.clone(), crate::note::Msg::from_value(msg)),
+                None => Note::from(why.clone()),
+            };
+            out.push(Notice {
+                lane: n,
+                entry: by_entry.then_some(event.index),
+                note: crate::note!(
+                    "import.undecided_notice",
+                    "Message {index} ({label}) is drawn between the two sides and left out of the grading: {why}.",
+                    index = event.index,
+                    label = message.label.clone(),
+                    why = why
+                ),
+            });
+        }
+    }
+}
+
 impl Imported {
     /// Every lane graded by the grader `check` uses, with the rules a
     /// recording shows ([`check::grade_recorded`]); a check report's own

@@ -46,7 +46,7 @@ fn is_json_rpc(map: &Map<String, Value>) -> bool {
 }
 
 /// A wrong field of a wrapper: `field` is `got`, not `want`.
-fn wrong(field: &str, got: &Value, want: &str) -> Note {
+fn wrong(field: &str, got: &Value, want: Note) -> Note {
     crate::note!(
         "import.wrapper_field",
         "its `{field}` is {got}, not {want}",
@@ -75,7 +75,10 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             return Err(wrong(
                 "direction",
                 other,
-                "\"client->server\", \"server->client\" or \"undecided\"",
+                crate::note!(
+                    "import.want_direction",
+                    "\"client->server\", \"server->client\" or \"undecided\""
+                ),
             ))
         }
     }
@@ -89,31 +92,58 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             entry.from = Some(Side::Server);
             entry.undecided = false;
         }
-        Some(other) => return Err(wrong("from", other, "\"client\" or \"server\"")),
+        Some(other) => {
+            return Err(wrong(
+                "from",
+                other,
+                crate::note!("import.want_from", "\"client\" or \"server\""),
+            ))
+        }
     }
     match map.get("at_ms") {
         None | Some(Value::Null) => {}
         Some(v) => {
-            entry.at_ms = Some(
-                v.as_u64()
-                    .ok_or_else(|| wrong("at_ms", v, "a whole number of milliseconds"))?,
-            )
+            entry.at_ms = Some(v.as_u64().ok_or_else(|| {
+                wrong(
+                    "at_ms",
+                    v,
+                    crate::note!("import.want_ms", "a whole number of milliseconds"),
+                )
+            })?)
         }
     }
     match map.get("legacy") {
         None | Some(Value::Null) => {}
         Some(Value::Bool(b)) => entry.legacy = Some(*b),
-        Some(other) => return Err(wrong("legacy", other, "true or false")),
+        Some(other) => {
+            return Err(wrong(
+                "legacy",
+                other,
+                crate::note!("import.want_bool", "true or false"),
+            ))
+        }
     }
     match map.get("violation") {
         None | Some(Value::Null) => {}
         Some(Value::String(why)) => entry.violation = Some(why.clone()),
-        Some(other) => return Err(wrong("violation", other, "a string (why it is wrong)")),
+        Some(other) => {
+            return Err(wrong(
+                "violation",
+                other,
+                crate::note!("import.want_why", "a string (why it is wrong)"),
+            ))
+        }
     }
     match map.get("http") {
         None | Some(Value::Null) => {}
         Some(Value::Object(h)) => entry.http = Some(http(h)?),
-        Some(other) => return Err(wrong("http", other, "an object")),
+        Some(other) => {
+            return Err(wrong(
+                "http",
+                other,
+                crate::note!("import.type_object", "an object"),
+            ))
+        }
     }
     // What mcp-lanes writes is taken as written: with its `direction`, an
     // absent `legacy` means a modern message.
@@ -132,12 +162,22 @@ fn http(h: &Map<String, Value>) -> Result<HttpInfo, Note> {
         Some(Value::Object(map)) => {
             for (name, value) in map {
                 let Some(value) = value.as_str() else {
-                    return Err(wrong("http.headers", value, "an object of strings"));
+                    return Err(wrong(
+                        "http.headers",
+                        value,
+                        crate::note!("import.want_headers", "an object of strings"),
+                    ));
                 };
                 headers.push((name.clone(), value.to_string()));
             }
         }
-        Some(other) => return Err(wrong("http.headers", other, "an object of strings")),
+        Some(other) => {
+            return Err(wrong(
+                "http.headers",
+                other,
+                crate::note!("import.want_headers", "an object of strings"),
+            ))
+        }
     }
     let status = match h.get("status") {
         None | Some(Value::Null) => None,
@@ -145,13 +185,23 @@ fn http(h: &Map<String, Value>) -> Result<HttpInfo, Note> {
             v.as_u64()
                 .and_then(|s| u16::try_from(s).ok())
                 .filter(|s| (100..=599).contains(s))
-                .ok_or_else(|| wrong("http.status", v, "an HTTP status (100 to 599)"))?,
+                .ok_or_else(|| {
+                    wrong(
+                        "http.status",
+                        v,
+                        crate::note!("import.want_status", "an HTTP status (100 to 599)"),
+                    )
+                })?,
         ),
     };
     let text = |key: &str| match h.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(wrong(&format!("http.{key}"), other, "a string")),
+        Some(other) => Err(wrong(
+            &format!("http.{key}"),
+            other,
+            crate::note!("import.type_string", "a string"),
+        )),
     };
     let method = text("method")?;
     text("url")?;
@@ -218,9 +268,11 @@ pub(super) fn read(source: &str, values: &[Value]) -> Result<Imported, ImportErr
     let mut notices = Vec::new();
     let mut count = 0;
     let list = entries(source, 0, source, values, &mut count, &mut notices)?;
+    let lane = build::lane(source, source, list);
+    super::undecided_notices(0, &lane, true, &mut notices);
     Ok(Imported {
         format: Format::Transcript,
-        lanes: vec![build::lane(source, source, list)],
+        lanes: vec![lane],
         notices,
         report: None,
     })
@@ -270,7 +322,9 @@ pub(super) fn run_document(source: &str, value: &Value) -> Result<Imported, Impo
             .map(str::to_string)
             .unwrap_or_else(|| format!("{source} #{n}"));
         let list = entries(source, n, &label, transcript, &mut count, &mut notices)?;
-        lanes.push(build::lane(&label, source, list));
+        let lane = build::lane(&label, source, list);
+        super::undecided_notices(n, &lane, true, &mut notices);
+        lanes.push(lane);
     }
     if lanes.is_empty() {
         return Err(detect::empty(source));
