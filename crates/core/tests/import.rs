@@ -497,3 +497,97 @@ fn a_run_document_grades_into_one_report_pointing_at_the_merged_events() {
         &serde_json::from_str(&text).expect("json")
     ));
 }
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    const KEYS: &[&str] = &[
+        "jsonrpc",
+        "id",
+        "method",
+        "params",
+        "result",
+        "error",
+        "message",
+        "from",
+        "direction",
+        "at_ms",
+        "legacy",
+        "violation",
+        "http",
+        "headers",
+        "status",
+        "log",
+        "entries",
+        "setups",
+        "transcript",
+        "request",
+        "response",
+        "content",
+        "text",
+        "startedDateTime",
+        "timings",
+        "_meta",
+        "resultType",
+        "inputRequests",
+        "inputResponses",
+        "requestState",
+        "code",
+    ];
+    const WORDS: &[&str] = &[
+        "2.0",
+        "tools/call",
+        "server/discover",
+        "initialize",
+        "client",
+        "server",
+        "undecided",
+        "client->server",
+        "POST",
+        "GET",
+        "input_required",
+        "2026-07-28",
+        "2025-11-25",
+        "text/event-stream",
+        "2026-07-28T10:00:00Z",
+        "data: {}\n\n",
+    ];
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-40000i64..40000).prop_map(|n| json!(n)),
+            prop::sample::select(WORDS).prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(prop::sample::select(KEYS), inner, 0..7).prop_map(
+                    |m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                ),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_json_reads_or_is_refused_without_a_panic(v in value()) {
+            if let Ok(imported) = import::read("p.json", &v.to_string()) {
+                for lane in &imported.lanes {
+                    let _ = check::grade_recorded(lane);
+                }
+                let _ = imported.report("p.json");
+            }
+        }
+
+        #[test]
+        fn any_bytes_read_or_are_refused_without_a_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+            let _ = import::read("p.json", &String::from_utf8_lossy(&bytes));
+        }
+    }
+}
