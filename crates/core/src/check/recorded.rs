@@ -135,7 +135,11 @@ fn ids(timeline: &Timeline, out: &mut Vec<Verdict>) {
         let message = match &event.kind {
             EventKind::Message(m) => m,
             EventKind::Timeout { side, request_id } => {
-                pending[slot(*side)].retain(|id| id.to_string() != *request_id);
+                // As the timeline writes it: a string id quoted.
+                pending[slot(*side)].retain(|id| {
+                    let text = id.to_string();
+                    text != *request_id
+                });
                 continue;
             }
             _ => continue,
