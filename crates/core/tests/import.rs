@@ -591,3 +591,23 @@ mod hostile {
         }
     }
 }
+
+#[test]
+fn a_har_post_whose_body_was_not_captured_is_named_and_left_out() {
+    let har: serde_json::Value =
+        serde_json::from_str(&fixture("chromium-streamable-http.har")).expect("json");
+    let mut har = har;
+    if let Some(request) = har["log"]["entries"][2]["request"].as_object_mut() {
+        request.remove("postData");
+    }
+    let imported = import::read("c.har", &har.to_string()).expect("reads");
+    assert!(
+        imported.notices.iter().any(|n| n.entry == Some(2)
+            && n.note
+                .text()
+                .contains("whose body the capture does not hold")),
+        "{:?}",
+        imported.notices
+    );
+    assert_eq!(messages(&imported.lanes[0]).len(), 8);
+}

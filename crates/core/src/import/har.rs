@@ -51,8 +51,17 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
     let mut ignored = 0usize;
     for (index, e) in entries.iter().enumerate() {
         match entry(index, e, &endpoints, &mut timed) {
-            Ok(true) => {}
-            Ok(false) => ignored += 1,
+            Ok(Read::Mcp) => {}
+            Ok(Read::NotMcp) => ignored += 1,
+            Ok(Read::NoBody) => notices.push(Notice {
+                lane: 0,
+                entry: Some(index),
+                note: crate::note!(
+                    "import.har_no_body",
+                    "HAR entry {index} is a POST to the MCP endpoint whose body the capture does not hold: it is left out.",
+                    index = index
+                ),
+            }),
             Err(why) => {
                 notices.push(Notice {
                     lane: 0,
@@ -192,9 +201,19 @@ fn headers(v: Option<&Value>) -> Result<Vec<(String, String)>, Note> {
         .collect()
 }
 
-/// Reads HAR entry `index`'s messages into `out`: `Ok(true)` if it is MCP,
-/// `Ok(false)` if it is left out, `Err` why it cannot be read.
-fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> Result<bool, Note> {
+/// What one HAR entry was.
+enum Read {
+    /// MCP traffic, read.
+    Mcp,
+    /// Something else (another URL, a preflight), left out.
+    NotMcp,
+    /// A POST to the MCP endpoint without its body, left out.
+    NoBody,
+}
+
+/// Reads HAR entry `index`'s messages into `out`, or says why it cannot
+/// be read.
+fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> Result<Read, Note> {
     let request = e
         .get("request")
         .filter(|r| r.is_object())
@@ -208,7 +227,10 @@ fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> R
     let sent = match (method, body.and_then(json_rpc)) {
         ("POST", Some(messages)) => messages,
         ("GET" | "DELETE", _) if endpoints.contains(&url) => vec![String::new()],
-        _ => return Ok(false),
+        ("POST", None) if endpoints.contains(&url) && body.is_none_or(|b| b.trim().is_empty()) => {
+            return Ok(Read::NoBody)
+        }
+        _ => return Ok(Read::NotMcp),
     };
     let started = e
         .get("startedDateTime")
@@ -263,7 +285,7 @@ fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> R
         .filter(|s| *s >= 100);
     let (Some(response), Some(status)) = (response, status) else {
         // No answer recorded (status 0: the request failed or was cut).
-        return Ok(true);
+        return Ok(Read::Mcp);
     };
     let response_headers = headers(response.get("headers"))?;
     let content = response.get("content");
@@ -340,5 +362,5 @@ fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> R
             },
         ));
     }
-    Ok(true)
+    Ok(Read::Mcp)
 }
