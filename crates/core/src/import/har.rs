@@ -36,8 +36,9 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
             ),
         ));
     };
-    // The MCP endpoints: where a POST of JSON-RPC went.
-    let endpoints: Vec<&str> = entries
+    // The MCP endpoints: where a POST of JSON-RPC went (sorted, for
+    // binary search: a hostile capture may name many).
+    let mut endpoints: Vec<&str> = entries
         .iter()
         .filter_map(|e| {
             let request = e.get("request")?;
@@ -46,6 +47,8 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
             (post && json_rpc(body).is_some()).then_some(request.get("url")?.as_str()?)
         })
         .collect();
+    endpoints.sort_unstable();
+    endpoints.dedup();
     let mut timed: Vec<Timed> = Vec::new();
     let mut notices = Vec::new();
     let mut ignored = 0usize;
@@ -92,6 +95,9 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
             ),
         });
     }
+    // The entries read, in order.
+    let mut read: Vec<usize> = timed.iter().map(|t| t.2).collect();
+    read.dedup();
     for (index, e) in entries.iter().enumerate() {
         let sse = e
             .get("response")
@@ -106,8 +112,8 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
             .get("request")
             .and_then(|r| r.get("url"))
             .and_then(Value::as_str)
-            .is_some_and(|u| endpoints.contains(&u));
-        if sse && mcp && timed.iter().any(|t| t.2 == index) {
+            .is_some_and(|u| endpoints.binary_search(&u).is_ok());
+        if sse && mcp && read.binary_search(&index).is_ok() {
             notices.push(Notice {
                 lane: 0,
                 entry: Some(index),
@@ -226,8 +232,11 @@ fn entry(index: usize, e: &Value, endpoints: &[&str], out: &mut Vec<Timed>) -> R
         .and_then(Value::as_str);
     let sent = match (method, body.and_then(json_rpc)) {
         ("POST", Some(messages)) => messages,
-        ("GET" | "DELETE", _) if endpoints.contains(&url) => vec![String::new()],
-        ("POST", None) if endpoints.contains(&url) && body.is_none_or(|b| b.trim().is_empty()) => {
+        ("GET" | "DELETE", _) if endpoints.binary_search(&url).is_ok() => vec![String::new()],
+        ("POST", None)
+            if endpoints.binary_search(&url).is_ok()
+                && body.is_none_or(|b| b.trim().is_empty()) =>
+        {
             return Ok(Read::NoBody)
         }
         _ => return Ok(Read::NotMcp),
