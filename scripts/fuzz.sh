@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-10000000}"
 SECONDS_MAX="${SECONDS_MAX:-0}"
 SANITIZER="${SANITIZER:-address}"
-ALL=(jsonrpc_classify server_text server_http share_decode editor_lint cli_request cli_connection scenario_file timeline_file)
+ALL=(jsonrpc_classify server_text server_http share_decode editor_lint cli_request cli_connection scenario_file timeline_file import_file)
 if [ "$#" -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL[@]}"); fi
 
 if ! rustup toolchain list | grep -q '^nightly'; then
@@ -41,7 +41,7 @@ for target in "${TARGETS[@]}"; do
   mkdir -p "fuzz/corpus/$target" "fuzz/regressions/$target" "fuzz/artifacts/$target"
   # Scenario files are larger than protocol messages: their seeds are whole
   # exported scenarios.
-  case "$target" in scenario_file|timeline_file) max_len=16384 ;; *) max_len=8192 ;; esac
+  case "$target" in scenario_file|timeline_file|import_file) max_len=16384 ;; *) max_len=8192 ;; esac
   echo "== $target: $RUNS executions"
   set +e
   (cd fuzz && cargo +nightly fuzz run --release -s "$SANITIZER" "$target" \

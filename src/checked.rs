@@ -158,6 +158,11 @@ pub fn overall(verdicts: &[&Verdict]) -> Option<Outcome> {
         None
     } else if verdicts.iter().any(|v| v.verdict == Outcome::Fail) {
         Some(Outcome::Fail)
+    } else if verdicts
+        .iter()
+        .any(|v| v.verdict == Outcome::ExpectedFailure)
+    {
+        Some(Outcome::ExpectedFailure)
     } else if verdicts.iter().any(|v| v.verdict == Outcome::Pass) {
         Some(Outcome::Pass)
     } else {
@@ -231,6 +236,7 @@ mod tests {
             passed: 3,
             failed: 1,
             not_applicable: 2,
+            expected_failures: 0,
         };
         assert_eq!(
             summary_line(&summary),

@@ -25,6 +25,7 @@ fn word(outcome: Outcome) -> String {
         Outcome::Pass => "verdict.pass",
         Outcome::Fail => "verdict.fail",
         Outcome::NotApplicable => "verdict.na",
+        Outcome::ExpectedFailure => "verdict.expected_failure",
     })
 }
 
@@ -33,6 +34,7 @@ fn class(outcome: Outcome) -> &'static str {
         Outcome::Pass => "pass",
         Outcome::Fail => "fail",
         Outcome::NotApplicable => "na",
+        Outcome::ExpectedFailure => "xfail",
     }
 }
 
@@ -41,6 +43,7 @@ fn glyph(outcome: Outcome) -> &'static str {
         Outcome::Pass => "\u{2713}",
         Outcome::Fail => "\u{2717}",
         Outcome::NotApplicable => "\u{2013}",
+        Outcome::ExpectedFailure => "!",
     }
 }
 
@@ -99,8 +102,9 @@ pub fn list(verdicts: &[Verdict], index: usize) -> Markup {
     let mut here = verdicts_at(verdicts, index);
     here.sort_by_key(|v| match v.verdict {
         Outcome::Fail => 0,
-        Outcome::Pass => 1,
-        Outcome::NotApplicable => 2,
+        Outcome::ExpectedFailure => 1,
+        Outcome::Pass => 2,
+        Outcome::NotApplicable => 3,
     });
     html! {
         @if !here.is_empty() {

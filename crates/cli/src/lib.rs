@@ -12,7 +12,8 @@
 //! - `client` runs the very same simulated client against a real server,
 //!   over Streamable HTTP or a child's stdio ([`driver`]);
 //! - `check` runs the lesson flows against a real server and grades every
-//!   exchange against the rule catalog (`check`);
+//!   exchange against the rule catalog (`check`), or grades a recorded
+//!   conversation offline (`check --transcript`);
 //! - `bridge` serves a stdio server as Streamable HTTP on loopback, for the
 //!   page's live check ([`bridge`]).
 //!
@@ -101,6 +102,7 @@ pub fn main() -> ExitCode {
         } => run::run(&scenario, format, catalog(lang).as_ref()).and_then(|s| print(&s)),
         Command::Client(args) => client::client(&args),
         Command::Check(args) => check::check(&args),
+        Command::CheckTranscript(args) => check::transcript::check(&args),
         Command::Bridge(args) => bridge::bridge(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Figure(args) => figure::export(&args),

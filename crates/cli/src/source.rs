@@ -102,6 +102,17 @@ pub fn load(path: &str, lang: Option<&Catalog>) -> Result<ScenarioFile, Failure>
             note!("file.not_utf8", "not UTF-8 text"),
         )])
     })?;
+    // A recording is not a scenario: say where it goes.
+    let recording = serde_json::from_str::<serde_json::Value>(&text)
+        .is_ok_and(|v| mcp_lanes_core::import::is_recording(&v));
+    if recording {
+        return Err(Failure::Usage(say(
+            lang,
+            "cli.file.is_recording",
+            "{path} is a recorded conversation (a transcript, a HAR capture or a `run --format json` document), not a scenario file: grade it with `mcp-lanes check --transcript {path}`",
+            &[("path", path.to_string())],
+        )));
+    }
     file::load(&text).map_err(problems)
 }
 

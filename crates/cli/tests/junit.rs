@@ -95,3 +95,30 @@ fn s_answer_junit_of_a_correct_server_has_no_failure_and_exits_0() {
     assert!(done.stdout.contains("failures=\"0\""), "{}", done.stdout);
     assert!(!done.stdout.contains("<failure"), "{}", done.stdout);
 }
+
+#[test]
+fn m_cache_hints_junit_of_a_recording_with_an_expected_failure_validates() {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/import/violations.json");
+    let mut command = Command::new(BIN);
+    command
+        .args(["check", "--format", "junit", "--transcript"])
+        .arg(&file);
+    let done = run_guarded(command, "check --transcript", Duration::from_secs(60));
+    // M-VERSION fails where nothing said it would; M-CACHE-HINTS only
+    // where the recording marks a violation.
+    assert_eq!(done.status.code(), Some(1), "{}", done.stderr);
+    assert!(
+        done.stdout.contains(
+            "<skipped type=\"expected-failure\" message=\"expected failure at exchange #5"
+        ),
+        "{}",
+        done.stdout
+    );
+    assert!(
+        done.stdout.contains("type=\"M-VERSION\""),
+        "{}",
+        done.stdout
+    );
+    validate(&done.stdout);
+}

@@ -37,6 +37,7 @@ pub mod check;
 pub mod client;
 pub mod editor;
 pub mod export;
+pub mod import;
 pub mod note;
 pub mod protocol;
 pub mod rules;

@@ -1,6 +1,8 @@
 //! The transcript JSON format of DESIGN.md: per set-up, an array of wire
 //! messages in wire order, each wrapped as `{"message": …}` with
-//! `direction`, `at_ms`, and where they apply `legacy`, `violation`, `http`.
+//! `direction` (`client->server`, `server->client`, or `undecided` for an
+//! imported message whose sender is not known), `at_ms`, and where they
+//! apply `legacy`, `violation`, `http`. [`crate::import`] reads it back.
 
 use serde_json::{json, Map, Value};
 
@@ -23,9 +25,11 @@ pub fn transcript(timeline: &Timeline) -> Value {
             entry.insert("message".into(), message);
             entry.insert(
                 "direction".into(),
-                json!(match m.from {
-                    Side::Client => "client->server",
-                    Side::Server => "server->client",
+                json!(match m.sender() {
+                    Some(Side::Client) => "client->server",
+                    Some(Side::Server) => "server->client",
+                    // An imported message whose sender is not known.
+                    None => "undecided",
                 }),
             );
             entry.insert("at_ms".into(), json!(event.at_ms));

@@ -29,6 +29,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                        [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
                        [--timeout MS] [--lang TAG]
+       mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";
@@ -136,10 +137,17 @@ mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
     /// link. Flows: discover, capabilities, unknown, version, meta, headers
     /// (HTTP), legacy, counter-offer. Only tools named with --tool, or
     /// marked readOnlyHint by the server, are ever called.
+    ///
+    /// --transcript grades a recorded conversation offline instead (- reads
+    /// stdin): a transcript (a JSON array of JSON-RPC messages), the `run
+    /// --format json` document, a HAR capture of Streamable HTTP, `client
+    /// --out` timelines or a `check --out` report. Exit status 2 for a file
+    /// that is none of them.
     #[command(override_usage = "\
 mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                        [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
-                       [--timeout MS] [--lang TAG]")]
+                       [--timeout MS] [--lang TAG]
+       mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]")]
     Check(CheckOpts),
     /// Serve a stdio MCP server as Streamable HTTP, for the page's live check
     ///
@@ -301,6 +309,9 @@ pub struct CheckOpts {
     /// A server to start (without a shell) and speak stdio with
     #[arg(long, value_name = "COMMAND ARGS", allow_hyphen_values = true, value_hint = ValueHint::CommandString)]
     pub cmd: Option<String>,
+    /// A recorded conversation to grade offline (transcript, run --format json, HAR, timelines or a report; - for stdin)
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub transcript: Option<String>,
     /// Run only this flow (repeatable; discover always runs)
     #[arg(long = "flow", value_name = "ID", allow_hyphen_values = true)]
     pub flows: Vec<String>,

@@ -19,7 +19,7 @@ use clap::error::ErrorKind;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 use crate::bridge::BridgeArgs;
-use crate::check::{CheckArgs, ReportFormat};
+use crate::check::{CheckArgs, ReportFormat, TranscriptArgs};
 use crate::client::ClientArgs;
 use crate::driver::Target;
 use crate::figure::FigureArgs;
@@ -68,6 +68,9 @@ pub enum Command {
     /// `check (--url URL | --cmd C) [--flow ID]... [--tool N [--args J]]...
     /// [--format F] [--out FILE] [--timeout MS]`.
     Check(CheckArgs),
+    /// `check --transcript FILE [--format F] [--out FILE]`: a recording
+    /// graded offline.
+    CheckTranscript(TranscriptArgs),
     /// `bridge --cmd C --port N [--allow-origin O] [--timeout MS]`.
     Bridge(BridgeArgs),
     /// `serve --transport T (--preset ID | --file PATH --server ID)`.
@@ -530,6 +533,36 @@ fn check(o: CheckOpts, matches: Option<&ArgMatches>) -> Result<Command, Keyed> {
             ))
         }
     };
+    if let Some(path) = o.transcript {
+        if o.url.is_some() || o.cmd.is_some() {
+            return Err(usage(
+                "cli.usage.check_transcript_both",
+                "check takes --url, --cmd or --transcript, one of them",
+                &[],
+            ));
+        }
+        let live = [
+            ("flow", !o.flows.is_empty()),
+            ("tool", !tools.is_empty()),
+            ("timeout", o.timeout.is_some()),
+        ];
+        if let Some((name, _)) = live.iter().find(|(_, given)| *given) {
+            return Err(usage(
+                "cli.usage.http_only",
+                "--{name} only applies to {what}",
+                &[
+                    ("name", name.to_string()),
+                    ("what", "check --url or --cmd".to_string()),
+                ],
+            ));
+        }
+        return Ok(Command::CheckTranscript(TranscriptArgs {
+            path,
+            format,
+            out: o.out.map(std::path::PathBuf::from),
+            lang: catalog(o.lang)?,
+        }));
+    }
     let target = target(
         o.url,
         o.cmd,
@@ -539,7 +572,7 @@ fn check(o: CheckOpts, matches: Option<&ArgMatches>) -> Result<Command, Keyed> {
         ),
         (
             "cli.usage.check_needs",
-            "check needs the server: --url http://HOST:PORT/PATH or --cmd \"COMMAND\"",
+            "check needs the server: --url http://HOST:PORT/PATH or --cmd \"COMMAND\" (or a recording: --transcript FILE)",
         ),
     )?;
     Ok(Command::Check(CheckArgs {

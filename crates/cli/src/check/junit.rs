@@ -22,7 +22,9 @@ pub fn xml(report: &Report, took: Duration) -> String {
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     let tests = summary.rules.len().to_string();
     let failures = summary.failed.to_string();
-    let skipped = summary.not_applicable.to_string();
+    // An expected failure is reported as pytest reports an xfail: skipped,
+    // with its own type.
+    let skipped = (summary.not_applicable + summary.expected_failures).to_string();
     let time = format!("{:.3}", took.as_secs_f64());
     let suite_name = format!("mcp-lanes check {}", clean(&report.target));
     let _ = w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
@@ -72,6 +74,25 @@ pub fn xml(report: &Report, took: Duration) -> String {
                 let _ = w.write_event(Event::Start(case));
                 let mut skip = BytesStart::new("skipped");
                 skip.push_attribute(("message", clean(why).as_str()));
+                let _ = w.write_event(Event::Empty(skip));
+                let _ = w.write_event(Event::End(BytesEnd::new("testcase")));
+            }
+            Outcome::ExpectedFailure => {
+                let why = verdicts
+                    .iter()
+                    .find(|v| v.verdict == Outcome::ExpectedFailure)
+                    .map(|v| {
+                        format!(
+                            "expected failure at {}: {}",
+                            super::render::exchange(report, v, &lang),
+                            v.got
+                        )
+                    })
+                    .unwrap_or_default();
+                let _ = w.write_event(Event::Start(case));
+                let mut skip = BytesStart::new("skipped");
+                skip.push_attribute(("type", "expected-failure"));
+                skip.push_attribute(("message", clean(&why).as_str()));
                 let _ = w.write_event(Event::Empty(skip));
                 let _ = w.write_event(Event::End(BytesEnd::new("testcase")));
             }

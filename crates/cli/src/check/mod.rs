@@ -14,10 +14,12 @@
 //! Schema validator.
 //!
 //! Exit status: 0 when no rule failed, 1 when one did, 2 for a usage error
-//! or an unreachable server.
+//! or an unreachable server. `check --transcript` grades a recording
+//! offline instead ([`transcript`]).
 
 mod junit;
 mod render;
+pub mod transcript;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -32,6 +34,7 @@ use crate::Failure;
 use mcp_lanes_core::note::Note;
 
 pub use mcp_lanes_core::check::FLOWS;
+pub use transcript::TranscriptArgs;
 
 /// What `check` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,6 +211,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             plan.skipped(),
             &checker.problems,
             checker.stderr_tail.as_deref(),
+            &[],
             &lang,
         ),
     };

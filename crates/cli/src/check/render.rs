@@ -81,6 +81,7 @@ pub fn text(
     skipped: &[Note],
     problems: &[Note],
     stderr_tail: Option<&str>,
+    notices: &[Note],
     lang: &Catalog,
 ) -> String {
     let say = |key: &str, english: &str| lang.text(key, english);
@@ -97,12 +98,28 @@ pub fn text(
         "Era: {era}",
         &[("era", report.era.clone())],
     ));
-    out.push_str("\n\n");
-    out.push_str(&say("cli.check.flows", "Flows:"));
     out.push('\n');
-    for line in flows(report, lang) {
-        out.push_str(&line);
+    let flows = flows(report, lang);
+    if !flows.is_empty() {
         out.push('\n');
+        out.push_str(&say("cli.check.flows", "Flows:"));
+        out.push('\n');
+        for line in flows {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    if !notices.is_empty() {
+        out.push('\n');
+        out.push_str(&say("cli.check.notices", "About the recording:"));
+        out.push('\n');
+        for n in notices {
+            let msg = n.msg().map(mcp_lanes_core::note::Msg::to_value);
+            out.push_str(&format!(
+                "  - {}\n",
+                one_line(&lang.note(n.text(), msg.as_ref()))
+            ));
+        }
     }
     if !skipped.is_empty() {
         out.push('\n');
@@ -171,6 +188,34 @@ pub fn text(
                 ));
                 out.push('\n');
             }
+        }
+    }
+    let expected: Vec<&Verdict> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.verdict == Outcome::ExpectedFailure)
+        .collect();
+    if !expected.is_empty() {
+        out.push('\n');
+        out.push_str(&say(
+            "cli.check.expected_failures",
+            "Expected failures (at messages the recording marks as deliberate violations):",
+        ));
+        out.push('\n');
+        for v in &expected {
+            let at = exchange(report, v, lang);
+            let got = lang.note(&v.got, v.got_msg.as_ref());
+            out.push_str("  ");
+            out.push_str(&fill(
+                "cli.check.expected_failure",
+                "expected failure {rule} at {exchange}: {got}",
+                &[
+                    ("rule", v.rule.clone()),
+                    ("exchange", at),
+                    ("got", one_line(&got)),
+                ],
+            ));
+            out.push('\n');
         }
     }
     let summary = check::summary(&report.verdicts);
@@ -267,6 +312,14 @@ pub fn text(
             ("advice", advice),
         ],
     ));
+    if summary.expected_failures > 0 {
+        out.push(' ');
+        out.push_str(&fill(
+            "cli.check.summary_expected",
+            "{count} rule(s) broken only where the recording says so (expected failures).",
+            &[("count", summary.expected_failures.to_string())],
+        ));
+    }
     out.push('\n');
     out
 }

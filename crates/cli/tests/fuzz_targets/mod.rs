@@ -28,6 +28,7 @@ pub const TARGETS: &[&str] = &[
     "cli_connection",
     "scenario_file",
     "timeline_file",
+    "import_file",
 ];
 
 /// Runs target `name` on `data`; `false` if there is no such target.
@@ -42,6 +43,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "cli_connection" => cli_connection(data),
         "scenario_file" => scenario_file(data),
         "timeline_file" => timeline_file(data),
+        "import_file" => import_file(data),
         _ => return false,
     }
     true
@@ -199,4 +201,25 @@ pub fn timeline_file(data: &[u8]) {
             let _ = check::grade(timeline);
         }
     }
+}
+
+/// The importer of recorded conversations (transcripts, `run --format
+/// json` documents, HAR captures, timelines, reports), then the grader of
+/// recordings on every lane and the report of them all; a lane written
+/// back as a transcript must read again.
+pub fn import_file(data: &[u8]) {
+    use mcp_lanes_core::{check, import, transcript};
+    let text = String::from_utf8_lossy(data);
+    let Ok(imported) = import::read("fuzz.json", &text) else {
+        return;
+    };
+    for lane in &imported.lanes {
+        let _ = check::grade_recorded(lane);
+        let written = transcript::transcript(lane).to_string();
+        if lane.messages().next().is_some() && import::read("again.json", &written).is_err() {
+            // Deliberate, as in `scenario_file`: the fuzzer's bug report.
+            panic!("a lane written as a transcript does not read again:\n{written}");
+        }
+    }
+    let _ = imported.report("fuzz.json").to_json();
 }

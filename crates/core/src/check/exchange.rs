@@ -213,6 +213,9 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
     let mut sent: Vec<&str> = Vec::new();
     for event in &timeline.events {
         match &event.kind {
+            // A message whose sender is unknown (an imported one) pairs
+            // with nothing: guessing would judge the wrong side.
+            EventKind::Message(message) if message.undecided.is_some() => {}
             EventKind::Message(message) => {
                 if message.from == Side::Client {
                     sent.push(&message.wire);

@@ -119,7 +119,10 @@ pub(crate) fn server_requests(timeline: &Timeline, out: &mut Vec<Verdict>) {
             continue;
         };
         let method = body.get("method").and_then(Value::as_str).unwrap_or("");
-        match message.from {
+        let Some(from) = message.sender() else {
+            continue;
+        };
+        match from {
             Side::Client if method == methods::INITIALIZE => {
                 let caps = body
                     .get("params")

@@ -31,13 +31,16 @@
 //! The modules, one per family of rules: `answers` (S-ANSWER,
 //! S-DECLARED), `modern` (M-* rules, H-HEADERS), `status` (H-STATUS),
 //! `legacy` (L-INIT, L-VERSION, L-CAP-SESSION, M-INIT-ON-MODERN); `exchange` pairs
-//! requests with answers, `verdict` is the data, `report` its JSON.
+//! requests with answers, `verdict` is the data, `report` its JSON;
+//! `recorded` grades an imported recording ([`grade_recorded`]: `grade`,
+//! and RPC-ID, M-MRTR, RPC-CODES, expected failures).
 
 mod answers;
 mod exchange;
 mod legacy;
 mod modern;
 pub mod plan;
+mod recorded;
 mod report;
 #[cfg(feature = "schema")]
 pub mod schema;
@@ -45,6 +48,7 @@ mod status;
 mod verdict;
 
 pub use plan::{Plan, PlanOptions, PlannedFlow, FLOWS};
+pub use recorded::{grade_recorded, mark_expected_failures};
 pub use report::{merge, merge_labelled, verdicts_from_json, Report};
 pub use verdict::{summary, Outcome, RuleCount, Summary, Verdict};
 

@@ -76,12 +76,7 @@ fn read_verdict(v: &Value) -> Option<Verdict> {
     let text = |key: &str| v.get(key)?.as_str().map(str::to_string);
     Some(Verdict {
         rule: text("rule")?,
-        verdict: match v.get("verdict")?.as_str()? {
-            "pass" => Outcome::Pass,
-            "fail" => Outcome::Fail,
-            "n/a" => Outcome::NotApplicable,
-            _ => return None,
-        },
+        verdict: Outcome::from_name(v.get("verdict")?.as_str()?)?,
         expected: text("expected")?,
         got: text("got")?,
         expected_msg: v.get("expected_msg").cloned(),

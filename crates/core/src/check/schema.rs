@@ -220,6 +220,11 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
     // the server's own (S-ANSWER says so), and is not judged here.
     let mut sent: Vec<&str> = Vec::new();
     for (event, message) in timeline.messages() {
+        // Whose message an undecided one is, and so what it answers, is
+        // not known: no schema to judge it by.
+        if message.undecided.is_some() {
+            continue;
+        }
         if message.from == Side::Client {
             sent.push(&message.wire);
         } else if sent.contains(&message.wire.as_str()) {

@@ -19,16 +19,33 @@ pub enum Outcome {
     /// Nothing in the run exercised the rule.
     #[serde(rename = "n/a")]
     NotApplicable,
+    /// The message departed from the rule, and the recording said it would:
+    /// the message is marked as a deliberate violation (a transcript's
+    /// `"violation": "why"`). Not a failure of the recording.
+    #[serde(rename = "expected-failure")]
+    ExpectedFailure,
 }
 
 impl Outcome {
-    /// `pass`, `fail` or `n/a`, as serialized.
+    /// `pass`, `fail`, `n/a` or `expected-failure`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
             Outcome::Fail => "fail",
             Outcome::NotApplicable => "n/a",
+            Outcome::ExpectedFailure => "expected-failure",
         }
+    }
+
+    /// Reads what [`Outcome::as_str`] wrote.
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        Some(match name {
+            "pass" => Outcome::Pass,
+            "fail" => Outcome::Fail,
+            "n/a" => Outcome::NotApplicable,
+            "expected-failure" => Outcome::ExpectedFailure,
+            _ => return None,
+        })
     }
 }
 
@@ -110,14 +127,21 @@ pub struct RuleCount {
     pub failed: usize,
     /// Verdicts that said n/a.
     pub not_applicable: usize,
+    /// Exchanges that broke it where the recording said they would
+    /// ([`Outcome::ExpectedFailure`]); absent in reports of before.
+    #[serde(default)]
+    pub expected_failures: usize,
 }
 
 impl RuleCount {
     /// The rule's outcome over the run: fail if any exchange failed it,
-    /// else pass if any passed it, else n/a.
+    /// else expected failure if a marked violation broke it, else pass if
+    /// any passed it, else n/a.
     pub fn outcome(&self) -> Outcome {
         if self.failed > 0 {
             Outcome::Fail
+        } else if self.expected_failures > 0 {
+            Outcome::ExpectedFailure
         } else if self.passed > 0 {
             Outcome::Pass
         } else {
@@ -138,6 +162,9 @@ pub struct Summary {
     pub failed: usize,
     /// Rules with n/a verdicts only.
     pub not_applicable: usize,
+    /// Rules broken only where the recording said they would be.
+    #[serde(default)]
+    pub expected_failures: usize,
 }
 
 /// Counts the verdicts per rule.
@@ -154,6 +181,7 @@ pub fn summary(verdicts: &[Verdict]) -> Summary {
                         passed: 0,
                         failed: 0,
                         not_applicable: 0,
+                        expected_failures: 0,
                     },
                 );
                 at
@@ -164,6 +192,7 @@ pub fn summary(verdicts: &[Verdict]) -> Summary {
             Outcome::Pass => count.passed += 1,
             Outcome::Fail => count.failed += 1,
             Outcome::NotApplicable => count.not_applicable += 1,
+            Outcome::ExpectedFailure => count.expected_failures += 1,
         }
     }
     let mut out = Summary::default();
@@ -172,6 +201,7 @@ pub fn summary(verdicts: &[Verdict]) -> Summary {
             Outcome::Pass => out.passed += 1,
             Outcome::Fail => out.failed += 1,
             Outcome::NotApplicable => out.not_applicable += 1,
+            Outcome::ExpectedFailure => out.expected_failures += 1,
         }
     }
     out.rules = counts;

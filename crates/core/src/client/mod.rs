@@ -41,6 +41,7 @@ use timers::{Timer, TimerTable};
 /// What the client does, as the engine records it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)] // short-lived, drained at once; boxing buys nothing
 pub enum ClientAction {
     /// Send this text (and, on HTTP, this request).
     Send {

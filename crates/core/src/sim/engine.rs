@@ -596,6 +596,8 @@ pub fn message_event(
         violation,
         violation_msg,
         http,
+        undecided: None,
+        undecided_msg: None,
     }
 }
 

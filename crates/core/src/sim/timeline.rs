@@ -98,6 +98,25 @@ pub struct MessageEvent {
     pub violation_msg: Option<Value>,
     /// HTTP method/status and headers, on the HTTP transport.
     pub http: Option<HttpInfo>,
+    /// Set on an imported message whose sender could not be decided
+    /// (an unknown method, a response to an id nobody sent): why, in a
+    /// sentence. `from` is then a placeholder, never a guess to draw: a
+    /// view draws the message in the middle of the lane, and the grader
+    /// leaves it out. Never set by the simulator (absent from the
+    /// serialized form when unset).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<String>,
+    /// `undecided` as a catalog message (see [`crate::note`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undecided_msg: Option<Value>,
+}
+
+impl MessageEvent {
+    /// Whether the sender of this message is known (see
+    /// [`MessageEvent::undecided`]).
+    pub fn sender(&self) -> Option<Side> {
+        self.undecided.is_none().then_some(self.from)
+    }
 }
 
 /// What happened at one point of a run.
@@ -334,6 +353,8 @@ mod read {
             violation: optional(v, "violation", |x| x.as_str().map(str::to_string))?,
             violation_msg: optional(v, "violation_msg", |m| Some(m.clone()))?,
             http: optional(v, "http", http)?,
+            undecided: optional(v, "undecided", |x| x.as_str().map(str::to_string))?,
+            undecided_msg: optional(v, "undecided_msg", |m| Some(m.clone()))?,
         })
     }
 
