@@ -216,6 +216,12 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         ),
     };
     crate::print(&text)?;
+    verdict(&report, &args.target.label(), &lang)
+}
+
+/// The check's exit: an error (exit 1) naming how many rules failed
+/// against `target`, or `Ok` when none did.
+pub(crate) fn verdict(report: &check::Report, target: &str, lang: &Catalog) -> Result<(), Failure> {
     let summary = check::summary(&report.verdicts);
     if summary.failed > 0 {
         return Err(Failure::Verdict(lang.fill(
@@ -223,7 +229,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             "{count} rule(s) failed against {target}",
             &[
                 ("count", summary.failed.to_string()),
-                ("target", args.target.label()),
+                ("target", target.to_string()),
             ],
         )));
     }

@@ -133,16 +133,5 @@ pub fn check(args: &TranscriptArgs) -> Result<(), Failure> {
         ReportFormat::Text => render::text(&report, &[], &[], None, &notices, &lang),
     };
     crate::print(&out)?;
-    let summary = check::summary(&report.verdicts);
-    if summary.failed > 0 {
-        return Err(Failure::Verdict(lang.fill(
-            "cli.check.failed",
-            "{count} rule(s) failed against {target}",
-            &[
-                ("count", summary.failed.to_string()),
-                ("target", source.to_string()),
-            ],
-        )));
-    }
-    Ok(())
+    super::verdict(&report, source, &lang)
 }
