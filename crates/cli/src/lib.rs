@@ -42,6 +42,7 @@ mod run;
 mod source;
 mod state_key;
 mod stdio;
+mod tap;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -60,6 +61,8 @@ pub enum Failure {
     Verdict(String),
     /// stdout was closed by the reader (e.g. `| head`): exit 0 quietly.
     StdoutClosed,
+    /// A program `tap` ran ended with this status: exit with it, quietly.
+    Exit(u8),
 }
 
 impl Failure {
@@ -104,6 +107,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(&args),
         Command::CheckTranscript(args) => check::transcript::check(&args),
         Command::Bridge(args) => bridge::bridge(&args),
+        Command::Tap(args) => tap::tap(&args),
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Figure(args) => figure::export(&args),
         Command::Serve { transport, server } => {
@@ -115,6 +119,7 @@ pub fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) | Err(Failure::StdoutClosed) => ExitCode::SUCCESS,
+        Err(Failure::Exit(code)) => ExitCode::from(code),
         Err(Failure::Usage(msg)) => {
             let _ = writeln!(io::stderr(), "error: {msg}");
             ExitCode::from(2)

@@ -4,6 +4,9 @@
         [--mode auto|legacy|2026-07-28] [--tool NAME [--args JSON]]
         [--elicit JSON | --decline | --no-elicitation] [--timeout SECONDS]
 
+URL may instead be `stdio:COMMAND ARGS` (a shell-like command line): the
+SDK starts that command and speaks to it over stdio.
+
 Connects over Streamable HTTP (mode auto: server/discover, falling back to the
 legacy initialize handshake; legacy: initialize only), lists the tools, calls
 --tool with --args, answers any elicitation by accepting with the --elicit
@@ -24,13 +27,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from importlib.metadata import version
 
 import anyio
 import mcp_types as types
-from mcp import Client
+from mcp import Client, StdioServerParameters
 
 
 def parse_args() -> argparse.Namespace:
@@ -45,6 +49,14 @@ def parse_args() -> argparse.Namespace:
     answer.add_argument("--no-elicitation", action="store_true")
     p.add_argument("--timeout", type=float, default=20.0)
     return p.parse_args()
+
+
+def server(url: str):
+    """The URL, or the stdio server that `stdio:COMMAND ARGS` names."""
+    if url.startswith("stdio:"):
+        words = shlex.split(url[len("stdio:"):])
+        return StdioServerParameters(command=words[0], args=words[1:])
+    return url
 
 
 async def run(opts: argparse.Namespace) -> dict:
@@ -65,7 +77,7 @@ async def run(opts: argparse.Namespace) -> dict:
     started = time.monotonic()
     try:
         with anyio.fail_after(opts.timeout):
-            async with Client(opts.url, **kwargs) as client:
+            async with Client(server(opts.url), **kwargs) as client:
                 summary["protocol_version"] = client.protocol_version
                 info = client.server_info
                 summary["server_info"] = info.model_dump(mode="json", exclude_none=True) if info else None

@@ -31,6 +31,8 @@ mcp-lanes list [--lang TAG]
                        [--timeout MS] [--lang TAG]
        mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
+       mcp-lanes tap [--out FILE] [--lang TAG] -- COMMAND [ARGS]...
+       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";
 
@@ -41,7 +43,7 @@ const AFTER_HELP: &str = "\
 Exit status: 0 on success, 1 on an I/O failure (client: an exchange failed \
 below the protocol: a timeout, a closed connection, an answer over the size \
 limit, a server that exits; check: a rule failed), 2 on a usage error or \
-(client, check) an unreachable server.";
+(client, check) an unreachable server; tap exits with its server's status.";
 
 /// mcp-lanes: a simulator of MCP (Model Context Protocol) clients and servers
 #[derive(Debug, Parser)]
@@ -158,6 +160,20 @@ mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
     #[command(override_usage = "\
 mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]")]
     Bridge(BridgeOpts),
+    /// Stand between an MCP host and its stdio server, and record what passes
+    ///
+    /// Start COMMAND as the server and pass every byte on unchanged, in
+    /// order: the host's stdin to the server, the server's stdout back, its
+    /// stderr to tap's stderr. What tap has to say goes to stderr, never to
+    /// the protocol stream. Tap exits with the server's status, then writes
+    /// --out as the page's timeline JSON (read by `check --transcript` and
+    /// the page). In a host's configuration, start `mcp-lanes tap -- COMMAND
+    /// ARGS` where the server's COMMAND ARGS were; `--print-config HOST`
+    /// prints that entry (claude-desktop, vscode, cursor) and edits nothing.
+    #[command(
+        override_usage = "mcp-lanes tap [--out FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]..."
+    )]
+    Tap(TapOpts),
     /// Print the completion script of a shell
     ///
     /// Print the completion script of a shell on stdout, e.g.
@@ -350,6 +366,23 @@ pub struct BridgeOpts {
     /// A request that gets nothing from the server for MS milliseconds gets 504 (default 30000)
     #[arg(long, value_name = "MS", allow_hyphen_values = true)]
     pub timeout: Option<String>,
+}
+
+/// `tap`'s options and the server's command line.
+#[derive(Debug, Args)]
+pub struct TapOpts {
+    /// Write the conversation to FILE as the page's timeline JSON when the server exits
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub out: Option<String>,
+    /// Print the configuration entry of HOST (claude-desktop, vscode, cursor) that starts the server through tap
+    #[arg(long, value_name = "HOST", allow_hyphen_values = true)]
+    pub print_config: Option<String>,
+    /// Language of what tap says on stderr
+    #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
+    pub lang: Option<String>,
+    /// The server's command line, after --
+    #[arg(last = true, value_name = "COMMAND", value_hint = ValueHint::CommandWithArguments)]
+    pub command: Vec<String>,
 }
 
 /// `completions`' argument.

@@ -27,7 +27,7 @@ use crate::http::HttpOptions;
 use crate::i18n::Keyed;
 use crate::run::{Format, Scenario};
 use crate::source::ServerSource;
-use cli::{BridgeOpts, CheckOpts, ClientOpts, ExportOpts, RunOpts, ServeOpts, Sub};
+use cli::{BridgeOpts, CheckOpts, ClientOpts, ExportOpts, RunOpts, ServeOpts, Sub, TapOpts};
 pub use usage::UsageError;
 use usage::{usage, HTTP_ONLY};
 
@@ -73,6 +73,8 @@ pub enum Command {
     CheckTranscript(TranscriptArgs),
     /// `bridge --cmd C --port N [--allow-origin O] [--timeout MS]`.
     Bridge(BridgeArgs),
+    /// `tap [--out FILE] [--print-config HOST] -- COMMAND ARGS`.
+    Tap(crate::tap::TapArgs),
     /// `serve --transport T (--preset ID | --file PATH --server ID)`.
     Serve {
         /// Where to serve.
@@ -174,6 +176,7 @@ fn command(sub: Sub, matches: &ArgMatches) -> Result<Command, Keyed> {
         Sub::Client(o) => client(o),
         Sub::Check(o) => check(o, matches.subcommand_matches("check")),
         Sub::Bridge(o) => bridge(o),
+        Sub::Tap(o) => tap(o),
         Sub::Completions(o) => Ok(Command::Completions(completions(o.shell))),
     }
 }
@@ -617,6 +620,42 @@ fn bridge(o: BridgeOpts) -> Result<Command, Keyed> {
         port,
         allow_origin,
         timeout_ms,
+    }))
+}
+
+/// `tap`: the server's command (after `--`), `--out`, `--print-config`.
+fn tap(o: TapOpts) -> Result<Command, Keyed> {
+    if o.command.is_empty() {
+        return Err(usage(
+            "cli.usage.tap_needs_command",
+            "tap needs the server's command after --: mcp-lanes tap -- COMMAND ARGS",
+            &[],
+        ));
+    }
+    if let Some(host) = &o.print_config {
+        if !crate::tap::HOSTS.iter().any(|(h, _)| h == host) {
+            return Err(usage(
+                "cli.usage.tap_unknown_host",
+                "--print-config {value}: tap knows {hosts}",
+                &[
+                    ("value", host.clone()),
+                    (
+                        "hosts",
+                        crate::tap::HOSTS
+                            .iter()
+                            .map(|(h, _)| *h)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                ],
+            ));
+        }
+    }
+    Ok(Command::Tap(crate::tap::TapArgs {
+        command: o.command,
+        out: o.out.map(std::path::PathBuf::from),
+        print_config: o.print_config,
+        lang: catalog(o.lang)?,
     }))
 }
 

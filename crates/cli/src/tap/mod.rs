@@ -1,0 +1,257 @@
+//! `mcp-lanes tap [--out FILE] [--lang TAG] -- COMMAND ARGS`: a stdio shim
+//! between an MCP host and the server it starts. The host runs tap where it
+//! ran the server; tap starts the server and passes the bytes on unchanged
+//! and in order (the host's stdin to the server, the server's stdout back,
+//! its stderr straight to tap's stderr), and records what it reads as it
+//! passes. Tap never writes to the protocol stream: what it has to say
+//! (lines that are not JSON, lines too long to record, a last line without
+//! its newline) goes to stderr. It exits with the server's status, and
+//! then writes `--out` as the page's timeline JSON (what `check
+//! --transcript`, the page's `?timeline=` and the check panel read).
+//!
+//! `tap --print-config NAME -- COMMAND ARGS` prints the entry a host's
+//! configuration needs ([`hosts`]); tap edits no configuration file.
+
+mod hosts;
+mod lines;
+mod tape;
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use crate::i18n::Catalog;
+use crate::Failure;
+use lines::Lines;
+use tape::{Pipe, Said, Tape};
+
+pub use hosts::HOSTS;
+
+/// How long tap waits, once the server has exited, for the rest of what
+/// it wrote (a child of the server may keep its stdout open).
+const DRAIN_WAIT: Duration = Duration::from_secs(2);
+
+/// What `tap` was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TapArgs {
+    /// The server's command line, program first.
+    pub command: Vec<String>,
+    /// `--out`: where the conversation goes, as timeline JSON.
+    pub out: Option<PathBuf>,
+    /// `--print-config NAME`: print the host's configuration entry instead.
+    pub print_config: Option<String>,
+    /// `--lang`: the language of what tap says on stderr (checked).
+    pub lang: Option<String>,
+}
+
+/// Runs the server through tap (or prints a host's entry).
+pub fn tap(args: &TapArgs) -> Result<(), Failure> {
+    let lang = Catalog::or_english(args.lang.as_deref());
+    if let Some(host) = &args.print_config {
+        return print_config(args, host, &lang);
+    }
+    let (program, rest) = args
+        .command
+        .split_first()
+        .ok_or_else(|| Failure::Usage("tap needs the server's command after --".into()))?;
+    let mut child = Command::new(program)
+        .args(rest)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| {
+            Failure::Io(lang.fill(
+                "cli.tap.spawn",
+                "cannot start {command}: {error}",
+                &[("command", program.clone()), ("error", e.to_string())],
+            ))
+        })?;
+    let tape = Arc::new(Mutex::new(Tape::new()));
+    let lang = Arc::new(lang);
+    if let Some(to_server) = child.stdin.take() {
+        let (tape, lang) = (tape.clone(), lang.clone());
+        // Not joined: the host may keep its end open after the server left.
+        thread::spawn(move || pump(io::stdin().lock(), to_server, Pipe::Client, &tape, &lang));
+    }
+    let (done, drained) = mpsc::channel();
+    if let Some(from_server) = child.stdout.take() {
+        let (tape, lang) = (tape.clone(), lang.clone());
+        thread::spawn(move || {
+            pump(from_server, io::stdout(), Pipe::Server, &tape, &lang);
+            let _ = done.send(());
+        });
+    }
+    let status = child.wait().map_err(|e| Failure::Io(e.to_string()))?;
+    let _ = drained.recv_timeout(DRAIN_WAIT);
+    let tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    finish(args, &tape, &lang);
+    match exit_code(&status) {
+        0 => Ok(()),
+        code => Err(Failure::Exit(code)),
+    }
+}
+
+/// The status tap exits with: the server's, or 128 + the signal that
+/// ended it (as a shell says it).
+fn exit_code(status: &std::process::ExitStatus) -> u8 {
+    if let Some(code) = status.code() {
+        return u8::try_from(code).unwrap_or(1);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return u8::try_from(128 + signal).unwrap_or(1);
+        }
+    }
+    1
+}
+
+/// Passes `from` on to `to` chunk by chunk as it comes, and records each
+/// line it completes. A reader that is gone does not stop the reading
+/// (nothing blocks the writer on the other side); the end of `from` ends
+/// it, and closes `to`.
+fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, tape: &Mutex<Tape>, lang: &Catalog) {
+    let mut lines = Lines::default();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut open = true;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if open && to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
+            open = false;
+        }
+        for line in lines.feed(&buf[..n]) {
+            let said = tape
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .record(pipe, line);
+            if let Some(said) = said {
+                say(&words(lang, &said));
+            }
+        }
+    }
+    if let Some(bytes) = lines.finish() {
+        say(&lang.fill(
+                "cli.tap.partial",
+                "the {side} ended with {bytes} bytes after its last newline (not a whole message; passed on, not recorded)",
+                &[("side", side(lang, pipe)), ("bytes", bytes.to_string())],
+            ),
+        );
+    }
+}
+
+/// "the client" or "the server", in the language.
+fn side(lang: &Catalog, pipe: Pipe) -> String {
+    match pipe {
+        Pipe::Client => lang.text("cli.tap.client", "client"),
+        Pipe::Server => lang.text("cli.tap.server", "server"),
+    }
+}
+
+/// What tap says about a line.
+fn words(lang: &Catalog, said: &Said) -> String {
+    match said {
+        Said::NotJson { from, index, error } => lang.fill(
+            "cli.tap.not_json",
+            "line {index} from the {side} is not JSON ({error}); passed on, recorded as text",
+            &[
+                ("index", index.to_string()),
+                ("side", side(lang, *from)),
+                ("error", error.clone()),
+            ],
+        ),
+        Said::TooLong { from, index, bytes } => lang.fill(
+            "cli.tap.too_long",
+            "line {index} from the {side} is {bytes} bytes, over what tap records; passed on, not recorded",
+            &[
+                ("index", index.to_string()),
+                ("side", side(lang, *from)),
+                ("bytes", bytes.to_string()),
+            ],
+        ),
+        Said::Full { messages } => lang.fill(
+            "cli.tap.full",
+            "{messages} messages recorded, as many as a recording holds: later ones are passed on, not recorded",
+            &[("messages", messages.to_string())],
+        ),
+    }
+}
+
+/// One line on stderr, as tap's (the program's name is no word to
+/// translate).
+fn say(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "mcp-lanes tap: {text}");
+}
+
+/// After the server's exit: how much was recorded, and `--out` written.
+fn finish(args: &TapArgs, tape: &Tape, lang: &Catalog) {
+    let Some(path) = &args.out else {
+        return;
+    };
+    let label = args.command.join(" ");
+    let written = tape
+        .timelines(&label)
+        .and_then(|timelines| serde_json::to_string(&timelines).map_err(|e| e.to_string()))
+        .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => say(&lang.fill(
+            "cli.tap.written",
+            "{count} messages written to {path}",
+            &[
+                ("count", tape.len().to_string()),
+                ("path", path.display().to_string()),
+            ],
+        )),
+        Err(error) => say(&lang.fill(
+            "cli.tap.not_written",
+            "nothing written to {path}: {error}",
+            &[("path", path.display().to_string()), ("error", error)],
+        )),
+    }
+}
+
+/// `--print-config NAME`: the host's entry on stdout, where it goes on
+/// stderr.
+fn print_config(args: &TapArgs, host: &str, lang: &Catalog) -> Result<(), Failure> {
+    let program = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or_else(|| "mcp-lanes".into());
+    let mut tap_args = Vec::new();
+    if let Some(out) = &args.out {
+        let out = std::path::absolute(out).unwrap_or_else(|_| out.clone());
+        tap_args.extend(["--out".to_string(), out.display().to_string()]);
+    }
+    let (Some(entry), Some(place)) = (
+        hosts::entry(host, &program, &tap_args, &args.command),
+        hosts::place(host),
+    ) else {
+        return Err(Failure::Usage(lang.fill(
+            "cli.tap.unknown_host",
+            "no host called {host}: tap knows {hosts}",
+            &[
+                ("host", host.to_string()),
+                (
+                    "hosts",
+                    HOSTS.iter().map(|(h, _)| *h).collect::<Vec<_>>().join(", "),
+                ),
+            ],
+        )));
+    };
+    say(&lang.fill(
+        "cli.tap.place",
+        "add this to {place}:",
+        &[("place", place.to_string())],
+    ));
+    let text = serde_json::to_string_pretty(&entry).unwrap_or_default();
+    crate::print(&(text + "\n"))
+}

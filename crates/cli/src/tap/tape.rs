@@ -1,0 +1,193 @@
+//! What tap saw: each line with the pipe it came through and when, kept
+//! within the importer's limits, then turned into the page's timeline by
+//! the core's importer (`mcp_lanes_core::import`). Who sent a line is the
+//! pipe it came through, never guessed: the host's stdin is the client's,
+//! the server's stdout the server's.
+
+use std::time::Instant;
+
+use mcp_lanes_core::import::{self, MAX_BYTES, MAX_MESSAGES};
+use mcp_lanes_core::sim::Timeline;
+use serde_json::{json, Value};
+
+use super::lines::Line;
+
+/// The room a recorded line takes in the transcript besides its text
+/// (the wrapper's keys), counted against [`MAX_BYTES`].
+const WRAPPER_BYTES: usize = 64;
+
+/// The side a line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pipe {
+    /// The host (the MCP client), on tap's stdin.
+    Client,
+    /// The server, on its stdout.
+    Server,
+}
+
+impl Pipe {
+    fn as_str(self) -> &'static str {
+        match self {
+            Pipe::Client => "client",
+            Pipe::Server => "server",
+        }
+    }
+}
+
+/// What tap has to say about a line, for its stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    /// Line `index` (from 1) from `from` is not JSON.
+    NotJson {
+        from: Pipe,
+        index: usize,
+        error: String,
+    },
+    /// Line `index` from `from` is over the size kept.
+    TooLong {
+        from: Pipe,
+        index: usize,
+        bytes: usize,
+    },
+    /// The record is full: later lines pass through, unrecorded.
+    Full { messages: usize },
+}
+
+/// The conversation as recorded so far.
+#[derive(Debug)]
+pub struct Tape {
+    start: Instant,
+    entries: Vec<Value>,
+    bytes: usize,
+    /// Lines read so far from the client and from the server.
+    lines: [usize; 2],
+    full: bool,
+}
+
+impl Tape {
+    /// An empty record; times count from now.
+    pub fn new() -> Tape {
+        Tape {
+            start: Instant::now(),
+            entries: Vec::new(),
+            bytes: 0,
+            lines: [0, 0],
+            full: false,
+        }
+    }
+
+    /// Records a line from `from`; what there is to say about it (lines
+    /// are numbered from 1, on each side).
+    pub fn record(&mut self, from: Pipe, line: Line) -> Option<Said> {
+        let count = &mut self.lines[from as usize];
+        *count += 1;
+        let index = *count;
+        let text = match line {
+            Line::TooLong(bytes) => return Some(Said::TooLong { from, index, bytes }),
+            Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        if text.trim().is_empty() {
+            return None;
+        }
+        if self.full {
+            return None;
+        }
+        if self.entries.len() >= MAX_MESSAGES || self.bytes + text.len() + WRAPPER_BYTES > MAX_BYTES
+        {
+            self.full = true;
+            return Some(Said::Full {
+                messages: self.entries.len(),
+            });
+        }
+        let at_ms = self.start.elapsed().as_millis() as u64;
+        let (message, said) = match serde_json::from_str::<Value>(&text) {
+            Ok(value) => (value, None),
+            Err(e) => (
+                Value::String(text.clone()),
+                Some(Said::NotJson {
+                    from,
+                    index,
+                    error: e.to_string(),
+                }),
+            ),
+        };
+        self.bytes += text.len() + WRAPPER_BYTES;
+        self.entries
+            .push(json!({"message": message, "from": from.as_str(), "at_ms": at_ms}));
+        said
+    }
+
+    /// How many messages are recorded.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The record as a transcript (wrappers with `from` and `at_ms`).
+    pub fn transcript(&self) -> Value {
+        Value::Array(self.entries.clone())
+    }
+
+    /// The record as the page's timelines, through the importer (`label`
+    /// names the run). An error in words when there is nothing to draw.
+    pub fn timelines(&self, label: &str) -> Result<Vec<Timeline>, String> {
+        let text = self.transcript().to_string();
+        let imported = import::read(label, &text).map_err(|e| e.note.text().to_string())?;
+        let mut lanes = imported.lanes;
+        for lane in &mut lanes {
+            lane.label = label.to_string();
+        }
+        Ok(lanes)
+    }
+}
+
+impl Default for Tape {
+    fn default() -> Tape {
+        Tape::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(s: &str) -> Line {
+        Line::Text(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn each_line_keeps_its_pipe_and_what_is_not_json_is_said() {
+        let mut tape = Tape::new();
+        let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        assert_eq!(tape.record(Pipe::Client, line(init)), None);
+        assert_eq!(tape.record(Pipe::Server, line("")), None);
+        assert!(matches!(
+            tape.record(Pipe::Server, line("starting up...")),
+            Some(Said::NotJson {
+                from: Pipe::Server,
+                index: 2,
+                ..
+            })
+        ));
+        assert_eq!(tape.len(), 2);
+        let t = tape.transcript();
+        assert_eq!(t[0]["from"], "client");
+        assert_eq!(t[1]["message"], "starting up...");
+        let lanes = tape.timelines("tap").expect("a lane");
+        assert_eq!(lanes.len(), 1);
+        assert_eq!(lanes[0].label, "tap");
+    }
+
+    #[test]
+    fn a_huge_line_is_said_and_not_recorded() {
+        let mut tape = Tape::new();
+        assert_eq!(
+            tape.record(Pipe::Client, Line::TooLong(9_000_000)),
+            Some(Said::TooLong {
+                from: Pipe::Client,
+                index: 1,
+                bytes: 9_000_000
+            })
+        );
+        assert_eq!(tape.len(), 0);
+    }
+}

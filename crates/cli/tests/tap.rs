@@ -1,0 +1,238 @@
+//! `mcp-lanes tap -- COMMAND ARGS`: the bytes pass unchanged and in order
+//! both ways, tap writes nothing to the protocol stream, survives what is
+//! not MCP (lines that are not JSON, a last line without its newline, a
+//! line of 5 MB), exits with the server's status, and records the
+//! conversation as timeline JSON that `check --transcript` grades. A real
+//! client, the official Python SDK (mcp 2.3.0), talks to the reference
+//! server through it.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::BIN;
+use serde_json::Value;
+
+/// Runs `args` with `input` on stdin to the end.
+fn with_input(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mcp-lanes runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("it ends");
+    writer.join().expect("the input was written");
+    output
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-tap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir.join(name)
+}
+
+/// A client's side of a session, with what is not MCP in it.
+fn session() -> Vec<u8> {
+    let mut input = Vec::new();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tap-test","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "this is not JSON",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{\"pad\":\"");
+    input.extend(std::iter::repeat_n(b'x', 5 * 1024 * 1024));
+    input.extend_from_slice(b"\"}}}\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}");
+    input
+}
+
+#[test]
+fn tap_passes_every_byte_unchanged_both_ways_and_records_the_conversation() {
+    let input = session();
+    let direct = with_input(&["serve", "--preset", "reference"], &input);
+    let out = scratch("session.json");
+    let out_arg = out.to_str().expect("a UTF-8 path");
+    let tapped = with_input(
+        &[
+            "tap",
+            "--out",
+            out_arg,
+            "--",
+            BIN,
+            "serve",
+            "--preset",
+            "reference",
+        ],
+        &input,
+    );
+    assert!(tapped.status.success(), "{tapped:?}");
+    assert!(!direct.stdout.is_empty());
+    assert_eq!(
+        tapped.stdout, direct.stdout,
+        "the server's stdout, byte for byte"
+    );
+    let said = String::from_utf8_lossy(&tapped.stderr);
+    // The server's own log passes through on stderr, with tap's notes.
+    assert!(said.contains("serving mcp-lanes-reference"), "{said}");
+    assert!(
+        said.contains("mcp-lanes tap: line 3 from the client is not JSON"),
+        "{said}"
+    );
+    assert!(
+        said.contains("mcp-lanes tap: line 5 from the client is 5242"),
+        "{said}"
+    );
+    assert!(
+        said.contains("the client ended with 40 bytes after its last newline"),
+        "{said}"
+    );
+    assert!(said.contains("messages written to"), "{said}");
+    let timelines: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("--out written")).expect("JSON");
+    let events = timelines[0]["events"]
+        .as_array()
+        .expect("one lane of events");
+    let sides: Vec<&str> = events.iter().filter_map(|e| e["from"].as_str()).collect();
+    assert_eq!(sides.first(), Some(&"client"), "{sides:?}");
+    assert!(sides.contains(&"server"), "{sides:?}");
+    // Graded offline by the check's grader: the reference server is clean.
+    let graded = Command::new(BIN)
+        .args(["check", "--transcript", out_arg])
+        .output()
+        .expect("check runs");
+    assert!(
+        graded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&graded.stdout)
+    );
+}
+
+#[test]
+fn tap_exits_with_the_servers_status_and_survives_what_is_not_mcp() {
+    let failing = with_input(
+        &["tap", "--", "sh", "-c", "cat >/dev/null; exit 3"],
+        b"{}\n",
+    );
+    assert_eq!(failing.status.code(), Some(3));
+    // `cat` echoes: not MCP, and the bytes still pass unchanged.
+    let echo = with_input(&["tap", "--", "cat"], b"hello\n\x00\xff binary\nno newline");
+    assert!(echo.status.success());
+    assert_eq!(echo.stdout, b"hello\n\x00\xff binary\nno newline");
+    let said = String::from_utf8_lossy(&echo.stderr);
+    assert!(
+        said.contains("line 1 from the client is not JSON"),
+        "{said}"
+    );
+    assert!(
+        said.contains("line 1 from the server is not JSON"),
+        "{said}"
+    );
+    let missing = with_input(&["tap", "--", "/nonexistent/server"], b"");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/server"));
+}
+
+#[test]
+fn tap_prints_a_hosts_entry_and_refuses_what_it_does_not_know() {
+    let printed = with_input(
+        &[
+            "tap",
+            "--print-config",
+            "claude-desktop",
+            "--",
+            "python3",
+            "server.py",
+        ],
+        b"",
+    );
+    assert!(printed.status.success());
+    let entry: Value = serde_json::from_slice(&printed.stdout).expect("JSON on stdout");
+    let server = &entry["mcpServers"]["tapped"];
+    assert_eq!(server["args"][0], "tap");
+    assert_eq!(server["args"][2], "python3");
+    assert!(Path::new(server["command"].as_str().expect("a path")).is_absolute());
+    for bad in [
+        &["tap"][..],
+        &["tap", "--print-config", "notepad", "--", "x"][..],
+    ] {
+        let refused = with_input(bad, b"");
+        assert_eq!(refused.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+/// `tests/peers`, or `MCP_LANES_PEERS_DIR` (as `sdk_clients.rs` reads it).
+fn peers() -> PathBuf {
+    std::env::var_os("MCP_LANES_PEERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers"))
+}
+
+#[test]
+fn the_python_sdk_client_talks_to_the_reference_server_through_tap() {
+    let python = peers().join(".venv/bin/python");
+    if !python.is_file() {
+        assert!(
+            std::env::var_os("MCP_LANES_REQUIRE_PEERS").is_none(),
+            "the Python SDK is not installed in {} (scripts/setup.sh peers)",
+            peers().display()
+        );
+        eprintln!("skipped: the Python SDK is not installed");
+        return;
+    }
+    let out = scratch("sdk.json");
+    let command = format!(
+        "stdio:{BIN} tap --out {} -- {BIN} serve --preset reference",
+        out.display()
+    );
+    let run = Command::new(&python)
+        .arg(peers().join("smoke/client.py"))
+        .args([&command, "--tool", "test_simple_text", "--timeout", "20"])
+        .output()
+        .expect("the Python client runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let summary: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or("")).expect("a summary");
+    assert_eq!(
+        summary["ok"],
+        true,
+        "{summary}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // tap writes --out once the server has exited: the SDK closes its stdin.
+    let written = (0..50).find_map(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::fs::read_to_string(&out).ok()
+    });
+    let timelines: Value = serde_json::from_str(&written.expect("--out written")).expect("JSON");
+    let labels: Vec<&str> = timelines[0]["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["label"].as_str())
+        .collect();
+    assert!(
+        labels.iter().any(|l| l.contains("tools/call")),
+        "{labels:?}"
+    );
+    let graded = Command::new(BIN)
+        .args(["check", "--transcript", out.to_str().expect("UTF-8")])
+        .output()
+        .expect("check runs");
+    assert!(
+        graded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&graded.stdout)
+    );
+}
