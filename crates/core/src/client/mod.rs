@@ -210,6 +210,9 @@ pub struct Client {
     /// Every deadline (`timers.rs`).
     timers: TimerTable,
     next_id: i64,
+    /// The ids it sent (bounded, [`script::MAX_USED_IDS`]): its counter
+    /// skips those a hand-written message used (RPC-ID).
+    used_ids: Vec<RequestId>,
     outbox: VecDeque<ClientOutput>,
 }
 
@@ -235,6 +238,7 @@ impl Client {
             relists: Vec::new(),
             timers,
             next_id,
+            used_ids: Vec::new(),
             outbox: VecDeque::new(),
         }
     }

@@ -15,8 +15,20 @@ fn template(method: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The tools/call template naming `tool`, with arguments that fit its
+/// inputSchema (M-TOOL-INPUT) when a lesson preset has it.
 fn call(tool: &str) -> String {
-    template(methods::TOOLS_CALL).replace("list_incidents", tool)
+    let text = template(methods::TOOLS_CALL).replace("list_incidents", tool);
+    let schema = [presets::deploy_console(), presets::order_desk()]
+        .into_iter()
+        .flat_map(|c| c.tools)
+        .find(|t| t.name == tool)
+        .map(|t| t.input_schema);
+    let (Some(schema), Ok(mut value)) = (schema, serde_json::from_str::<Value>(&text)) else {
+        return text;
+    };
+    value["params"]["arguments"] = crate::client::example_arguments(&schema);
+    serde_json::to_string_pretty(&value).unwrap_or(text)
 }
 
 #[test]
@@ -114,6 +126,14 @@ fn l_init_editor_initialize_then_tools_call_is_a_legacy_session() {
             .text
             .replace("list_incidents", "read_note")
             .replace("\"id\": 1", "\"id\": 2");
+        // read_note needs its title (L-TOOL-INPUT: -32602 without it).
+        let before = match serde_json::from_str::<Value>(&before) {
+            Ok(mut v) => {
+                v["params"]["arguments"] = json!({"title": "standup"});
+                v.to_string()
+            }
+            Err(_) => before,
+        };
         let ex = s.send(init, None);
         assert_eq!(ex.badge, Badge::Result, "{transport:?}");
         assert_eq!(

@@ -72,6 +72,7 @@ fn call(
         declare,
         version: None,
         retry_on_missing_capability: retry,
+        follow_cursor: false,
     }
 }
 
@@ -732,6 +733,7 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
                         declare: None,
                         version: None,
                         retry_on_missing_capability: false,
+                        follow_cursor: false,
                     },
                 })
                 .collect();
