@@ -56,7 +56,7 @@ pub use config::{
 };
 pub use conn::ConnId;
 pub(crate) use fault::Fault;
-pub use mrtr::SIMULATION_KEY;
+pub use mrtr::{simulation_key, SIMULATION_KEY};
 pub use sessions::{SessionIds, SessionPolicy};
 pub use streams::SseEvent;
 pub use tools::LOG_LEVELS;

@@ -21,6 +21,24 @@ use crate::rules;
 /// It protects nothing real; `serve` replaces it with a random one.
 pub const SIMULATION_KEY: &[u8] = b"mcp-lanes simulation requestState key, not a secret";
 
+/// The key that signs the requestState and cursors of one simulated
+/// set-up: HMAC-SHA256 under [`SIMULATION_KEY`] of the set-up's label and
+/// its server's name and version. Derived, never drawn, so a run repeats
+/// byte for byte; different set-ups sign differently, as two deployments
+/// would, so a state from one lane never opens in another.
+pub fn simulation_key(setup_label: &str, server: &super::ServerConfig) -> Vec<u8> {
+    use hmac::{Hmac, Mac};
+    let mut mac = match Hmac::<Sha256>::new_from_slice(SIMULATION_KEY) {
+        Ok(mac) => mac,
+        Err(_) => return SIMULATION_KEY.to_vec(),
+    };
+    for part in [setup_label, &server.info.name, &server.info.version] {
+        mac.update(part.as_bytes());
+        mac.update(b"\n");
+    }
+    mac.finalize().into_bytes().to_vec()
+}
+
 /// How long a requestState stays valid (ms on the server's clock).
 pub const STATE_TTL_MS: u64 = 10 * 60 * 1000;
 
