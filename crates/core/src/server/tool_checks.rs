@@ -62,9 +62,18 @@ impl Server {
         revision: &ProtocolVersion,
     ) -> Result<Option<Answered>, Refusal> {
         let errors = input_schema::validate(&tool.input_schema, arguments);
-        let problem = match input_schema::describe(&errors) {
-            Some(problem) => problem,
-            None => {
+        // The wire text says what is wrong (the server's own words); the
+        // note names only where, as data, so it reads in any language.
+        let place = errors.first().map(|e| {
+            if e.path == "$" {
+                "arguments".to_string()
+            } else {
+                e.path.trim_start_matches("$.").to_string()
+            }
+        });
+        let (problem, place) = match (input_schema::describe(&errors), place) {
+            (Some(problem), Some(place)) => (problem, place),
+            _ => {
                 // The question's own argument is asked for, not missing.
                 let asked = tool.asks.as_ref().and_then(|q| q.argument.as_deref());
                 let missing: Vec<String> = filled_texts(tool)
@@ -74,7 +83,7 @@ impl Server {
                     .collect();
                 match missing.first() {
                     None => return Ok(None),
-                    Some(word) => format!("{word}: required, but missing"),
+                    Some(word) => (format!("{word}: required, but missing"), word.clone()),
                 }
             }
         };
@@ -83,7 +92,7 @@ impl Server {
                 Fault::InvalidParams,
                 format!("Invalid arguments for tool {}: {problem}", tool.name),
                 &[rules::L_TOOL_INPUT],
-                crate::note!("server.checks.invalid_arguments_protocol", "The arguments do not fit {tool}'s inputSchema ({problem}); in {revision} invalid arguments are a protocol error: -32602, and the tool does nothing.", tool = tool.name, problem = problem, revision = revision),
+                crate::note!("server.checks.invalid_arguments_protocol", "The arguments do not fit {tool}'s inputSchema (at {place}); in {revision} invalid arguments are a protocol error: -32602, and the tool does nothing.", tool = tool.name, place = place, revision = revision),
             ));
         }
         let text = format!("Invalid arguments for {}: {problem}", tool.name);
@@ -91,7 +100,7 @@ impl Server {
         Ok(Some((
             result,
             vec![rules::M_TOOL_INPUT],
-            crate::note!("server.checks.invalid_arguments_tool_error", "The arguments do not fit {tool}'s inputSchema ({problem}): a tool execution error with isError true that names the field, so the model can correct the call; the tool does nothing.", tool = tool.name, problem = problem),
+            crate::note!("server.checks.invalid_arguments_tool_error", "The arguments do not fit {tool}'s inputSchema (at {place}): a tool execution error with isError true that names the field, so the model can correct the call; the tool does nothing.", tool = tool.name, place = place),
         )))
     }
 

@@ -558,8 +558,8 @@ fn tool_value(t: &ToolDef) -> Value {
                 list.iter()
                     .map(|p| {
                         let mut o = Obj::default();
-                        o.put("progress", p.progress)
-                            .opt("total", p.total)
+                        o.put("progress", whole(p.progress))
+                            .opt("total", p.total.map(whole))
                             .opt("message", p.message.clone());
                         o.done()
                     })
@@ -567,6 +567,15 @@ fn tool_value(t: &ToolDef) -> Value {
             }),
         )
         .done()
+}
+
+/// A number as an author writes it: `3`, not `3.0`.
+fn whole(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
 }
 
 fn client_value(c: &ClientDef) -> Value {
