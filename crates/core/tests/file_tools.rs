@@ -298,8 +298,13 @@ fn with_token(arguments: Value, token: Value) -> Value {
 
 #[test]
 fn m_progress_a_file_tool_reports_its_progress_before_its_result() {
-    for (era, client) in [("modern", "bare"), ("legacy", "legacy-old")] {
-        let file = scenario(
+    for (era, client, transport) in [
+        ("modern", "bare", "stdio"),
+        ("modern", "bare", "http"),
+        ("legacy", "legacy-old", "stdio"),
+        ("legacy", "legacy-new", "http"),
+    ] {
+        let mut file = scenario(
             weather(era),
             client,
             json!([
@@ -307,13 +312,14 @@ fn m_progress_a_file_tool_reports_its_progress_before_its_result() {
                 call(json!({"city": "Oslo", "days": 2}))
             ]),
         );
+        file["setups"][0]["transport"] = json!(transport);
         let t = &run(&file)[0];
         let from_server = sent(t, Side::Server);
         let progress: Vec<&Value> = from_server
             .iter()
             .filter(|m| m["method"] == "notifications/progress")
             .collect();
-        assert_eq!(progress.len(), 3, "{era}: {from_server:?}");
+        assert_eq!(progress.len(), 3, "{era} {transport}: {from_server:?}");
         assert_eq!(
             progress[0]["params"],
             json!({"progressToken": "p-1", "progress": 1, "total": 3, "message": "fetching"})
