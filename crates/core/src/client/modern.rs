@@ -443,6 +443,12 @@ impl Client {
                     ErrorCode::INVALID_PARAMS if err.message.starts_with("Unknown tool") => {
                         vec![rules::M_UNKNOWN_TOOL]
                     }
+                    ErrorCode::INVALID_PARAMS if err.message == "Invalid cursor" => {
+                        vec![rules::M_PAGINATION]
+                    }
+                    ErrorCode::INVALID_PARAMS if err.message.starts_with("Invalid arguments") => {
+                        vec![rules::L_TOOL_INPUT]
+                    }
                     ErrorCode::INVALID_PARAMS if err.message.contains("_meta") => {
                         vec![rules::M_META_REQUIRED]
                     }

@@ -212,8 +212,7 @@ impl Server {
                     Err(refusal) => self.refuse(Some(&id), refusal, revision),
                     Ok(page) => {
                         rules.extend(page.rules());
-                        let mut note = note;
-                        note.push(page.note());
+                        let note = page.note(method, note);
                         let mut result = Map::new();
                         page.put(&mut result, key);
                         reply(self, Value::Object(result), &rules, note)

@@ -382,12 +382,12 @@ impl Server {
         items: Vec<Value>,
         params: &Value,
         rules: &[RuleId],
-        mut note: Note,
+        note: Note,
     ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let page = self.page(method, items, params)?;
         let mut rules = rules.to_vec();
         rules.extend(page.rules());
-        note.push(page.note());
+        let note = page.note(method, note);
         let mut result = ResultType::COMPLETE.start_result();
         page.put(&mut result, key);
         Ok((Value::Object(result), rules, note))

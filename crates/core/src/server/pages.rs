@@ -46,16 +46,18 @@ impl Page {
         }
     }
 
-    /// The sentence a paged answer's note ends with (none when not paged).
-    pub fn note(&self) -> Note {
+    /// The note of this answer: `whole`, the list's own note, when the
+    /// list was not paged; else what this page holds.
+    pub fn note(&self, method: &str, whole: Note) -> Note {
         if !self.paged {
-            return Note::default();
+            return whole;
         }
         let to = self.from + self.items.len();
         if self.next.is_some() {
             crate::note!(
                 "server.pages.page_with_cursor",
-                "One page: items {from} to {to} of {total}, and a nextCursor for the rest.",
+                "{method} answers one page: items {from} to {to} of {total}, and a nextCursor for the rest.",
+                method = method,
                 from = self.from + 1,
                 to = to,
                 total = self.total
@@ -63,7 +65,8 @@ impl Page {
         } else {
             crate::note!(
                 "server.pages.last_page",
-                "Items {from} to {to} of {total}: the last page, so no nextCursor.",
+                "{method} answers items {from} to {to} of {total}: the last page, so no nextCursor.",
+                method = method,
                 from = self.from + 1,
                 to = to,
                 total = self.total
