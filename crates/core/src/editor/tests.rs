@@ -507,3 +507,35 @@ fn a_real_servers_answer_is_recorded_as_it_came_json_sse_or_nothing() {
     assert_eq!(lane.server_label, "http://127.0.0.1:9/mcp");
     assert!(lane.events.len() >= 6);
 }
+
+#[test]
+fn m_tool_input_editor_marks_arguments_that_break_the_schema_by_path() {
+    let s = EditorSession::new(presets::notes(), TransportKind::Stdio);
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_note","arguments":{"title":3}}}"#;
+    let warnings: Vec<(String, String)> = s
+        .lint(text)
+        .warnings
+        .into_iter()
+        .filter(|w| w.rule == Some(rules::M_TOOL_INPUT))
+        .map(|w| (w.path, w.message.text().to_string()))
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![
+            (
+                "params.arguments.body".to_string(),
+                "required, but missing".to_string()
+            ),
+            (
+                "params.arguments.title".to_string(),
+                "expected type string, got 3".to_string()
+            ),
+        ]
+    );
+    let fine = text.replace(r#"{"title":3}"#, r#"{"title":"a","body":"b"}"#);
+    assert!(s
+        .lint(&fine)
+        .warnings
+        .iter()
+        .all(|w| w.rule != Some(rules::M_TOOL_INPUT)));
+}

@@ -17,6 +17,67 @@ pub const MAX_DEPTH: usize = 32;
 /// Most problems one check reports (the first ones, in document order).
 pub const MAX_ERRORS: usize = 32;
 
+/// What is wrong at a place, as data (a view says it in its language
+/// with [`InputError::note`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The schema there is `false`: no value is allowed.
+    NothingAllowed,
+    /// Another type was expected.
+    WrongType {
+        /// The type names the schema allows, e.g. `["integer"]`.
+        types: Vec<String>,
+        /// The value found, cut short.
+        got: String,
+    },
+    /// Not one of the schema's `enum` values.
+    NotInEnum {
+        /// The allowed values, as JSON.
+        allowed: String,
+        /// The value found, cut short.
+        got: String,
+    },
+    /// Not the schema's `const`.
+    NotConst {
+        /// The one allowed value, as JSON.
+        expected: String,
+        /// The value found, cut short.
+        got: String,
+    },
+    /// A number below `minimum` (`inclusive`), or not above
+    /// `exclusiveMinimum`.
+    BelowMinimum {
+        /// The limit.
+        limit: String,
+        /// Whether the limit itself is allowed.
+        inclusive: bool,
+    },
+    /// A number above `maximum` (`inclusive`), or not below
+    /// `exclusiveMaximum`.
+    AboveMaximum {
+        /// The limit.
+        limit: String,
+        /// Whether the limit itself is allowed.
+        inclusive: bool,
+    },
+    /// A string shorter than `minLength` characters.
+    TooShort {
+        /// The limit.
+        min: u64,
+    },
+    /// A string longer than `maxLength` characters.
+    TooLong {
+        /// The limit.
+        max: u64,
+    },
+    /// A `required` property is missing.
+    Missing,
+    /// A property the schema does not have, where `additionalProperties`
+    /// is false.
+    NotAllowed,
+}
+
 /// One way the arguments break the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
@@ -26,8 +87,80 @@ pub struct InputError {
     /// The field's own name when it is a property (`city` for `$.city`),
     /// for messages that name the field; empty for the root or an item.
     pub field: String,
-    /// What is wrong, in English, e.g. `expected an integer, got "two"`.
+    /// What is wrong, in English, e.g. `expected an integer, got "two"`
+    /// (the server's own words in a tool error).
     pub message: String,
+    /// What is wrong, as data.
+    pub problem: Problem,
+}
+
+impl InputError {
+    /// What is wrong as a keyed note, said in any language of the
+    /// catalogs (the values in it are data).
+    pub fn note(&self) -> crate::note::Note {
+        match &self.problem {
+            Problem::NothingAllowed => {
+                crate::note!("input.nothing_allowed", "no value is allowed here")
+            }
+            Problem::WrongType { types, got } => crate::note!(
+                "input.wrong_type",
+                "expected type {types}, got {got}",
+                types = types.join(" | "),
+                got = got
+            ),
+            Problem::NotConst { expected, got } => crate::note!(
+                "input.not_const",
+                "expected {expected}, got {got}",
+                expected = expected,
+                got = got
+            ),
+            Problem::NotInEnum { allowed, got } => crate::note!(
+                "input.not_in_enum",
+                "expected one of {allowed}, got {got}",
+                allowed = allowed,
+                got = got
+            ),
+            Problem::BelowMinimum {
+                limit,
+                inclusive: true,
+            } => crate::note!("input.minimum", "must be at least {limit}", limit = limit),
+            Problem::BelowMinimum {
+                limit,
+                inclusive: false,
+            } => crate::note!(
+                "input.exclusive_minimum",
+                "must be more than {limit}",
+                limit = limit
+            ),
+            Problem::AboveMaximum {
+                limit,
+                inclusive: true,
+            } => crate::note!("input.maximum", "must be at most {limit}", limit = limit),
+            Problem::AboveMaximum {
+                limit,
+                inclusive: false,
+            } => crate::note!(
+                "input.exclusive_maximum",
+                "must be less than {limit}",
+                limit = limit
+            ),
+            Problem::TooShort { min } => crate::note!(
+                "input.min_length",
+                "must be at least {min} characters long",
+                min = min
+            ),
+            Problem::TooLong { max } => crate::note!(
+                "input.max_length",
+                "must be at most {max} characters long",
+                max = max
+            ),
+            Problem::Missing => crate::note!("input.missing", "required, but missing"),
+            Problem::NotAllowed => crate::note!(
+                "input.not_allowed",
+                "not a property of this tool (additionalProperties is false)"
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for InputError {
@@ -58,13 +191,44 @@ pub fn describe(errors: &[InputError]) -> Option<String> {
     Some(format!("{place}: {}", first.message))
 }
 
-fn push(errors: &mut Vec<InputError>, path: &str, field: &str, message: String) {
+fn push(errors: &mut Vec<InputError>, path: &str, field: &str, problem: Problem) {
     if errors.len() < MAX_ERRORS {
         errors.push(InputError {
             path: path.to_string(),
             field: field.to_string(),
-            message,
+            message: problem_text(&problem),
+            problem,
         });
+    }
+}
+
+/// A problem in English: the server's words in a tool error.
+fn problem_text(problem: &Problem) -> String {
+    match problem {
+        Problem::NothingAllowed => "no value is allowed here".into(),
+        Problem::WrongType { types, got } => format!("expected {}, got {got}", type_words(types)),
+        Problem::NotConst { expected, got } => format!("expected {expected}, got {got}"),
+        Problem::NotInEnum { allowed, got } => format!("expected one of {allowed}, got {got}"),
+        Problem::BelowMinimum {
+            limit,
+            inclusive: true,
+        } => format!("must be at least {limit}"),
+        Problem::BelowMinimum {
+            limit,
+            inclusive: false,
+        } => format!("must be more than {limit}"),
+        Problem::AboveMaximum {
+            limit,
+            inclusive: true,
+        } => format!("must be at most {limit}"),
+        Problem::AboveMaximum {
+            limit,
+            inclusive: false,
+        } => format!("must be less than {limit}"),
+        Problem::TooShort { min } => format!("must be at least {min} characters long"),
+        Problem::TooLong { max } => format!("must be at most {max} characters long"),
+        Problem::Missing => "required, but missing".into(),
+        Problem::NotAllowed => "not a property of this tool (additionalProperties is false)".into(),
     }
 }
 
@@ -81,7 +245,7 @@ fn check(
     }
     let schema = match schema {
         Value::Bool(false) => {
-            push(errors, path, field, "no value is allowed here".into());
+            push(errors, path, field, Problem::NothingAllowed);
             return;
         }
         Value::Object(schema) => schema,
@@ -93,7 +257,10 @@ fn check(
                 errors,
                 path,
                 field,
-                format!("expected {}, got {}", type_words(expected), shown(value)),
+                Problem::WrongType {
+                    types: type_names(expected),
+                    got: shown(value),
+                },
             );
             return;
         }
@@ -105,7 +272,10 @@ fn check(
                 errors,
                 path,
                 field,
-                format!("expected one of {}, got {}", list.join(", "), shown(value)),
+                Problem::NotInEnum {
+                    allowed: list.join(", "),
+                    got: shown(value),
+                },
             );
         }
     }
@@ -115,7 +285,10 @@ fn check(
                 errors,
                 path,
                 field,
-                format!("expected {constant}, got {}", shown(value)),
+                Problem::NotConst {
+                    expected: constant.to_string(),
+                    got: shown(value),
+                },
             );
         }
     }
@@ -134,12 +307,7 @@ fn check(
             if let Some(Value::Array(required)) = schema.get("required") {
                 for name in required.iter().filter_map(Value::as_str) {
                     if !map.contains_key(name) {
-                        push(
-                            errors,
-                            &child(path, name),
-                            name,
-                            "required, but missing".into(),
-                        );
+                        push(errors, &child(path, name), name, Problem::Missing);
                     }
                 }
             }
@@ -149,12 +317,7 @@ fn check(
                 let at = child(path, name);
                 match properties.and_then(|p| p.get(name)) {
                     Some(item_schema) => check(item_schema, item, &at, name, depth + 1, errors),
-                    None if closed => push(
-                        errors,
-                        &at,
-                        name,
-                        "not a property of this tool (additionalProperties is false)".into(),
-                    ),
+                    None if closed => push(errors, &at, name, Problem::NotAllowed),
                     None => {
                         if let Some(extra @ Value::Object(_)) = schema.get("additionalProperties") {
                             check(extra, item, &at, name, depth + 1, errors);
@@ -194,13 +357,24 @@ fn bounds(
                 errors,
                 path,
                 field,
-                format!("must be at least {}", num(min)),
+                Problem::BelowMinimum {
+                    limit: num(min),
+                    inclusive: true,
+                },
             );
         }
     }
     if let Some(max) = limit("maximum") {
         if n > max {
-            push(errors, path, field, format!("must be at most {}", num(max)));
+            push(
+                errors,
+                path,
+                field,
+                Problem::AboveMaximum {
+                    limit: num(max),
+                    inclusive: true,
+                },
+            );
         }
     }
     if let Some(min) = limit("exclusiveMinimum") {
@@ -209,7 +383,10 @@ fn bounds(
                 errors,
                 path,
                 field,
-                format!("must be more than {}", num(min)),
+                Problem::BelowMinimum {
+                    limit: num(min),
+                    inclusive: false,
+                },
             );
         }
     }
@@ -219,7 +396,10 @@ fn bounds(
                 errors,
                 path,
                 field,
-                format!("must be less than {}", num(max)),
+                Problem::AboveMaximum {
+                    limit: num(max),
+                    inclusive: false,
+                },
             );
         }
     }
@@ -235,22 +415,12 @@ fn lengths(
     let limit = |key: &str| schema.get(key).and_then(Value::as_u64);
     if let Some(min) = limit("minLength") {
         if (len as u64) < min {
-            push(
-                errors,
-                path,
-                field,
-                format!("must be at least {min} characters long"),
-            );
+            push(errors, path, field, Problem::TooShort { min });
         }
     }
     if let Some(max) = limit("maxLength") {
         if (len as u64) > max {
-            push(
-                errors,
-                path,
-                field,
-                format!("must be at most {max} characters long"),
-            );
+            push(errors, path, field, Problem::TooLong { max });
         }
     }
 }
@@ -295,7 +465,21 @@ fn is_type(name: &str, value: &Value) -> bool {
     }
 }
 
-fn type_words(expected: &Value) -> String {
+/// The type names of a schema's `type` (a name or a list of names).
+fn type_names(expected: &Value) -> Vec<String> {
+    match expected {
+        Value::String(t) => vec![t.clone()],
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        other => vec![other.to_string()],
+    }
+}
+
+/// Type names in English: `an integer`, `a string or null`.
+fn type_words(types: &[String]) -> String {
     let word = |t: &str| match t {
         "object" => "an object".to_string(),
         "array" => "an array".to_string(),
@@ -303,16 +487,11 @@ fn type_words(expected: &Value) -> String {
         "null" => "null".to_string(),
         other => format!("a {other}"),
     };
-    match expected {
-        Value::String(t) => word(t),
-        Value::Array(types) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .map(word)
-            .collect::<Vec<_>>()
-            .join(" or "),
-        other => other.to_string(),
-    }
+    types
+        .iter()
+        .map(|t| word(t))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// Equality as JSON Schema means it: `1` and `1.0` are the same number.
