@@ -423,6 +423,16 @@ fn m_unknown_tool_tools_call_template_calls_a_tool_of_the_target() {
         };
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["id"], json!(7));
+        // Its arguments fit the tool's inputSchema (M-TOOL-INPUT).
+        let session = EditorSession::new(config.clone(), TransportKind::Stdio);
+        assert!(
+            session
+                .lint(&text)
+                .warnings
+                .iter()
+                .all(|w| w.rule != Some(rules::M_TOOL_INPUT)),
+            "{id}: {text}"
+        );
         if let Some(first) = config.tools.first() {
             let name = value["params"]["name"].as_str().unwrap();
             assert!(config.tools.iter().any(|t| t.name == name), "{id}: {name}");
