@@ -755,3 +755,36 @@ fn m_prompts_a_legacy_session_serves_the_prompts_it_lists() {
         );
     }
 }
+
+#[test]
+fn m_tool_input_the_question_s_own_argument_is_filled_from_the_answer() {
+    for (era, client) in [("modern", "rich"), ("legacy", "legacy-host")] {
+        let server = json!({
+            "id": "srv",
+            "era": era,
+            "tools": [{
+                "name": "today",
+                "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string"}}, "required": ["city"]},
+                "asks": {
+                    "message": "Which unit for {city}?",
+                    "argument": "unit",
+                    "requestedSchema": {"type": "object", "properties": {"unit": {"type": "string", "default": "celsius"}}}
+                },
+                "result": "{city}: 14 degrees {unit}."
+            }]
+        });
+        let file = scenario(
+            server,
+            client,
+            json!([{"do": "call", "tool": "today", "arguments": {"city": "Oslo"}}]),
+        );
+        let t = &run(&file)[0];
+        let answer = results(t).pop().unwrap_or_default();
+        // The simulated user answers the form (its own value for unit).
+        let text = text_of(&answer);
+        assert!(
+            text.starts_with("Oslo: 14 degrees ") && !text.contains('{'),
+            "{era}: {answer}"
+        );
+    }
+}

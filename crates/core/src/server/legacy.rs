@@ -584,10 +584,22 @@ impl Server {
                 crate::note!("legacy.response_id_matches_no", "A response for id {id} matches no request the server is waiting on; it is ignored.", id = id));
             return;
         };
+        // The user's answer fills what the arguments left (the question's
+        // own argument); the arguments win.
+        let mut filled = answer
+            .as_ref()
+            .ok()
+            .and_then(|r| r.get("content"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(arguments) = call.arguments.as_object() {
+            filled.extend(arguments.clone());
+        }
         let tool = self
             .config
             .tool(&call.tool)
-            .map(|t| t.instantiate(&call.arguments));
+            .map(|t| t.instantiate(&Value::Object(filled)));
         let result_text = tool
             .as_ref()
             .map(|t| t.result_text.clone())

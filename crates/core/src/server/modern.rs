@@ -488,6 +488,9 @@ impl Server {
             }
             return self.modern_behaviour(conn, &tool, &behaviour, &params, caps);
         }
+        // The user's answer, once given: it fills the result's placeholders
+        // the arguments left (the question's own argument).
+        let mut answered: Option<Map<String, Value>> = None;
         // MRTR: ask first, act after, so nothing is held across the round trip.
         if let Some(question) = &tool.asks {
             let provided = question
@@ -510,6 +513,7 @@ impl Server {
                 let answer = p.input_responses.as_ref().and_then(|r| r.get(INPUT_KEY));
                 match (answer, p.request_state.as_deref()) {
                     (Some(answer), Some(_)) => {
+                        answered = answer.get("content").and_then(Value::as_object).cloned();
                         let action = answer.get("action").and_then(Value::as_str).unwrap_or("");
                         if action != "accept" {
                             let result = self.tool_result(
@@ -590,7 +594,14 @@ impl Server {
                 ),
             );
         }
-        let result = self.tool_result(&tool.result_text, false);
+        let result_text = match answered {
+            Some(mut filled) => {
+                filled.extend(arguments.clone());
+                spec.instantiate(&Value::Object(filled)).result_text
+            }
+            None => tool.result_text.clone(),
+        };
+        let result = self.tool_result(&result_text, false);
         Ok((
             result,
             vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
