@@ -788,3 +788,20 @@ fn m_tool_input_the_question_s_own_argument_is_filled_from_the_answer() {
         );
     }
 }
+
+#[test]
+fn l_tool_input_2024_11_05_and_2025_03_26_sessions_get_32602_too() {
+    for version in ["2024-11-05", "2025-03-26"] {
+        let mut server = weather("legacy");
+        server["legacyVersions"] = json!([version]);
+        let mut file = scenario(server, "legacy-old", json!([call(json!({"city": 7}))]));
+        file["clients"][1]["legacyVersions"] = json!([version]);
+        let t = &run(&file)[0];
+        let answer = results(t).pop().unwrap_or_default();
+        assert_eq!(
+            answer.pointer("/error/code"),
+            Some(&json!(-32602)),
+            "{version}: {answer}"
+        );
+    }
+}
