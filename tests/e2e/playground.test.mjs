@@ -42,7 +42,7 @@ test('the page loads quietly and the picker lists the 20 scenarios with summarie
   const view = await openScenario(app, null);
   const { page } = view;
   const items = page.locator(`${sel('scenario-picker')} li`);
-  assert.equal(await items.count(), 20);
+  assert.equal(await items.count(), 21);
   for (let i = 0; i < 20; i++) {
     const text = await items.nth(i).innerText();
     assert.match(text, new RegExp(`^${i + 1}\\. `), `item ${i + 1} is numbered`);

@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 20] = [
+const SCENARIOS: [&str; 21] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -26,6 +26,7 @@ const SCENARIOS: [&str; 20] = [
     "per-request-logging",
     "mrtr-sampling-roots",
     "subscriptions-listen",
+    "tool-errors-pages-progress",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

@@ -137,6 +137,10 @@ pub enum Step {
         version: Option<String>,
         /// On -32021, retry declaring the capability if the client has it.
         retry_on_missing_capability: bool,
+        /// For a list: ask for the next page while the result carries a
+        /// `nextCursor` (M-PAGINATION).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        follow_cursor: bool,
     },
     /// Send this exact text, e.g. a deliberately broken request.
     Raw {
@@ -204,6 +208,7 @@ impl Step {
             declare: None,
             version: None,
             retry_on_missing_capability: true,
+            follow_cursor: false,
         }
     }
     /// A request with no params besides `_meta`.
@@ -214,6 +219,7 @@ impl Step {
             declare: None,
             version: None,
             retry_on_missing_capability: true,
+            follow_cursor: false,
         }
     }
 }

@@ -35,18 +35,30 @@ type HeaderPlan = Result<(Vec<(String, String)>, Vec<RuleId>, Option<String>), (
 impl Client {
     /// A complete result of the step in progress: remember what a list
     /// returned (pages after the first are not fetched).
-    pub(super) fn remember_list(&mut self, method: &str, result: &Value) {
+    /// Keeps what a list returned; `next_page`: the result is a later
+    /// page, whose items follow those kept (M-PAGINATION).
+    pub(super) fn remember_list(&mut self, method: &str, result: &Value, next_page: bool) {
         let key = match method {
             methods::TOOLS_LIST => "tools",
             methods::RESOURCES_LIST => "resources",
             methods::PROMPTS_LIST => "prompts",
             _ => return,
         };
-        let items: Vec<Value> = result
+        let mut items: Vec<Value> = result
             .get(key)
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
+        if next_page {
+            let kept = match method {
+                methods::TOOLS_LIST => self.known.listed.tools.clone(),
+                methods::RESOURCES_LIST => self.known.listed.resources.clone(),
+                _ => self.known.listed.prompts.clone(),
+            };
+            let mut all = kept.unwrap_or_default();
+            all.append(&mut items);
+            items = all;
+        }
         match method {
             methods::TOOLS_LIST => self.remember_tools(items),
             methods::RESOURCES_LIST => self.known.listed.resources = Some(items),
@@ -288,6 +300,7 @@ impl Client {
                     declare: None,
                     version: None,
                     retry_on_missing_capability: true,
+                    follow_cursor: false,
                 })
             })
             .take(take)

@@ -211,6 +211,9 @@ pub struct Client {
     /// Every deadline (`timers.rs`).
     timers: TimerTable,
     next_id: i64,
+    /// The ids it sent (bounded, [`script::MAX_USED_IDS`]): its counter
+    /// skips those a hand-written message used (RPC-ID).
+    used_ids: Vec<RequestId>,
     outbox: VecDeque<ClientOutput>,
 }
 
@@ -236,6 +239,7 @@ impl Client {
             relists: Vec::new(),
             timers,
             next_id,
+            used_ids: Vec::new(),
             outbox: VecDeque::new(),
         }
     }

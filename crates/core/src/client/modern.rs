@@ -311,8 +311,12 @@ impl Client {
                         if result.get("isError") == Some(&Value::Bool(true)) {
                             self.decide(&[rules::L_FALLBACK], crate::note!("client.modern.tool_error_model_reads", "A tool error: the model reads it and can re-call with what it names."));
                         }
-                        if let Step::Request { method, .. } = &job.step {
-                            self.remember_list(method, &result);
+                        if let Step::Request { method, params, .. } = &job.step {
+                            let next_page = params.get("cursor").is_some();
+                            self.remember_list(method, &result, next_page);
+                        }
+                        if self.follow_cursor(now, &mut job, &result) {
+                            return;
                         }
                         self.work.job = None;
                         self.advance(now);
@@ -323,11 +327,38 @@ impl Client {
         }
     }
 
+    /// For a step that follows cursors (M-PAGINATION): asks for the next
+    /// page when `result` has a `nextCursor`, and says so. `false`: the
+    /// step is done.
+    fn follow_cursor(&mut self, now: SimTime, job: &mut Job, result: &Value) -> bool {
+        let Step::Request {
+            method,
+            params,
+            follow_cursor: true,
+            ..
+        } = &mut job.step
+        else {
+            return false;
+        };
+        let Some(cursor) = result.get("nextCursor").and_then(Value::as_str) else {
+            return false;
+        };
+        let method = method.clone();
+        params["cursor"] = json!(cursor);
+        job.input = None;
+        job.version_retries = 0;
+        self.work.job = Some(job.clone());
+        self.decide(&[rules::M_PAGINATION, rules::RPC_ID], crate::note!("client.modern.next_page", "The result ends with a nextCursor: more of the list follows. The client asks for the next page, {method} with that cursor exactly as it came and a new id.", method = method));
+        self.send_job(now);
+        true
+    }
+
     pub(super) fn on_job_error(&mut self, now: SimTime, era: Era, mut job: Job, err: ErrorObject) {
         let retry = matches!(
             job.step,
             Step::Request {
                 retry_on_missing_capability: true,
+                follow_cursor: false,
                 ..
             }
         );
@@ -411,6 +442,12 @@ impl Client {
                     ErrorCode::METHOD_NOT_FOUND => vec![rules::M_UNKNOWN_METHOD],
                     ErrorCode::INVALID_PARAMS if err.message.starts_with("Unknown tool") => {
                         vec![rules::M_UNKNOWN_TOOL]
+                    }
+                    ErrorCode::INVALID_PARAMS if err.message == "Invalid cursor" => {
+                        vec![rules::M_PAGINATION]
+                    }
+                    ErrorCode::INVALID_PARAMS if err.message.starts_with("Invalid arguments") => {
+                        vec![rules::L_TOOL_INPUT]
                     }
                     ErrorCode::INVALID_PARAMS if err.message.contains("_meta") => {
                         vec![rules::M_META_REQUIRED]

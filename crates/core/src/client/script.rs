@@ -17,6 +17,10 @@ use crate::transport::{sse, TransportKind};
 /// The largest SSE event the client reads from a response stream, in bytes.
 pub const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 
+/// How many of the ids it sent the client remembers, to tell a
+/// hand-written message that reuses one (RPC-ID).
+pub const MAX_USED_IDS: usize = 4096;
+
 /// A message to emit, with HTTP headers to send after the computed ones
 /// (the `Mcp-Param-*` headers of a tool call, C-PARAM-HEADERS).
 pub(super) struct Outgoing {
@@ -62,10 +66,25 @@ impl Client {
         self.output(ClientAction::Close, rules, note);
     }
 
+    /// The next id of the client's counter, skipping any a hand-written
+    /// message already used (RPC-ID).
     pub(super) fn fresh_id(&mut self) -> RequestId {
-        let id = RequestId::Number(self.next_id);
+        let mut id = RequestId::Number(self.next_id);
         self.next_id += 1;
+        while self.used_ids.contains(&id) {
+            id = RequestId::Number(self.next_id);
+            self.next_id += 1;
+        }
+        self.remember_id(&id);
         id
+    }
+
+    /// Notes an id the client sent, keeping at most [`MAX_USED_IDS`].
+    pub(super) fn remember_id(&mut self, id: &RequestId) {
+        if self.used_ids.len() >= MAX_USED_IDS {
+            self.used_ids.remove(0);
+        }
+        self.used_ids.push(id.clone());
     }
 
     /// Gives up on the current step and moves on.
@@ -247,7 +266,35 @@ impl Client {
             .as_ref()
             .and_then(|v| v.get("id"))
             .and_then(RequestId::from_json);
-        let is_request = id.is_some() || parsed.is_none();
+        // What a server answers: a request (even one whose id is null or
+        // of the wrong type: it gets -32600), text that is not JSON
+        // (-32700) or JSON that is no message at all (-32600). Only a
+        // notification or a response gets nothing back (RPC-NOTIFY), so
+        // the step ends as soon as it is sent.
+        let is_request = match parsed.as_ref().and_then(Value::as_object) {
+            None => true,
+            Some(obj) => {
+                let method = obj.contains_key("method");
+                let response = obj.contains_key("result") || obj.contains_key("error");
+                if method {
+                    obj.contains_key("id")
+                } else {
+                    !response
+                }
+            }
+        };
+        let mut violation = violation;
+        let mut rule_ids = rule_ids;
+        if let Some(id) = &id {
+            if self.used_ids.contains(id) {
+                violation.get_or_insert_with(|| crate::note!("client.raw_reused_id", "id {id} was already used by an earlier request of this client: a request id is never reused", id = id));
+                if !rule_ids.iter().any(|r| r == rules::RPC_ID) {
+                    rule_ids.push(rules::RPC_ID.to_string());
+                }
+            } else if parsed.as_ref().is_some_and(|v| v.get("method").is_some()) {
+                self.remember_id(id);
+            }
+        }
         let http = (self.transport == TransportKind::Http).then(|| {
             let headers = headers.unwrap_or_else(|| {
                 parsed
@@ -264,8 +311,6 @@ impl Client {
                 era: Era::Modern,
             };
             self.await_reply(waiting, self.deadline(now));
-        } else {
-            self.work.job = None;
         }
         let rules: Vec<RuleId> = rule_ids
             .iter()
@@ -282,6 +327,11 @@ impl Client {
             &rules,
             note,
         );
+        if !is_request {
+            // Nothing will answer: the step is done, and the next begins.
+            self.work.job = None;
+            self.advance(now);
+        }
     }
 
     /// Sends the current job's request in the current era.
@@ -330,7 +380,19 @@ impl Client {
                     .declare
                     .clone()
                     .unwrap_or_else(|| self.config.capabilities.clone());
-                params["_meta"] = self.meta(&version, &declare);
+                let own_meta = params.get("_meta").and_then(Value::as_object).cloned();
+                let mut meta = self.meta(&version, &declare);
+                // A step's own `_meta` keys travel too; the protocol's win.
+                let mut added = Vec::new();
+                if let (Some(own_meta), Some(meta)) = (own_meta, meta.as_object_mut()) {
+                    for (key, value) in own_meta {
+                        if !meta.contains_key(&key) {
+                            added.push(key.clone());
+                            meta.insert(key, value);
+                        }
+                    }
+                }
+                params["_meta"] = meta;
                 let caps = declare.names();
                 let mut rules = vec![rules::M_META_REQUIRED, rules::M_STATELESS];
                 let mut note = match &job.input {
@@ -359,6 +421,13 @@ impl Client {
                         rules.push(rules::C_MRTR_ROUNDS);
                     }
                 }
+                if !added.is_empty() {
+                    note.push(crate::note!(
+                        "client.meta_extras",
+                        "The step adds its own _meta: {keys}.",
+                        keys = added.join(", ")
+                    ));
+                }
                 for rule in header_rules {
                     if !rules.contains(&rule) {
                         rules.push(rule);
@@ -382,8 +451,25 @@ impl Client {
             }
             Era::Legacy => {
                 let id = self.fresh_id();
+                // A legacy request has no protocol keys in `_meta`; a step's
+                // own keys (a progressToken) still travel.
                 if let Some(obj) = params.as_object_mut() {
-                    obj.remove("_meta");
+                    let extra = obj.remove("_meta").and_then(|m| match m {
+                        Value::Object(mut m) => {
+                            for key in [
+                                crate::protocol::meta::PROTOCOL_VERSION,
+                                crate::protocol::meta::CLIENT_CAPABILITIES,
+                                crate::protocol::meta::CLIENT_INFO,
+                            ] {
+                                m.remove(key);
+                            }
+                            (!m.is_empty()).then_some(Value::Object(m))
+                        }
+                        _ => None,
+                    });
+                    if let Some(extra) = extra {
+                        obj.insert("_meta".into(), extra);
+                    }
                 }
                 let params = if params.as_object().is_some_and(|o| o.is_empty()) {
                     Value::Null

@@ -243,7 +243,36 @@ impl EditorSession {
                 rule: Some(rules::RPC_ID),
             });
         }
+        lint.warnings.extend(self.argument_warnings(text));
         lint
+    }
+
+    /// The arguments of a `tools/call` checked against the tool's
+    /// `inputSchema` (M-TOOL-INPUT): one warning per problem, at its
+    /// path in the text (`params.arguments.days`).
+    fn argument_warnings(&self, text: &str) -> Vec<Warning> {
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return Vec::new();
+        };
+        if value.get("method").and_then(Value::as_str) != Some(crate::protocol::methods::TOOLS_CALL)
+        {
+            return Vec::new();
+        }
+        let params = value.get("params");
+        let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+        let Some(tool) = name.and_then(|n| self.config().tool(n)) else {
+            return Vec::new();
+        };
+        let empty = Value::Object(serde_json::Map::new());
+        let arguments = params.and_then(|p| p.get("arguments")).unwrap_or(&empty);
+        crate::protocol::input_schema::validate(&tool.input_schema, arguments)
+            .into_iter()
+            .map(|e| Warning {
+                path: format!("params.arguments{}", e.path.trim_start_matches('$')),
+                message: e.note(),
+                rule: Some(rules::M_TOOL_INPUT),
+            })
+            .collect()
     }
 
     /// An integer id not yet used on this connection (one more than the

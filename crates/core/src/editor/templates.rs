@@ -58,7 +58,8 @@ pub fn template_for(revision: &str, method: &str) -> Option<String> {
 
 /// [`template_for`] fitted to the server talked to and to the session so
 /// far: `tools/call` names one of `config`'s tools (the first that needs no
-/// client capability, so a first Send works), `prompts/get` one of its
+/// client capability, so a first Send works) with arguments that fit its
+/// `inputSchema`, `prompts/get` one of its
 /// prompts, a resource method one of its resources; a request gets id `id`
 /// (a fresh one: RPC-ID).
 pub fn template_for_server(
@@ -82,6 +83,12 @@ pub fn template_for_server(
                 .or(config.tools.first());
             if let Some(tool) = tool {
                 params.insert("name".into(), Value::from(tool.name.as_str()));
+                // Arguments that fit its inputSchema (M-TOOL-INPUT): the
+                // template's call works as it is.
+                params.insert(
+                    "arguments".into(),
+                    crate::client::example_arguments(&tool.input_schema),
+                );
             }
         }
         (methods::PROMPTS_GET, Some(params)) => {

@@ -15,8 +15,20 @@ fn template(method: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The tools/call template naming `tool`, with arguments that fit its
+/// inputSchema (M-TOOL-INPUT) when a lesson preset has it.
 fn call(tool: &str) -> String {
-    template(methods::TOOLS_CALL).replace("list_incidents", tool)
+    let text = template(methods::TOOLS_CALL).replace("list_incidents", tool);
+    let schema = [presets::deploy_console(), presets::order_desk()]
+        .into_iter()
+        .flat_map(|c| c.tools)
+        .find(|t| t.name == tool)
+        .map(|t| t.input_schema);
+    let (Some(schema), Ok(mut value)) = (schema, serde_json::from_str::<Value>(&text)) else {
+        return text;
+    };
+    value["params"]["arguments"] = crate::client::example_arguments(&schema);
+    serde_json::to_string_pretty(&value).unwrap_or(text)
 }
 
 #[test]
@@ -114,6 +126,14 @@ fn l_init_editor_initialize_then_tools_call_is_a_legacy_session() {
             .text
             .replace("list_incidents", "read_note")
             .replace("\"id\": 1", "\"id\": 2");
+        // read_note needs its title (L-TOOL-INPUT: -32602 without it).
+        let before = match serde_json::from_str::<Value>(&before) {
+            Ok(mut v) => {
+                v["params"]["arguments"] = json!({"title": "standup"});
+                v.to_string()
+            }
+            Err(_) => before,
+        };
         let ex = s.send(init, None);
         assert_eq!(ex.badge, Badge::Result, "{transport:?}");
         assert_eq!(
@@ -403,6 +423,16 @@ fn m_unknown_tool_tools_call_template_calls_a_tool_of_the_target() {
         };
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["id"], json!(7));
+        // Its arguments fit the tool's inputSchema (M-TOOL-INPUT).
+        let session = EditorSession::new(config.clone(), TransportKind::Stdio);
+        assert!(
+            session
+                .lint(&text)
+                .warnings
+                .iter()
+                .all(|w| w.rule != Some(rules::M_TOOL_INPUT)),
+            "{id}: {text}"
+        );
         if let Some(first) = config.tools.first() {
             let name = value["params"]["name"].as_str().unwrap();
             assert!(config.tools.iter().any(|t| t.name == name), "{id}: {name}");
@@ -486,4 +516,36 @@ fn a_real_servers_answer_is_recorded_as_it_came_json_sse_or_nothing() {
     let lane = s.timeline();
     assert_eq!(lane.server_label, "http://127.0.0.1:9/mcp");
     assert!(lane.events.len() >= 6);
+}
+
+#[test]
+fn m_tool_input_editor_marks_arguments_that_break_the_schema_by_path() {
+    let s = EditorSession::new(presets::notes(), TransportKind::Stdio);
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_note","arguments":{"title":3}}}"#;
+    let warnings: Vec<(String, String)> = s
+        .lint(text)
+        .warnings
+        .into_iter()
+        .filter(|w| w.rule == Some(rules::M_TOOL_INPUT))
+        .map(|w| (w.path, w.message.text().to_string()))
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![
+            (
+                "params.arguments.body".to_string(),
+                "required, but missing".to_string()
+            ),
+            (
+                "params.arguments.title".to_string(),
+                "expected type string, got 3".to_string()
+            ),
+        ]
+    );
+    let fine = text.replace(r#"{"title":3}"#, r#"{"title":"a","body":"b"}"#);
+    assert!(s
+        .lint(&fine)
+        .warnings
+        .iter()
+        .all(|w| w.rule != Some(rules::M_TOOL_INPUT)));
 }

@@ -7,6 +7,7 @@
 
 pub mod capabilities;
 pub mod elicitation;
+pub mod input_schema;
 pub mod jsonrpc;
 pub mod meta;
 pub mod methods;

@@ -72,6 +72,7 @@ fn call(
         declare,
         version: None,
         retry_on_missing_capability: retry,
+        follow_cursor: false,
     }
 }
 
@@ -88,7 +89,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The twenty scenarios, in catalog order: each one's id, title, summary
+/// The twenty-one scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -111,6 +112,7 @@ pub const CATALOG: &[ScenarioInfo] = &[
     PER_REQUEST_LOGGING.info(),
     MRTR_SAMPLING_ROOTS.info(),
     SUBSCRIPTIONS_LISTEN.info(),
+    TOOL_ERRORS_PAGES_PROGRESS.info(),
 ];
 
 /// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
@@ -137,6 +139,7 @@ const DEFINITIONS: &[Definition] = &[
     PER_REQUEST_LOGGING,
     MRTR_SAMPLING_ROOTS,
     SUBSCRIPTIONS_LISTEN,
+    TOOL_ERRORS_PAGES_PROGRESS,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.
@@ -732,6 +735,7 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
                         declare: None,
                         version: None,
                         retry_on_missing_capability: false,
+                        follow_cursor: false,
                     },
                 })
                 .collect();
@@ -883,6 +887,132 @@ const SUBSCRIPTIONS_LISTEN: Definition = Definition {
         )
     },
 };
+
+const TOOL_ERRORS_PAGES_PROGRESS: Definition = Definition {
+    number: 21,
+    id: "tool-errors-pages-progress",
+    title: en!("Tool errors, pages and progress"),
+    summary: en!(
+        "tools/list in pages of two, the client following nextCursor; a forged cursor \
+        is -32602; arguments that break inputSchema and a failure the tool declares are \
+        tool errors (isError), -32602 in a 2025-06-18 session; a progress token gets \
+        notifications/progress before the result."
+    ),
+    lanes: 2,
+    setups: || {
+        let forecast = |arguments: serde_json::Value, meta: Option<serde_json::Value>| {
+            let mut params = json!({"name": "forecast", "arguments": arguments});
+            if let Some(meta) = meta {
+                params["_meta"] = meta;
+            }
+            Step::Request {
+                method: methods::TOOLS_CALL.into(),
+                params,
+                declare: None,
+                version: None,
+                retry_on_missing_capability: true,
+                follow_cursor: false,
+            }
+        };
+        let mut list = Step::request(methods::TOOLS_LIST);
+        if let Step::Request { follow_cursor, .. } = &mut list {
+            *follow_cursor = true;
+        }
+        let forged = Step::Raw {
+            text: json!({"jsonrpc": "2.0", "id": "forged", "method": "tools/list", "params": {
+                "cursor": "eyJsIjoidG9vbHMvbGlzdCIsIm8iOjB9.forged",
+                "_meta": modern_meta()}})
+            .to_string(),
+            headers: None,
+            violation: None,
+            note: crate::note!(
+                "scenario.tool_errors.forged_cursor",
+                "A cursor the client made up: only a nextCursor the server signed may come back."
+            ),
+            rules: vec!["M-PAGINATION".into()],
+        };
+        let mut legacy = clients::plain();
+        legacy.era = EraMode::LegacyOnly;
+        legacy.legacy_versions = vec!["2025-06-18".into()];
+        vec![
+            setup(
+                "modern client",
+                clients::plain(),
+                weather_desk(),
+                STDIO,
+                vec![
+                    list,
+                    forged,
+                    forecast(json!({"city": "Oslo", "days": "two"}), None),
+                    forecast(json!({"city": "Atlantis", "days": 1}), None),
+                    forecast(
+                        json!({"city": "Oslo", "days": 3}),
+                        Some(json!({"progressToken": "forecast-1"})),
+                    ),
+                ],
+            ),
+            setup(
+                "2025-06-18 session",
+                legacy,
+                weather_desk(),
+                STDIO,
+                vec![
+                    forecast(json!({"city": "Oslo", "days": "two"}), None),
+                    forecast(json!({"city": "Atlantis", "days": 1}), None),
+                ],
+            ),
+        ]
+    },
+};
+
+/// The server of scenario 21: three tools listed two at a time, and a
+/// forecast that checks its arguments, declares a failure and reports
+/// progress.
+fn weather_desk() -> ServerConfig {
+    use crate::protocol::Implementation;
+    use crate::server::{ProgressStep, ToolFailure, ToolSpec};
+    let mut cfg = ServerConfig::new("weather-desk", Implementation::new("weather-desk", "1.0.0"));
+    cfg.era = EraMode::DualEra;
+    cfg.legacy_versions = vec!["2025-06-18".into()];
+    cfg.page_size = Some(2);
+    cfg.capabilities.tools = Some(Default::default());
+    let step = |progress: f64, message: Option<&str>| ProgressStep {
+        progress,
+        total: Some(3.0),
+        message: message.map(str::to_string),
+    };
+    let simple = |name: &str, description: &str, result: &str| ToolSpec {
+        name: name.into(),
+        description: description.into(),
+        input_schema: json!({"type": "object", "properties": {}}),
+        result_text: result.into(),
+        ..Default::default()
+    };
+    cfg.tools = vec![
+        ToolSpec {
+            name: "forecast".into(),
+            description: "The forecast for a city, 1 to 7 days ahead.".into(),
+            input_schema: json!({"type": "object", "properties": {
+                "city": {"type": "string", "minLength": 1},
+                "days": {"type": "integer", "minimum": 1, "maximum": 7}
+            }, "required": ["city", "days"]}),
+            result_text: "{city}: rain for {days} days, then sun.".into(),
+            errors: vec![ToolFailure {
+                when: json!({"city": "Atlantis"}),
+                message: "No weather station in {city}: pick a city on land.".into(),
+            }],
+            progress: vec![
+                step(1.0, Some("fetching stations")),
+                step(2.0, None),
+                step(3.0, Some("done")),
+            ],
+            ..Default::default()
+        },
+        simple("stations", "The weather stations.", "Oslo, Lyon, Porto."),
+        simple("alerts", "Weather alerts now.", "No alerts."),
+    ];
+    cfg
+}
 
 fn probe_setups(kind: TransportKind) -> Vec<Setup> {
     let script = || vec![Step::request(methods::TOOLS_LIST)];

@@ -1,4 +1,4 @@
-//! The scenario catalog of DESIGN.md: twenty flows, each as data (set-ups
+//! The scenario catalog of DESIGN.md: twenty-one flows, each as data (set-ups
 //! of a client preset, a server preset, a transport and a script) next to
 //! its id, title and summary in `catalog.rs`. Each set-up runs on its own
 //! timeline; the UI shows them side by side on the shared virtual clock.

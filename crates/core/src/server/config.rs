@@ -74,6 +74,38 @@ pub struct ToolSpec {
     /// preset's fixtures); `None`: nothing more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub behaviour: Option<Behaviour>,
+    /// Failures the tool declares: a call whose arguments include a
+    /// failure's `when` ends with its message as a tool error
+    /// (M-TOOL-ERROR).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ToolFailure>,
+    /// Progress the tool reports while it works, when the request carries
+    /// a progress token (M-PROGRESS).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<ProgressStep>,
+}
+
+/// A failure a tool declares (`errors` of a scenario file's tool).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolFailure {
+    /// The arguments that make it fail: every key given must be in the
+    /// call's arguments with an equal value (an empty object: every call).
+    pub when: Value,
+    /// The tool error's text; `{argument}` is filled from the call.
+    pub message: String,
+}
+
+/// One `notifications/progress` a tool sends while it works.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgressStep {
+    /// How far along (grows from one notification to the next).
+    pub progress: f64,
+    /// The total, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<f64>,
+    /// A sentence for the user, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// What a tool does besides answering its `result_text`
@@ -278,6 +310,11 @@ pub struct ServerConfig {
     /// never links the fixtures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixtures: Option<String>,
+    /// How many items one page of a list holds (`tools/list`,
+    /// `prompts/list`, `resources/list`, `resources/templates/list`);
+    /// `None`: every item on one page (M-PAGINATION).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<usize>,
 }
 
 impl ToolSpec {
@@ -333,6 +370,7 @@ impl ServerConfig {
             first_request_id: 1,
             checks_host: false,
             fixtures: None,
+            page_size: None,
         }
     }
     /// A human label for the lane header.

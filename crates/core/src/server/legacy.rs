@@ -161,46 +161,64 @@ impl Server {
                     "ping answers with an empty result."
                 ),
             ),
-            methods::TOOLS_LIST => {
-                let tools: Vec<Value> = cfg.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
-                reply(
-                    self,
-                    json!({"tools": tools}),
-                    &[rules::L_CAP_SESSION],
-                    crate::note!(
-                        "legacy.tools_list_tools_capability",
-                        "tools/list: {tool}, as the tools capability promised.",
-                        tool = super::tools_count(cfg.tools.len())
+            methods::TOOLS_LIST
+            | methods::PROMPTS_LIST
+            | methods::RESOURCES_LIST
+            | methods::RESOURCES_TEMPLATES_LIST => {
+                let (key, items, mut rules, note) = match method {
+                    methods::TOOLS_LIST => (
+                        "tools",
+                        json!(cfg.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect::<Vec<_>>()),
+                        vec![rules::L_CAP_SESSION],
+                        crate::note!(
+                            "legacy.tools_list_tools_capability",
+                            "tools/list: {tool}, as the tools capability promised.",
+                            tool = super::tools_count(cfg.tools.len())
+                        ),
                     ),
-                )
+                    methods::PROMPTS_LIST => (
+                        "prompts",
+                        super::prompts::list(cfg),
+                        vec![rules::L_CAP_SESSION],
+                        crate::note!(
+                            "legacy.prompts_list_prompts_capability",
+                            "prompts/list, as the prompts capability promised."
+                        ),
+                    ),
+                    methods::RESOURCES_LIST => (
+                        "resources",
+                        super::resources::list(cfg),
+                        vec![rules::L_CAP_SESSION],
+                        crate::note!(
+                            "legacy.resources_list_resources_capability",
+                            "resources/list, as the resources capability promised."
+                        ),
+                    ),
+                    _ => (
+                        "resourceTemplates",
+                        super::resources::templates(cfg),
+                        vec![rules::L_CAP_SESSION, rules::M_RESOURCES],
+                        crate::note!(
+                            "legacy.resources_templates_list_resources",
+                            "resources/templates/list, as the resources capability promised."
+                        ),
+                    ),
+                };
+                let items = match items {
+                    Value::Array(items) => items,
+                    _ => Vec::new(),
+                };
+                match self.page(method, items, params) {
+                    Err(refusal) => self.refuse(Some(&id), refusal, revision),
+                    Ok(page) => {
+                        rules.extend(page.rules());
+                        let note = page.note(method, note);
+                        let mut result = Map::new();
+                        page.put(&mut result, key);
+                        reply(self, Value::Object(result), &rules, note)
+                    }
+                }
             }
-            methods::PROMPTS_LIST => reply(
-                self,
-                json!({"prompts": super::prompts::list(cfg)}),
-                &[rules::L_CAP_SESSION],
-                crate::note!(
-                    "legacy.prompts_list_prompts_capability",
-                    "prompts/list, as the prompts capability promised."
-                ),
-            ),
-            methods::RESOURCES_LIST => reply(
-                self,
-                json!({"resources": super::resources::list(cfg)}),
-                &[rules::L_CAP_SESSION],
-                crate::note!(
-                    "legacy.resources_list_resources_capability",
-                    "resources/list, as the resources capability promised."
-                ),
-            ),
-            methods::RESOURCES_TEMPLATES_LIST => reply(
-                self,
-                json!({"resourceTemplates": super::resources::templates(cfg)}),
-                &[rules::L_CAP_SESSION, rules::M_RESOURCES],
-                crate::note!(
-                    "legacy.resources_templates_list_resources",
-                    "resources/templates/list, as the resources capability promised."
-                ),
-            ),
             methods::RESOURCES_READ => {
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
                 match super::resources::read(cfg, uri) {
@@ -321,11 +339,13 @@ impl Server {
     }
 
     /// What the lesson presets never had stays unknown to them: only a
-    /// server with prompt messages or templates serves these (whatever
-    /// its capabilities say).
+    /// server with prompts or templates serves these (whatever its
+    /// capabilities say).
     fn has_content_for(&self, method: &str) -> bool {
         match method {
-            methods::PROMPTS_GET => self.config.prompts.iter().any(|p| !p.messages.is_empty()),
+            // A server that lists prompts serves them (M-PROMPTS): one
+            // without messages answers an empty list of them.
+            methods::PROMPTS_GET => !self.config.prompts.is_empty(),
             methods::RESOURCES_TEMPLATES_LIST => !self.config.resource_templates.is_empty(),
             _ => true,
         }
@@ -342,7 +362,7 @@ impl Server {
             .get("arguments")
             .cloned()
             .unwrap_or_else(|| json!({}));
-        let Some(tool) = self.config.tool(&name).map(|t| t.instantiate(&arguments)) else {
+        let Some(spec) = self.config.tool(&name).cloned() else {
             return Some(self.refuse(
                 Some(&id),
                 Refusal::new(
@@ -358,6 +378,15 @@ impl Server {
                 revision,
             ));
         };
+        let answer = |result: Value, rules: Vec<RuleId>, note: Note| Reply {
+            message: jsonrpc::result(&id, result),
+            status: 200,
+            rules,
+            note,
+            revision: revision.clone(),
+            headers: Vec::new(),
+        };
+        let tool = spec.instantiate(&arguments);
         let session_caps = self
             .sessions
             .get(conn)
@@ -388,6 +417,16 @@ impl Server {
                 rules: vec![rules::L_CAP_SESSION, rules::M_CAP_BEFORE_WORK, rules::L_FALLBACK],
                 note: crate::note!("legacy.declared_no_at_initialize", "{client_name} declared no {names} at initialize, and {name} cannot work without it: before any work the server returns a tool error naming the missing capability (the modern path answers the same call with -32021).", client_name = client_name, names = names, name = name),
                 revision, headers: Vec::new() });
+        }
+        // The arguments, once the session may use the tool at all
+        // (L-TOOL-INPUT, M-TOOL-INPUT), then the failures it declares.
+        match self.check_arguments(&spec, &arguments, &revision) {
+            Err(refusal) => return Some(self.refuse(Some(&id), refusal, revision)),
+            Ok(Some((result, rules, note))) => return Some(answer(result, rules, note)),
+            Ok(None) => {}
+        }
+        if let Some((result, rules, note)) = self.declared_failure(&spec, &arguments, &revision) {
+            return Some(answer(result, rules, note));
         }
         if let Some(behaviour) = tool.behaviour.clone() {
             let mut params = params.clone();
@@ -471,6 +510,11 @@ impl Server {
             );
             return None;
         }
+        let token = params
+            .get("_meta")
+            .and_then(|m| m.get(crate::protocol::meta::PROGRESS_TOKEN))
+            .cloned();
+        self.declared_progress(conn, &tool, token.as_ref(), &revision);
         Some(self.legacy_finish_call(
             conn,
             &id,
@@ -540,10 +584,22 @@ impl Server {
                 crate::note!("legacy.response_id_matches_no", "A response for id {id} matches no request the server is waiting on; it is ignored.", id = id));
             return;
         };
+        // The user's answer fills what the arguments left (the question's
+        // own argument); the arguments win.
+        let mut filled = answer
+            .as_ref()
+            .ok()
+            .and_then(|r| r.get("content"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(arguments) = call.arguments.as_object() {
+            filled.extend(arguments.clone());
+        }
         let tool = self
             .config
             .tool(&call.tool)
-            .map(|t| t.instantiate(&call.arguments));
+            .map(|t| t.instantiate(&Value::Object(filled)));
         let result_text = tool
             .as_ref()
             .map(|t| t.result_text.clone())

@@ -21,14 +21,17 @@ mod http_edge;
 mod legacy;
 mod modern;
 mod mrtr;
+mod pages;
 mod params;
 pub mod presets;
 mod prompts;
 pub mod reference;
 mod resources;
 mod sessions;
+mod signed;
 mod streams;
 mod subscriptions;
+mod tool_checks;
 mod tools;
 mod used_ids;
 
@@ -47,12 +50,13 @@ use crate::sim::SimTime;
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 
 pub use config::{
-    Behaviour, CacheScope, InputAsk, InputRound, MrtrSpec, PromptArgument, PromptSpec, Question,
-    ResourceSpec, ServerConfig, TemplateSpec, ToolSpec, UnknownMethodPolicy,
+    Behaviour, CacheScope, InputAsk, InputRound, MrtrSpec, ProgressStep, PromptArgument,
+    PromptSpec, Question, ResourceSpec, ServerConfig, TemplateSpec, ToolFailure, ToolSpec,
+    UnknownMethodPolicy,
 };
 pub use conn::ConnId;
 pub(crate) use fault::Fault;
-pub use mrtr::SIMULATION_KEY;
+pub use mrtr::{simulation_key, SIMULATION_KEY};
 pub use sessions::{SessionIds, SessionPolicy};
 pub use streams::SseEvent;
 pub use tools::LOG_LEVELS;

@@ -1,7 +1,6 @@
 #![allow(clippy::result_large_err)] // Refusal is built once per refused request
 //! The modern era (2026-07-28): every request decided from itself alone.
 
-use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
 use super::{ConnId, Fault, Refusal, Reply, Server};
@@ -207,6 +206,20 @@ impl Server {
                 )))
             }
         };
+        // logLevel names one of the eight syslog levels, or is refused
+        // like any other malformed `_meta` (M-LOG-LEVEL).
+        if let Some(level) = meta_obj.get(meta::LOG_LEVEL) {
+            let known = level
+                .as_str()
+                .is_some_and(|l| super::tools::LOG_LEVELS.contains(&l));
+            if !known {
+                let levels = super::tools::LOG_LEVELS.join(", ");
+                return Err(Refusal::new(Fault::MalformedMeta,
+                    format!("Invalid params: params._meta[\"{}\"] must be one of {levels}, not {level}", meta::LOG_LEVEL),
+                    &[rules::M_LOG_LEVEL, rules::H_STATUS],
+                    crate::note!("modern.unknown_log_level", "The request asks for log messages at level {level}, which is not one of the eight syslog levels ({levels}): -32602, and nothing is done.", level = level, levels = levels)));
+            }
+        }
         if let Some(req) = http {
             check_version_and_name_headers(req, method, params, &pv)?;
             if method == methods::TOOLS_CALL {
@@ -226,7 +239,7 @@ impl Server {
         Refusal::new(Fault::UnsupportedVersion,
             "Unsupported protocol version",
             &[rules::M_VERSION, rules::E_TERMS, rules::H_STATUS],
-            crate::note!("modern.which_server_does_not", "{what} {requested}, which this server does not implement for modern requests; data.supported lists what it does, so the client can retry.", what = what, requested = requested),
+            crate::note!("modern.which_server_does_not", "{what} {requested}, which this server does not implement for modern requests; data.supported lists the versions it does.", what = what, requested = requested),
         )
         .data(json!({"supported": supported, "requested": requested}))
     }
@@ -265,54 +278,74 @@ impl Server {
             }
             methods::TOOLS_LIST => {
                 let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
-                let mut result = ResultType::COMPLETE.start_result();
-                result.insert("tools".into(), json!(tools));
-                Ok((
-                    Value::Object(result),
-                    vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
-                    crate::note!(
-                        "modern.tools_list_returns_cache",
-                        "tools/list returns {tool} with cache hints.",
-                        tool = super::tools_count(cfg.tools.len())
-                    ),
-                ))
+                let note = crate::note!(
+                    "modern.tools_list_returns_cache",
+                    "tools/list returns {tool} with cache hints.",
+                    tool = super::tools_count(cfg.tools.len())
+                );
+                self.modern_list(
+                    method,
+                    "tools",
+                    tools,
+                    params,
+                    &[rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
+                    note,
+                )
             }
             methods::TOOLS_CALL => self.modern_call(conn, params, caps),
             methods::PROMPTS_LIST => {
-                let mut result = ResultType::COMPLETE.start_result();
-                result.insert("prompts".into(), super::prompts::list(cfg));
-                Ok((
-                    Value::Object(result),
-                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    crate::note!(
-                        "modern.prompts_list_cache_hints",
-                        "prompts/list with cache hints."
-                    ),
-                ))
+                let items = match super::prompts::list(cfg) {
+                    Value::Array(items) => items,
+                    _ => Vec::new(),
+                };
+                let note = crate::note!(
+                    "modern.prompts_list_cache_hints",
+                    "prompts/list with cache hints."
+                );
+                self.modern_list(
+                    method,
+                    "prompts",
+                    items,
+                    params,
+                    &[rules::M_CACHE_HINTS, rules::M_SINFO],
+                    note,
+                )
             }
             methods::RESOURCES_LIST => {
-                let mut result = ResultType::COMPLETE.start_result();
-                result.insert("resources".into(), super::resources::list(cfg));
-                Ok((
-                    Value::Object(result),
-                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    crate::note!(
-                        "modern.resources_list_cache_hints",
-                        "resources/list with cache hints."
-                    ),
-                ))
+                let items = match super::resources::list(cfg) {
+                    Value::Array(items) => items,
+                    _ => Vec::new(),
+                };
+                let note = crate::note!(
+                    "modern.resources_list_cache_hints",
+                    "resources/list with cache hints."
+                );
+                self.modern_list(
+                    method,
+                    "resources",
+                    items,
+                    params,
+                    &[rules::M_CACHE_HINTS, rules::M_SINFO],
+                    note,
+                )
             }
             methods::RESOURCES_TEMPLATES_LIST => {
-                let mut result = ResultType::COMPLETE.start_result();
-                result.insert("resourceTemplates".into(), super::resources::templates(cfg));
-                Ok((
-                    Value::Object(result),
-                    vec![rules::M_CACHE_HINTS, rules::M_SINFO],
-                    crate::note!(
-                        "modern.resources_templates_list_cache",
-                        "resources/templates/list with cache hints."
-                    ),
-                ))
+                let items = match super::resources::templates(cfg) {
+                    Value::Array(items) => items,
+                    _ => Vec::new(),
+                };
+                let note = crate::note!(
+                    "modern.resources_templates_list_cache",
+                    "resources/templates/list with cache hints."
+                );
+                self.modern_list(
+                    method,
+                    "resourceTemplates",
+                    items,
+                    params,
+                    &[rules::M_CACHE_HINTS, rules::M_SINFO],
+                    note,
+                )
             }
             methods::RESOURCES_READ => {
                 let uri = read_uri(params).map_err(invalid_params)?;
@@ -340,6 +373,26 @@ impl Server {
         }
     }
 
+    /// A complete list result: the page of `items` the request asks for
+    /// under `key` (M-PAGINATION), with `rules` and `note`.
+    fn modern_list(
+        &self,
+        method: &str,
+        key: &str,
+        items: Vec<Value>,
+        params: &Value,
+        rules: &[RuleId],
+        note: Note,
+    ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
+        let page = self.page(method, items, params)?;
+        let mut rules = rules.to_vec();
+        rules.extend(page.rules());
+        let note = page.note(method, note);
+        let mut result = ResultType::COMPLETE.start_result();
+        page.put(&mut result, key);
+        Ok((Value::Object(result), rules, note))
+    }
+
     fn modern_call(
         &mut self,
         conn: &ConnId,
@@ -348,15 +401,14 @@ impl Server {
     ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let p = CallToolParams::read(params).map_err(invalid_params)?;
         let arguments = p.arguments.clone().unwrap_or_default();
-        let Some(tool) = self
-            .config
-            .tool(&p.name)
-            .map(|t| t.instantiate(&Value::Object(arguments.clone())))
-        else {
+        let Some(spec) = self.config.tool(&p.name).cloned() else {
             return Err(Refusal::new(Fault::UnknownTool, format!("Unknown tool: {}", p.name),
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
                 crate::note!("modern.not_one_server_s", "\"{tool}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", tool = p.name)));
         };
+        let args_value = Value::Object(arguments.clone());
+        let modern = ProtocolVersion::modern();
+        let tool = spec.instantiate(&args_value);
         let lock_first = !self.config.checks_capability_before_work;
         if lock_first {
             if let Some(lock) = &tool.side_effect {
@@ -404,6 +456,31 @@ impl Server {
                 crate::note!("modern.needs_request_s_clientcapabilities", "{tool} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool = tool.name, names = names))
                 .data(json!({"requiredCapabilities": missing.to_json()})));
         }
+        // The arguments are checked once the request may be served at all
+        // (M-TOOL-INPUT), and before any work; a lock taken before the
+        // capability check (the check switched off) is let go.
+        let input = self.check_arguments(&spec, &args_value, &modern);
+        let failed = match input {
+            Ok(None) => self.declared_failure(&spec, &args_value, &modern).map(Ok),
+            other => other.transpose(),
+        };
+        if let Some(answer) = failed {
+            if lock_first {
+                if let Some(lock) = &tool.side_effect {
+                    self.release(
+                        conn,
+                        lock,
+                        &[rules::M_CAP_BEFORE_WORK],
+                        crate::note!(
+                            "modern.released_after_refusal_work",
+                            "{lock} released after the refusal: work was done for nothing.",
+                            lock = lock
+                        ),
+                    );
+                }
+            }
+            return answer;
+        }
         if let Some(behaviour) = tool.behaviour.clone() {
             let mut params = params.clone();
             if let Some(obj) = params.as_object_mut() {
@@ -411,6 +488,9 @@ impl Server {
             }
             return self.modern_behaviour(conn, &tool, &behaviour, &params, caps);
         }
+        // The user's answer, once given: it fills the result's placeholders
+        // the arguments left (the question's own argument).
+        let mut answered: Option<Map<String, Value>> = None;
         // MRTR: ask first, act after, so nothing is held across the round trip.
         if let Some(question) = &tool.asks {
             let provided = question
@@ -418,10 +498,22 @@ impl Server {
                 .as_ref()
                 .is_some_and(|a| arguments.contains_key(a));
             if !provided {
-                let state = request_state(&tool.name, &arguments);
+                // The state is signed and bound to this call, like every
+                // requestState this server issues (M-MRTR-STATE): one the
+                // client built or changed is refused before anything else.
+                let target = super::mrtr::Target {
+                    method: methods::TOOLS_CALL,
+                    name: &tool.name,
+                    arguments: &args_value,
+                };
+                if let Some(echoed) = p.request_state.as_deref() {
+                    self.open_state(echoed, &target)?;
+                }
+                let state = self.seal_state(0, &Map::new(), &target);
                 let answer = p.input_responses.as_ref().and_then(|r| r.get(INPUT_KEY));
                 match (answer, p.request_state.as_deref()) {
-                    (Some(answer), Some(echoed)) if echoed == state => {
+                    (Some(answer), Some(_)) => {
+                        answered = answer.get("content").and_then(Value::as_object).cloned();
                         let action = answer.get("action").and_then(Value::as_str).unwrap_or("");
                         if action != "accept" {
                             let result = self.tool_result(
@@ -441,13 +533,18 @@ impl Server {
                             ));
                         }
                     }
-                    (Some(_), Some(_)) => {
-                        return Err(Refusal::new(
-                            Fault::InvalidParams,
-                            "Invalid params: requestState does not belong to this request",
-                            &[rules::M_MRTR],
-                            crate::note!("modern.requeststate_must_echoed_unchanged", "requestState must be echoed unchanged from the input_required result."),
-                        ));
+                    // The question needs elicitation, and this request
+                    // did not declare it: no input request is sent
+                    // (M-MRTR-CAP), -32021 names what is missing.
+                    _ if !caps.covers(&ClientCapabilities::elicitation_form()) => {
+                        let required = ClientCapabilities::elicitation_form();
+                        let message = tool.refusal_message.clone().unwrap_or_else(|| {
+                            format!("{} needs to ask the user, and this request did not declare elicitation", tool.name)
+                        });
+                        return Err(Refusal::new(Fault::MissingCapability, message,
+                            &[rules::M_MRTR_CAP, rules::M_CAP_REQUIRED, rules::M_CAP_BEFORE_WORK, rules::H_STATUS],
+                            crate::note!("modern.ask_needs_elicitation", "{tool} needs the user's answer, but this request's clientCapabilities does not declare elicitation: the server sends no input request the client cannot handle and refuses with -32021 before any work.", tool = tool.name))
+                            .data(json!({"requiredCapabilities": required.to_json()})));
                     }
                     _ => {
                         let mut elicit_params = Map::new();
@@ -479,6 +576,11 @@ impl Server {
                 );
             }
         }
+        let token = params
+            .get("_meta")
+            .and_then(|m| m.get(meta::PROGRESS_TOKEN))
+            .cloned();
+        self.declared_progress(conn, &tool, token.as_ref(), &modern);
         if let Some(lock) = &tool.side_effect {
             self.release(
                 conn,
@@ -492,7 +594,14 @@ impl Server {
                 ),
             );
         }
-        let result = self.tool_result(&tool.result_text, false);
+        let result_text = match answered {
+            Some(mut filled) => {
+                filled.extend(arguments.clone());
+                spec.instantiate(&Value::Object(filled)).result_text
+            }
+            None => tool.result_text.clone(),
+        };
+        let result = self.tool_result(&result_text, false);
         Ok((
             result,
             vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
@@ -603,12 +712,6 @@ fn fill_in(value: &Value, answers: &Map<String, Value>) -> Value {
 
 /// Key of the single input request the simulated tools make.
 pub(crate) const INPUT_KEY: &str = "confirm";
-
-/// An opaque, deterministic requestState for a call.
-fn request_state(tool: &str, arguments: &Map<String, Value>) -> String {
-    let plain = format!("v1|{tool}|{}", Value::Object(arguments.clone()));
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(plain.as_bytes())
-}
 
 fn tool_json(tool: &super::ToolSpec) -> Value {
     json!({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema})

@@ -9,8 +9,6 @@
 //! a fixed one, so its transcripts repeat exactly; `mcp-lanes serve` draws a
 //! random one at start.
 
-use base64::Engine as _;
-use hmac::{Hmac, Mac};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -22,6 +20,24 @@ use crate::rules;
 /// The simulation's requestState key: fixed, so runs repeat byte for byte.
 /// It protects nothing real; `serve` replaces it with a random one.
 pub const SIMULATION_KEY: &[u8] = b"mcp-lanes simulation requestState key, not a secret";
+
+/// The key that signs the requestState and cursors of one simulated
+/// set-up: HMAC-SHA256 under [`SIMULATION_KEY`] of the set-up's label and
+/// its server's name and version. Derived, never drawn, so a run repeats
+/// byte for byte; different set-ups sign differently, as two deployments
+/// would, so a state from one lane never opens in another.
+pub fn simulation_key(setup_label: &str, server: &super::ServerConfig) -> Vec<u8> {
+    use hmac::{Hmac, Mac};
+    let mut mac = match Hmac::<Sha256>::new_from_slice(SIMULATION_KEY) {
+        Ok(mac) => mac,
+        Err(_) => return SIMULATION_KEY.to_vec(),
+    };
+    for part in [setup_label, &server.info.name, &server.info.version] {
+        mac.update(part.as_bytes());
+        mac.update(b"\n");
+    }
+    mac.finalize().into_bytes().to_vec()
+}
 
 /// How long a requestState stays valid (ms on the server's clock).
 pub const STATE_TTL_MS: u64 = 10 * 60 * 1000;
@@ -196,7 +212,7 @@ impl Server {
     }
 
     /// A signed requestState for `round` with the answers so far.
-    fn seal_state(
+    pub(crate) fn seal_state(
         &self,
         round: usize,
         answers: &Map<String, Value>,
@@ -211,13 +227,11 @@ impl Server {
             "a": answers,
             "exp": self.now.as_millis().saturating_add(STATE_TTL_MS),
         });
-        let body = b64().encode(payload.to_string().as_bytes());
-        let tag = b64().encode(self.tag(body.as_bytes()));
-        format!("{body}.{tag}")
+        self.seal(&payload)
     }
 
     /// Verifies a requestState and reads it back: (round, answers so far).
-    fn open_state(
+    pub(crate) fn open_state(
         &self,
         state: &str,
         target: &Target<'_>,
@@ -230,20 +244,11 @@ impl Server {
                 crate::note!("server.mrtr.requeststate_attacker_controlled_input", "requestState is attacker-controlled input: this one {why}, so the server rejects it and does nothing.", why = why),
             )
         };
-        let (body, tag) = state
-            .split_once('.')
-            .ok_or_else(|| refuse("is not one this server issued"))?;
-        let tag = b64()
-            .decode(tag)
-            .map_err(|_| refuse("failed verification"))?;
-        let mut mac = self.mac();
-        mac.update(body.as_bytes());
-        mac.verify_slice(&tag)
-            .map_err(|_| refuse("failed verification"))?;
-        let payload: Value = b64()
-            .decode(body)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        if !state.contains('.') {
+            return Err(refuse("is not one this server issued"));
+        }
+        let payload = self
+            .open(state)
             .ok_or_else(|| refuse("failed verification"))?;
         let same_request = payload.get("m").and_then(Value::as_str) == Some(target.method)
             && payload.get("n").and_then(Value::as_str) == Some(target.name)
@@ -266,20 +271,6 @@ impl Server {
             .cloned()
             .unwrap_or_default();
         Ok((round, answers))
-    }
-
-    fn mac(&self) -> Hmac<Sha256> {
-        // HMAC takes a key of any length; this cannot fail.
-        match Hmac::<Sha256>::new_from_slice(&self.state_key) {
-            Ok(mac) => mac,
-            Err(_) => Hmac::<Sha256>::new(&Default::default()),
-        }
-    }
-
-    fn tag(&self, body: &[u8]) -> Vec<u8> {
-        let mut mac = self.mac();
-        mac.update(body);
-        mac.finalize().into_bytes().to_vec()
     }
 }
 
@@ -305,10 +296,6 @@ fn merge(into: &mut ClientCapabilities, from: &ClientCapabilities) {
     if from.roots.is_some() {
         into.roots = from.roots.clone();
     }
-}
-
-fn b64() -> base64::engine::GeneralPurpose {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD
 }
 
 /// SHA-256 of the arguments' JSON text, first 16 bytes in hex.

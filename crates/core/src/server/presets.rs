@@ -55,6 +55,7 @@ fn list_incidents() -> ToolSpec {
             "2 open incidents: INC-4211 (sev2, payments latency), INC-4214 (sev3, stale dashboard)."
                 .into(),
         behaviour: None,
+        ..Default::default()
     }
 }
 
@@ -73,6 +74,7 @@ pub fn deploy_console() -> ServerConfig {
             side_effect: None,
             result_text: "Paged the on-call engineer for INC-4211.".into(),
             behaviour: None,
+            ..Default::default()
         },
         list_incidents(),
     ];
@@ -98,6 +100,7 @@ pub fn order_desk() -> ServerConfig {
         side_effect: Some("order reservation A-1042".into()),
         result_text: "Order A-1042 placed.".into(),
         behaviour: None,
+        ..Default::default()
     }];
     cfg
 }
@@ -137,6 +140,7 @@ pub fn notes() -> ServerConfig {
             side_effect: None,
             result_text: "Standup moved to 09:30.".into(),
             behaviour: None,
+            ..Default::default()
         },
         ToolSpec {
             name: "write_note".into(),
@@ -151,6 +155,7 @@ pub fn notes() -> ServerConfig {
             side_effect: None,
             result_text: "Saved.".into(),
             behaviour: None,
+            ..Default::default()
         },
     ];
     cfg.prompts = vec![PromptSpec {
@@ -190,6 +195,7 @@ pub fn search_index() -> ServerConfig {
         side_effect: Some("index lock {index}".into()),
         result_text: "Purged {index}.".into(),
         behaviour: None,
+        ..Default::default()
     }];
     cfg
 }

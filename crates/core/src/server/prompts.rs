@@ -42,7 +42,7 @@ pub(crate) fn find<'a>(
     let Some(prompt) = config.prompts.iter().find(|p| p.name == name) else {
         return Err(Refusal::new(
             Fault::InvalidParams,
-            format!("Invalid params: unknown prompt: {name}"),
+            format!("Unknown prompt: {name}"),
             &[rules::M_PROMPTS, rules::H_STATUS],
             crate::note!(
                 "server.prompts.not_one_server_s",

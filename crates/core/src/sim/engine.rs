@@ -107,6 +107,9 @@ pub fn run(setup: &Setup) -> Timeline {
     let transport = setup.channel.kind;
     let mut client = Client::new(setup.client.clone(), setup.script.clone(), transport);
     let mut server = Server::new(setup.server.clone());
+    // Derived from the set-up, never drawn (M-MRTR-STATE): runs repeat.
+    let state_key = crate::server::simulation_key(&setup.label, &setup.server);
+    server.set_state_key(&state_key);
     let mut engine = Engine {
         now: SimTime::ZERO,
         seq: 0,
@@ -520,7 +523,10 @@ impl Engine {
                         "The server is upgraded in place: it now runs {label}.",
                         label = config.label()
                     );
+                    // The same deployment, upgraded: the same key.
+                    let key = std::mem::take(&mut server.state_key);
                     *server = Server::new(*config);
+                    server.set_state_key(&key);
                     self.push(
                         EventKind::Decision { side: Side::Server },
                         vec![rules::E_CACHE],

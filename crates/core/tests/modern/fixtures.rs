@@ -94,7 +94,9 @@ pub fn battery() -> Vec<Value> {
         modern(json!(16), "ping", json!({}), json!({})),
         modern(json!(17), "no/such/method", json!({}), json!({})),
         modern_v(json!(18), "tools/list", json!({}), "2025-11-25", json!({})),
-        modern(json!("s-19"), "tools/list", json!({"cursor": "x"}), rich),
+        // A cursor the server never issued is -32602 (M-PAGINATION): this
+        // one asks for the first page, with a string id.
+        modern(json!("s-19"), "tools/list", json!({}), rich),
     ]
 }
 

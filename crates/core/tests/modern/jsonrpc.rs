@@ -178,7 +178,7 @@ fn rpc_unknown_field_extra_fields_are_ignored_everywhere() {
         json!({"name": "n", "version": "1", "title": "T", "icons": [], "vendorField": 1});
     let requests = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": extra_meta.clone(), "futureParam": [1]}, "extraTop": {"a": 1}}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": extra_meta.clone(), "cursor": "c", "filter": "x"}, "trace": "t"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": extra_meta.clone(), "filter": "x"}, "trace": "t"}),
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"_meta": extra_meta.clone(), "name": "list_incidents", "arguments": {"unexpected": 1}, "task": {"ttl": 5}}}),
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"_meta": extra_meta, "name": "notify_oncall", "arguments": {"incident": "INC-1"}, "progressToken": 1}}),
     ];
@@ -211,7 +211,7 @@ fn rpc_unknown_field_extra_fields_are_ignored_everywhere() {
         .is_none());
         let list = reply(
             &mut s,
-            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"cursor": "c", "future": 2}, "extra": 3}),
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"future": 2}, "extra": 3}),
         );
         assert!(list.get("result").is_some(), "{preset}: {list}");
     }

@@ -65,6 +65,7 @@ fn call(tool: &Callable, declare: Option<ClientCapabilities>) -> Step {
         declare,
         version: None,
         retry_on_missing_capability: false,
+        follow_cursor: false,
     }
 }
 
@@ -117,6 +118,7 @@ pub fn unknown() -> Flow {
                 declare: None,
                 version: None,
                 retry_on_missing_capability: false,
+                follow_cursor: false,
             },
             Step::request(NO_SUCH_METHOD),
         ],
@@ -143,6 +145,7 @@ pub fn version() -> Flow {
                 declare: None,
                 version: Some(FUTURE_VERSION.into()),
                 retry_on_missing_capability: false,
+                follow_cursor: false,
             },
         ],
     }

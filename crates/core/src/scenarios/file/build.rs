@@ -254,6 +254,8 @@ fn server_config(def: &ServerDef) -> ServerConfig {
                 .map(|p| PromptSpec {
                     name: p.name.clone(),
                     description: p.description.clone().unwrap_or_default(),
+                    arguments: p.arguments.clone(),
+                    messages: p.messages.clone(),
                     ..Default::default()
                 })
                 .collect();
@@ -264,6 +266,9 @@ fn server_config(def: &ServerDef) -> ServerConfig {
         );
         set(&mut cfg.unknown_method, &def.unknown_methods);
         set(&mut cfg.first_request_id, &def.first_request_id);
+        if def.page_size.is_some() {
+            cfg.page_size = def.page_size;
+        }
     })
 }
 
@@ -286,6 +291,8 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         side_effect: def.side_effect.clone(),
         result_text: def.result.clone().unwrap_or_else(|| DEFAULT_RESULT.into()),
         behaviour: None,
+        errors: def.errors.clone().unwrap_or_default(),
+        progress: def.progress.clone().unwrap_or_default(),
     }
 }
 
@@ -490,6 +497,7 @@ fn request(
         declare: options.declare.clone().or_else(|| current.clone()),
         version: options.version.clone(),
         retry_on_missing_capability: options.retry_on_missing_capability.unwrap_or(true),
+        follow_cursor: false,
     }
 }
 
@@ -505,24 +513,34 @@ fn script(steps: &[StepDef], has: &ClientCapabilities) -> Vec<Step> {
             ActionDef::Discover { version } => out.push(Step::Discover {
                 version: version.clone(),
             }),
-            ActionDef::List { what, options } => {
+            ActionDef::List {
+                what,
+                options,
+                follow,
+            } => {
                 let method = LISTS
                     .iter()
                     .find(|(n, _)| n == what)
                     .map(|(_, m)| *m)
                     .unwrap_or(methods::TOOLS_LIST);
-                out.push(request(method, json!({}), options, &current));
+                let mut step = request(method, json!({}), options, &current);
+                if let Step::Request { follow_cursor, .. } = &mut step {
+                    *follow_cursor = *follow;
+                }
+                out.push(step);
             }
             ActionDef::Call {
                 tool,
                 arguments,
+                meta,
                 options,
-            } => out.push(request(
-                methods::TOOLS_CALL,
-                json!({"name": tool, "arguments": arguments}),
-                options,
-                &current,
-            )),
+            } => {
+                let mut params = json!({"name": tool, "arguments": arguments});
+                if let Some(meta) = meta {
+                    params["_meta"] = meta.clone();
+                }
+                out.push(request(methods::TOOLS_CALL, params, options, &current))
+            }
             ActionDef::Read { uri, options } => out.push(request(
                 methods::RESOURCES_READ,
                 json!({"uri": uri}),

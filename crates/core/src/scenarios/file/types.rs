@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::client::UndeclaredPolicy;
 use crate::protocol::version::EraMode;
 use crate::protocol::{ClientCapabilities, ServerCapabilities};
-use crate::server::{CacheScope, UnknownMethodPolicy};
+use crate::server::{CacheScope, ProgressStep, PromptArgument, ToolFailure, UnknownMethodPolicy};
 use crate::transport::TransportKind;
 
 /// A whole scenario file.
@@ -78,6 +78,8 @@ pub struct ServerDef {
     pub unknown_methods: Option<UnknownMethodPolicy>,
     /// The id of the first request the server itself sends (legacy).
     pub first_request_id: Option<i64>,
+    /// Items per page of its lists (M-PAGINATION).
+    pub page_size: Option<usize>,
 }
 
 /// A tool.
@@ -99,6 +101,10 @@ pub struct ToolDef {
     pub side_effect: Option<String>,
     /// Text of the successful result.
     pub result: Option<String>,
+    /// Failures it declares (M-TOOL-ERROR).
+    pub errors: Option<Vec<ToolFailure>>,
+    /// Progress it reports when asked (M-PROGRESS).
+    pub progress: Option<Vec<ProgressStep>>,
 }
 
 /// An elicitation question (MRTR on modern requests, elicitation/create in
@@ -133,6 +139,10 @@ pub struct PromptDef {
     pub name: String,
     /// Description.
     pub description: Option<String>,
+    /// Its arguments.
+    pub arguments: Vec<PromptArgument>,
+    /// The messages `prompts/get` returns (PromptMessage objects).
+    pub messages: Vec<Value>,
 }
 
 /// A client: a preset with overrides, or one written from scratch.
@@ -247,6 +257,8 @@ pub enum ActionDef {
         what: String,
         /// Request options.
         options: RequestOptions,
+        /// Ask for every next page while a result has a `nextCursor`.
+        follow: bool,
     },
     /// tools/call.
     Call {
@@ -254,6 +266,8 @@ pub enum ActionDef {
         tool: String,
         /// Its arguments.
         arguments: Value,
+        /// Extra `_meta` keys of the request (the protocol's own win).
+        meta: Option<Value>,
         /// Request options.
         options: RequestOptions,
     },

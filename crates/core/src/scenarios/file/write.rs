@@ -171,6 +171,8 @@ fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
                 .map(|p| PromptDef {
                     name: p.name.clone(),
                     description: differs(&p.description, &String::new()),
+                    arguments: p.arguments.clone(),
+                    messages: p.messages.clone(),
                 })
                 .collect()
         }),
@@ -180,6 +182,7 @@ fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
         ),
         unknown_methods: differs(&cfg.unknown_method, &base.unknown_method),
         first_request_id: differs(&cfg.first_request_id, &base.first_request_id),
+        page_size: differs(&cfg.page_size, &base.page_size).flatten(),
     }
 }
 
@@ -198,6 +201,8 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
         refusal_message: tool.refusal_message.clone(),
         side_effect: tool.side_effect.clone(),
         result: differs(&tool.result_text, &DEFAULT_RESULT.to_string()),
+        errors: (!tool.errors.is_empty()).then(|| tool.errors.clone()),
+        progress: (!tool.progress.is_empty()).then(|| tool.progress.clone()),
     }
 }
 
@@ -269,6 +274,7 @@ fn action(step: &Step) -> ActionDef {
             declare,
             version,
             retry_on_missing_capability,
+            follow_cursor,
         } => {
             let options = RequestOptions {
                 declare: declare.clone(),
@@ -285,6 +291,7 @@ fn action(step: &Step) -> ActionDef {
                     return ActionDef::List {
                         what: what.to_string(),
                         options,
+                        follow: *follow_cursor,
                     };
                 }
             }
@@ -295,6 +302,7 @@ fn action(step: &Step) -> ActionDef {
                     return ActionDef::Call {
                         tool,
                         arguments,
+                        meta: None,
                         options,
                     }
                 }
@@ -458,10 +466,41 @@ fn server_value(s: &ServerDef) -> Value {
         s.prompts.as_ref().map(|p| {
             p.iter()
                 .map(|p| {
-                    Obj::default()
-                        .put("name", p.name.as_str())
-                        .opt("description", p.description.clone())
-                        .done()
+                    let mut o = Obj::default();
+                    o.put("name", p.name.as_str())
+                        .opt("description", p.description.clone());
+                    if !p.arguments.is_empty() {
+                        let args: Vec<Value> = p
+                            .arguments
+                            .iter()
+                            .map(|a| {
+                                let mut arg = Obj::default();
+                                arg.put("name", a.name.as_str());
+                                if !a.description.is_empty() {
+                                    arg.put("description", a.description.as_str());
+                                }
+                                if a.required {
+                                    arg.put("required", true);
+                                }
+                                arg.done()
+                            })
+                            .collect();
+                        o.put("arguments", args);
+                    }
+                    if !p.messages.is_empty() {
+                        let messages: Vec<Value> = p
+                            .messages
+                            .iter()
+                            .map(|m| {
+                                serde_json::json!({
+                                    "role": m.get("role").cloned().unwrap_or(Value::Null),
+                                    "text": m.pointer("/content/text").cloned().unwrap_or(Value::Null),
+                                })
+                            })
+                            .collect();
+                        o.put("messages", messages);
+                    }
+                    o.done()
                 })
                 .collect::<Vec<_>>()
         }),
@@ -478,6 +517,7 @@ fn server_value(s: &ServerDef) -> Value {
         }),
     )
     .opt("firstRequestId", s.first_request_id)
+    .opt("pageSize", s.page_size)
     .done()
 }
 
@@ -504,7 +544,38 @@ fn tool_value(t: &ToolDef) -> Value {
         .opt("refusalMessage", t.refusal_message.clone())
         .opt("sideEffect", t.side_effect.clone())
         .opt("result", t.result.clone())
+        .opt(
+            "errors",
+            t.errors.as_ref().map(|list| {
+                list.iter()
+                    .map(|f| serde_json::json!({"when": f.when, "message": f.message}))
+                    .collect::<Vec<_>>()
+            }),
+        )
+        .opt(
+            "progress",
+            t.progress.as_ref().map(|list| {
+                list.iter()
+                    .map(|p| {
+                        let mut o = Obj::default();
+                        o.put("progress", whole(p.progress))
+                            .opt("total", p.total.map(whole))
+                            .opt("message", p.message.clone());
+                        o.done()
+                    })
+                    .collect::<Vec<_>>()
+            }),
+        )
         .done()
+}
+
+/// A number as an author writes it: `3`, not `3.0`.
+fn whole(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
 }
 
 fn client_value(c: &ClientDef) -> Value {
@@ -614,18 +685,27 @@ fn step_value(s: &StepDef) -> Value {
         ActionDef::Discover { version } => {
             o.put("do", "discover").opt("version", version.clone());
         }
-        ActionDef::List { what, options } => {
+        ActionDef::List {
+            what,
+            options,
+            follow,
+        } => {
             o.put("do", "list").put("what", what.as_str());
+            if *follow {
+                o.put("follow", true);
+            }
             options_into(&mut o, options);
         }
         ActionDef::Call {
             tool,
             arguments,
+            meta,
             options,
         } => {
             o.put("do", "call")
                 .put("tool", tool.as_str())
-                .put("arguments", arguments.clone());
+                .put("arguments", arguments.clone())
+                .opt("_meta", meta.clone());
             options_into(&mut o, options);
         }
         ActionDef::Read { uri, options } => {

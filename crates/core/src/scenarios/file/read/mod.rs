@@ -16,7 +16,9 @@ use crate::note::{IntoArg, Note};
 use crate::protocol::capabilities::ListCapability;
 use crate::protocol::version::EraMode;
 use crate::protocol::{ClientCapabilities, ServerCapabilities};
-use crate::server::{CacheScope, ServerTrigger, UnknownMethodPolicy};
+use crate::server::{
+    CacheScope, ProgressStep, PromptArgument, ServerTrigger, ToolFailure, UnknownMethodPolicy,
+};
 use crate::transport::TransportKind;
 
 mod caps;

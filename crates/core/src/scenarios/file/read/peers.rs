@@ -76,6 +76,7 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
         "checksCapabilityBeforeWork",
         "unknownMethods",
         "firstRequestId",
+        "pageSize",
     ];
     let what = note!("file.what.server", "a server");
     let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
@@ -136,6 +137,10 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
             ],
         ),
         first_request_id: uint(e, &f, "firstRequestId", MAX_FIRST_ID as u64).map(|n| n as i64),
+        page_size: f
+            .get("pageSize")
+            .and_then(|v| integer(e, &f.path("pageSize"), v, 1, MAX_ITEMS as u64))
+            .map(|n| n as usize),
         ..ServerDef::default()
     };
     if let Some(v) = f.get("cache") {
@@ -194,6 +199,8 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         "refusalMessage",
         "sideEffect",
         "result",
+        "errors",
+        "progress",
     ];
     let f = fields(e, path, value, &note!("file.what.tool", "a tool"), KEYS)?;
     let before = e.0.len();
@@ -208,8 +215,113 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         refusal_message: text(e, &f, "refusalMessage", false),
         side_effect: name(e, &f, "sideEffect", false),
         result: text(e, &f, "result", false),
+        errors: items(
+            e,
+            &f,
+            "errors",
+            &note!("file.what.tool_failures", "failures"),
+            MAX_LIST,
+            failure,
+        ),
+        progress: f
+            .get("progress")
+            .and_then(|v| progress(e, &f.path("progress"), v)),
     };
     (e.0.len() == before).then_some(def)
+}
+
+/// A failure a tool declares: `{"when": {…arguments…}, "message": "…"}`.
+pub(super) fn failure(e: &mut Errors, path: &str, value: &Value) -> Option<ToolFailure> {
+    let what = note!(
+        "file.what.tool_failure",
+        "a failure ({{\"when\": {{…}}, \"message\": \"…\"}})"
+    );
+    let f = fields(e, path, value, &what, &["when", "message"])?;
+    let args = note!(
+        "file.what.failure_when",
+        "the arguments that make the tool fail"
+    );
+    let when = object(e, &f, "when", &args).unwrap_or_else(|| Value::Object(Map::new()));
+    let message = text(e, &f, "message", true)?;
+    Some(ToolFailure { when, message })
+}
+
+/// A tool's progress: a count of notifications, or the notifications
+/// (`{"progress": 1, "total": 3, "message": "…"}`), at most [`MAX_LIST`].
+pub(super) fn progress(e: &mut Errors, path: &str, value: &Value) -> Option<Vec<ProgressStep>> {
+    if value.is_number() {
+        let count = integer(e, path, value, 1, MAX_LIST as u64)?;
+        return Some(
+            (1..=count)
+                .map(|i| ProgressStep {
+                    progress: i as f64,
+                    total: Some(count as f64),
+                    message: None,
+                })
+                .collect(),
+        );
+    }
+    let what = note!(
+        "file.what.progress",
+        "a count of progress notifications, or a list of them"
+    );
+    let Some(list) = value.as_array() else {
+        e.at(path, expected(&what, value));
+        return None;
+    };
+    if list.len() > MAX_LIST {
+        e.at(path, too_many(list.len(), &what, MAX_LIST));
+        return None;
+    }
+    let before = e.0.len();
+    let mut out = Vec::new();
+    let mut last = f64::NEG_INFINITY;
+    for (i, v) in list.iter().enumerate() {
+        let at = item(path, i);
+        let one = note!(
+            "file.what.progress_step",
+            "a progress notification ({{\"progress\": 1, \"total\": 3, \"message\": \"…\"}})"
+        );
+        let Some(f) = fields(e, &at, v, &one, &["progress", "total", "message"]) else {
+            continue;
+        };
+        let number = |e: &mut Errors, key: &str| -> Option<f64> {
+            let v = f.get(key)?;
+            match v.as_f64() {
+                Some(n) if n >= 0.0 && n.is_finite() => Some(n),
+                _ => {
+                    let what = note!("file.what.progress_number", "a number, 0 or more");
+                    e.at(&f.path(key), expected(&what, v));
+                    None
+                }
+            }
+        };
+        let progress = number(e, "progress");
+        if f.get("progress").is_none() {
+            let what = note!("file.what.progress_number", "a number, 0 or more");
+            missing(e, &f, "progress", &what);
+        }
+        let total = number(e, "total");
+        let message = text(e, &f, "message", false);
+        if let Some(progress) = progress {
+            if progress <= last {
+                e.at(
+                    &f.path("progress"),
+                    note!(
+                        "file.progress_grows",
+                        "progress must grow from one notification to the next"
+                    ),
+                );
+            }
+            last = progress;
+            out.push(ProgressStep {
+                progress,
+                total,
+                message,
+            });
+        }
+    }
+    (e.0.len() == before).then_some(out)
 }
 
 pub(super) fn question(e: &mut Errors, path: &str, value: &Value) -> Option<QuestionDef> {
@@ -255,13 +367,72 @@ pub(super) fn resource(e: &mut Errors, path: &str, value: &Value) -> Option<Reso
 
 pub(super) fn prompt(e: &mut Errors, path: &str, value: &Value) -> Option<PromptDef> {
     let what = note!("file.what.prompt", "a prompt");
-    let f = fields(e, path, value, &what, &["name", "description"])?;
+    let f = fields(
+        e,
+        path,
+        value,
+        &what,
+        &["name", "description", "arguments", "messages"],
+    )?;
     let name = name(e, &f, "name", true);
     let description = text(e, &f, "description", false);
+    let arguments = items(
+        e,
+        &f,
+        "arguments",
+        &note!("file.what.prompt_argument_list", "prompt arguments"),
+        MAX_LIST,
+        prompt_argument,
+    );
+    let messages = items(
+        e,
+        &f,
+        "messages",
+        &note!("file.what.prompt_message_list", "prompt messages"),
+        MAX_LIST,
+        prompt_message,
+    );
     Some(PromptDef {
         name: name?,
         description,
+        arguments: arguments.unwrap_or_default(),
+        messages: messages.unwrap_or_default(),
     })
+}
+
+/// A prompt argument: `{"name": "city", "description": "…", "required": true}`.
+fn prompt_argument(e: &mut Errors, path: &str, value: &Value) -> Option<PromptArgument> {
+    let what = note!("file.what.prompt_argument", "a prompt argument");
+    let f = fields(e, path, value, &what, &["name", "description", "required"])?;
+    let name = name(e, &f, "name", true);
+    let description = text(e, &f, "description", false);
+    let required = boolean(e, &f, "required");
+    Some(PromptArgument {
+        name: name?,
+        description: description.unwrap_or_default(),
+        required: required.unwrap_or(false),
+        values: Vec::new(),
+    })
+}
+
+/// A prompt message: `{"role": "user", "text": "…{city}…"}`.
+fn prompt_message(e: &mut Errors, path: &str, value: &Value) -> Option<Value> {
+    let what = note!(
+        "file.what.prompt_message",
+        "a prompt message ({{\"role\": \"user\", \"text\": \"…\"}})"
+    );
+    let f = fields(e, path, value, &what, &["role", "text"])?;
+    let role = choice(
+        e,
+        &f,
+        "role",
+        &[("user", "user"), ("assistant", "assistant")],
+    );
+    if f.get("role").is_none() {
+        missing(e, &f, "role", &quoted_list(&["user", "assistant"]));
+    }
+    let text = text(e, &f, "text", true);
+    Some(serde_json::json!({"role": role?, "content": {"type": "text", "text": text?}}))
 }
 
 pub(super) fn client(e: &mut Errors, path: &str, value: &Value) -> Option<ClientDef> {

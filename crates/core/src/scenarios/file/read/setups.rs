@@ -201,13 +201,20 @@ pub(super) const ACTIONS: &[(&str, &[&str])] = &[
     ("discover", &["version"]),
     (
         "list",
-        &["what", "declare", "version", "retryOnMissingCapability"],
+        &[
+            "what",
+            "follow",
+            "declare",
+            "version",
+            "retryOnMissingCapability",
+        ],
     ),
     (
         "call",
         &[
             "tool",
             "arguments",
+            "_meta",
             "declare",
             "version",
             "retryOnMissingCapability",

@@ -56,10 +56,12 @@ pub(super) fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef>
                 let names: Vec<&str> = LISTS.iter().map(|(n, _)| *n).collect();
                 missing(e, &f, "what", &quoted_list(&names));
             }
+            let follow = boolean(e, &f, "follow");
             let options = options(e, &f);
             Some(ActionDef::List {
                 what: what.unwrap_or_default().to_string(),
                 options,
+                follow: follow.unwrap_or(false),
             })
         }
         "call" => {
@@ -73,10 +75,16 @@ pub(super) fn step(e: &mut Errors, path: &str, value: &Value) -> Option<StepDef>
             };
             let what = note!("file.what.tool_arguments", "the tool's arguments");
             let arguments = object(e, &f, "arguments", &what);
+            let extra = note!(
+                "file.what.request_meta",
+                "extra _meta keys (an object such as {{\"progressToken\": \"p1\"}})"
+            );
+            let meta = object(e, &f, "_meta", &extra);
             let options = options(e, &f);
             Some(ActionDef::Call {
                 tool: tool.unwrap_or_default(),
                 arguments: arguments.unwrap_or_else(|| Value::Object(Map::new())),
+                meta,
                 options,
             })
         }
