@@ -345,7 +345,8 @@ pub fn event_kind_name(kind: &EventKind) -> &'static str {
 /// The column an event's marker sits on (`None`: across both).
 pub fn event_side(kind: &EventKind) -> Option<Side> {
     match kind {
-        EventKind::Message(m) => Some(m.from),
+        // A message whose sender is not known sits across both.
+        EventKind::Message(m) => m.sender(),
         EventKind::Timeout { side, .. }
         | EventKind::Dropped { side, .. }
         | EventKind::Disconnected { side }
@@ -363,6 +364,9 @@ pub fn event_side(kind: &EventKind) -> Option<Side> {
 /// A short title for an event (inspector heading, tooltips).
 pub fn event_title(event: &Event) -> String {
     match &event.kind {
+        EventKind::Message(m) if m.sender().is_none() => {
+            tf("event.message_undecided", &[("message", &m.label)])
+        }
         EventKind::Message(m) => tf(
             "event.message",
             &[("side", &side(m.from)), ("message", &m.label)],

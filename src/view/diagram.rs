@@ -256,6 +256,63 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
     }
 }
 
+/// The x of a message whose sender is not known: the middle of the lane,
+/// between the two lifelines (it is drawn from neither).
+pub const UNDECIDED_X: f64 = (CLIENT_X + SERVER_X) / 2.0;
+
+/// Characters of the note under an undecided message (9px font).
+const UNDECIDED_NOTE_CHARS: usize = 52;
+
+/// Why the sender of `message` is not known, in the page's language.
+pub fn undecided_why(message: &MessageEvent) -> Option<String> {
+    let why = message.undecided.as_ref()?;
+    Some(i18n::note_text(why, message.undecided_msg.as_ref()))
+}
+
+/// A message whose sender the recording does not settle
+/// (`MessageEvent::sender` is `None`): drawn in the middle of the lane, as
+/// a chip with a question mark and the reason under it, never as an
+/// arrow from either side (its `from` is only a placeholder).
+fn undecided_message(d: &Diagram, event: &Event, message: &MessageEvent, y: f64) -> Markup {
+    let n = d.index;
+    let selected = d.selected == Some(event.index);
+    let kind = kind_name(message.kind);
+    let why = undecided_why(message).unwrap_or_default();
+    let text = format!("? {}", label_text(message));
+    let width = text.chars().count() as f64 * CHAR_W + 6.0;
+    let note = tf("diagram.undecided_note", &[("why", &why)]);
+    let from = d.layout.position_of(event.at_ms);
+    let aria = tf(
+        "diagram.message_undecided",
+        &[
+            ("message", &message.label),
+            ("time", &clock(event.at_ms)),
+            ("why", &why),
+        ],
+    );
+    html! {
+        g class=(classes(&[Some("ev"), Some("msg"), Some("undecided"), Some(kind),
+                message.violation.as_ref().map(|_| "violation"), selected.then_some("selected")]))
+            tabindex="0" role="button" aria-label=(aria)
+            data-show=[show(d, from, d.layout.len())]
+            data-testid=(format!("message-{n}-{}", event.index))
+            data-act="inspect" data-arg=(format!("{n}:{}", event.index))
+            data-label=(message.label) data-kind=(kind) data-undecided="true"
+            data-sent-ms=(event.at_ms) {
+            title { (message.label) " \u{2014} " (note) }
+            rect class="hit" x=(f(CLIENT_X + 8.0)) y=(f(y - 14.0)) width=(f(SERVER_X - CLIENT_X - 16.0)) height="26" rx="4" {}
+            g class="chip undecided-chip" {
+                rect x=(f(UNDECIDED_X - width / 2.0)) y=(f(y - 15.5)) width=(f(width)) height="14" rx="7" {}
+                text x=(f(UNDECIDED_X)) y=(f(y - 5.0)) text-anchor="middle" { (text) }
+            }
+            text class="undecided-note" data-testid=(format!("undecided-note-{n}-{}", event.index))
+                x=(f(UNDECIDED_X)) y=(f(y + 8.0)) text-anchor="middle" {
+                (truncate(&note, UNDECIDED_NOTE_CHARS))
+            }
+        }
+    }
+}
+
 fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) -> Markup {
     let (x, y, anchor) = label_spot(d.layout, message, y1);
     let (left, text, width) = chip(d.layout, message, y1);
@@ -453,13 +510,14 @@ pub fn diagram(d: &Diagram) -> Markup {
             @for e in timeline.events.iter().filter(|e| visible(e)) {
                 @let y = layout.event_y(n, e.index);
                 @match (&e.kind, time) {
+                    (EventKind::Message(m), Some(_)) if m.sender().is_none() => { (undecided_message(d, e, m, y)) }
                     (EventKind::Message(m), Some(t)) => { (message_arrow(d, e, m, y, t)) }
                     _ => { (marker(d, e, y)) }
                 }
             }
             g class="labels" aria-hidden="true" {
                 @for e in timeline.events.iter().filter(|e| visible(e)) {
-                    @if let Some(m) = e.message() { (message_label(d, e, m, layout.event_y(n, e.index))) }
+                    @if let Some(m) = e.message().filter(|m| m.sender().is_some()) { (message_label(d, e, m, layout.event_y(n, e.index))) }
                 }
             }
             g class="verdicts" {
@@ -468,7 +526,7 @@ pub fn diagram(d: &Diagram) -> Markup {
                 }
             }
             @for e in timeline.events.iter().filter(|e| d.complete || Some(e.at_ms) == time) {
-                @if let Some(m) = e.message() {
+                @if let Some(m) = e.message().filter(|m| m.sender().is_some()) {
                     @let at = layout.position_of(e.at_ms);
                     g data-key=(format!("{}-{}", if d.complete { at } else { d.pos }, e.index))
                         data-show=[show(d, at, at)] {
