@@ -264,10 +264,11 @@ mod tests {
         let cut = r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":1,"result":{"tools":[]}},{"nope":true}]"#;
         let checked = read("cut.json", cut).expect("read up to the bad entry");
         assert_eq!(checked.runs[0].timeline.messages().count(), 2);
-        assert!(checked
-            .notices
-            .iter()
-            .any(|n| n.entry == Some(2)), "{:?}", checked.notices);
+        assert!(
+            checked.notices.iter().any(|n| n.entry == Some(2)),
+            "{:?}",
+            checked.notices
+        );
     }
 
     #[test]

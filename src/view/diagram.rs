@@ -261,7 +261,27 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
 pub const UNDECIDED_X: f64 = (CLIENT_X + SERVER_X) / 2.0;
 
 /// Characters of the note under an undecided message (9px font).
-const UNDECIDED_NOTE_CHARS: usize = 52;
+const UNDECIDED_NOTE_CHARS: usize = 44;
+
+/// `text` cut to `columns` columns (a wide, CJK character takes two),
+/// with an ellipsis when cut.
+fn fit_columns(text: &str, columns: usize) -> String {
+    let width = |c: char| if c > '\u{2e7f}' { 2 } else { 1 };
+    if text.chars().map(width).sum::<usize>() <= columns {
+        return text.to_string();
+    }
+    let mut used = 0;
+    let mut out = String::new();
+    for c in text.chars() {
+        used += width(c);
+        if used > columns.saturating_sub(1) {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('\u{2026}');
+    out
+}
 
 /// Why the sender of `message` is not known, in the page's language.
 pub fn undecided_why(message: &MessageEvent) -> Option<String> {
@@ -300,14 +320,14 @@ fn undecided_message(d: &Diagram, event: &Event, message: &MessageEvent, y: f64)
             data-label=(message.label) data-kind=(kind) data-undecided="true"
             data-sent-ms=(event.at_ms) {
             title { (message.label) " \u{2014} " (note) }
-            rect class="hit" x=(f(CLIENT_X + 8.0)) y=(f(y - 14.0)) width=(f(SERVER_X - CLIENT_X - 16.0)) height="26" rx="4" {}
+            rect class="hit" x=(f(CLIENT_X + 8.0)) y=(f(y - 9.0)) width=(f(SERVER_X - CLIENT_X - 16.0)) height="29" rx="4" {}
             g class="chip undecided-chip" {
-                rect x=(f(UNDECIDED_X - width / 2.0)) y=(f(y - 15.5)) width=(f(width)) height="14" rx="7" {}
-                text x=(f(UNDECIDED_X)) y=(f(y - 5.0)) text-anchor="middle" { (text) }
+                rect x=(f(UNDECIDED_X - width / 2.0)) y=(f(y - 7.0)) width=(f(width)) height="14" rx="7" {}
+                text x=(f(UNDECIDED_X)) y=(f(y + 3.5)) text-anchor="middle" { (text) }
             }
             text class="undecided-note" data-testid=(format!("undecided-note-{n}-{}", event.index))
-                x=(f(UNDECIDED_X)) y=(f(y + 8.0)) text-anchor="middle" {
-                (truncate(&note, UNDECIDED_NOTE_CHARS))
+                x=(f(UNDECIDED_X)) y=(f(y + 16.5)) text-anchor="middle" {
+                (fit_columns(&note, UNDECIDED_NOTE_CHARS))
             }
         }
     }
