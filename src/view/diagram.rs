@@ -87,7 +87,7 @@ pub fn label_spot(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64
 
 /// The label text of an arrow (a warning sign on deliberately broken ones).
 pub fn label_text(message: &MessageEvent) -> String {
-    let label = truncate(&message.label, LABEL_CHARS);
+    let label = crate::model::visible_controls(&truncate(&message.label, LABEL_CHARS));
     if message.violation.is_some() {
         format!("\u{26a0} {label}")
     } else {
@@ -555,5 +555,65 @@ pub fn diagram(d: &Diagram) -> Markup {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_undecided_message_is_drawn_in_the_middle_with_its_reason() {
+        let text = include_str!("../../tests/fixtures/import/undecided.json");
+        let checked = crate::checked::read("undecided.json", text).expect("a transcript");
+        let timeline = &checked.runs[0].timeline;
+        let layout = Layout::new([timeline.as_ref()]);
+        let d = Diagram {
+            index: 0,
+            row: 0,
+            hint: None,
+            timeline,
+            layout: &layout,
+            pos: layout.len(),
+            step_ms: 0,
+            selected: None,
+            complete: false,
+            verdicts: &checked.runs[0].verdicts,
+        };
+        let svg = diagram(&d).into_string();
+        let undecided: Vec<usize> = timeline
+            .messages()
+            .filter(|(_, m)| m.sender().is_none())
+            .map(|(e, _)| e.index)
+            .collect();
+        assert!(!undecided.is_empty());
+        for i in undecided {
+            let at = svg
+                .find(&format!("data-testid=\"message-0-{i}\""))
+                .expect("drawn");
+            // Up to the next element with a test id (the next message).
+            let end = at
+                + 1
+                + svg[at + 1..]
+                    .find("data-testid=\"message-")
+                    .unwrap_or(svg.len() - at - 1);
+            let g = &svg[at..end];
+            assert!(g.contains("data-undecided=\"true\""), "{g}");
+            assert!(!g.contains("class=\"shaft\""), "no arrow: {g}");
+            assert!(g.contains(&format!("x=\"{}\"", f(UNDECIDED_X))), "{g}");
+            assert!(svg.contains(&format!("undecided-note-0-{i}")));
+        }
+        assert!(svg.contains("sender unknown: "));
+    }
+
+    #[test]
+    fn bidi_controls_are_shown_not_obeyed() {
+        assert_eq!(
+            crate::model::visible_controls("a\u{202e}b\u{2066}"),
+            "a\\u202eb\\u2066"
+        );
+        assert_eq!(crate::model::visible_controls("plain 文字"), "plain 文字");
+        assert_eq!(fit_columns("文字文字", 4), "文\u{2026}");
+        assert_eq!(fit_columns("abcd", 4), "abcd");
     }
 }
