@@ -145,6 +145,12 @@ pub fn summary_line(summary: &Summary) -> String {
             ("failed", &summary.failed.to_string()),
         ],
     );
+    if summary.expected_failures > 0 {
+        line.push_str(&tf(
+            "check.expected_failures",
+            &[("count", &summary.expected_failures.to_string())],
+        ));
+    }
     if summary.not_applicable > 0 {
         line.push_str(&tf(
             "check.not_exercised",
@@ -283,6 +289,14 @@ mod tests {
         assert_eq!(
             summary_line(&summary),
             "3 rules passed, 1 failed, 2 not exercised"
+        );
+        let marked = Summary {
+            expected_failures: 1,
+            ..summary.clone()
+        };
+        assert_eq!(
+            summary_line(&marked),
+            "3 rules passed, 1 failed, 1 expected to fail (marked violations), 2 not exercised"
         );
         let v = |o| Verdict {
             rule: "S-ANSWER".into(),

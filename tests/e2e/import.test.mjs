@@ -174,6 +174,7 @@ test('violations are drawn as deliberate, with their why, and graded as expected
   // Distinct from a failure: not the failure's colour.
   const colour = (s) => page.$eval(s, (el) => getComputedStyle(el).color);
   assert.notEqual(await colour(`${sel('inspector-verdicts')} li.xfail .verdict-word`), await colour('.check-line.has-fail'));
+  assert.match(await page.locator(sel('check-summary-line')).innerText(), /1 expected to fail \(marked violations\)/);
   // The unmarked one is a real failure, in "What to fix".
   assert.equal(await page.locator(`${sel('check-to-fix')} li[data-rule="M-VERSION"]`).count() > 0, true);
   await view.screenshot('import-violations');
