@@ -324,7 +324,10 @@ test('a HAR that Chromium recorded during a live check imports, and grades as th
   const port = await peers.start(['bridge', '--cmd', `${binary()} serve --preset reference`, '--port', '0', '--allow-origin', origin]);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const context = await browser.newContext({ recordHar: { path: har, content: 'embed' } });
+    // Filtered to the endpoint, as a reader filtering the network panel to
+    // /mcp exports it: unfiltered, the page's own bundles (embedded as
+    // base64) take the capture over the importer's 4 MiB limit.
+    const context = await browser.newContext({ recordHar: { path: har, content: 'embed', urlFilter: /\/mcp$/ } });
     const page = await context.newPage();
     await page.goto(new URL('/?scenario=discover', app.url).href);
     await page.locator(sel('player')).waitFor({ timeout: 30_000 });
