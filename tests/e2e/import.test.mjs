@@ -260,6 +260,28 @@ test('McpLanes.mount({transcript}) and {transcriptUrl} draw the recording; ill-t
   assert.match(await notice.innerText(), /“transcript” must be a recorded conversation/);
 });
 
+test('two recording figures on one page both live on (their handles dropped by the page)', T, async () => {
+  const two = "{transcript: [{jsonrpc: '2.0', id: 1, method: 'tools/list'}, {jsonrpc: '2.0', id: 1, result: {tools: []}}]}";
+  hosts.set(
+    'two.html',
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>two</title><link rel="icon" href="data:,"></head>' +
+      '<body><div id="a"></div><div id="b"></div><script src="/embed.js"></script><script src="/__host/two.js"></script></body></html>',
+  );
+  // The page keeps neither promise: embed.js must keep the figures.
+  hosts.set('two.js', `McpLanes.mount(document.getElementById('a'), ${two}); McpLanes.mount(document.getElementById('b'), ${two});`);
+  const view = await app.open('/__host/two.html');
+  const { page } = view;
+  for (const id of ['a', 'b']) await page.locator(`#${id} ${sel('check-summary')}`).waitFor({ timeout: 60_000 });
+  // Garbage made, and collected when the browser likes: the figures stay.
+  await page.evaluate(() => { for (let i = 0; i < 50; i++) new Array(1e6).fill(i); });
+  await page.waitForTimeout(500);
+  for (const id of ['b', 'a']) {
+    await page.locator(`#${id} ${sel('jump-end')}`).click();
+    await page.locator(`#${id} ${sel('player')}[data-state="end"]`).waitFor({ timeout: 10_000 });
+  }
+  assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+});
+
 test('an iframe figure: ?embed=1&transcript=URL', T, async () => {
   const view = await openRecording(`/?embed=1&transcript=${encodeURIComponent(serve('modern.json', files.get('modern-2026-07-28.json')))}`);
   const report = cliReport(path.join(FIXTURES, 'modern-2026-07-28.json'));
