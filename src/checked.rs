@@ -1,19 +1,21 @@
-//! Timelines recorded outside the page and graded rule by rule: what
+//! Conversations recorded outside the page and graded rule by rule: what
 //! `mcp-lanes check --out FILE` writes (a check report, with its verdicts),
-//! what `mcp-lanes client --out FILE` writes (an array of timelines), or a
-//! single timeline. A file without verdicts is graded here with the core's
-//! grader (`check::grade`): the page judges nothing itself.
+//! what `mcp-lanes client --out FILE` writes (an array of timelines), a
+//! single timeline, a transcript (a JSON array of JSON-RPC messages), the
+//! `run --format json` document or a HAR capture: whatever the core's
+//! importer (`mcp_lanes_core::import`) reads. A file without verdicts is
+//! graded here with the core's grader (`check::grade_recorded`): the page
+//! judges nothing itself.
 //!
 //! Data layer: plain Rust over the core, built and tested natively.
 
 use std::rc::Rc;
 
-use mcp_lanes_core::check::{self, Outcome, Report, Summary, Verdict};
-use mcp_lanes_core::scenarios::file::MAX_FILE_BYTES;
+use mcp_lanes_core::check::{self, Outcome, Summary, Verdict};
+use mcp_lanes_core::import::{self, Imported, Notice};
 use mcp_lanes_core::sim::Timeline;
-use serde_json::Value;
 
-use crate::i18n::tf;
+use crate::i18n::{self, tf};
 
 /// One graded run: a lane.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +40,10 @@ pub struct Checked {
     pub runs: Vec<GradedRun>,
     /// Whether the verdicts were computed here (the file had none).
     pub graded_here: bool,
+    /// What the importer wants the reader told (a malformed entry that
+    /// ended a lane, a message whose sender is not known, HAR entries
+    /// left out); rendered in the page's language by [`notice_text`].
+    pub notices: Vec<Notice>,
 }
 
 impl Checked {
@@ -55,69 +61,74 @@ impl Checked {
     }
 }
 
-/// Reads a recorded check or run from the text of a file called `source`.
-/// An error says what is wrong, in words for the reader.
+/// Reads a recorded conversation from the text of a file called `source`:
+/// every format the core's importer recognises ([`import::read`]: a
+/// transcript, the `run --format json` document, a HAR capture, timelines,
+/// a check report). A report keeps its verdicts; every other format is
+/// graded here by the core ([`Imported::verdicts`], the grader of
+/// `mcp-lanes check --transcript`). An error says what is wrong, in words
+/// for the reader (the page's language).
 pub fn read(source: &str, text: &str) -> Result<Checked, String> {
-    if text.len() > MAX_FILE_BYTES {
-        return Err(tf(
-            "check.over_limit",
-            &[
-                ("source", source),
-                ("size", &text.len().to_string()),
-                ("limit", &MAX_FILE_BYTES.to_string()),
-            ],
-        ));
-    }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        tf(
-            "check.not_json",
-            &[("source", source), ("error", &e.to_string())],
-        )
-    })?;
-    if value.get("verdicts").is_some() {
-        let report =
-            Report::from_json(text).ok_or_else(|| tf("check.bad_report", &[("source", source)]))?;
-        let run = GradedRun {
+    let imported = import::read(source, text).map_err(|e| i18n::note(&e.note))?;
+    Ok(from_imported(source, imported))
+}
+
+/// A file the importer read, as the page draws it.
+fn from_imported(source: &str, imported: Imported) -> Checked {
+    let verdicts = imported.verdicts();
+    let graded_here = imported.report.is_none();
+    let (target, era) = match &imported.report {
+        Some(report) => (report.target.clone(), Some(report.era.clone())),
+        None => (
+            match imported.format {
+                // A recording names no server: the file does.
+                import::Format::Timelines => imported
+                    .lanes
+                    .first()
+                    .map(|t| t.server_label.clone())
+                    .unwrap_or_default(),
+                _ => source.to_string(),
+            },
+            None,
+        ),
+    };
+    let runs = match imported.report {
+        Some(report) => vec![GradedRun {
             timeline: Rc::new(report.timeline),
             verdicts: Rc::new(report.verdicts),
-        };
-        return Ok(Checked {
-            source: source.to_string(),
-            target: report.target,
-            era: Some(report.era),
-            runs: vec![run],
-            graded_here: false,
-        });
-    }
-    // One timeline, or the array `client --out` writes.
-    let array = if value.is_array() {
-        text.to_string()
-    } else {
-        format!("[{text}]")
+        }],
+        None => imported
+            .lanes
+            .into_iter()
+            .zip(verdicts)
+            .map(|(t, v)| GradedRun {
+                timeline: Rc::new(t),
+                verdicts: Rc::new(v),
+            })
+            .collect(),
     };
-    let timelines =
-        Timeline::from_json(&array).ok_or_else(|| tf("check.neither", &[("source", source)]))?;
-    if timelines.is_empty() {
-        return Err(tf("check.no_timeline", &[("source", source)]));
-    }
-    let target = timelines
-        .first()
-        .map(|t| t.server_label.clone())
-        .unwrap_or_default();
-    let runs = timelines
-        .into_iter()
-        .map(|t| GradedRun {
-            verdicts: Rc::new(check::grade(&t)),
-            timeline: Rc::new(t),
-        })
-        .collect();
-    Ok(Checked {
+    Checked {
         source: source.to_string(),
         target,
-        era: None,
+        era,
         runs,
-        graded_here: true,
-    })
+        graded_here,
+        notices: imported.notices,
+    }
+}
+
+/// A notice of the importer in the page's language, with the lane it is
+/// about when there are several.
+pub fn notice_text(notice: &Notice, lanes: usize) -> String {
+    let text = i18n::note(&notice.note);
+    if lanes > 1 {
+        tf(
+            "check.notice_lane",
+            &[("lane", &(notice.lane + 1).to_string()), ("text", &text)],
+        )
+    } else {
+        text
+    }
 }
 
 /// "3 rules passed, 1 failed" (and how many were not exercised).
@@ -134,6 +145,12 @@ pub fn summary_line(summary: &Summary) -> String {
             ("failed", &summary.failed.to_string()),
         ],
     );
+    if summary.expected_failures > 0 {
+        line.push_str(&tf(
+            "check.expected_failures",
+            &[("count", &summary.expected_failures.to_string())],
+        ));
+    }
     if summary.not_applicable > 0 {
         line.push_str(&tf(
             "check.not_exercised",
@@ -180,6 +197,8 @@ pub fn rule_link(rule: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcp_lanes_core::check::Report;
+    use serde_json::Value;
 
     fn timeline_json() -> String {
         let setups = mcp_lanes_core::scenarios::setups("discover").unwrap_or_default();
@@ -219,14 +238,43 @@ mod tests {
         for (text, says) in [
             ("nope", "not JSON"),
             ("{\"verdicts\": 3}", "check report"),
-            ("{\"a\": 1}", "neither"),
-            ("[]", "no timeline"),
+            ("{\"a\": 1}", "not a recording"),
+            ("[]", "no message"),
+            ("[1, 2]", "entry 0"),
         ] {
             let err = read("f.json", text).expect_err(text);
             assert!(err.contains(says), "{text}: {err}");
         }
-        let big = " ".repeat(MAX_FILE_BYTES + 1);
+        let big = " ".repeat(import::MAX_BYTES + 1);
         assert!(read("big.json", &big).is_err_and(|e| e.contains("limit")));
+    }
+
+    #[test]
+    fn transcripts_read_with_their_notices() {
+        let fixture = |name: &str| {
+            let path = format!(
+                "{}/tests/fixtures/import/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            std::fs::read_to_string(path).unwrap_or_default()
+        };
+        let checked = read("undecided.json", &fixture("undecided.json")).expect("a transcript");
+        assert!(checked.graded_here);
+        assert_eq!(checked.target, "undecided.json");
+        assert_eq!(checked.runs.len(), 1);
+        assert!(!checked.notices.is_empty(), "the undecided message is said");
+        assert!(notice_text(&checked.notices[0], 1).contains("between the two sides"));
+        let har = read("c.har", &fixture("chromium-streamable-http.har")).expect("a HAR");
+        assert!(har.runs[0].timeline.messages().count() > 4);
+        // A malformed entry mid-file: the lane ends before it, with a notice.
+        let cut = r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":1,"result":{"tools":[]}},{"nope":true}]"#;
+        let checked = read("cut.json", cut).expect("read up to the bad entry");
+        assert_eq!(checked.runs[0].timeline.messages().count(), 2);
+        assert!(
+            checked.notices.iter().any(|n| n.entry == Some(2)),
+            "{:?}",
+            checked.notices
+        );
     }
 
     #[test]
@@ -241,6 +289,14 @@ mod tests {
         assert_eq!(
             summary_line(&summary),
             "3 rules passed, 1 failed, 2 not exercised"
+        );
+        let marked = Summary {
+            expected_failures: 1,
+            ..summary.clone()
+        };
+        assert_eq!(
+            summary_line(&marked),
+            "3 rules passed, 1 failed, 1 expected to fail (marked violations), 2 not exercised"
         );
         let v = |o| Verdict {
             rule: "S-ANSWER".into(),

@@ -83,14 +83,18 @@ pub struct Config {
     pub loaded: Option<Result<Rc<ScenarioFile>, Vec<String>>>,
     /// With a file, the URL fragment (checked against the file once loaded).
     pub fragment: Option<String>,
-    /// A recorded check or run to draw (`?timeline=URL`, page only).
-    pub timeline: Option<String>,
+    /// A recorded conversation to draw, in any format the core's importer
+    /// reads (`checked::read`): on the page `?timeline=URL` or its alias
+    /// `?transcript=URL`; in a figure the `transcriptUrl` option
+    /// (`?embed=1&transcript=URL`) or `transcript` (the file's JSON, an
+    /// array or an object).
+    pub timeline: Option<FileRequest>,
     /// That recording once the full bundle fetched and read it, or why it
     /// cannot be shown.
     pub checked: Option<Result<Rc<crate::checked::Checked>, String>>,
 }
 
-/// Where a scenario file comes from.
+/// Where a scenario file or a recorded conversation comes from.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum FileRequest {
@@ -157,9 +161,11 @@ impl Handoff {
     }
 }
 
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 16] = [
     "scenario",
     "scenarioUrl",
+    "transcript",
+    "transcriptUrl",
     "setups",
     "autoplay",
     "speed",
@@ -176,10 +182,10 @@ const KEYS: [&str; 14] = [
 
 /// The query parameter of an option (`?embed=1&…`).
 fn query_name(key: &str) -> &str {
-    if key == "scenarioUrl" {
-        "scenario-url"
-    } else {
-        key
+    match key {
+        "scenarioUrl" => "scenario-url",
+        "transcriptUrl" => "transcript",
+        _ => key,
     }
 }
 
@@ -254,6 +260,18 @@ impl Config {
             v.as_str()
                 .is_some_and(|u| !u.trim().is_empty() && u.len() <= MAX_URL)
         });
+        let transcript = take("transcript", "options.transcript", |v| {
+            v.is_array() || v.is_object()
+        });
+        let transcript_url = take("transcriptUrl", "options.transcript_url", |v| {
+            v.as_str()
+                .is_some_and(|u| !u.trim().is_empty() && u.len() <= MAX_URL)
+        });
+        let timeline = match (transcript_url.and_then(Value::as_str), transcript) {
+            (Some(url), _) => Some(FileRequest::Url(url.trim().to_string())),
+            (None, Some(v)) => Some(FileRequest::Inline(v.clone())),
+            _ => None,
+        };
         let file = match (scenario_url.and_then(Value::as_str), scenario) {
             (Some(url), _) => Some(FileRequest::Url(url.trim().to_string())),
             (None, Some(v)) if v.is_object() => Some(FileRequest::Inline(v.clone())),
@@ -307,8 +325,9 @@ impl Config {
         });
         let first = scenarios::CATALOG.first().map_or("", |s| s.id);
         let count = scenarios::find(scenario.as_deref().unwrap_or(first)).map_or(0, |s| s.lanes);
-        // A file's set-ups are counted once it is loaded.
+        // A file's (or a recording's) set-ups are counted once it is loaded.
         if file.is_none()
+            && timeline.is_none()
             && setups
                 .as_ref()
                 .is_some_and(|s| s.iter().any(|&i| i >= count))
@@ -354,7 +373,7 @@ impl Config {
             file,
             loaded: None,
             fragment: None,
-            timeline: None,
+            timeline,
             checked: None,
         }
     }
@@ -369,7 +388,9 @@ impl Config {
             // and flags are written as they are, the rest as strings (so a
             // wrong value is reported like a wrong option of `mount`).
             let mut json = String::from("{");
-            for key in KEYS {
+            // (An inline transcript is a `mount` option only.)
+            for key in KEYS.iter().filter(|k| **k != "transcript") {
+                let key = *key;
                 let Some(text) = param(query_name(key)) else {
                     continue;
                 };
@@ -425,9 +446,12 @@ impl Config {
                 config.link = (hash.len() > 1 && hash != SKIP).then(|| share::from_fragment(hash))
             }
         }
+        // `?transcript=` is `?timeline=`'s alias: both read every format.
         config.timeline = param("timeline")
+            .or_else(|| param("transcript"))
             .map(|u| u.trim().to_string())
-            .filter(|u| !u.is_empty() && u.len() <= MAX_URL);
+            .filter(|u| !u.is_empty() && u.len() <= MAX_URL)
+            .map(FileRequest::Url);
         config
     }
 

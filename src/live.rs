@@ -99,6 +99,7 @@ pub fn progress(plan: &Plan, current: Option<(&Flow, &LiveRun)>, target: &str) -
         era: None,
         runs,
         graded_here: true,
+        notices: Vec::new(),
     }
 }
 
@@ -128,6 +129,7 @@ fn from_report(report: Report) -> Checked {
             verdicts: Rc::new(report.verdicts),
         }],
         graded_here: true,
+        notices: Vec::new(),
     }
 }
 

@@ -345,7 +345,8 @@ pub fn event_kind_name(kind: &EventKind) -> &'static str {
 /// The column an event's marker sits on (`None`: across both).
 pub fn event_side(kind: &EventKind) -> Option<Side> {
     match kind {
-        EventKind::Message(m) => Some(m.from),
+        // A message whose sender is not known sits across both.
+        EventKind::Message(m) => m.sender(),
         EventKind::Timeout { side, .. }
         | EventKind::Dropped { side, .. }
         | EventKind::Disconnected { side }
@@ -363,6 +364,9 @@ pub fn event_side(kind: &EventKind) -> Option<Side> {
 /// A short title for an event (inspector heading, tooltips).
 pub fn event_title(event: &Event) -> String {
     match &event.kind {
+        EventKind::Message(m) if m.sender().is_none() => {
+            tf("event.message_undecided", &[("message", &m.label)])
+        }
         EventKind::Message(m) => tf(
             "event.message",
             &[("side", &side(m.from)), ("message", &m.label)],
@@ -455,15 +459,36 @@ pub fn truncate(text: &str, max: usize) -> String {
     }
 }
 
-/// The wire text pretty-printed when it is JSON, else as it is.
+/// The wire text pretty-printed when it is JSON, else as it is; a
+/// bidirectional control character (an RTL override, an isolate) shown as
+/// its `\uXXXX` escape, so that a message cannot reorder what is drawn
+/// after it (in JSON text the escape means the same character).
 pub fn pretty_wire(message: &MessageEvent) -> String {
     if message.wire.is_empty() {
         return "(no body)".to_string();
     }
-    serde_json::from_str::<serde_json::Value>(&message.wire)
+    let text = serde_json::from_str::<serde_json::Value>(&message.wire)
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())
-        .unwrap_or_else(|| message.wire.clone())
+        .unwrap_or_else(|| message.wire.clone());
+    visible_controls(&text)
+}
+
+/// `text` with each bidirectional control character written `\uXXXX`.
+pub fn visible_controls(text: &str) -> String {
+    let bidi = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(bidi) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if bidi(c) {
+                format!("\\u{:04x}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Locks held in a lane at virtual time `t` (taken and not yet released).

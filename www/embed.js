@@ -45,6 +45,11 @@
     }
   };
   for (const type of types) document.addEventListener(type, intent, { capture: true, passive: true });
+  // Every figure mounted and not destroyed. A course page often drops what
+  // `mount` resolves to; the figure must live on: wasm-bindgen frees a
+  // bundle's handle (and with it the figure's page and listeners) once its
+  // JS object is garbage-collected.
+  const live = new Set();
   // Tells the modules' main() not to render the whole playground here.
   window.mcpLanesEmbed = base;
   window.McpLanes = {
@@ -65,9 +70,11 @@
         control: (message) => current?.control(message) ?? false,
         destroy: () => {
           gone = true;
+          live.delete(figure);
           current?.destroy();
         },
       };
+      live.add(figure);
       const viaLite = () =>
         (lite ??= import(base + 'mcp-lanes-lite.js').then(async (m) => (await m.default(), m)))
           .then((m) => m.mount(host, options, upgrade))

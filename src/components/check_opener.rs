@@ -1,13 +1,15 @@
-//! "Check a server": opens a recorded check (`mcp-lanes check --out FILE`)
-//! or recorded runs (`mcp-lanes client --out FILE`) from a file picker or a
-//! file dropped on the panel; the page draws it as lanes with its verdicts
-//! (`?timeline=URL` opens one from a URL). The full bundle's check island
+//! "Check a server": opens a recorded conversation from a file picker or a
+//! file dropped on the panel, in any format the core's importer reads (a
+//! transcript, the `run --format json` document, a HAR capture, recorded
+//! runs of `mcp-lanes client --out FILE`, a check report of
+//! `mcp-lanes check --out FILE`); the page draws it as lanes with its
+//! verdicts (`?timeline=URL` or `?transcript=URL` opens one from a URL). The full bundle's check island
 //! (`bundle::islands`), in the body of the panel the views draw; the lite
 //! bundle's panel hands over when opened.
 
 use std::rc::Rc;
 
-use mcp_lanes_core::scenarios::file::MAX_FILE_BYTES;
+use mcp_lanes_core::import::MAX_BYTES as MAX_FILE_BYTES;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
@@ -152,7 +154,7 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                     {ondragover} {ondragleave} {ondrop}>
                     <label class="file-pick">
                         <span>{ t("check.pick") }</span>
-                        <input type="file" accept=".json,application/json" data-testid="check-file" {onchange} />
+                        <input type="file" accept=".json,.har,application/json" data-testid="check-file" {onchange} />
                     </label>
                     <span class="drop-hint">{ t("check.drop") }</span>
                 </div>

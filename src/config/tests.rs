@@ -179,3 +179,38 @@ fn an_iframe_figure_honours_a_permalink_fragment() {
     assert_eq!(config.mode, Mode::Frame);
     assert_eq!(config.link, Some(Ok(link)));
 }
+
+#[test]
+fn recorded_conversations_come_by_url_or_inline() {
+    // The page: `?transcript=` is `?timeline=`'s alias.
+    let page = Config::from_url(query(&[("transcript", " /t.json ")]), "");
+    assert_eq!(page.timeline, Some(FileRequest::Url("/t.json".into())));
+    let page = Config::from_url(query(&[("timeline", "/a.json")]), "");
+    assert_eq!(page.timeline, Some(FileRequest::Url("/a.json".into())));
+    // An iframe figure: `?embed=1&transcript=URL`.
+    let frame = Config::from_url(query(&[("embed", "1"), ("transcript", "/t.har")]), "");
+    assert_eq!(frame.timeline, Some(FileRequest::Url("/t.har".into())));
+    assert_eq!(frame.problem, None);
+    // `mount`: a URL, or the file's JSON itself.
+    let url = Config::from_options(Mode::Mount, &json!({"transcriptUrl": "/t.json"}));
+    assert_eq!(url.timeline, Some(FileRequest::Url("/t.json".into())));
+    let inline = json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]);
+    let mounted = Config::from_options(Mode::Mount, &json!({"transcript": inline.clone()}));
+    assert_eq!(mounted.timeline, Some(FileRequest::Inline(inline)));
+    assert_eq!(mounted.problem, None);
+    // Ill-typed ones are said like the other options' problems.
+    for (options, key) in [
+        (json!({"transcript": "x.json"}), "transcript"),
+        (json!({"transcript": 3}), "transcript"),
+        (json!({"transcriptUrl": 7}), "transcriptUrl"),
+        (json!({"transcriptUrl": " "}), "transcriptUrl"),
+    ] {
+        let config = Config::from_options(Mode::Mount, &options);
+        assert_eq!(config.timeline, None, "{options}");
+        assert!(
+            config.problem.as_deref().is_some_and(|p| p.contains(key)),
+            "{options}: {:?}",
+            config.problem
+        );
+    }
+}

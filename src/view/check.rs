@@ -11,7 +11,7 @@ use mcp_lanes_core::check::{Outcome, Verdict};
 use mcp_lanes_core::sim::{EventKind, Timeline};
 
 use super::{classes, num as f};
-use crate::checked::{overall, rule_link, summary_line, verdicts_at, Checked};
+use crate::checked::{notice_text, overall, rule_link, summary_line, verdicts_at, Checked};
 use crate::i18n::{self, t, tf};
 use crate::model::{Layout, SERVER_X};
 
@@ -133,11 +133,10 @@ fn place(checked: &Checked, lane: usize, v: &Verdict) -> String {
     let label = v.exchange.and_then(|index| {
         let run = checked.runs.get(lane)?;
         match &run.timeline.events.get(index)?.kind {
-            EventKind::Message(m) => Some(format!(
-                "#{index} {} {}",
-                crate::model::side(m.from),
-                m.label
-            )),
+            EventKind::Message(m) => Some(match m.sender() {
+                Some(from) => format!("#{index} {} {}", crate::model::side(from), m.label),
+                None => format!("#{index} {}", m.label),
+            }),
             _ => Some(format!("#{index}")),
         }
     });
@@ -219,6 +218,18 @@ pub fn summary(checked: &Checked) -> Markup {
             @if checked.graded_here {
                 p class="note" { (t("verdict.graded_here")) }
             }
+            @if !checked.notices.is_empty() {
+                section class="import-notices" data-testid="import-notices" aria-label=(t("check.notices")) {
+                    ul {
+                        @for (i, notice) in checked.notices.iter().enumerate() {
+                            li data-testid=(format!("import-notice-{i}")) data-lane=(notice.lane)
+                                data-entry=[notice.entry] {
+                                (notice_text(notice, checked.runs.len()))
+                            }
+                        }
+                    }
+                }
+            }
             (to_fix(checked))
             details class="check-rules" data-testid="check-rules" {
                 summary { (tf("verdict.rules", &[("count", &summary.rules.len().to_string())])) }
@@ -294,6 +305,7 @@ mod tests {
             era: None,
             runs,
             graded_here: true,
+            notices: Vec::new(),
         })));
         state
     }

@@ -87,7 +87,7 @@ pub fn label_spot(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64
 
 /// The label text of an arrow (a warning sign on deliberately broken ones).
 pub fn label_text(message: &MessageEvent) -> String {
-    let label = truncate(&message.label, LABEL_CHARS);
+    let label = crate::model::visible_controls(&truncate(&message.label, LABEL_CHARS));
     if message.violation.is_some() {
         format!("\u{26a0} {label}")
     } else {
@@ -251,6 +251,83 @@ fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, ti
                     text x=(f(x2 + if message.from == Side::Client { 9.0 } else { -9.0 })) y=(f(y2 + 4.0))
                         text-anchor=(if message.from == Side::Client { "start" } else { "end" }) { (t("diagram.lost")) }
                 }
+            }
+        }
+    }
+}
+
+/// The x of a message whose sender is not known: the middle of the lane,
+/// between the two lifelines (it is drawn from neither).
+pub const UNDECIDED_X: f64 = (CLIENT_X + SERVER_X) / 2.0;
+
+/// Characters of the note under an undecided message (9px font).
+const UNDECIDED_NOTE_CHARS: usize = 44;
+
+/// `text` cut to `columns` columns (a wide, CJK character takes two),
+/// with an ellipsis when cut.
+fn fit_columns(text: &str, columns: usize) -> String {
+    let width = |c: char| if c > '\u{2e7f}' { 2 } else { 1 };
+    if text.chars().map(width).sum::<usize>() <= columns {
+        return text.to_string();
+    }
+    let mut used = 0;
+    let mut out = String::new();
+    for c in text.chars() {
+        used += width(c);
+        if used > columns.saturating_sub(1) {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('\u{2026}');
+    out
+}
+
+/// Why the sender of `message` is not known, in the page's language.
+pub fn undecided_why(message: &MessageEvent) -> Option<String> {
+    let why = message.undecided.as_ref()?;
+    Some(i18n::note_text(why, message.undecided_msg.as_ref()))
+}
+
+/// A message whose sender the recording does not settle
+/// (`MessageEvent::sender` is `None`): drawn in the middle of the lane, as
+/// a chip with a question mark and the reason under it, never as an
+/// arrow from either side (its `from` is only a placeholder).
+fn undecided_message(d: &Diagram, event: &Event, message: &MessageEvent, y: f64) -> Markup {
+    let n = d.index;
+    let selected = d.selected == Some(event.index);
+    let kind = kind_name(message.kind);
+    let why = undecided_why(message).unwrap_or_default();
+    let text = format!("? {}", label_text(message));
+    let width = text.chars().count() as f64 * CHAR_W + 6.0;
+    let note = tf("diagram.undecided_note", &[("why", &why)]);
+    let from = d.layout.position_of(event.at_ms);
+    let aria = tf(
+        "diagram.message_undecided",
+        &[
+            ("message", &message.label),
+            ("time", &clock(event.at_ms)),
+            ("why", &why),
+        ],
+    );
+    html! {
+        g class=(classes(&[Some("ev"), Some("msg"), Some("undecided"), Some(kind),
+                message.violation.as_ref().map(|_| "violation"), selected.then_some("selected")]))
+            tabindex="0" role="button" aria-label=(aria)
+            data-show=[show(d, from, d.layout.len())]
+            data-testid=(format!("message-{n}-{}", event.index))
+            data-act="inspect" data-arg=(format!("{n}:{}", event.index))
+            data-label=(message.label) data-kind=(kind) data-undecided="true"
+            data-sent-ms=(event.at_ms) {
+            title { (message.label) " \u{2014} " (note) }
+            rect class="hit" x=(f(CLIENT_X + 8.0)) y=(f(y - 9.0)) width=(f(SERVER_X - CLIENT_X - 16.0)) height="29" rx="4" {}
+            g class="chip undecided-chip" {
+                rect x=(f(UNDECIDED_X - width / 2.0)) y=(f(y - 7.0)) width=(f(width)) height="14" rx="7" {}
+                text x=(f(UNDECIDED_X)) y=(f(y + 3.5)) text-anchor="middle" { (text) }
+            }
+            text class="undecided-note" data-testid=(format!("undecided-note-{n}-{}", event.index))
+                x=(f(UNDECIDED_X)) y=(f(y + 16.5)) text-anchor="middle" {
+                (fit_columns(&note, UNDECIDED_NOTE_CHARS))
             }
         }
     }
@@ -453,13 +530,14 @@ pub fn diagram(d: &Diagram) -> Markup {
             @for e in timeline.events.iter().filter(|e| visible(e)) {
                 @let y = layout.event_y(n, e.index);
                 @match (&e.kind, time) {
+                    (EventKind::Message(m), Some(_)) if m.sender().is_none() => { (undecided_message(d, e, m, y)) }
                     (EventKind::Message(m), Some(t)) => { (message_arrow(d, e, m, y, t)) }
                     _ => { (marker(d, e, y)) }
                 }
             }
             g class="labels" aria-hidden="true" {
                 @for e in timeline.events.iter().filter(|e| visible(e)) {
-                    @if let Some(m) = e.message() { (message_label(d, e, m, layout.event_y(n, e.index))) }
+                    @if let Some(m) = e.message().filter(|m| m.sender().is_some()) { (message_label(d, e, m, layout.event_y(n, e.index))) }
                 }
             }
             g class="verdicts" {
@@ -468,7 +546,7 @@ pub fn diagram(d: &Diagram) -> Markup {
                 }
             }
             @for e in timeline.events.iter().filter(|e| d.complete || Some(e.at_ms) == time) {
-                @if let Some(m) = e.message() {
+                @if let Some(m) = e.message().filter(|m| m.sender().is_some()) {
                     @let at = layout.position_of(e.at_ms);
                     g data-key=(format!("{}-{}", if d.complete { at } else { d.pos }, e.index))
                         data-show=[show(d, at, at)] {
@@ -477,5 +555,65 @@ pub fn diagram(d: &Diagram) -> Markup {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_undecided_message_is_drawn_in_the_middle_with_its_reason() {
+        let text = include_str!("../../tests/fixtures/import/undecided.json");
+        let checked = crate::checked::read("undecided.json", text).expect("a transcript");
+        let timeline = &checked.runs[0].timeline;
+        let layout = Layout::new([timeline.as_ref()]);
+        let d = Diagram {
+            index: 0,
+            row: 0,
+            hint: None,
+            timeline,
+            layout: &layout,
+            pos: layout.len(),
+            step_ms: 0,
+            selected: None,
+            complete: false,
+            verdicts: &checked.runs[0].verdicts,
+        };
+        let svg = diagram(&d).into_string();
+        let undecided: Vec<usize> = timeline
+            .messages()
+            .filter(|(_, m)| m.sender().is_none())
+            .map(|(e, _)| e.index)
+            .collect();
+        assert!(!undecided.is_empty());
+        for i in undecided {
+            let at = svg
+                .find(&format!("data-testid=\"message-0-{i}\""))
+                .expect("drawn");
+            // Up to the next element with a test id (the next message).
+            let end = at
+                + 1
+                + svg[at + 1..]
+                    .find("data-testid=\"message-")
+                    .unwrap_or(svg.len() - at - 1);
+            let g = &svg[at..end];
+            assert!(g.contains("data-undecided=\"true\""), "{g}");
+            assert!(!g.contains("class=\"shaft\""), "no arrow: {g}");
+            assert!(g.contains(&format!("x=\"{}\"", f(UNDECIDED_X))), "{g}");
+            assert!(svg.contains(&format!("undecided-note-0-{i}")));
+        }
+        assert!(svg.contains("sender unknown: "));
+    }
+
+    #[test]
+    fn bidi_controls_are_shown_not_obeyed() {
+        assert_eq!(
+            crate::model::visible_controls("a\u{202e}b\u{2066}"),
+            "a\\u202eb\\u2066"
+        );
+        assert_eq!(crate::model::visible_controls("plain 文字"), "plain 文字");
+        assert_eq!(fit_columns("文字文字", 4), "文\u{2026}");
+        assert_eq!(fit_columns("abcd", 4), "abcd");
     }
 }

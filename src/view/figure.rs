@@ -97,8 +97,9 @@ fn step(state: &State, pos: usize) -> Markup {
         .iter()
         .filter_map(|(n, i)| {
             let m = state.lanes.get(*n)?.timeline.events.get(*i)?.message()?;
-            (m.from == Side::Server && matches!(m.kind, MessageKind::Result | MessageKind::Error))
-                .then(|| serde_json::json!([n, m.label, kind_name(m.kind)]))
+            (m.sender() == Some(Side::Server)
+                && matches!(m.kind, MessageKind::Result | MessageKind::Error))
+            .then(|| serde_json::json!([n, m.label, kind_name(m.kind)]))
         })
         .collect();
     html! {

@@ -24,6 +24,9 @@ pub fn arrives(message: &MessageEvent) -> String {
 
 /// Which way a message goes.
 pub fn direction(message: &MessageEvent) -> String {
+    if let Some(why) = crate::view::diagram::undecided_why(message) {
+        return tf("inspector.undecided", &[("why", &why)]);
+    }
     match message.from {
         Side::Client => t("inspector.client_to_server"),
         Side::Server => t("inspector.server_to_client"),
@@ -133,7 +136,7 @@ fn message_details(message: &MessageEvent) -> Markup {
     html! {
         dl class="facts" {
             dt { (t("inspector.kind")) } dd data-testid="inspector-kind" { (kind_name(message.kind)) }
-            dt { (t("inspector.from")) } dd { (direction(message)) }
+            dt { (t("inspector.from")) } dd data-testid="inspector-direction" { (direction(message)) }
             dt { (t("inspector.arrives")) } dd { (arrives(message)) }
             dt { (revision_term(message)) } dd data-testid="inspector-revision" { (revision(message)) }
         }

@@ -50,8 +50,9 @@ pub fn lines(state: &State) -> Vec<String> {
 /// "The result arrives at the client.": the messages of a lane delivered at `t`.
 pub fn arrivals(timeline: &Timeline, t: u64) -> String {
     let mut out = String::new();
+    // (A message whose sender is not known arrives nowhere the page knows.)
     for m in timeline.events.iter().filter_map(|e| e.message()) {
-        if m.delivered_at_ms == Some(t) {
+        if m.delivered_at_ms == Some(t) && m.sender().is_some() {
             if !out.is_empty() {
                 out.push(' ');
             }

@@ -232,7 +232,7 @@ test('a file dropped on the panel opens; a bad one says why', T, async () => {
   await drop('nonsense.json', '{"hello": "world"}');
   const notice = page.locator(sel('notice'));
   await notice.waitFor();
-  assert.match(await notice.innerText(), /nonsense\.json is neither a check report/);
+  assert.match(await notice.innerText(), /nonsense\.json is not a recording mcp-lanes reads: it is an object without `log`/);
   await drop('one-run.json', JSON.stringify(runs[0]));
   await page.locator(sel('check-summary')).waitFor();
   assert.equal(await page.locator('[data-testid^="lane-"][aria-labelledby]').count(), 1);

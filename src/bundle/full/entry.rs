@@ -22,7 +22,7 @@ use crate::runtime::{self, Page};
 /// the browser decides). An error for a non-2xx status, a body declared
 /// larger than the file limit, or a failed fetch. (Not an `inline_js`
 /// snippet: both bundles write theirs to one folder, by position.)
-async fn fetch_file(url: &str) -> Result<String, String> {
+async fn fetch_file(url: &str, limit: usize) -> Result<String, String> {
     let message = |err: JsValue| {
         err.dyn_ref::<js_sys::Error>()
             .and_then(|e| e.message().as_string())
@@ -47,8 +47,8 @@ async fn fetch_file(url: &str) -> Result<String, String> {
         .ok()
         .flatten()
         .and_then(|n| n.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > MAX_FILE_BYTES) {
-        return Err(format!("larger than {MAX_FILE_BYTES} bytes, the limit"));
+    if declared.is_some_and(|n| n > limit) {
+        return Err(format!("larger than {limit} bytes, the limit"));
     }
     let text = JsFuture::from(response.text().map_err(message)?)
         .await
@@ -72,7 +72,7 @@ async fn with_file(mut config: Config) -> Config {
     let loaded = match config.file.clone() {
         None => return config,
         Some(FileRequest::Inline(value)) => file::load_value(&value),
-        Some(FileRequest::Url(url)) => match fetch_file(&url).await {
+        Some(FileRequest::Url(url)) => match fetch_file(&url, MAX_FILE_BYTES).await {
             Ok(text) => file::load(&text),
             Err(why) => {
                 // Said in the installed language (the catalog came first).
@@ -105,10 +105,32 @@ async fn with_file(mut config: Config) -> Config {
     config
 }
 
-/// Fetches and reads the recorded check `?timeline=URL` names; the error
-/// says why it cannot be shown (and names CORS for another origin).
+/// Fetches (or reads) the recorded conversation a configuration asks for
+/// (`?timeline=URL`, `?transcript=URL`, the `transcriptUrl` and
+/// `transcript` options) and reads it with the core's importer: the
+/// configuration then carries it, or why it cannot be shown.
+async fn with_recording(mut config: Config) -> Config {
+    let read = match config.timeline.clone() {
+        None => return config,
+        Some(FileRequest::Url(url)) => fetch_checked(&url).await,
+        // The option's JSON as text: the importer's limits (size, messages)
+        // hold for it as for a file.
+        Some(FileRequest::Inline(value)) => {
+            let name = crate::i18n::t("check.inline_name");
+            crate::checked::read(&name, &value.to_string()).map(std::rc::Rc::new)
+        }
+    };
+    if let Err(why) = &read {
+        gloo::console::error!(format!("mcp-lanes: {why}"));
+    }
+    config.checked = Some(read);
+    config
+}
+
+/// Fetches and reads the recording `url` names; the error says why it
+/// cannot be shown (and names CORS for another origin).
 async fn fetch_checked(url: &str) -> Result<std::rc::Rc<crate::checked::Checked>, String> {
-    match fetch_file(url).await {
+    match fetch_file(url, mcp_lanes_core::import::MAX_BYTES).await {
         Ok(text) => crate::checked::read(url, &text).map(std::rc::Rc::new),
         Err(why) => {
             let mut text = crate::i18n::tf("check.url_failed", &[("url", url), ("why", &why)]);
@@ -216,8 +238,8 @@ pub fn start() {
         let tag = load_catalog("", config.lang.as_deref(), None).await;
         load_full_catalog().await;
         localize_page(&tag);
-        if let Some(url) = config.timeline.clone() {
-            config.checked = Some(fetch_checked(&url).await);
+        if config.timeline.is_some() {
+            config = with_recording(config).await;
         } else if config.file.is_some() {
             config = with_file(config).await;
         }
@@ -242,6 +264,9 @@ pub fn start() {
 // defaults.
 // A scenario file (`scenarioUrl`, or `scenario` as an object) is fetched
 // and checked first; an invalid one shows its problems instead of lanes.
+// A recorded conversation (`transcriptUrl`, or `transcript` as the file's
+// JSON) is fetched and read by the core's importer, drawn with its
+// verdicts; one that cannot be read is said in the figure's notice.
 // `handoff` is a drawn or lite figure's hand-over (embed.js passes it): the
 // figure opens that state on that figure's root (patching what differs),
 // and embed.js then releases the figure that was there.
@@ -271,8 +296,13 @@ pub async fn mount(
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
     // The whole catalog first: a file's problems are said in it.
     load_full_catalog().await;
-    // The file's own text in the figure's language (its translations).
-    config = with_file(config).await;
+    // A recording (read in the figure's language), else the file's own
+    // text in the figure's language (its translations).
+    config = if config.timeline.is_some() {
+        with_recording(config).await
+    } else {
+        with_file(config).await
+    };
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
     // (The lite figure said so already.)

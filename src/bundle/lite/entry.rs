@@ -98,7 +98,9 @@ fn known(id: String) -> String {
 }
 
 /// Whether a figure's options ask for what only the full bundle shows: a
-/// scenario file, the benchmark load, or a link with changed lanes.
+/// scenario file, a recorded conversation (graded by the core's grader,
+/// which this bundle does not link), the benchmark load, or a link with
+/// changed lanes.
 fn figure_needs_full(config: &Config) -> bool {
     config.file.is_some()
         || config.timeline.is_some()
