@@ -611,3 +611,76 @@ fn a_har_post_whose_body_was_not_captured_is_named_and_left_out() {
     );
     assert_eq!(messages(&imported.lanes[0]).len(), 8);
 }
+
+/// One HAR entry: a POST of `body` (with the session header when given),
+/// answered with `answer` (and the session header it gives, if any).
+fn har_post(
+    at: &str,
+    session: Option<&str>,
+    body: &str,
+    answer: Option<&str>,
+    gives: Option<&str>,
+) -> serde_json::Value {
+    let header = |id: Option<&str>| match id {
+        Some(id) => {
+            serde_json::json!([{"name": "Content-Type", "value": "application/json"}, {"name": "Mcp-Session-Id", "value": id}])
+        }
+        None => serde_json::json!([{"name": "Content-Type", "value": "application/json"}]),
+    };
+    serde_json::json!({
+        "startedDateTime": at,
+        "time": 2.0,
+        "request": {"method": "POST", "url": "http://127.0.0.1:8080/mcp", "headers": header(session),
+                    "postData": {"mimeType": "application/json", "text": body}},
+        "response": {"status": if answer.is_some() { 200 } else { 202 }, "headers": header(gives),
+                     "content": {"mimeType": "application/json", "text": answer.unwrap_or("")}},
+        "timings": {"send": 0.5, "wait": 1.0, "receive": 0.5}
+    })
+}
+
+#[test]
+fn rpc_id_a_har_of_two_sessions_reads_as_two_lanes_and_ids_start_over_in_each() {
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let inited = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let done = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let listed = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#;
+    let mut entries = Vec::new();
+    for (n, session) in ["session-a", "session-b"].iter().enumerate() {
+        let second = |s: u32| format!("2026-12-03T10:00:{:02}.000Z", n as u32 * 10 + s);
+        entries.push(har_post(
+            &second(0),
+            None,
+            init,
+            Some(inited),
+            Some(session),
+        ));
+        entries.push(har_post(&second(1), Some(session), done, None, None));
+        entries.push(har_post(
+            &second(2),
+            Some(session),
+            list,
+            Some(listed),
+            None,
+        ));
+    }
+    let har = serde_json::json!({"log": {"version": "1.2", "entries": entries}});
+    let imported = import::read("two-sessions.har", &har.to_string()).expect("reads");
+    assert_eq!(imported.lanes.len(), 2, "a lane per session");
+    for lane in &imported.lanes {
+        assert_eq!(messages(lane).len(), 6, "{}", lane.label);
+        let verdicts = check::grade_recorded(lane);
+        assert_eq!(
+            outcome(&verdicts, "RPC-ID"),
+            Outcome::Pass,
+            "{}",
+            lane.label
+        );
+        assert!(failures(&verdicts).is_empty(), "{:#?}", failures(&verdicts));
+    }
+    assert!(
+        imported.lanes[1].label.ends_with("session-b"),
+        "{}",
+        imported.lanes[1].label
+    );
+}

@@ -15,13 +15,14 @@ use super::detect;
 use super::time::parse_ms;
 use super::{Format, ImportError, ImportErrorKind, Imported, Notice, MAX_BYTES, MAX_MESSAGES};
 use crate::note::Note;
-use crate::sim::{HttpInfo, Side};
+use crate::sim::{HttpInfo, Side, Timeline};
 use crate::transport::sse;
 
 /// A message and when it was sent: (sent, arrived, entry index, entry).
 type Timed = (i64, i64, usize, Entry);
 
-/// Reads a HAR capture: one lane.
+/// Reads a HAR capture: a lane per session (one when the capture has at
+/// most one `Mcp-Session-Id`).
 pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError> {
     let Some(entries) = value
         .get("log")
@@ -140,21 +141,78 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
     // In time order; an entry's messages in the order they were read.
     timed.sort_by_key(|t| t.0);
     let since = |ms: i64| u64::try_from(ms.saturating_sub(start)).unwrap_or(0);
-    let lane = timed
+    // A lane per session (`Mcp-Session-Id`), in the order they begin: ids
+    // start over in each session, so one lane would mix conversations.
+    let keys: Vec<Option<String>> = timed.iter().map(|t| session(&entries[t.2])).collect();
+    let mut order: Vec<Option<String>> = Vec::new();
+    for key in &keys {
+        if !order.contains(key) {
+            order.push(key.clone());
+        }
+    }
+    let sessions = order.iter().filter(|k| k.is_some()).count();
+    let lane_of = |key: &Option<String>| {
+        if sessions > 1 {
+            order.iter().position(|k| k == key).unwrap_or(0)
+        } else {
+            0
+        }
+    };
+    let count = if sessions > 1 { order.len() } else { 1 };
+    let mut groups: Vec<Vec<Entry>> = (0..count).map(|_| Vec::new()).collect();
+    let mut lane_of_entry: Vec<(usize, usize)> = Vec::new();
+    for ((at, arrived, index, mut entry), key) in timed.into_iter().zip(&keys) {
+        entry.at_ms = Some(since(at));
+        entry.delivered_ms = Some(since(arrived));
+        let lane = lane_of(key);
+        lane_of_entry.push((index, lane));
+        groups[lane].push(entry);
+    }
+    for notice in &mut notices {
+        if let Some(index) = notice.entry {
+            if let Some((_, lane)) = lane_of_entry.iter().find(|(i, _)| *i == index) {
+                notice.lane = *lane;
+            }
+        }
+    }
+    let lanes: Vec<Timeline> = groups
         .into_iter()
-        .map(|(at, arrived, _, mut entry)| {
-            entry.at_ms = Some(since(at));
-            entry.delivered_ms = Some(since(arrived));
-            entry
+        .enumerate()
+        .map(|(n, group)| {
+            let label = match &order[n] {
+                Some(id) if count > 1 => format!("{source} · {id}"),
+                _ => source.to_string(),
+            };
+            build::lane(&label, source, group)
         })
         .collect();
-    let lane = build::lane(source, source, lane);
-    super::undecided_notices(0, &lane, false, &mut notices);
+    for (n, lane) in lanes.iter().enumerate() {
+        super::undecided_notices(n, lane, false, &mut notices);
+    }
     Ok(Imported {
         format: Format::Har,
-        lanes: vec![lane],
+        lanes,
         notices,
         report: None,
+    })
+}
+
+/// The session a HAR entry belongs to: its request's `Mcp-Session-Id`,
+/// else its answer's (the answer to `initialize` gives the session).
+fn session(e: &Value) -> Option<String> {
+    ["request", "response"].iter().find_map(|side| {
+        e.get(side)?
+            .get("headers")?
+            .as_array()?
+            .iter()
+            .find(|h| {
+                h.get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n.eq_ignore_ascii_case("mcp-session-id"))
+            })?
+            .get("value")?
+            .as_str()
+            .map(str::to_string)
     })
 }
 
