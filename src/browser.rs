@@ -210,16 +210,18 @@ pub fn prefetch_scenario_notes(
 /// core's own); false if they could not be had: the notes then show in
 /// English.
 pub async fn load_scenario_notes(id: &str) -> bool {
-    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+    let Some(base) = LOADED.with(|l| l.borrow().clone()) else {
         return false;
     };
-    if language.tag == i18n::FALLBACK {
+    // The selected language's: another figure may be selected after the fetch.
+    let tag = i18n::lang();
+    if tag == i18n::FALLBACK {
         return true;
     }
-    let url = scenario_notes_url(&base, &language.tag, id);
+    let url = scenario_notes_url(&base, &tag, id);
     match response_text(catalog(&url)).await {
         Some(text) => {
-            i18n::add_notes(&text);
+            i18n::with_language(&tag, || i18n::add_notes(&text));
             true
         }
         None => false,
@@ -258,7 +260,7 @@ pub async fn load_catalog(
     host: Option<&web_sys::Element>,
 ) -> String {
     let language = choose_language(asked, host);
-    LOADED.with(|l| *l.borrow_mut() = Some((base.to_string(), language.clone())));
+    LOADED.with(|l| *l.borrow_mut() = Some(base.to_string()));
     // The notes' templates come in parallel, for any language but English
     // (English shows the core's own notes); the lite bundle fetches each
     // scenario's part instead (`load_scenario_notes`).
@@ -278,8 +280,9 @@ pub async fn load_catalog(
             i18n::install(&language.tag, &text, english.as_deref());
             if let Some(notes) = notes {
                 if let Some(text) = response_text(catalog(&notes)).await {
-                    i18n::add_notes(&text);
+                    i18n::with_language(&language.tag, || i18n::add_notes(&text));
                 }
+                i18n::select(&language.tag);
             }
             language.tag
         }
@@ -291,9 +294,9 @@ pub async fn load_catalog(
 }
 
 thread_local! {
-    /// Where the installed catalog came from and its language (for the
-    /// rules' catalog, fetched later).
-    static LOADED: std::cell::RefCell<Option<(String, i18n::Language)>> = const { std::cell::RefCell::new(None) };
+    /// Where the installed catalogs came from (for the parts fetched
+    /// later: rules, the full bundle's, a scenario's notes).
+    static LOADED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Fetches the rules' catalog of the installed language
@@ -307,21 +310,30 @@ pub async fn load_rules() -> bool {
 /// English's, when the language is partial or its part could not be had)
 /// and gives it to `add`; false if neither could be had.
 async fn load_part(part: &str, add: fn(&str, Option<&str>)) -> bool {
-    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+    let Some(base) = LOADED.with(|l| l.borrow().clone()) else {
         return false;
     };
-    let text = catalog_text(&base, &format!("{}.{part}", language.tag)).await;
-    let english = if language.partial || text.is_none() {
+    // The selected language's (a figure's): it is added to that catalog
+    // even when another figure is selected by the time it comes.
+    let tag = i18n::lang();
+    let partial = i18n::offered(&tag).is_some_and(|l| l.partial);
+    let text = catalog_text(&base, &format!("{tag}.{part}")).await;
+    let english = if partial || text.is_none() {
         catalog_text(&base, &format!("{}.{part}", i18n::FALLBACK)).await
     } else {
         None
     };
-    match (text, english) {
-        (Some(text), english) => add(&text, english.as_deref()),
-        (None, Some(english)) => add(&english, None),
-        (None, None) => return false,
-    }
-    true
+    i18n::with_language(&tag, || match (text, english) {
+        (Some(text), english) => {
+            add(&text, english.as_deref());
+            true
+        }
+        (None, Some(english)) => {
+            add(&english, None);
+            true
+        }
+        (None, None) => false,
+    })
 }
 
 /// Fetches the part of the installed language's catalog that only the

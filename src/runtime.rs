@@ -70,6 +70,10 @@ struct Inner {
     link_pending: Cell<bool>,
     /// The frame it waits for.
     link_frame: RefCell<Option<gloo::render::AnimationFrame>>,
+    /// The language it draws in (the catalog selected when it mounted):
+    /// selected again whenever it draws or acts, since a course page may
+    /// hold figures in other languages (`i18n::select`).
+    lang: String,
 }
 
 impl Page {
@@ -112,6 +116,7 @@ impl Page {
             busy: Cell::new(false),
             link_pending: Cell::new(false),
             link_frame: RefCell::default(),
+            lang: crate::i18n::lang(),
             config,
         });
         // A theme the reader chose on an earlier visit applies again.
@@ -127,6 +132,7 @@ impl Page {
             wasm_bindgen_futures::spawn_local(async move {
                 crate::browser::load_rules().await;
                 if let Some(inner) = weak.upgrade() {
+                    crate::i18n::select(&inner.lang);
                     first_render(&inner);
                 }
             });
@@ -215,6 +221,7 @@ fn dispatch(inner: &Rc<Inner>, action: Action) {
     if !inner.alive.get() {
         return;
     }
+    crate::i18n::select(&inner.lang);
     inner.queue.borrow_mut().push_back(action);
     if inner.busy.replace(true) {
         return;
@@ -278,6 +285,7 @@ fn render_step(inner: &Inner) -> bool {
     if !inner.alive.get() {
         return true;
     }
+    crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
     let lanes: Vec<Element> = inner
         .root
@@ -382,6 +390,7 @@ fn render(inner: &Inner) {
     if !inner.alive.get() {
         return;
     }
+    crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
     let copied = inner.copied.borrow();
     let ui = Ui {
@@ -395,7 +404,7 @@ fn render(inner: &Inner) {
     inner
         .islands
         .borrow_mut()
-        .sync(&inner.root, &state, &inner.dispatcher);
+        .sync(&inner.root, &state, &inner.dispatcher, &inner.lang);
 }
 
 /// The page's first render, its effects, and the arrival of a hand-over
@@ -700,6 +709,7 @@ fn listen(inner: &Rc<Inner>) {
         };
         EventListener::new_with_options(target, kind, options, move |event| {
             if let Some(inner) = weak.upgrade() {
+                crate::i18n::select(&inner.lang);
                 f(&inner, event);
             }
         })

@@ -20,6 +20,9 @@ use crate::state::Action;
 pub struct CheckOpenerProps {
     /// Hands the page an action (the runtime's dispatch).
     pub dispatch: Callback<Action>,
+    /// The figure's language (`i18n::select`ed before it draws: a page may
+    /// hold figures in several).
+    pub lang: AttrValue,
 }
 
 /// Reads `file` and opens it (or says why not).
@@ -50,6 +53,7 @@ fn open(file: web_sys::File, dispatcher: Callback<Action>) {
 
 #[component]
 pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
+    crate::i18n::select(&props.lang);
     let dragging = use_state(|| false);
     let url = use_state(|| String::from("http://127.0.0.1:8931/mcp"));
     let tool = use_state(String::new);

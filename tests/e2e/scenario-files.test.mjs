@@ -171,7 +171,9 @@ describe('?scenario-url=', () => {
     const gone = await app.open(`/?lang=zh&scenario-url=${encodeURIComponent('/__files/no-such-file.json')}`);
     const missing = gone.page.locator(sel('file-problems'));
     await missing.waitFor({ timeout: 30_000 });
-    assert.match(await missing.innerText(), /（文件）：无法加载场景文件 \/__files\/no-such-file\.json（HTTP 404/);
+    // It names the whole URL it tried.
+    const whole = new URL('/__files/no-such-file.json', app.url).href;
+    assert.ok((await missing.innerText()).includes(`（文件）：无法加载场景文件 ${whole}（HTTP 404`), await missing.innerText());
   });
 
   test('a file on another origin that does not allow CORS: the error says so', T, async () => {

@@ -56,6 +56,32 @@ async fn fetch_file(url: &str) -> Result<String, String> {
     Ok(text.as_string().unwrap_or_default())
 }
 
+/// `url` made whole: a relative one against the course page (a script
+/// figure's document; an iframe figure's embedding page, as its referrer
+/// names it, when it names more than an origin), else against this page.
+fn resolved(url: &str) -> String {
+    let Some(window) = web_sys::window() else {
+        return url.to_string();
+    };
+    let here = window.location().href().unwrap_or_default();
+    let framed = window
+        .parent()
+        .ok()
+        .flatten()
+        .is_some_and(|p| !js_sys::Object::is(&p, &window));
+    let referrer = window.document().map(|d| d.referrer()).unwrap_or_default();
+    // A referrer cut to its origin (`https://course.example/`) says not
+    // where the course page is: relative links then stay this page's.
+    let course = web_sys::Url::new(&referrer)
+        .ok()
+        .filter(|u| u.pathname() != "/" || !u.search().is_empty());
+    let base = match (framed, course) {
+        (true, Some(course)) => course.href(),
+        _ => here,
+    };
+    web_sys::Url::new_with_base(url, &base).map_or_else(|_| url.to_string(), |u| u.href())
+}
+
 /// Whether `url` (relative to the page) is on another origin.
 fn cross_origin(url: &str) -> bool {
     let Some(location) = web_sys::window().map(|w| w.location()) else {
@@ -67,14 +93,22 @@ fn cross_origin(url: &str) -> bool {
 }
 
 /// Fetches (or reads) the scenario file a configuration asks for and
-/// checks it; the configuration then carries its scenario or its problems.
-async fn with_file(mut config: Config) -> Config {
+/// checks it, saying its problems in `lang` (the figure's language, selected
+/// again after the fetch: another figure may have drawn meanwhile); the
+/// configuration then carries its scenario or its problems. A relative URL
+/// is the course page's ([`resolved`]); a problem names the whole URL.
+async fn with_file(mut config: Config, lang: &str) -> Config {
     let loaded = match config.file.clone() {
         None => return config,
         Some(FileRequest::Inline(value)) => file::load_value(&value),
-        Some(FileRequest::Url(url)) => match fetch_file(&url).await {
-            Ok(text) => file::load(&text),
+        Some(FileRequest::Url(url)) => match fetch_file(&resolved(&url)).await {
+            Ok(text) => {
+                crate::i18n::select(lang);
+                file::load(&text)
+            }
             Err(why) => {
+                crate::i18n::select(lang);
+                let url = resolved(&url);
                 // Said in the installed language (the catalog came first).
                 let mut said = crate::i18n::tf("file.unloadable", &[("url", &url), ("why", &why)]);
                 if cross_origin(&url) {
@@ -219,7 +253,7 @@ pub fn start() {
         if let Some(url) = config.timeline.clone() {
             config.checked = Some(fetch_checked(&url).await);
         } else if config.file.is_some() {
-            config = with_file(config).await;
+            config = with_file(config, &tag).await;
         }
         // The options' problems, in the page's language now.
         config.problem = page_config().problem;
@@ -271,8 +305,10 @@ pub async fn mount(
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
     // The whole catalog first: a file's problems are said in it.
     load_full_catalog().await;
+    // (Each `await` may let another figure select its language.)
+    crate::i18n::select(&lang);
     // The file's own text in the figure's language (its translations).
-    config = with_file(config).await;
+    config = with_file(config, &lang).await;
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
     // (The lite figure said so already.)
@@ -315,5 +351,7 @@ pub async fn mount(
         }
     };
     root.set_attribute("lang", &lang)?;
+    // The figure draws in its own language from now on (`Page::mount`).
+    crate::i18n::select(&lang);
     Ok(Handle::new(Some(Page::mount(root, config, Some(host)))))
 }
