@@ -434,6 +434,39 @@ pub fn shadow_root(host: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsVal
     }
 }
 
+/// After a scenario was chosen (a card, Enter on one, back or forward):
+/// the picker in `root` folds into its menu (its summary takes focus when
+/// `focus`: the reader chose with it) and, when the scenario's title or
+/// Play is out of the window, the page scrolls the menu to the top, so
+/// that the title, Play and the lanes are in view
+/// (`www/figure.js` does the same on the drawn page).
+pub fn show_figure(root: &web_sys::Element, focus: bool) {
+    use wasm_bindgen::JsCast;
+    let found = |selector: &str| root.query_selector(selector).ok().flatten();
+    let Some(picker) = found("[data-testid='scenario-picker']") else {
+        return;
+    };
+    if let Some(details) = picker.dyn_ref::<web_sys::HtmlDetailsElement>() {
+        details.set_open(false);
+    }
+    if focus {
+        if let Some(summary) = found("[data-testid='scenario-picker'] > summary")
+            .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = summary.focus();
+        }
+    }
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let title = found("[data-testid='scenario-title']").map(|t| t.get_bounding_client_rect().top());
+    let play = found("[data-testid='play']").map(|p| p.get_bounding_client_rect().bottom());
+    if title.is_some_and(|t| t < 0.0) || play.is_some_and(|b| b > height) {
+        picker.scroll_into_view();
+    }
+}
+
 /// Scrolls `el` into view when its top is below the window (the inspector,
 /// under the lanes on narrow screens, when something new is selected).
 pub fn show_if_below(el: &web_sys::Element) {

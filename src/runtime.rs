@@ -644,7 +644,9 @@ fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
             if let Some(s) = mcp_lanes_core::scenarios::find(&arg) {
                 crate::history::push_scenario(s.id);
             }
-            Action::Load(arg)
+            dispatch(inner, Action::Load(arg));
+            crate::browser::show_figure(&inner.root, true);
+            return;
         }
         "theme" => {
             let next = inner.theme.get().unwrap_or_else(theme::system).toggled();
@@ -795,6 +797,7 @@ fn listen(inner: &Rc<Inner>) {
         listeners.push(on(window.as_ref(), "popstate", false, |inner, _| {
             if let Some(action) = crate::history::on_back_or_forward() {
                 dispatch(inner, action);
+                crate::browser::show_figure(&inner.root, false);
             }
         }));
     }
