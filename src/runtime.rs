@@ -458,6 +458,9 @@ fn after(inner: &Rc<Inner>, before: &Before) {
     if now.selected.is_some() && now.selected != before.selected {
         inspector_shown(inner);
     }
+    if let Some(height) = inner.height.borrow().as_ref() {
+        height.report();
+    }
     if inner.config.mode == Mode::Page {
         write_link_soon(inner);
     } else {

@@ -154,9 +154,13 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                 <p class="note">{ t("check.recorded_help") }</p>
                 <div class={classes!("drop-zone", (*dragging).then_some("dragging"))} data-testid="check-drop"
                     {ondragover} {ondragleave} {ondrop}>
+                    // The browser's own "Choose File / No file chosen" is
+                    // not in the page's language: the input is visually
+                    // hidden (still focusable, named by its label) and the
+                    // label is the button one sees (full.css).
                     <label class="file-pick">
-                        <span>{ t("check.pick") }</span>
-                        <input type="file" accept=".json,application/json" data-testid="check-file" {onchange} />
+                        <input type="file" class="visually-hidden" accept=".json,application/json" data-testid="check-file" {onchange} />
+                        <span class="file-pick-button">{ t("check.pick") }</span>
                     </label>
                     <span class="drop-hint">{ t("check.drop") }</span>
                 </div>
