@@ -229,7 +229,9 @@ describe('McpLanes.mount with a scenario object', () => {
     assert.ok((await bad.innerText()).includes('setups[0].steps[0].ms：必需：要等待多久（以虚拟毫秒计）'), await bad.innerText());
     const gone = view.page.locator(`#gone ${sel('file-problems')}`);
     await gone.waitFor({ timeout: 30_000 });
-    assert.match(await gone.innerText(), /无法加载场景文件 \/__files\/gone\.json/);
+    // The whole URL it tried (relative to the course page).
+    const whole = new URL('/__files/gone.json', app.url).href;
+    assert.ok((await gone.innerText()).includes(`无法加载场景文件 ${whole}`), await gone.innerText());
     await view.screenshot('scenario-file-mount-zh');
   });
 });
