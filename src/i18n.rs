@@ -611,9 +611,15 @@ mod tests {
         install("en", r#"{"a": "A"}"#, None);
         install("zh", r#"{"a": "甲"}"#, Some(r#"{"a": "A", "b": "B"}"#));
         add_rules(r#"{"rule.X": "规则"}"#, None);
-        assert_eq!((t("a"), t("b"), lang()), ("甲".into(), "B".into(), "zh".into()));
+        assert_eq!(
+            (t("a"), t("b"), lang()),
+            ("甲".into(), "B".into(), "zh".into())
+        );
         assert!(select("en"));
-        assert_eq!((t("a"), t("b"), lang()), ("A".into(), "b".into(), "en".into()));
+        assert_eq!(
+            (t("a"), t("b"), lang()),
+            ("A".into(), "b".into(), "en".into())
+        );
         assert!(!has_rules(), "the rules came for the Chinese figure");
         assert_eq!(with_language("zh", || rule("X")), "规则");
         assert_eq!(lang(), "en", "selected again");
