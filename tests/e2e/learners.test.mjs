@@ -254,6 +254,9 @@ describe('2. one language per figure', () => {
         assert.equal(CJK.test(text), id.endsWith('zh'), `${id} after the hand-over: ${text.slice(0, 200)}`);
       }
       await view.screenshot(`two-languages-${order.split(' ')[1]}`);
+      for (const id of ['file-en', 'file-zh', 'bad-en', 'bad-zh']) {
+        await p.locator(`#${id}`).screenshot({ path: path.join(ARTIFACTS_DIR, `two-languages-${order.split(' ')[1]}-${id}.png`) });
+      }
     });
   }
 });
