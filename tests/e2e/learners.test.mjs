@@ -253,6 +253,16 @@ describe('2. one language per figure', () => {
         const text = await p.locator(`#${id} ${sel('settings-0')}`).innerText();
         assert.equal(CJK.test(text), id.endsWith('zh'), `${id} after the hand-over: ${text.slice(0, 200)}`);
       }
+      // The editor (the full bundle's island and its own components), opened
+      // in both figures at once: each in its figure's language.
+      await Promise.all(['lite-zh', 'lite-en'].map((id) => p.locator(`#${id} ${sel('tab-editor')}`).click()));
+      for (const id of ['lite-zh', 'lite-en']) {
+        await p.locator(`#${id} ${sel('editor-text')}`).waitFor({ state: 'visible', timeout: 30_000 });
+        await p.waitForTimeout(300);
+        const text = (await p.locator(`#${id} #panel-editor`).innerText()).replace(/"[^"]*"/g, '');
+        assert.equal(CJK.test(text), id.endsWith('zh'), `${id}'s editor: ${text.slice(0, 300)}`);
+        if (id.endsWith('en')) assert.ok(!CJK.test(text), text.slice(0, 300));
+      }
       await view.screenshot(`two-languages-${order.split(' ')[1]}`);
       for (const id of ['file-en', 'file-zh', 'bad-en', 'bad-zh']) {
         await p.locator(`#${id}`).screenshot({ path: path.join(ARTIFACTS_DIR, `two-languages-${order.split(' ')[1]}-${id}.png`) });

@@ -19,6 +19,7 @@ use crate::components::check_opener::{CheckOpener, CheckOpenerProps};
 use crate::components::editor::Editor;
 use crate::components::settings_panel::{SettingsPanel, SettingsPanelProps};
 use crate::components::share_export::{Exports, ExportsProps};
+use crate::components::Language;
 use crate::model::Shared;
 use crate::state::{Action, Dispatch, Lane, State};
 
@@ -190,8 +191,13 @@ pub fn EditorPanel(props: &EditorPanelProps) -> Html {
             d.emit(Action::EditorLink(Box::new(link)))
         })
     };
+    // The editor's own components render after this one: they select the
+    // figure's language from this context.
+    let language = Language(props.lang.clone());
     html! {
-        <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink}
-            files={props.files.clone()} />
+        <ContextProvider<Language> context={language}>
+            <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink}
+                files={props.files.clone()} />
+        </ContextProvider<Language>>
     }
 }
