@@ -273,7 +273,7 @@ describe('2. one language per figure', () => {
 
 describe('7. smaller items', () => {
   for (const [size, viewport] of SIZES) {
-    test(`${size}: an iframe figure out of view takes its real height before it is scrolled to`, T, async () => {
+    for (const tag of ['en', 'zh']) test(`${size}, ${tag}: an iframe figure out of view takes its real height before it is scrolled to`, T, async () => {
       const app = apps[size];
       const url = new URL(serve(`weather-frame-${size}.json`, weather), app.url).href;
       // The course page on another origin (another port), as a course's
@@ -284,7 +284,7 @@ describe('7. smaller items', () => {
         path.join(dir, 'course.html'),
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>` +
           `<div style="height: 3000px">Reading before the figure.</div>` +
-          `<iframe id="far" title="figure" style="width: 100%; border: 0" src="${app.url}/?embed=1&scenario-url=${encodeURIComponent(url)}"></iframe>` +
+          `<iframe id="far" title="figure" style="width: 100%; border: 0" src="${app.url}/?embed=1&lang=${tag}&scenario-url=${encodeURIComponent(url)}"></iframe>` +
           `<script src="course.js"></script></body></html>`,
       );
       await writeFile(
@@ -311,7 +311,7 @@ describe('7. smaller items', () => {
         await p.waitForTimeout(800);
         const after = await p.evaluate(() => document.getElementById('far').getBoundingClientRect().height);
         assert.ok(Math.abs(after - before) < 60, `no jump once in view: ${before} then ${after}`);
-        await firstScreen(p, `frame-out-of-view-${size}`);
+        await firstScreen(p, `frame-out-of-view-${tag}-${size}`);
       } finally {
         await other.close();
       }
@@ -363,8 +363,8 @@ describe('7. smaller items', () => {
     }
   }
 
-  test('a relative scenarioUrl resolves against the course page, in a script and in an iframe; an error names the whole URL', T, async () => {
-    const app = apps.desktop;
+  for (const [size] of SIZES) test(`${size}: a relative scenarioUrl resolves against the course page, in a script and in an iframe; an error names the whole URL`, T, async () => {
+    const app = apps[size];
     serve('weather-rel.json', weather);
     const page = course(
       'relative.html',
@@ -385,13 +385,13 @@ describe('7. smaller items', () => {
     await problems.waitFor({ timeout: 30_000 });
     const whole = new URL('/__files/no-such.json', app.url).href;
     assert.ok((await problems.innerText()).includes(whole), `the error names ${whole}: ${await problems.innerText()}`);
-    await view.screenshot('relative-scenario-url');
+    await view.screenshot(`relative-scenario-url-${size}`);
     // In Chinese too.
     const zhPage = course('relative-zh.html', '<div id="gone"></div>', `McpLanes.mount(document.getElementById('gone'), {scenarioUrl: 'no-such.json', lang: 'zh'});`);
     const zhView = await app.open(zhPage);
     const zhProblems = zhView.page.locator(`#gone ${sel('file-problems')}`);
     await zhProblems.waitFor({ timeout: 30_000 });
     assert.ok((await zhProblems.innerText()).includes(`无法加载场景文件 ${whole}`), await zhProblems.innerText());
-    await zhView.screenshot('relative-scenario-url-zh');
+    await zhView.screenshot(`relative-scenario-url-zh-${size}`);
   });
 });
