@@ -434,6 +434,55 @@ pub fn shadow_root(host: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsVal
     }
 }
 
+/// Shows the picker's cards in `root` that have every word of its search
+/// (case aside), and says so when none has (`www/figure.js` does the same
+/// on the drawn page). Run after each render too: the patcher draws every
+/// card.
+pub fn filter_picker(root: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    let query = root
+        .query_selector("[data-testid='picker-search']")
+        .ok()
+        .flatten()
+        .and_then(|i| i.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value().to_lowercase())
+        .unwrap_or_default();
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let mut shown = 0;
+    if let Ok(items) = root.query_selector_all(".picker-list > li") {
+        for i in 0..items.length() {
+            let Some(li) = items
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                continue;
+            };
+            let text = li.text_content().unwrap_or_default().to_lowercase();
+            let hit = words.iter().all(|w| text.contains(w));
+            li.set_hidden(!hit);
+            shown += usize::from(hit);
+        }
+    }
+    if let Some(none) = root
+        .query_selector("[data-testid='picker-none']")
+        .ok()
+        .flatten()
+        .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        none.set_hidden(shown > 0);
+    }
+}
+
+/// The first card the picker's search shows in `root` (Enter opens it).
+pub fn first_shown_card(root: &web_sys::Element) -> Option<web_sys::HtmlElement> {
+    use wasm_bindgen::JsCast;
+    root.query_selector(".picker-list > li:not([hidden]) > a")
+        .ok()
+        .flatten()?
+        .dyn_into()
+        .ok()
+}
+
 /// After a scenario was chosen (a card, Enter on one, back or forward):
 /// the picker in `root` folds into its menu (its summary takes focus when
 /// `focus`: the reader chose with it) and, when the scenario's title or

@@ -401,6 +401,8 @@ fn render(inner: &Inner) {
         islands: crate::bundle::SIMULATOR.is_some(),
     };
     morph(&inner.root, &view::page::page(&state, &ui).into_string());
+    // The patcher drew every card: the search hides those it does not find.
+    crate::browser::filter_picker(&inner.root);
     inner
         .islands
         .borrow_mut()
@@ -730,6 +732,14 @@ fn listen(inner: &Rc<Inner>) {
             return;
         }
         if let Some((_, act, arg)) = acted(event) {
+            if act == "picker-search" && key == "Enter" {
+                // Enter in the picker's search opens the first card shown.
+                event.prevent_default();
+                if let Some(card) = crate::browser::first_shown_card(&inner.root) {
+                    card.click();
+                }
+                return;
+            }
             if act == "inspect" {
                 if let Some(sel) = selection(&arg) {
                     event.prevent_default();
@@ -744,6 +754,8 @@ fn listen(inner: &Rc<Inner>) {
                 if let Some(pos) = value(&el).and_then(|v| v.parse().ok()) {
                     dispatch(inner, Action::Seek(pos));
                 }
+            } else if act == "picker-search" {
+                crate::browser::filter_picker(&inner.root);
             }
         }
     }));

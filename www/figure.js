@@ -70,6 +70,20 @@ async function fetchFigure(base, id, tag, embed) {
   return root;
 }
 
+/// Shows the picker's cards that have every word of its search (case
+/// aside), and says so when none has (`browser::filter_picker`).
+function filterPicker(root) {
+  const words = (root.querySelector('[data-testid="picker-search"]')?.value ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  let shown = 0;
+  for (const li of root.querySelectorAll('.picker-list > li')) {
+    const text = li.textContent.toLowerCase();
+    li.hidden = !words.every((w) => text.includes(w));
+    if (!li.hidden) shown += 1;
+  }
+  const none = root.querySelector('[data-testid="picker-none"]');
+  if (none) none.hidden = shown > 0;
+}
+
 /// After a scenario was chosen: the picker folds into its menu (its
 /// summary takes focus when `focus`) and, when the title or Play is out of
 /// the window, the menu scrolls to the top so that the title, Play and the
@@ -330,6 +344,12 @@ class Shell {
     const root = this.root;
     on(root, 'click', (e) => this.click(e));
     on(root, 'keydown', (e) => {
+      if (e.key === 'Enter' && e.target.dataset?.act === 'picker-search') {
+        // Enter in the picker's search opens the first card shown.
+        e.preventDefault();
+        root.querySelector('.picker-list > li:not([hidden]) > a')?.click();
+        return;
+      }
       if (e.key !== 'Enter' && e.key !== ' ') return;
       const el = e.target instanceof Element ? e.target.closest('[data-act="inspect"]') : null;
       if (el && selection(el.dataset.arg)) {
@@ -339,6 +359,7 @@ class Shell {
     });
     on(root, 'input', (e) => {
       if (e.target.dataset?.act === 'seek') this.player.act('seek', Number(e.target.value));
+      else if (e.target.dataset?.act === 'picker-search') filterPicker(root);
     });
     on(root, 'change', (e) => {
       if (e.target.dataset?.act === 'speed') this.player.act('speed', Number(e.target.value));

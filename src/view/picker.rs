@@ -31,6 +31,11 @@ pub fn picker(state: &State) -> Markup {
                     span class="picker-current" { (file.title) }
                 }
             }
+            // Finds scenarios by their words (figure.js, `browser::filter_picker`);
+            // Enter opens the first one shown.
+            input type="search" class="picker-search" data-testid="picker-search"
+                data-act="picker-search" data-keep="" aria-label=(t("picker.search"))
+                placeholder=(t("picker.search")) autocomplete="off";
             nav aria-label=(t("picker.label")) {
                 ol class="picker-list" {
                     @for s in CATALOG {
@@ -45,6 +50,7 @@ pub fn picker(state: &State) -> Markup {
                         }
                     }
                 }
+                p class="picker-none" data-testid="picker-none" hidden { (t("picker.none")) }
             }
         }
     }
@@ -63,6 +69,10 @@ mod tests {
             html.starts_with("<details class=\"picker\" data-testid=\"scenario-picker\"><summary>")
         );
         assert_eq!(html.matches("<li>").count(), CATALOG.len());
+        assert!(
+            html.contains("data-act=\"picker-search\""),
+            "it has its search"
+        );
         for s in CATALOG {
             assert!(html.contains(&format!(
                 "<a href=\"?scenario={0}\" data-testid=\"scenario-{0}\"",

@@ -103,6 +103,17 @@ async function figureFirst(page, viewport, what) {
   assert.ok((await page.locator(`${sel('scenario-picker')} > summary`).innerText()).includes(title.replace(/^\d+\. /, '')), `${what}: the menu names what is open`);
 }
 
+/** Opens the picker's menu, finds `words` with its search and opens the first card with Enter. */
+async function search(page, words, id) {
+  await page.locator(`${sel('scenario-picker')} > summary`).click();
+  const box = page.locator(sel('picker-search'));
+  await box.fill(words);
+  const shown = await page.locator(`${sel('scenario-picker')} li:not([hidden])`).count();
+  assert.ok(shown >= 1 && shown < 20, `the search "${words}" shows ${shown} cards`);
+  assert.equal(await page.locator(`${sel('scenario-picker')} li:not([hidden]) a`).first().getAttribute('data-arg'), id);
+  await box.press('Enter');
+}
+
 /** Opens the picker's menu and picks `id` with a click or with Enter. */
 async function pick(page, id, how) {
   await page.locator(`${sel('scenario-picker')} > summary`).click();
@@ -150,6 +161,14 @@ describe('1. the figure first', () => {
       await cold.page.goForward();
       await ready(cold.page, 'version-retry');
       await check(cold, 'forward');
+      // The menu's search: words that find nothing say so; Enter opens the first found.
+      await cold.page.locator(`${sel('scenario-picker')} > summary`).click();
+      await cold.page.locator(sel('picker-search')).fill('no such words here');
+      assert.equal(await cold.page.locator(sel('picker-none')).isVisible(), true, 'nothing found: said');
+      await cold.page.locator(`${sel('scenario-picker')} > summary`).click();
+      await search(cold.page, 'legacy handshake', 'legacy-handshake');
+      await ready(cold.page, 'legacy-handshake');
+      await check(cold, 'the search, Enter');
       // ?scenario= (the drawn page).
       const linked = await app.open('/?scenario=legacy-handshake');
       await ready(linked.page, 'legacy-handshake');
@@ -170,6 +189,12 @@ describe('1. the figure first', () => {
       await file.page.goBack();
       await ready(file.page, 'discover');
       await check(file, 'back in the full bundle');
+      await search(file.page, 'version retry', 'version-retry');
+      await ready(file.page, 'version-retry');
+      await check(file, 'the search in the full bundle');
+      await file.page.locator(`${sel('scenario-picker')} > summary`).click();
+      await firstScreen(file.page, `figure-first-menu-open-${size}`);
+      await file.page.locator(`${sel('scenario-picker')} > summary`).click();
       // The lite bundle (a figure option figure.js does not read).
       const lite = await app.open('/?scenario=discover&lang=zh');
       await ready(lite.page, 'discover');
@@ -179,6 +204,13 @@ describe('1. the figure first', () => {
       await ready(lite.page, 'plain-vs-rich');
       await check(lite, 'card clicked in Chinese');
       await firstScreen(lite.page, `figure-first-card-zh-${size}`);
+      await lite.page.locator(`${sel('scenario-picker')} > summary`).click();
+      await lite.page.locator(sel('picker-search')).fill('版本');
+      await firstScreen(lite.page, `figure-first-search-zh-${size}`);
+      await lite.page.locator(sel('picker-search')).press('Enter');
+      await lite.page.waitForFunction(() => document.querySelector('[data-testid="scenario-picker"]')?.open === false);
+      await ready(lite.page, null);
+      await check(lite, 'the search in Chinese');
       assert.deepEqual(problems, [], problems.join('\n'));
     });
   }
