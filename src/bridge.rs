@@ -186,6 +186,21 @@ pub fn apply_figure_theme(config: &Config, host: Option<&Element>) {
 pub struct HeightReport {
     observer: ResizeObserver,
     _post: Closure<dyn FnMut()>,
+    /// The root, measured after every render too.
+    target: web_sys::HtmlElement,
+    /// The height last posted.
+    last: std::rc::Rc<std::cell::Cell<i32>>,
+}
+
+/// Posts `height` to the parent unless it is the one posted last.
+fn post_height(height: i32, last: &std::cell::Cell<i32>) {
+    if last.replace(height) == height {
+        return;
+    }
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"mcp-lanes:height".into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    post_to_parent(&message);
 }
 
 impl HeightReport {
@@ -195,19 +210,27 @@ impl HeightReport {
             return None;
         }
         let target = root.dyn_ref::<web_sys::HtmlElement>()?.clone();
-        let post = Closure::<dyn FnMut()>::new(move || {
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"type".into(), &"mcp-lanes:height".into());
-            let _ =
-                js_sys::Reflect::set(&message, &"height".into(), &target.offset_height().into());
-            post_to_parent(&message);
-        });
+        let last = std::rc::Rc::new(std::cell::Cell::new(-1));
+        let post = {
+            let (target, last) = (target.clone(), last.clone());
+            Closure::<dyn FnMut()>::new(move || post_height(target.offset_height(), &last))
+        };
         let observer = ResizeObserver::new(post.as_ref().unchecked_ref()).ok()?;
         observer.observe(root);
         Some(HeightReport {
             observer,
             _post: post,
+            target,
+            last,
         })
+    }
+
+    /// Measures and posts the height now (after a render). A browser does
+    /// not render an iframe out of view (nor tell its resize observers)
+    /// until it is scrolled to; measuring does not wait for that, so the
+    /// frame takes its height while out of view.
+    pub fn report(&self) {
+        post_height(self.target.offset_height(), &self.last);
     }
 }
 

@@ -210,16 +210,18 @@ pub fn prefetch_scenario_notes(
 /// core's own); false if they could not be had: the notes then show in
 /// English.
 pub async fn load_scenario_notes(id: &str) -> bool {
-    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+    let Some(base) = LOADED.with(|l| l.borrow().clone()) else {
         return false;
     };
-    if language.tag == i18n::FALLBACK {
+    // The selected language's: another figure may be selected after the fetch.
+    let tag = i18n::lang();
+    if tag == i18n::FALLBACK {
         return true;
     }
-    let url = scenario_notes_url(&base, &language.tag, id);
+    let url = scenario_notes_url(&base, &tag, id);
     match response_text(catalog(&url)).await {
         Some(text) => {
-            i18n::add_notes(&text);
+            i18n::with_language(&tag, || i18n::add_notes(&text));
             true
         }
         None => false,
@@ -258,7 +260,7 @@ pub async fn load_catalog(
     host: Option<&web_sys::Element>,
 ) -> String {
     let language = choose_language(asked, host);
-    LOADED.with(|l| *l.borrow_mut() = Some((base.to_string(), language.clone())));
+    LOADED.with(|l| *l.borrow_mut() = Some(base.to_string()));
     // The notes' templates come in parallel, for any language but English
     // (English shows the core's own notes); the lite bundle fetches each
     // scenario's part instead (`load_scenario_notes`).
@@ -278,8 +280,9 @@ pub async fn load_catalog(
             i18n::install(&language.tag, &text, english.as_deref());
             if let Some(notes) = notes {
                 if let Some(text) = response_text(catalog(&notes)).await {
-                    i18n::add_notes(&text);
+                    i18n::with_language(&language.tag, || i18n::add_notes(&text));
                 }
+                i18n::select(&language.tag);
             }
             language.tag
         }
@@ -291,9 +294,9 @@ pub async fn load_catalog(
 }
 
 thread_local! {
-    /// Where the installed catalog came from and its language (for the
-    /// rules' catalog, fetched later).
-    static LOADED: std::cell::RefCell<Option<(String, i18n::Language)>> = const { std::cell::RefCell::new(None) };
+    /// Where the installed catalogs came from (for the parts fetched
+    /// later: rules, the full bundle's, a scenario's notes).
+    static LOADED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Fetches the rules' catalog of the installed language
@@ -307,21 +310,30 @@ pub async fn load_rules() -> bool {
 /// English's, when the language is partial or its part could not be had)
 /// and gives it to `add`; false if neither could be had.
 async fn load_part(part: &str, add: fn(&str, Option<&str>)) -> bool {
-    let Some((base, language)) = LOADED.with(|l| l.borrow().clone()) else {
+    let Some(base) = LOADED.with(|l| l.borrow().clone()) else {
         return false;
     };
-    let text = catalog_text(&base, &format!("{}.{part}", language.tag)).await;
-    let english = if language.partial || text.is_none() {
+    // The selected language's (a figure's): it is added to that catalog
+    // even when another figure is selected by the time it comes.
+    let tag = i18n::lang();
+    let partial = i18n::offered(&tag).is_some_and(|l| l.partial);
+    let text = catalog_text(&base, &format!("{tag}.{part}")).await;
+    let english = if partial || text.is_none() {
         catalog_text(&base, &format!("{}.{part}", i18n::FALLBACK)).await
     } else {
         None
     };
-    match (text, english) {
-        (Some(text), english) => add(&text, english.as_deref()),
-        (None, Some(english)) => add(&english, None),
-        (None, None) => return false,
-    }
-    true
+    i18n::with_language(&tag, || match (text, english) {
+        (Some(text), english) => {
+            add(&text, english.as_deref());
+            true
+        }
+        (None, Some(english)) => {
+            add(&english, None);
+            true
+        }
+        (None, None) => false,
+    })
 }
 
 /// Fetches the part of the installed language's catalog that only the
@@ -419,6 +431,88 @@ pub fn shadow_root(host: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsVal
         None => host
             .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
             .or_else(|_| refuse("this element cannot hold a figure (use a <div>)")),
+    }
+}
+
+/// Shows the picker's cards in `root` that have every word of its search
+/// (case aside), and says so when none has (`www/figure.js` does the same
+/// on the drawn page). Run after each render too: the patcher draws every
+/// card.
+pub fn filter_picker(root: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    let query = root
+        .query_selector("[data-testid='picker-search']")
+        .ok()
+        .flatten()
+        .and_then(|i| i.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value().to_lowercase())
+        .unwrap_or_default();
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let mut shown = 0;
+    if let Ok(items) = root.query_selector_all(".picker-list > li") {
+        for i in 0..items.length() {
+            let Some(li) = items
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                continue;
+            };
+            let text = li.text_content().unwrap_or_default().to_lowercase();
+            let hit = words.iter().all(|w| text.contains(w));
+            li.set_hidden(!hit);
+            shown += usize::from(hit);
+        }
+    }
+    if let Some(none) = root
+        .query_selector("[data-testid='picker-none']")
+        .ok()
+        .flatten()
+        .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        none.set_hidden(shown > 0);
+    }
+}
+
+/// The first card the picker's search shows in `root` (Enter opens it).
+pub fn first_shown_card(root: &web_sys::Element) -> Option<web_sys::HtmlElement> {
+    use wasm_bindgen::JsCast;
+    root.query_selector(".picker-list > li:not([hidden]) > a")
+        .ok()
+        .flatten()?
+        .dyn_into()
+        .ok()
+}
+
+/// After a scenario was chosen (a card, Enter on one, back or forward):
+/// the picker in `root` folds into its menu (its summary takes focus when
+/// `focus`: the reader chose with it) and, when the scenario's title or
+/// Play is out of the window, the page scrolls the menu to the top, so
+/// that the title, Play and the lanes are in view
+/// (`www/figure.js` does the same on the drawn page).
+pub fn show_figure(root: &web_sys::Element, focus: bool) {
+    use wasm_bindgen::JsCast;
+    let found = |selector: &str| root.query_selector(selector).ok().flatten();
+    let Some(picker) = found("[data-testid='scenario-picker']") else {
+        return;
+    };
+    if let Some(details) = picker.dyn_ref::<web_sys::HtmlDetailsElement>() {
+        details.set_open(false);
+    }
+    if focus {
+        if let Some(summary) = found("[data-testid='scenario-picker'] > summary")
+            .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = summary.focus();
+        }
+    }
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let title = found("[data-testid='scenario-title']").map(|t| t.get_bounding_client_rect().top());
+    let play = found("[data-testid='play']").map(|p| p.get_bounding_client_rect().bottom());
+    if title.is_some_and(|t| t < 0.0) || play.is_some_and(|b| b > height) {
+        picker.scroll_into_view();
     }
 }
 

@@ -19,8 +19,11 @@
 //! only for the CLI and tests, see its `text` feature), and the page's own
 //! text (`player.play`, ...). A key with no text shows as the key itself.
 //!
-//! The page shows one language at a time: the catalog is installed once,
-//! before the first render.
+//! A page may hold several figures, each in its own language: the catalogs
+//! are kept by tag, and one of them is *selected* at a time ([`select`]).
+//! Everything that draws text for a figure (its runtime's renders and
+//! handlers, its islands, its loaders after each `await`) selects the
+//! figure's language first; [`install`] selects what it installs.
 //!
 //! Data layer: plain Rust (the browser side fetches, `browser::catalog`).
 
@@ -98,11 +101,63 @@ struct Catalog {
     rules: bool,
 }
 
+/// The installed catalogs (one per language) and which one is selected.
+struct Catalogs {
+    all: Vec<Catalog>,
+    selected: usize,
+}
+
 thread_local! {
-    static CATALOG: RefCell<Catalog> = RefCell::new(Catalog {
-        entries: default_entries(),
-        ..Catalog::default()
+    static CATALOGS: RefCell<Catalogs> = RefCell::new(Catalogs {
+        all: vec![Catalog {
+            entries: default_entries(),
+            ..Catalog::default()
+        }],
+        selected: 0,
     });
+}
+
+/// The selected catalog, read.
+fn with_selected<R>(f: impl FnOnce(&Catalog) -> R) -> R {
+    CATALOGS.with(|c| {
+        let c = c.borrow();
+        f(&c.all[c.selected])
+    })
+}
+
+/// The selected catalog, changed.
+fn with_selected_mut<R>(f: impl FnOnce(&mut Catalog) -> R) -> R {
+    CATALOGS.with(|c| {
+        let mut c = c.borrow_mut();
+        let at = c.selected;
+        f(&mut c.all[at])
+    })
+}
+
+/// Selects the installed catalog of `tag` (a figure about to draw text);
+/// false, and nothing changes, when none is installed for it.
+pub fn select(tag: &str) -> bool {
+    CATALOGS.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.all.iter().position(|cat| cat.tag == tag) {
+            Some(at) => {
+                c.selected = at;
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+/// Runs `f` with the catalog of `tag` selected, then selects again what
+/// was selected before (a loader adding to a figure's catalog after an
+/// `await`, while another figure may be selected).
+pub fn with_language<R>(tag: &str, f: impl FnOnce() -> R) -> R {
+    let before = CATALOGS.with(|c| c.borrow().selected);
+    select(tag);
+    let out = f();
+    CATALOGS.with(|c| c.borrow_mut().selected = before);
+    out
 }
 
 /// Native builds (the data and state tests) start with English; the
@@ -168,17 +223,38 @@ fn entries(text: &str) -> Map<String, Value> {
 }
 
 /// Installs the catalog of `tag` from its text, with English's for the
-/// keys it lacks; false when `text` is not a catalog.
+/// keys it lacks, and selects it (a catalog of `tag` installed before
+/// keeps what was added to it); false when `text` is not a catalog.
 pub fn install(tag: &str, text: &str, fallback: Option<&str>) -> bool {
     let entries = entries(text);
     let ok = !entries.is_empty();
-    CATALOG.with(|c| {
-        *c.borrow_mut() = Catalog {
-            tag: tag.to_string(),
-            entries,
-            fallback: fallback.map(self::entries).unwrap_or_default(),
-            rules: false,
-        }
+    let fallback = fallback.map(self::entries).unwrap_or_default();
+    CATALOGS.with(|c| {
+        let mut c = c.borrow_mut();
+        // Another figure in this language installed it already: what it
+        // added (rules, notes, the full part) stays.
+        let at = match c
+            .all
+            .iter()
+            .position(|cat| cat.tag == tag && !tag.is_empty())
+        {
+            Some(at) => {
+                let cat = &mut c.all[at];
+                cat.entries.extend(entries);
+                cat.fallback.extend(fallback);
+                at
+            }
+            None => {
+                c.all.push(Catalog {
+                    tag: tag.to_string(),
+                    entries,
+                    fallback,
+                    rules: false,
+                });
+                c.all.len() - 1
+            }
+        };
+        c.selected = at;
     });
     ok
 }
@@ -186,8 +262,7 @@ pub fn install(tag: &str, text: &str, fallback: Option<&str>) -> bool {
 /// Adds the rules' catalog (`<tag>.rules.json`, with English's when the
 /// language is partial) to the installed one.
 pub fn add_rules(text: &str, fallback: Option<&str>) {
-    CATALOG.with(|c| {
-        let mut c = c.borrow_mut();
+    with_selected_mut(|c| {
         c.entries.extend(entries(text));
         if let Some(fallback) = fallback {
             c.fallback.extend(entries(fallback));
@@ -199,8 +274,7 @@ pub fn add_rules(text: &str, fallback: Option<&str>) {
 /// Adds entries to the installed catalog (the full bundle's part of it,
 /// `<tag>.full.json`, with English's when the language is partial).
 pub fn add(text: &str, fallback: Option<&str>) {
-    CATALOG.with(|c| {
-        let mut c = c.borrow_mut();
+    with_selected_mut(|c| {
         c.entries.extend(entries(text));
         if let Some(fallback) = fallback {
             c.fallback.extend(entries(fallback));
@@ -211,7 +285,7 @@ pub fn add(text: &str, fallback: Option<&str>) {
 /// Adds the notes' templates (`<tag>.notes.json`) to the installed
 /// catalog.
 pub fn add_notes(text: &str) {
-    CATALOG.with(|c| c.borrow_mut().entries.extend(entries(text)));
+    with_selected_mut(|c| c.entries.extend(entries(text)));
 }
 
 /// A note in the installed language: `english` (what the core wrote)
@@ -222,9 +296,8 @@ pub fn note_text(english: &str, msg: Option<&Value>) -> String {
         return english.to_string();
     }
     let template = |key: &str| {
-        CATALOG.with(|c| {
-            c.borrow()
-                .entries
+        with_selected(|c| {
+            c.entries
                 .get(&format!("note.{key}"))
                 .and_then(Value::as_str)
                 .map(str::to_string)
@@ -346,9 +419,8 @@ fn label(english: &str) -> Option<String> {
     if lang() == FALLBACK {
         return None;
     }
-    CATALOG.with(|c| {
-        c.borrow()
-            .entries
+    with_selected(|c| {
+        c.entries
             .get(&format!("label.{english}"))
             .and_then(Value::as_str)
             .map(str::to_string)
@@ -368,13 +440,12 @@ pub fn note(note: &Note) -> String {
 
 /// Whether the rules' summaries are here ([`add_rules`]).
 pub fn has_rules() -> bool {
-    CATALOG.with(|c| c.borrow().rules)
+    with_selected(|c| c.rules)
 }
 
 /// The installed language's tag (`en` before any is installed).
 pub fn lang() -> String {
-    CATALOG.with(|c| {
-        let c = c.borrow();
+    with_selected(|c| {
         if c.tag.is_empty() {
             FALLBACK.to_string()
         } else {
@@ -385,8 +456,7 @@ pub fn lang() -> String {
 
 /// The text of `key`, if the catalog (or English) has it.
 pub fn get(key: &str) -> Option<String> {
-    CATALOG.with(|c| {
-        let c = c.borrow();
+    with_selected(|c| {
         c.entries
             .get(key)
             .or_else(|| c.fallback.get(key))
@@ -533,6 +603,31 @@ mod tests {
                 "{s:?}"
             );
         }
+    }
+
+    #[test]
+    fn each_figure_keeps_its_language() {
+        // Two figures of one page: the catalogs stay apart, by tag.
+        install("en", r#"{"a": "A"}"#, None);
+        install("zh", r#"{"a": "甲"}"#, Some(r#"{"a": "A", "b": "B"}"#));
+        add_rules(r#"{"rule.X": "规则"}"#, None);
+        assert_eq!(
+            (t("a"), t("b"), lang()),
+            ("甲".into(), "B".into(), "zh".into())
+        );
+        assert!(select("en"));
+        assert_eq!(
+            (t("a"), t("b"), lang()),
+            ("A".into(), "b".into(), "en".into())
+        );
+        assert!(!has_rules(), "the rules came for the Chinese figure");
+        assert_eq!(with_language("zh", || rule("X")), "规则");
+        assert_eq!(lang(), "en", "selected again");
+        // Another Chinese figure installs its catalog: what was added stays.
+        install("zh", r#"{"a": "甲"}"#, None);
+        assert!(has_rules());
+        assert!(!select("fr"), "not installed: nothing changes");
+        assert_eq!(lang(), "zh");
     }
 
     #[test]

@@ -70,6 +70,10 @@ struct Inner {
     link_pending: Cell<bool>,
     /// The frame it waits for.
     link_frame: RefCell<Option<gloo::render::AnimationFrame>>,
+    /// The language it draws in (the catalog selected when it mounted):
+    /// selected again whenever it draws or acts, since a course page may
+    /// hold figures in other languages (`i18n::select`).
+    lang: String,
 }
 
 impl Page {
@@ -112,6 +116,7 @@ impl Page {
             busy: Cell::new(false),
             link_pending: Cell::new(false),
             link_frame: RefCell::default(),
+            lang: crate::i18n::lang(),
             config,
         });
         // A theme the reader chose on an earlier visit applies again.
@@ -127,6 +132,7 @@ impl Page {
             wasm_bindgen_futures::spawn_local(async move {
                 crate::browser::load_rules().await;
                 if let Some(inner) = weak.upgrade() {
+                    crate::i18n::select(&inner.lang);
                     first_render(&inner);
                 }
             });
@@ -215,6 +221,7 @@ fn dispatch(inner: &Rc<Inner>, action: Action) {
     if !inner.alive.get() {
         return;
     }
+    crate::i18n::select(&inner.lang);
     inner.queue.borrow_mut().push_back(action);
     if inner.busy.replace(true) {
         return;
@@ -278,6 +285,7 @@ fn render_step(inner: &Inner) -> bool {
     if !inner.alive.get() {
         return true;
     }
+    crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
     let lanes: Vec<Element> = inner
         .root
@@ -382,6 +390,7 @@ fn render(inner: &Inner) {
     if !inner.alive.get() {
         return;
     }
+    crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
     let copied = inner.copied.borrow();
     let ui = Ui {
@@ -392,10 +401,12 @@ fn render(inner: &Inner) {
         islands: crate::bundle::SIMULATOR.is_some(),
     };
     morph(&inner.root, &view::page::page(&state, &ui).into_string());
+    // The patcher drew every card: the search hides those it does not find.
+    crate::browser::filter_picker(&inner.root);
     inner
         .islands
         .borrow_mut()
-        .sync(&inner.root, &state, &inner.dispatcher);
+        .sync(&inner.root, &state, &inner.dispatcher, &inner.lang);
 }
 
 /// The page's first render, its effects, and the arrival of a hand-over
@@ -448,6 +459,9 @@ fn after(inner: &Rc<Inner>, before: &Before) {
     }
     if now.selected.is_some() && now.selected != before.selected {
         inspector_shown(inner);
+    }
+    if let Some(height) = inner.height.borrow().as_ref() {
+        height.report();
     }
     if inner.config.mode == Mode::Page {
         write_link_soon(inner);
@@ -635,7 +649,9 @@ fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
             if let Some(s) = mcp_lanes_core::scenarios::find(&arg) {
                 crate::history::push_scenario(s.id);
             }
-            Action::Load(arg)
+            dispatch(inner, Action::Load(arg));
+            crate::browser::show_figure(&inner.root, true);
+            return;
         }
         "theme" => {
             let next = inner.theme.get().unwrap_or_else(theme::system).toggled();
@@ -700,6 +716,7 @@ fn listen(inner: &Rc<Inner>) {
         };
         EventListener::new_with_options(target, kind, options, move |event| {
             if let Some(inner) = weak.upgrade() {
+                crate::i18n::select(&inner.lang);
                 f(&inner, event);
             }
         })
@@ -715,6 +732,14 @@ fn listen(inner: &Rc<Inner>) {
             return;
         }
         if let Some((_, act, arg)) = acted(event) {
+            if act == "picker-search" && key == "Enter" {
+                // Enter in the picker's search opens the first card shown.
+                event.prevent_default();
+                if let Some(card) = crate::browser::first_shown_card(&inner.root) {
+                    card.click();
+                }
+                return;
+            }
             if act == "inspect" {
                 if let Some(sel) = selection(&arg) {
                     event.prevent_default();
@@ -729,6 +754,8 @@ fn listen(inner: &Rc<Inner>) {
                 if let Some(pos) = value(&el).and_then(|v| v.parse().ok()) {
                     dispatch(inner, Action::Seek(pos));
                 }
+            } else if act == "picker-search" {
+                crate::browser::filter_picker(&inner.root);
             }
         }
     }));
@@ -785,6 +812,7 @@ fn listen(inner: &Rc<Inner>) {
         listeners.push(on(window.as_ref(), "popstate", false, |inner, _| {
             if let Some(action) = crate::history::on_back_or_forward() {
                 dispatch(inner, action);
+                crate::browser::show_figure(&inner.root, false);
             }
         }));
     }

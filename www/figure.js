@@ -70,6 +70,34 @@ async function fetchFigure(base, id, tag, embed) {
   return root;
 }
 
+/// Shows the picker's cards that have every word of its search (case
+/// aside), and says so when none has (`browser::filter_picker`).
+function filterPicker(root) {
+  const words = (root.querySelector('[data-testid="picker-search"]')?.value ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  let shown = 0;
+  for (const li of root.querySelectorAll('.picker-list > li')) {
+    const text = li.textContent.toLowerCase();
+    li.hidden = !words.every((w) => text.includes(w));
+    if (!li.hidden) shown += 1;
+  }
+  const none = root.querySelector('[data-testid="picker-none"]');
+  if (none) none.hidden = shown > 0;
+}
+
+/// After a scenario was chosen: the picker folds into its menu (its
+/// summary takes focus when `focus`) and, when the title or Play is out of
+/// the window, the menu scrolls to the top so that the title, Play and the
+/// lanes are in view (`browser::show_figure` in the bundles).
+function showFigure(root, focus) {
+  const picker = root.querySelector('[data-testid="scenario-picker"]');
+  if (!picker) return;
+  picker.open = false;
+  if (focus) picker.querySelector(':scope > summary')?.focus();
+  const title = root.querySelector('[data-testid="scenario-title"]')?.getBoundingClientRect();
+  const play = root.querySelector('[data-testid="play"]')?.getBoundingClientRect();
+  if ((title && title.top < 0) || (play && play.bottom > innerHeight)) picker.scrollIntoView();
+}
+
 const pressed = (e) => e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey;
 const selection = (arg) => (/^\d+:\d+$/.test(arg ?? '') ? arg : null);
 
@@ -100,6 +128,7 @@ class Shell {
       if (p.playing) this.followPlayhead();
     } else {
       this.report();
+      this.postHeight?.();
     }
     if (p.selected && p.selected !== before.selected) {
       const inspector = this.root.querySelector('[data-testid="inspector"]');
@@ -315,6 +344,12 @@ class Shell {
     const root = this.root;
     on(root, 'click', (e) => this.click(e));
     on(root, 'keydown', (e) => {
+      if (e.key === 'Enter' && e.target.dataset?.act === 'picker-search') {
+        // Enter in the picker's search opens the first card shown.
+        e.preventDefault();
+        root.querySelector('.picker-list > li:not([hidden]) > a')?.click();
+        return;
+      }
       if (e.key !== 'Enter' && e.key !== ' ') return;
       const el = e.target instanceof Element ? e.target.closest('[data-act="inspect"]') : null;
       if (el && selection(el.dataset.arg)) {
@@ -324,6 +359,7 @@ class Shell {
     });
     on(root, 'input', (e) => {
       if (e.target.dataset?.act === 'seek') this.player.act('seek', Number(e.target.value));
+      else if (e.target.dataset?.act === 'picker-search') filterPicker(root);
     });
     on(root, 'change', (e) => {
       if (e.target.dataset?.act === 'speed') this.player.act('speed', Number(e.target.value));
@@ -384,7 +420,16 @@ class Shell {
     window.addEventListener('message', onMessage);
     this.listeners.push([window, 'message', onMessage, undefined]);
     if (window.parent !== window) {
-      this.height = new ResizeObserver(() => window.parent.postMessage({ type: 'mcp-lanes:height', height: this.root.offsetHeight }, '*'));
+      // Measured after each move too: a browser renders an iframe out of
+      // view (and tells its observers) only once it is scrolled to.
+      let last = -1;
+      this.postHeight = () => {
+        const height = this.root.offsetHeight;
+        if (height === last) return;
+        last = height;
+        window.parent.postMessage({ type: 'mcp-lanes:height', height }, '*');
+      };
+      this.height = new ResizeObserver(() => this.postHeight());
       this.height.observe(this.root);
     }
   }
@@ -491,16 +536,14 @@ async function page(root) {
   }
   const shell = new Shell(root, { mode: embed ? 'frame' : 'page', base });
   const tag = language([embed ? options.lang : params.get('lang')], tags);
-  // `kept`: a reader went there (the picker stays as the reader left it);
-  // `focusId`: what gets focus then.
-  const open = async (scenario, lang, { kept = false, focusId = null } = {}) => {
+  // `kept`: a reader went there (a card, Enter on one, back or forward):
+  // the picker folds into its menu and the figure comes into view
+  // (`browser::show_figure`); `focus`: the menu's summary takes focus.
+  const open = async (scenario, lang, { kept = false, focus = false } = {}) => {
     const fetched = await fetchFigure(base, scenario, lang, embed);
     delete root.dataset.ready;
-    const pickerOpen = kept ? root.querySelector('[data-testid="scenario-picker"]')?.open : undefined;
     shell.player.stop();
     root.replaceChildren(...fetched.childNodes);
-    const picker = root.querySelector('[data-testid="scenario-picker"]');
-    if (picker && pickerOpen !== undefined) picker.open = pickerOpen;
     shell.player = new Player(root, (before) => shell.moved(before));
     shell.reported = null;
     shell.showTheme();
@@ -508,8 +551,10 @@ async function page(root) {
     document.documentElement.lang = lang;
     const skip = document.querySelector('[data-testid="skip-link"]');
     if (skip) skip.textContent = shell.words.skip;
-    if (focusId) root.querySelector(`[data-testid="${focusId}"]`)?.focus();
-    if (kept) root.dataset.ready = '';
+    if (kept) {
+      showFigure(root, focus);
+      root.dataset.ready = '';
+    }
   };
   shell.pick = (scenario) => {
     const next = new URLSearchParams(location.search);
@@ -518,7 +563,10 @@ async function page(root) {
       next.delete('scenario-url');
       history.pushState(null, '', `?${next}`);
     }
-    open(scenario, document.documentElement.lang || 'en', { kept: true, focusId: `scenario-${scenario}` }).catch(() => bootLite(shell, base));
+    // The list folds at once (the figure comes when it is fetched).
+    const picker = root.querySelector('[data-testid="scenario-picker"]');
+    if (picker) picker.open = false;
+    open(scenario, document.documentElement.lang || 'en', { kept: true, focus: true }).catch(() => bootLite(shell, base));
   };
   shell.listen();
   if (!embed) {
@@ -537,11 +585,6 @@ async function page(root) {
   if (embed || id !== null || tag !== 'en') {
     try {
       await open(id ?? ids[0], tag);
-      if (id === null && !embed) {
-        // No scenario asked for: the picker stays unfolded.
-        const picker = root.querySelector('[data-testid="scenario-picker"]');
-        if (picker) picker.open = true;
-      }
     } catch {
       shell.detach();
       root.remove();
@@ -569,6 +612,7 @@ async function page(root) {
     shell.player.render();
   }
   root.dataset.ready = '';
+  shell.postHeight?.();
 }
 
 /// A script figure (embed.js's `McpLanes.mount`) drawn by the build, in a

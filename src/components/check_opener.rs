@@ -22,6 +22,9 @@ use crate::state::Action;
 pub struct CheckOpenerProps {
     /// Hands the page an action (the runtime's dispatch).
     pub dispatch: Callback<Action>,
+    /// The figure's language (`i18n::select`ed before it draws: a page may
+    /// hold figures in several).
+    pub lang: AttrValue,
 }
 
 /// Reads `file` and opens it (or says why not).
@@ -52,6 +55,7 @@ fn open(file: web_sys::File, dispatcher: Callback<Action>) {
 
 #[component]
 pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
+    crate::i18n::select(&props.lang);
     let dragging = use_state(|| false);
     let url = use_state(|| String::from("http://127.0.0.1:8931/mcp"));
     let tool = use_state(String::new);
@@ -152,9 +156,13 @@ pub fn CheckOpener(props: &CheckOpenerProps) -> Html {
                 <p class="note">{ t("check.recorded_help") }</p>
                 <div class={classes!("drop-zone", (*dragging).then_some("dragging"))} data-testid="check-drop"
                     {ondragover} {ondragleave} {ondrop}>
+                    // The browser's own "Choose File / No file chosen" is
+                    // not in the page's language: the input is visually
+                    // hidden (still focusable, named by its label) and the
+                    // label is the button one sees (full.css).
                     <label class="file-pick">
-                        <span>{ t("check.pick") }</span>
-                        <input type="file" accept=".json,.har,application/json" data-testid="check-file" {onchange} />
+                        <input type="file" class="visually-hidden" accept=".json,.har,application/json" data-testid="check-file" {onchange} />
+                        <span class="file-pick-button">{ t("check.pick") }</span>
                     </label>
                     <span class="drop-hint">{ t("check.drop") }</span>
                 </div>

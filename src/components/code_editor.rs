@@ -115,6 +115,7 @@ fn piece(out: &mut Vec<Html>, kind: Tok, s: &str) {
 
 #[component]
 pub fn CodeEditor(props: &CodeEditorProps) -> Html {
+    crate::components::select_language(use_context());
     // Esc was the last key: the next Tab leaves the text area.
     let escaped = use_mut_ref(|| false);
     let area = use_node_ref();

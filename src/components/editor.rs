@@ -162,6 +162,7 @@ fn remote_row(d: &Dispatch, url: &str) -> Html {
 
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
+    crate::components::select_language(use_context());
     crate::hooks::use_rule_text::use_rule_text(true);
     // The viewed lane (cheap to clone); its server config is read when needed.
     let viewed = props.viewed.clone();
@@ -465,6 +466,7 @@ struct EditorLaneProps {
 /// on a message or marker (`data-act="inspect"`) picks it.
 #[component]
 fn EditorLane(props: &EditorLaneProps) -> Html {
+    crate::components::select_language(use_context());
     let markup = crate::view::diagram::diagram(&crate::view::diagram::Diagram {
         index: EDITOR_LANE,
         row: 0,

@@ -21,6 +21,9 @@ pub struct SettingsPanelProps {
     /// Hands the page an action (the runtime's dispatch): apply a change to
     /// this lane, add a copy of it with the change, put it back.
     pub dispatch: Callback<Action>,
+    /// The figure's language (`i18n::select`ed before it draws: a page may
+    /// hold figures in several).
+    pub lang: AttrValue,
 }
 
 const ERAS: [EraMode; 3] = [EraMode::ModernOnly, EraMode::LegacyOnly, EraMode::DualEra];
@@ -96,6 +99,7 @@ fn checked(e: &Event) -> bool {
 
 #[component]
 pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
+    crate::i18n::select(&props.lang);
     let compare = use_state(|| false);
     // Bumped after a compare, so the controls (which the reader just moved)
     // are rebuilt showing this lane's unchanged settings.

@@ -92,6 +92,9 @@ pub struct ExportsProps {
     pub scenario: AttrValue,
     /// The lanes one may export.
     pub lanes: Shared<Vec<Lane>>,
+    /// The figure's language (`i18n::select`ed before it draws: a page may
+    /// hold figures in several).
+    pub lang: AttrValue,
 }
 
 /// "Export a run" for the lane picked. The buttons say what they do in
@@ -99,6 +102,7 @@ pub struct ExportsProps {
 /// serves them all.
 #[component]
 pub fn Exports(props: &ExportsProps) -> Html {
+    crate::i18n::select(&props.lang);
     let picked = use_state(|| 0u32);
     let status = use_state(Status::default);
     let (scenario, lanes, picked, status) = (&*props.scenario, &props.lanes, &picked, &status);

@@ -3,7 +3,9 @@
 // wasm-bindgen numbers inline snippets by position in one folder.
 const keyOf = (n) => (n.nodeType === 1 ? n.getAttribute('data-key') ?? n.getAttribute('data-testid') : null);
 const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+// A field marked `data-keep` (the picker's search) keeps what the reader typed.
 const value = (a, b) => {
+  if (a.hasAttribute('data-keep')) return;
   if ((a.tagName === 'INPUT' || a.tagName === 'SELECT' || a.tagName === 'TEXTAREA') && a.value !== b.value) a.value = b.value;
 };
 function update(a, b) {

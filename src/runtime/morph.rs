@@ -13,7 +13,8 @@
 //! are set and removed to match, except `open` (a `<details>` or
 //! `<dialog>` a reader or `showModal` opened keeps its state; the markup's
 //! `open` applies when the element is first inserted). A form control's
-//! current value follows the markup's.
+//! current value follows the markup's, except one marked `data-keep` (the
+//! picker's search keeps what the reader typed).
 //!
 //! On a step, a lane's diagram is patched part by part (`patch_parts`):
 //! each child's markup is compared as text with what was drawn last, and

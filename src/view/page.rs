@@ -17,11 +17,6 @@ use crate::i18n::{self, t, tf};
 use crate::state::State;
 use maud::{html, Markup};
 
-/// Whether the scenario picker starts unfolded: no scenario was asked for.
-pub fn picker_open(config: &Config) -> bool {
-    config.scenario.is_none() && config.link.is_none() && config.timeline.is_none()
-}
-
 /// The heading of what is open: a figure's is the author's title, else the
 /// scenario's; the page's has the catalogue's number (`None`: no catalog
 /// scenario is open).
@@ -247,7 +242,7 @@ pub fn page(state: &State, ui: &Ui) -> Markup {
                     (share_link(ui.copied))
                 }
             }
-            (picker(state, picker_open(config)))
+            (picker(state))
             @if page { (check_panel(ui.islands)) }
             // The page's content is its `main`; a figure's is a region of
             // the course page named by its title (the page has its own
@@ -397,10 +392,13 @@ mod tests {
     }
 
     #[test]
-    fn the_picker_starts_unfolded_without_a_scenario() {
+    fn the_picker_is_folded_without_a_scenario_too() {
+        // The figure first: a cold visit shows the title, Play and lanes.
         let state = discover();
         let html = draw(&state, &page_config(None), false, &Copied::default());
-        assert!(html.contains("<details class=\"picker\" data-testid=\"scenario-picker\" open>"));
+        assert!(
+            html.contains("<details class=\"picker\" data-testid=\"scenario-picker\"><summary>")
+        );
     }
 
     #[test]

@@ -1,7 +1,10 @@
-//! The scenario picker as markup text: the scenarios of the catalog with their
-//! one-line summaries, as links (`?scenario=ID`) so they can be opened in a
-//! new tab too; a plain click (`data-act="scenario"`) opens the scenario in
-//! place.
+//! The scenario picker as markup text: a compact menu (a `<details>` whose
+//! summary names the open scenario) over the scenarios of the catalog with
+//! their one-line summaries, as links (`?scenario=ID`) so they can be opened
+//! in a new tab too; a plain click or Enter (`data-act="scenario"`) opens the
+//! scenario in place. The menu is always drawn folded, so that the figure
+//! (title, Play, lanes) is on a first screen; choosing a scenario folds it
+//! again and brings the figure into view (figure.js, the runtime).
 
 use crate::i18n::{self, t};
 use crate::state::State;
@@ -13,19 +16,26 @@ pub fn numbered_title(info: &ScenarioInfo) -> String {
     format!("{}. {}", info.number, i18n::scenario_title(info.id))
 }
 
-/// The picker, marking the state's scenario; `open`: the list starts
-/// unfolded (the attribute is for the first render: afterwards the reader
-/// folds and unfolds it).
-pub fn picker(state: &State, open: bool) -> Markup {
+/// The picker, folded, marking the state's scenario (the reader unfolds
+/// it; the patcher leaves `open` as the reader left it).
+pub fn picker(state: &State) -> Markup {
     let current = state.scenario.map(|s| s.id);
     html! {
-        details class="picker" data-testid="scenario-picker" open[open] {
+        details class="picker" data-testid="scenario-picker" {
             summary {
                 span class="picker-label" { (t("picker.label")) }
                 @if let Some(s) = state.scenario {
                     span class="picker-current" { (numbered_title(s)) }
+                } @else if let Some(file) = &state.file {
+                    // A scenario file's own title (as text).
+                    span class="picker-current" { (file.title) }
                 }
             }
+            // Finds scenarios by their words (figure.js, `browser::filter_picker`);
+            // Enter opens the first one shown.
+            input type="search" class="picker-search" data-testid="picker-search"
+                data-act="picker-search" data-keep="" aria-label=(t("picker.search"))
+                placeholder=(t("picker.search")) autocomplete="off";
             nav aria-label=(t("picker.label")) {
                 ol class="picker-list" {
                     @for s in CATALOG {
@@ -40,6 +50,7 @@ pub fn picker(state: &State, open: bool) -> Markup {
                         }
                     }
                 }
+                p class="picker-none" data-testid="picker-none" hidden { (t("picker.none")) }
             }
         }
     }
@@ -53,11 +64,15 @@ mod tests {
     #[test]
     fn every_scenario_is_a_link_and_the_open_one_is_marked() {
         let state = discover();
-        let html = picker(&state, false).into_string();
+        let html = picker(&state).into_string();
         assert!(
             html.starts_with("<details class=\"picker\" data-testid=\"scenario-picker\"><summary>")
         );
         assert_eq!(html.matches("<li>").count(), CATALOG.len());
+        assert!(
+            html.contains("data-act=\"picker-search\""),
+            "it has its search"
+        );
         for s in CATALOG {
             assert!(html.contains(&format!(
                 "<a href=\"?scenario={0}\" data-testid=\"scenario-{0}\"",
@@ -74,12 +89,5 @@ mod tests {
             "<span class=\"picker-current\">{}</span>",
             numbered_title(info)
         )));
-    }
-
-    #[test]
-    fn the_list_starts_unfolded_when_asked() {
-        let state = discover();
-        let html = picker(&state, true).into_string();
-        assert!(html.starts_with("<details class=\"picker\" data-testid=\"scenario-picker\" open>"));
     }
 }

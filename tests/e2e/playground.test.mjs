@@ -41,6 +41,9 @@ const sel = (id) => `[data-testid="${id}"]`;
 test('the page loads quietly and the picker lists the 20 scenarios with summaries', T, async () => {
   const view = await openScenario(app, null);
   const { page } = view;
+  // Folded at first (the figure first): its menu unfolds it.
+  assert.equal(await page.locator(sel('scenario-picker')).evaluate((d) => d.open), false);
+  await page.locator(`${sel('scenario-picker')} > summary`).click();
   const items = page.locator(`${sel('scenario-picker')} li`);
   assert.equal(await items.count(), 21);
   for (let i = 0; i < 20; i++) {
@@ -68,9 +71,11 @@ test('an unknown ?scenario= shows a notice and opens the default scenario', T, a
 test('picking a scenario in the picker opens it and updates the URL', T, async () => {
   const view = await openScenario(app, null);
   const { page } = view;
+  await page.locator(`${sel('scenario-picker')} > summary`).click();
   await page.locator(sel('scenario-plain-vs-rich')).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="scenario-title"]')?.dataset.scenario === 'plain-vs-rich');
   assert.match(page.url(), /\?scenario=plain-vs-rich$/);
+  assert.equal(await page.locator(sel('scenario-picker')).evaluate((d) => d.open), false, 'choosing folds the picker');
   assert.equal(await page.locator('[data-testid^="lane-"]').count(), 2);
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('[data-testid="scenario-title"]')?.dataset.scenario === 'discover');

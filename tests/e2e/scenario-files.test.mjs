@@ -171,7 +171,9 @@ describe('?scenario-url=', () => {
     const gone = await app.open(`/?lang=zh&scenario-url=${encodeURIComponent('/__files/no-such-file.json')}`);
     const missing = gone.page.locator(sel('file-problems'));
     await missing.waitFor({ timeout: 30_000 });
-    assert.match(await missing.innerText(), /（文件）：无法加载场景文件 \/__files\/no-such-file\.json（HTTP 404/);
+    // It names the whole URL it tried.
+    const whole = new URL('/__files/no-such-file.json', app.url).href;
+    assert.ok((await missing.innerText()).includes(`（文件）：无法加载场景文件 ${whole}（HTTP 404`), await missing.innerText());
   });
 
   test('a file on another origin that does not allow CORS: the error says so', T, async () => {
@@ -227,7 +229,9 @@ describe('McpLanes.mount with a scenario object', () => {
     assert.ok((await bad.innerText()).includes('setups[0].steps[0].ms：必需：要等待多久（以虚拟毫秒计）'), await bad.innerText());
     const gone = view.page.locator(`#gone ${sel('file-problems')}`);
     await gone.waitFor({ timeout: 30_000 });
-    assert.match(await gone.innerText(), /无法加载场景文件 \/__files\/gone\.json/);
+    // The whole URL it tried (relative to the course page).
+    const whole = new URL('/__files/gone.json', app.url).href;
+    assert.ok((await gone.innerText()).includes(`无法加载场景文件 ${whole}`), await gone.innerText());
     await view.screenshot('scenario-file-mount-zh');
   });
 });

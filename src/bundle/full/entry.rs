@@ -56,6 +56,32 @@ async fn fetch_file(url: &str, limit: usize) -> Result<String, String> {
     Ok(text.as_string().unwrap_or_default())
 }
 
+/// `url` made whole: a relative one against the course page (a script
+/// figure's document; an iframe figure's embedding page, as its referrer
+/// names it, when it names more than an origin), else against this page.
+fn resolved(url: &str) -> String {
+    let Some(window) = web_sys::window() else {
+        return url.to_string();
+    };
+    let here = window.location().href().unwrap_or_default();
+    let framed = window
+        .parent()
+        .ok()
+        .flatten()
+        .is_some_and(|p| !js_sys::Object::is(&p, &window));
+    let referrer = window.document().map(|d| d.referrer()).unwrap_or_default();
+    // A referrer cut to its origin (`https://course.example/`) says not
+    // where the course page is: relative links then stay this page's.
+    let course = web_sys::Url::new(&referrer)
+        .ok()
+        .filter(|u| u.pathname() != "/" || !u.search().is_empty());
+    let base = match (framed, course) {
+        (true, Some(course)) => course.href(),
+        _ => here,
+    };
+    web_sys::Url::new_with_base(url, &base).map_or_else(|_| url.to_string(), |u| u.href())
+}
+
 /// Whether `url` (relative to the page) is on another origin.
 fn cross_origin(url: &str) -> bool {
     let Some(location) = web_sys::window().map(|w| w.location()) else {
@@ -67,14 +93,22 @@ fn cross_origin(url: &str) -> bool {
 }
 
 /// Fetches (or reads) the scenario file a configuration asks for and
-/// checks it; the configuration then carries its scenario or its problems.
-async fn with_file(mut config: Config) -> Config {
+/// checks it, saying its problems in `lang` (the figure's language, selected
+/// again after the fetch: another figure may have drawn meanwhile); the
+/// configuration then carries its scenario or its problems. A relative URL
+/// is the course page's ([`resolved`]); a problem names the whole URL.
+async fn with_file(mut config: Config, lang: &str) -> Config {
     let loaded = match config.file.clone() {
         None => return config,
         Some(FileRequest::Inline(value)) => file::load_value(&value),
-        Some(FileRequest::Url(url)) => match fetch_file(&url, MAX_FILE_BYTES).await {
-            Ok(text) => file::load(&text),
+        Some(FileRequest::Url(url)) => match fetch_file(&resolved(&url), MAX_FILE_BYTES).await {
+            Ok(text) => {
+                crate::i18n::select(lang);
+                file::load(&text)
+            }
             Err(why) => {
+                crate::i18n::select(lang);
+                let url = resolved(&url);
                 // Said in the installed language (the catalog came first).
                 let mut said = crate::i18n::tf("file.unloadable", &[("url", &url), ("why", &why)]);
                 if cross_origin(&url) {
@@ -109,10 +143,10 @@ async fn with_file(mut config: Config) -> Config {
 /// (`?timeline=URL`, `?transcript=URL`, the `transcriptUrl` and
 /// `transcript` options) and reads it with the core's importer: the
 /// configuration then carries it, or why it cannot be shown.
-async fn with_recording(mut config: Config) -> Config {
+async fn with_recording(mut config: Config, lang: &str) -> Config {
     let read = match config.timeline.clone() {
         None => return config,
-        Some(FileRequest::Url(url)) => fetch_checked(&url).await,
+        Some(FileRequest::Url(url)) => fetch_checked(&url, lang).await,
         // The option's JSON as text: the importer's limits (size, messages)
         // hold for it as for a file.
         Some(FileRequest::Inline(value)) => {
@@ -127,10 +161,17 @@ async fn with_recording(mut config: Config) -> Config {
     config
 }
 
-/// Fetches and reads the recording `url` names; the error says why it
-/// cannot be shown (and names CORS for another origin).
-async fn fetch_checked(url: &str) -> Result<std::rc::Rc<crate::checked::Checked>, String> {
-    match fetch_file(url, mcp_lanes_core::import::MAX_BYTES).await {
+/// Fetches and reads the recording `url` names, in language `lang`; the
+/// error says why it cannot be shown (and names CORS for another origin).
+async fn fetch_checked(
+    url: &str,
+    lang: &str,
+) -> Result<std::rc::Rc<crate::checked::Checked>, String> {
+    let fetched = fetch_file(url, mcp_lanes_core::import::MAX_BYTES).await;
+    // Read (and its error said) in this figure's language, which another
+    // figure may have selected during the fetch.
+    crate::i18n::select(lang);
+    match fetched {
         Ok(text) => crate::checked::read(url, &text).map(std::rc::Rc::new),
         Err(why) => {
             let mut text = crate::i18n::tf("check.url_failed", &[("url", url), ("why", &why)]);
@@ -239,9 +280,9 @@ pub fn start() {
         load_full_catalog().await;
         localize_page(&tag);
         if config.timeline.is_some() {
-            config = with_recording(config).await;
+            config = with_recording(config, &tag).await;
         } else if config.file.is_some() {
-            config = with_file(config).await;
+            config = with_file(config, &tag).await;
         }
         // The options' problems, in the page's language now.
         config.problem = page_config().problem;
@@ -296,12 +337,14 @@ pub async fn mount(
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
     // The whole catalog first: a file's problems are said in it.
     load_full_catalog().await;
+    // (Each `await` may let another figure select its language.)
+    crate::i18n::select(&lang);
     // A recording (read in the figure's language), else the file's own
     // text in the figure's language (its translations).
     config = if config.timeline.is_some() {
-        with_recording(config).await
+        with_recording(config, &lang).await
     } else {
-        with_file(config).await
+        with_file(config, &lang).await
     };
     // The options' problems, in the figure's language now.
     config.problem = parse(&options).problem;
@@ -345,5 +388,7 @@ pub async fn mount(
         }
     };
     root.set_attribute("lang", &lang)?;
+    // The figure draws in its own language from now on (`Page::mount`).
+    crate::i18n::select(&lang);
     Ok(Handle::new(Some(Page::mount(root, config, Some(host)))))
 }

@@ -19,6 +19,7 @@ use crate::components::check_opener::{CheckOpener, CheckOpenerProps};
 use crate::components::editor::Editor;
 use crate::components::settings_panel::{SettingsPanel, SettingsPanelProps};
 use crate::components::share_export::{Exports, ExportsProps};
+use crate::components::Language;
 use crate::model::Shared;
 use crate::state::{Action, Dispatch, Lane, State};
 
@@ -58,14 +59,16 @@ enum Props {
     Editor(EditorPanelProps),
 }
 
-fn props(name: &str, state: &State, dispatch: &Callback<Action>) -> Option<Props> {
+fn props(name: &str, state: &State, dispatch: &Callback<Action>, lang: &str) -> Option<Props> {
     let dispatch = dispatch.clone();
+    let lang = AttrValue::from(lang.to_string());
     Some(match name {
         "exports" => Props::Exports(ExportsProps {
             scenario: AttrValue::from(state.scenario_id().to_string()),
             lanes: state.lanes.clone(),
+            lang,
         }),
-        "check" => Props::Check(CheckOpenerProps { dispatch }),
+        "check" => Props::Check(CheckOpenerProps { dispatch, lang }),
         "editor" => Props::Editor(EditorPanelProps {
             viewed: state
                 .lanes
@@ -74,6 +77,7 @@ fn props(name: &str, state: &State, dispatch: &Callback<Action>) -> Option<Props
             initial: state.editor_restored.clone(),
             files: state.file_servers.clone(),
             dispatch,
+            lang,
         }),
         _ => {
             let index: usize = name.strip_prefix("settings-")?.parse().ok()?;
@@ -81,6 +85,7 @@ fn props(name: &str, state: &State, dispatch: &Callback<Action>) -> Option<Props
                 index,
                 lane: state.lanes.get(index)?.clone(),
                 dispatch,
+                lang,
             })
         }
     })
@@ -88,8 +93,8 @@ fn props(name: &str, state: &State, dispatch: &Callback<Action>) -> Option<Props
 
 impl Islands {
     /// Mounts, updates and takes down the islands of `root` to match the
-    /// hosts in it and `state`.
-    pub fn sync(&mut self, root: &Element, state: &State, dispatch: &Dispatch) {
+    /// hosts in it and `state`, in the figure's language `lang`.
+    pub fn sync(&mut self, root: &Element, state: &State, dispatch: &Dispatch, lang: &str) {
         let dispatch = self
             .dispatch
             .get_or_insert_with(|| {
@@ -121,7 +126,7 @@ impl Islands {
             let Some(name) = host.get_attribute("data-island") else {
                 continue;
             };
-            let Some(props) = props(&name, state, &dispatch) else {
+            let Some(props) = props(&name, state, &dispatch, lang) else {
                 continue;
             };
             let at = self.mounted.iter().position(|(h, _, _)| *h == host);
@@ -170,6 +175,8 @@ pub struct EditorPanelProps {
     /// The open scenario file's servers.
     files: Shared<Vec<(String, ServerConfig)>>,
     dispatch: Callback<Action>,
+    /// The figure's language (selected before it draws).
+    lang: AttrValue,
 }
 
 /// The request editor, with its content reported to the page state (for
@@ -177,14 +184,20 @@ pub struct EditorPanelProps {
 /// playback does not re-render the editor.
 #[component]
 pub fn EditorPanel(props: &EditorPanelProps) -> Html {
+    crate::i18n::select(&props.lang);
     let onlink = {
         let d = props.dispatch.clone();
         use_callback((), move |link: share::EditorState, _| {
             d.emit(Action::EditorLink(Box::new(link)))
         })
     };
+    // The editor's own components render after this one: they select the
+    // figure's language from this context.
+    let language = Language(props.lang.clone());
     html! {
-        <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink}
-            files={props.files.clone()} />
+        <ContextProvider<Language> context={language}>
+            <Editor viewed={props.viewed.clone()} initial={props.initial.clone()} {onlink}
+                files={props.files.clone()} />
+        </ContextProvider<Language>>
     }
 }

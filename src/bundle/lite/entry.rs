@@ -153,6 +153,8 @@ pub async fn mount(
     }
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
     load_scenario_notes(&id).await;
+    // (Another figure may have selected its language meanwhile.)
+    crate::i18n::select(&lang);
     // The options' problems, in the figure's language now.
     config.problem = parse().problem;
     if let Some(problem) = &config.problem {

@@ -12,7 +12,7 @@ pub struct Islands;
 
 impl Islands {
     /// Nothing to mount.
-    pub fn sync(&mut self, _root: &Element, _state: &State, _dispatch: &Dispatch) {}
+    pub fn sync(&mut self, _root: &Element, _state: &State, _dispatch: &Dispatch, _lang: &str) {}
 
     /// Nothing to take down.
     pub fn clear(&mut self) {}

@@ -262,19 +262,41 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
             continue;
         };
         let errors = revision.check(body, origin);
-        let what = method
-            .map(str::to_string)
-            .or_else(|| origin.map(|m| format!("the answer to {m}")))
-            .unwrap_or_else(|| "a response".into());
+        // Keyed notes: the page says them in its language. The validator's
+        // own messages are data (its words, like a server's).
+        let expected = match (method, origin) {
+            (Some(method), _) => crate::note!(
+                "check.schema_valid_method",
+                "{method} valid against the {schema} schema",
+                method = method,
+                schema = name
+            ),
+            (None, Some(origin)) => crate::note!(
+                "check.schema_valid_answer",
+                "the answer to {method} valid against the {schema} schema",
+                method = origin,
+                schema = name
+            ),
+            (None, None) => crate::note!(
+                "check.schema_valid_response",
+                "a response valid against the {schema} schema",
+                schema = name
+            ),
+        };
+        let got = if errors.is_empty() {
+            crate::note!("check.schema_valid", "valid")
+        } else {
+            crate::note!(
+                "check.schema_errors",
+                "{errors}",
+                errors = errors.join("; ")
+            )
+        };
         out.push(Verdict::judge(
             rules::S_SCHEMA,
             errors.is_empty(),
-            format!("{what} valid against the {name} schema"),
-            if errors.is_empty() {
-                "valid".to_string()
-            } else {
-                errors.join("; ")
-            },
+            expected,
+            got,
             event.index,
         ));
     }
@@ -282,8 +304,14 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
         out.push(Verdict::new(
             rules::S_SCHEMA,
             Outcome::NotApplicable,
-            "every server message valid against its revision's schema",
-            "no JSON-RPC message from the server to validate",
+            crate::note!(
+                "check.schema_every_message",
+                "every server message valid against its revision's schema"
+            ),
+            crate::note!(
+                "check.schema_nothing_to_validate",
+                "no JSON-RPC message from the server to validate"
+            ),
             None,
         ));
     }
