@@ -393,6 +393,23 @@ impl Server {
         Ok((Value::Object(result), rules, note))
     }
 
+    /// Lets go of `lock`, taken before a check that refused the call: the
+    /// work was done for nothing (M-CAP-BEFORE-WORK).
+    fn release_after_refusal(&mut self, conn: &ConnId, lock: Option<&str>) {
+        if let Some(lock) = lock {
+            self.release(
+                conn,
+                lock,
+                &[rules::M_CAP_BEFORE_WORK],
+                crate::note!(
+                    "modern.released_after_refusal_work",
+                    "{lock} released after the refusal: work was done for nothing.",
+                    lock = lock
+                ),
+            );
+        }
+    }
+
     fn modern_call(
         &mut self,
         conn: &ConnId,
@@ -423,18 +440,7 @@ impl Server {
         let missing = caps.missing(&tool.requires);
         if !missing.is_empty() {
             if lock_first {
-                if let Some(lock) = &tool.side_effect {
-                    self.release(
-                        conn,
-                        lock,
-                        &[rules::M_CAP_BEFORE_WORK],
-                        crate::note!(
-                            "modern.released_after_refusal_work",
-                            "{lock} released after the refusal: work was done for nothing.",
-                            lock = lock
-                        ),
-                    );
-                }
+                self.release_after_refusal(conn, tool.side_effect.as_deref());
             }
             let names = missing.names().join(", ");
             let mut rules = vec![
@@ -466,18 +472,7 @@ impl Server {
         };
         if let Some(answer) = failed {
             if lock_first {
-                if let Some(lock) = &tool.side_effect {
-                    self.release(
-                        conn,
-                        lock,
-                        &[rules::M_CAP_BEFORE_WORK],
-                        crate::note!(
-                            "modern.released_after_refusal_work",
-                            "{lock} released after the refusal: work was done for nothing.",
-                            lock = lock
-                        ),
-                    );
-                }
+                self.release_after_refusal(conn, tool.side_effect.as_deref());
             }
             return answer;
         }
