@@ -187,9 +187,11 @@ fn words(lang: &Catalog, said: &Said) -> String {
 }
 
 /// One line on stderr, as tap's (the program's name is no word to
-/// translate).
+/// translate), in one write: the server writes to the same stderr, and a
+/// write of a short line is not cut by another.
 fn say(text: &str) {
-    let _ = writeln!(io::stderr().lock(), "mcp-lanes tap: {text}");
+    let line = format!("mcp-lanes tap: {text}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// After the server's exit: how much was recorded, and `--out` written.
