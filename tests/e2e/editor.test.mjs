@@ -135,7 +135,8 @@ test('notify_oncall without elicitation is -32021 naming it; the elicitation.for
   const { page } = view;
   await target(page, 'deploy-console');
   await template(page, 'tools/call');
-  await edit(page, (t) => t.replace('list_incidents', 'notify_oncall'));
+  // notify_oncall needs an incident (its inputSchema; M-TOOL-INPUT).
+  await edit(page, (t) => t.replace('list_incidents', 'notify_oncall').replace(/"arguments": \{\s*\}/, '"arguments": {"incident": "INC-1"}'));
   let r = await send(page);
   assert.equal(r.badge, 'error -32021');
   assert.deepEqual(r.json.error.data.requiredCapabilities, { elicitation: {} });
@@ -413,7 +414,7 @@ test('two replies can be diffed line by line', T, async () => {
   const { page } = view;
   await target(page, 'deploy-console');
   await template(page, 'tools/call');
-  await edit(page, (t) => t.replace('list_incidents', 'notify_oncall'));
+  await edit(page, (t) => t.replace('list_incidents', 'notify_oncall').replace(/"arguments": \{\s*\}/, '"arguments": {"incident": "INC-1"}'));
   await send(page);
   await page.locator(sel('editor-cap-elicitation.form')).check();
   await page.waitForFunction(() => /"elicitation"/.test(document.querySelector('[data-testid="editor-text"]').value));

@@ -160,7 +160,7 @@ test('keyboard focus stays on the message a person picked while playback goes on
 const LAB = [
   { what: 'a plain server/discover', method: 'server/discover', expect: /result/ },
   { what: 'notify_oncall declaring nothing', method: 'tools/call', tool: 'notify_oncall', caps: {}, expect: /-32021/ },
-  { what: 'notify_oncall declaring elicitation', method: 'tools/call', tool: 'notify_oncall', caps: { elicitation: { form: {} } }, expect: /result|input/ },
+  { what: 'notify_oncall declaring elicitation', method: 'tools/call', tool: 'notify_oncall', args: { incident: 'INC-1' }, caps: { elicitation: { form: {} } }, expect: /result|input/ },
   { what: 'a tool the server does not have', method: 'tools/call', tool: 'close_all_incidents', caps: {}, expect: /-32602/ },
   { what: 'server/discover asking for 2025-11-25', method: 'server/discover', version: '2025-11-25', expect: /-32022/ },
   { what: 'server/discover retried with 2026-07-28 and a new id', method: 'server/discover', version: '2026-07-28', expect: /result/ },
@@ -180,6 +180,7 @@ async function runLab(page) {
     );
     const request = JSON.parse(await page.locator(sel('editor-text')).inputValue());
     if (step.tool) request.params.name = step.tool;
+    if (step.args) request.params.arguments = step.args;
     if (step.caps) request.params._meta["io.modelcontextprotocol/clientCapabilities"] = step.caps;
     if (step.version) request.params._meta["io.modelcontextprotocol/protocolVersion"] = step.version;
     await page.locator(sel('editor-text')).fill(JSON.stringify(request, null, 2));
