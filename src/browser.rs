@@ -336,6 +336,28 @@ async fn load_part(part: &str, add: fn(&str, Option<&str>)) -> bool {
     })
 }
 
+/// Fetches the installed language's notes' templates whole
+/// (`i18n/<tag>.notes.json`) and adds them: what the lite bundle needs to
+/// draw a recording, whose verdicts and notices may say any note the core
+/// writes (the full bundle fetches them with its catalog). Nothing to do
+/// for English; false if they could not be had.
+pub async fn load_all_notes() -> bool {
+    let Some(base) = LOADED.with(|l| l.borrow().clone()) else {
+        return false;
+    };
+    let tag = i18n::lang();
+    if tag == i18n::FALLBACK {
+        return true;
+    }
+    match response_text(catalog(&notes_url(&base, &tag))).await {
+        Some(text) => {
+            i18n::with_language(&tag, || i18n::add_notes(&text));
+            true
+        }
+        None => false,
+    }
+}
+
 /// Fetches the part of the installed language's catalog that only the
 /// full bundle shows (`i18n/<tag>.full.json`: the settings panel, the
 /// editor, the exporters, checks; split off the language's catalog at

@@ -1,5 +1,4 @@
-//! The islands' side effects: a live check's fetches, the schema worker,
-//! the rules' catalog; and the editor's state as a yew reducer (it is plain
+//! The islands' side effects: a live check's fetches, the rules' catalog; and the editor's state as a yew reducer (it is plain
 //! Rust, so that it builds and is tested natively).
 
 use std::rc::Rc;
@@ -9,7 +8,6 @@ use yew::Reducible;
 use crate::editor_state::{EditorAction, EditorState};
 
 pub mod live_fetch;
-pub mod schema_worker;
 pub mod use_rule_text;
 
 impl Reducible for EditorState {

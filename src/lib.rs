@@ -27,7 +27,8 @@
 //! 2. **state**: [`state`] (the page: `State`, `Action`, the reducer) and
 //!    [`editor_state`] (the request editor's).
 //! 3. **views**: [`view`], the page as markup text.
-//! 4. **hooks**: [`browser`] and [`permalink`] (browser services), the
+//! 4. **hooks**: [`browser`], [`permalink`], [`recording`] and
+//!    [`schema_worker`] (browser services), the
 //!    islands' side effects (`hooks`; yew's `Reducible` for the editor).
 //! 5. **components**: the islands (`components`), one per file.
 //! 6. **boot**: [`runtime`] (the page at run time) and [`figure`] (a
@@ -83,6 +84,10 @@ pub mod history;
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod permalink;
+#[cfg(target_arch = "wasm32")]
+pub mod recording;
+#[cfg(target_arch = "wasm32")]
+pub mod schema_worker;
 #[cfg(target_arch = "wasm32")]
 pub mod shortcuts;
 #[cfg(target_arch = "wasm32")]

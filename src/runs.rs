@@ -17,7 +17,7 @@ use mcp_lanes_core::scenarios;
 use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::settings::{self, Setting};
 use mcp_lanes_core::sim::{self, Setup, Timeline};
-use mcp_lanes_core::transport::ChannelConfig;
+use mcp_lanes_core::transport::{ChannelConfig, TransportKind};
 
 /// What the full bundle can do that the lite one cannot: build a
 /// scenario's set-ups, change a set-up and run it.
@@ -62,17 +62,24 @@ pub fn stand_ins(id: &str) -> Option<Vec<Setup>> {
         let (_, runs) = cache.iter().find(|(k, _)| k == id)?;
         Some(
             runs.iter()
-                .map(|run| Setup {
-                    label: run.label.clone(),
-                    client: mcp_lanes_core::client::presets::plain(),
-                    server: ServerConfig::new("", Default::default()),
-                    channel: ChannelConfig::new(run.transport),
-                    script: Vec::new(),
-                    server_events: Vec::new(),
-                })
+                .map(|run| stand_in(&run.label, run.transport))
                 .collect(),
         )
     })
+}
+
+/// A set-up standing for a run recorded without one (a built-in
+/// scenario's in the lite bundle, an imported conversation): its label and
+/// transport, a plain client, a server with nothing declared.
+pub fn stand_in(label: &str, transport: TransportKind) -> Setup {
+    Setup {
+        label: label.to_string(),
+        client: mcp_lanes_core::client::presets::plain(),
+        server: ServerConfig::new("", Default::default()),
+        channel: ChannelConfig::new(transport),
+        script: Vec::new(),
+        server_events: Vec::new(),
+    }
 }
 
 thread_local! {

@@ -124,6 +124,11 @@ impl Page {
             theme::apply(chosen);
         }
         listen(&inner);
+        // A recording graded here gets S-SCHEMA once it is drawn.
+        if let Some(Ok(checked)) = &inner.config.checked {
+            let dispatch = Rc::clone(&inner.dispatcher);
+            crate::recording::add_schema(Rc::clone(checked), move |a| dispatch(a));
+        }
         if drawn && wants_rules(&inner) && !crate::i18n::has_rules() {
             // The drawn page shows the rules' summaries in its inspector:
             // the first render waits for their catalog, so that none of

@@ -19,6 +19,7 @@ use mcp_lanes_core::scenarios::{self, ScenarioInfo, CATALOG};
 use mcp_lanes_core::settings::Setting;
 use mcp_lanes_core::share::{EditorState, LaneState, ShareState};
 use mcp_lanes_core::sim::{Setup, Timeline};
+use mcp_lanes_core::transport::TransportKind;
 
 use crate::checked::Checked;
 use crate::model::{Layout, Shared};
@@ -343,6 +344,14 @@ pub enum Action {
     LiveChecked(Rc<Checked>),
     /// A recorded check could not be opened: why.
     CheckedProblem(String),
+    /// S-SCHEMA's verdicts on each run of the recording read from
+    /// `source` (the page's schema worker), added to its verdicts.
+    CheckedSchema {
+        /// Where the recording came from ([`Checked::source`]).
+        source: String,
+        /// Per run, S-SCHEMA's verdicts.
+        verdicts: Vec<Vec<Verdict>>,
+    },
 }
 
 impl State {
@@ -461,33 +470,56 @@ impl State {
         self.notice = None;
         self.file_servers = Shared::default();
         self.bases = Rc::default();
+        // (The lite bundle, which builds no set-up, stands a plain one in.)
         let stand_in = CATALOG
             .first()
             .and_then(|info| runs::setups(self.simulator, info.id))
-            .and_then(|s| s.into_iter().next());
-        let lanes = match stand_in {
-            Some(stand_in) => checked
-                .runs
-                .iter()
-                .map(|run| {
-                    let key = self.next_key;
-                    self.next_key += 1;
-                    Lane::outside(
-                        key,
-                        &stand_in,
-                        Rc::clone(&run.timeline),
-                        Rc::clone(&run.verdicts),
-                    )
-                })
-                .collect(),
-            None => Vec::new(),
-        };
+            .and_then(|s| s.into_iter().next())
+            .unwrap_or_else(|| runs::stand_in("", TransportKind::Stdio));
+        let lanes = checked
+            .runs
+            .iter()
+            .map(|run| {
+                let key = self.next_key;
+                self.next_key += 1;
+                Lane::outside(
+                    key,
+                    &stand_in,
+                    Rc::clone(&run.timeline),
+                    Rc::clone(&run.verdicts),
+                )
+            })
+            .collect();
         self.checked = Some(checked);
         self.set_lanes(lanes, false);
         self.pos = 0;
         self.selected = None;
         self.editor = false;
         self.stop();
+    }
+
+    /// Adds S-SCHEMA's verdicts (per run) to the open recording read from
+    /// `source`, where the playhead and the selection are (nothing when
+    /// another recording is open by now).
+    pub fn add_schema(&mut self, source: &str, schema: Vec<Vec<Verdict>>) {
+        let Some(checked) = self.checked.as_ref().filter(|c| c.source == source) else {
+            return;
+        };
+        if !checked.graded_here || schema.len() != checked.runs.len() {
+            return;
+        }
+        let mut checked = (**checked).clone();
+        for (run, schema) in checked.runs.iter_mut().zip(schema) {
+            let mut verdicts = (*run.verdicts).clone();
+            mcp_lanes_core::check::add_schema(&run.timeline, &mut verdicts, schema);
+            run.verdicts = Rc::new(verdicts);
+        }
+        let mut lanes = self.lanes.to_vec();
+        for (lane, run) in lanes.iter_mut().filter(|l| l.outside).zip(&checked.runs) {
+            lane.verdicts = Rc::clone(&run.verdicts);
+        }
+        self.lanes = Shared::new(lanes);
+        self.checked = Some(Rc::new(checked));
     }
 
     /// Shows a scenario file's problems instead of lanes.
@@ -637,6 +669,10 @@ impl State {
             }
             Action::OpenChecked(_) | Action::LiveChecked(_) => {}
             Action::CheckedProblem(why) => next.notice = Some(why),
+            Action::CheckedSchema { source, verdicts } if crate::bundle::CHECKS => {
+                next.add_schema(&source, verdicts);
+            }
+            Action::CheckedSchema { .. } => {}
             Action::Apply { lane, setting } => {
                 let scenario = next.scenario_id().to_string();
                 let scenario = scenario.as_str();

@@ -44,6 +44,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "shortcuts",
             "theme",
             "permalink",
+            "recording",
+            "schema_worker",
             "hooks",
             "bundle::hand_over",
             "bundle::recorded",

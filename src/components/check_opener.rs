@@ -45,7 +45,13 @@ fn open(file: web_sys::File, dispatcher: Callback<Action>) {
         let action = match text {
             None => Action::CheckedProblem(tf("check.file_unreadable", &[("name", &name)])),
             Some(text) => match checked::read(&name, &text) {
-                Ok(found) => Action::OpenChecked(Rc::new(found)),
+                Ok(found) => {
+                    // S-SCHEMA follows, once it is drawn.
+                    let found = Rc::new(found);
+                    let later = dispatcher.clone();
+                    crate::recording::add_schema(Rc::clone(&found), move |a| later.emit(a));
+                    Action::OpenChecked(found)
+                }
                 Err(why) => Action::CheckedProblem(why),
             },
         };

@@ -177,7 +177,7 @@ pub async fn run(
     // page's bundles), as `mcp-lanes check` adds it.
     let schema = match plan.report(&url) {
         Some(report) => match serde_json::to_string(&report.timeline) {
-            Ok(json) => super::schema_worker::verdicts(json).await,
+            Ok(json) => crate::schema_worker::verdicts(json).await,
             Err(_) => None,
         },
         None => None,

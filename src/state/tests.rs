@@ -408,3 +408,65 @@ fn autoplay_waits_for_play_when_the_reader_asks_for_reduced_motion() {
         .as_deref()
         .is_some_and(|n| n.contains("reduced motion")));
 }
+
+#[test]
+fn a_recording_opens_without_the_simulator_and_takes_its_schema_verdicts_in_place() {
+    use mcp_lanes_core::check::{Outcome, Verdict};
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/import/violations.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the fixture");
+    let checked = crate::checked::read("violations.json", &text).expect("a transcript");
+    // The lite bundle's state: no simulator, no set-up builders.
+    let mut state = State::load(None, None);
+    state.update(Action::OpenChecked(Rc::new(checked)));
+    assert_eq!(state.lanes.len(), 1);
+    let lane = &state.lanes[0];
+    let events = lane.timeline.events.len();
+    let violation = lane
+        .timeline
+        .events
+        .iter()
+        .position(|e| e.message().is_some_and(|m| m.violation.is_some()))
+        .expect("a marked violation");
+    let plain = (0..events)
+        .find(|i| {
+            lane.timeline.events[*i]
+                .message()
+                .is_some_and(|m| m.violation.is_none())
+        })
+        .expect("an unmarked message");
+    state.update(Action::Seek(2));
+    let failing = |at: usize| Verdict {
+        rule: "S-SCHEMA".into(),
+        verdict: Outcome::Fail,
+        expected: String::new(),
+        got: String::new(),
+        expected_msg: None,
+        got_msg: None,
+        exchange: Some(at),
+    };
+    // Another recording's verdicts are not taken.
+    state.update(Action::CheckedSchema {
+        source: "other.json".into(),
+        verdicts: vec![vec![failing(plain)]],
+    });
+    assert!(!state.lanes[0].verdicts.iter().any(|v| v.rule == "S-SCHEMA"));
+    state.update(Action::CheckedSchema {
+        source: "violations.json".into(),
+        verdicts: vec![vec![failing(violation), failing(plain)]],
+    });
+    let schema: Vec<_> = state.lanes[0]
+        .verdicts
+        .iter()
+        .filter(|v| v.rule == "S-SCHEMA")
+        .map(|v| (v.exchange, v.verdict))
+        .collect();
+    // A failure at a marked violation is expected; elsewhere it fails.
+    assert!(schema.contains(&(Some(violation), Outcome::ExpectedFailure)));
+    assert!(schema.contains(&(Some(plain), Outcome::Fail)));
+    let checked = state.checked.clone().expect("still open");
+    assert_eq!(checked.runs[0].verdicts, state.lanes[0].verdicts);
+    assert_eq!(state.pos, 2, "the playhead stays");
+}

@@ -66,24 +66,27 @@ function cliReport(file) {
   return JSON.parse(run.stdout);
 }
 
-/** Per rule as the core's summary says it: fail, else expected failure, else pass, else n/a. S-SCHEMA left out (the page runs it only in a live check). */
+/** Per rule as the core's summary says it: fail, else expected failure, else pass, else n/a. */
 function outcomes(verdicts) {
   const rank = { fail: 3, 'expected-failure': 2, pass: 1, 'n/a': 0 };
   const by = {};
   for (const v of verdicts) {
-    if (v.rule === 'S-SCHEMA') continue;
     if (!(v.rule in by) || rank[v.verdict] > rank[by[v.rule]]) by[v.rule] = v.verdict;
   }
   return by;
 }
 
-/** The page's per-rule outcomes (its check summary), in `scope` (a page or a figure's host). */
+/**
+ * The page's per-rule outcomes (its check summary), in `scope` (a page or a
+ * figure's host), once S-SCHEMA is in: the schema worker adds it after the
+ * recording is drawn, as `check --transcript` adds it.
+ */
 async function pageOutcomes(scope) {
+  await scope.locator('.check-rules li.rule-count[data-rule="S-SCHEMA"]').first().waitFor({ state: 'attached', timeout: 60_000 });
   const items = scope.locator('.check-rules li.rule-count');
   const out = {};
   for (const li of await items.all()) {
-    const rule = await li.getAttribute('data-rule');
-    if (rule !== 'S-SCHEMA') out[rule] = await li.getAttribute('data-verdict');
+    out[await li.getAttribute('data-rule')] = await li.getAttribute('data-verdict');
   }
   return out;
 }
@@ -134,6 +137,12 @@ function assertSides(picture, report, name) {
   }
 }
 
+/** The WebAssembly bundles a page fetched so far (`lite`, `web`), from its resource timings. */
+async function bundlesOf(page) {
+  const names = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  return [...new Set(names.map((n) => /mcp-lanes-(lite|web)(_bg\.wasm|\.js)$/.exec(new URL(n).pathname)?.[1]).filter(Boolean))].sort();
+}
+
 async function openRecording(url) {
   const view = await app.open(url);
   await view.page.locator(sel('check-summary')).waitFor({ timeout: 60_000 });
@@ -150,6 +159,8 @@ test('every fixture by ?transcript=: each message from its sender, verdicts as t
     assert.deepEqual(await pageOutcomes(page), outcomes(report.verdicts), `${name}: the page and the CLI disagree`);
     assert.equal(await page.locator(sel('notice')).count(), 0, `${name}: no error`);
     assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+    // Drawn and graded in the first-visit tier: no simulator fetched.
+    assert.deepEqual(await bundlesOf(page), ['lite'], `${name}: the lite bundle only`);
     await page.close();
   }
 });
@@ -250,6 +261,7 @@ test('McpLanes.mount({transcript}) and {transcriptUrl} draw the recording; ill-t
     const report = cliReport(path.join(FIXTURES, fixture));
     assertSides(await drawn(page, 'fig'), report, `${fixture} (mount ${name})`);
     assert.deepEqual(await pageOutcomes(page.locator('#fig')), outcomes(report.verdicts), `${fixture} (mount ${name})`);
+    assert.deepEqual(await bundlesOf(page), ['lite'], `${fixture} (mount ${name}): the lite bundle only`);
     await view.screenshot(`import-mount-${name}`);
     assert.deepEqual(view.problems(), [], view.problems().join('\n'));
     await page.close();
@@ -286,6 +298,8 @@ test('an iframe figure: ?embed=1&transcript=URL', T, async () => {
   const view = await openRecording(`/?embed=1&transcript=${encodeURIComponent(serve('modern.json', files.get('modern-2026-07-28.json')))}`);
   const report = cliReport(path.join(FIXTURES, 'modern-2026-07-28.json'));
   assertSides(await drawn(view.page), report, 'modern (iframe)');
+  assert.deepEqual(await pageOutcomes(view.page), outcomes(report.verdicts), 'modern (iframe)');
+  assert.deepEqual(await bundlesOf(view.page), ['lite'], 'iframe: the lite bundle only');
   assert.deepEqual(view.problems(), [], view.problems().join('\n'));
 });
 

@@ -16,81 +16,10 @@ use crate::browser::{
 };
 use crate::config::{Config, FileRequest, Mode};
 use crate::figure::{self, Handle};
+use crate::recording::{
+    cross_origin, fetch_file, resolved, stylesheet, stylesheet_ready, with_recording, FULL_CSS,
+};
 use crate::runtime::{self, Page};
-
-/// `fetch(url)` as text (same-origin credentials; CORS for another origin:
-/// the browser decides). An error for a non-2xx status, a body declared
-/// larger than the file limit, or a failed fetch. (Not an `inline_js`
-/// snippet: both bundles write theirs to one folder, by position.)
-async fn fetch_file(url: &str, limit: usize) -> Result<String, String> {
-    let message = |err: JsValue| {
-        err.dyn_ref::<js_sys::Error>()
-            .and_then(|e| e.message().as_string())
-            .unwrap_or_else(|| "the fetch failed".into())
-    };
-    let window = web_sys::window().ok_or("no window")?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(message)?
-        .dyn_into()
-        .map_err(|_| "no response".to_string())?;
-    if !response.ok() {
-        return Err(format!(
-            "HTTP {} {}",
-            response.status(),
-            response.status_text()
-        ));
-    }
-    let declared = response
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|n| n.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > limit) {
-        return Err(format!("larger than {limit} bytes, the limit"));
-    }
-    let text = JsFuture::from(response.text().map_err(message)?)
-        .await
-        .map_err(message)?;
-    Ok(text.as_string().unwrap_or_default())
-}
-
-/// `url` made whole: a relative one against the course page (a script
-/// figure's document; an iframe figure's embedding page, as its referrer
-/// names it, when it names more than an origin), else against this page.
-fn resolved(url: &str) -> String {
-    let Some(window) = web_sys::window() else {
-        return url.to_string();
-    };
-    let here = window.location().href().unwrap_or_default();
-    let framed = window
-        .parent()
-        .ok()
-        .flatten()
-        .is_some_and(|p| !js_sys::Object::is(&p, &window));
-    let referrer = window.document().map(|d| d.referrer()).unwrap_or_default();
-    // A referrer cut to its origin (`https://course.example/`) says not
-    // where the course page is: relative links then stay this page's.
-    let course = web_sys::Url::new(&referrer)
-        .ok()
-        .filter(|u| u.pathname() != "/" || !u.search().is_empty());
-    let base = match (framed, course) {
-        (true, Some(course)) => course.href(),
-        _ => here,
-    };
-    web_sys::Url::new_with_base(url, &base).map_or_else(|_| url.to_string(), |u| u.href())
-}
-
-/// Whether `url` (relative to the page) is on another origin.
-fn cross_origin(url: &str) -> bool {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return false;
-    };
-    let base = location.href().unwrap_or_default();
-    let origin = location.origin().unwrap_or_default();
-    web_sys::Url::new_with_base(url, &base).is_ok_and(|u| u.origin() != origin)
-}
 
 /// Fetches (or reads) the scenario file a configuration asks for and
 /// checks it, saying its problems in `lang` (the figure's language, selected
@@ -139,51 +68,6 @@ async fn with_file(mut config: Config, lang: &str) -> Config {
     config
 }
 
-/// Fetches (or reads) the recorded conversation a configuration asks for
-/// (`?timeline=URL`, `?transcript=URL`, the `transcriptUrl` and
-/// `transcript` options) and reads it with the core's importer: the
-/// configuration then carries it, or why it cannot be shown.
-async fn with_recording(mut config: Config, lang: &str) -> Config {
-    let read = match config.timeline.clone() {
-        None => return config,
-        Some(FileRequest::Url(url)) => fetch_checked(&url, lang).await,
-        // The option's JSON as text: the importer's limits (size, messages)
-        // hold for it as for a file.
-        Some(FileRequest::Inline(value)) => {
-            let name = crate::i18n::t("check.inline_name");
-            crate::checked::read(&name, &value.to_string()).map(std::rc::Rc::new)
-        }
-    };
-    if let Err(why) = &read {
-        gloo::console::error!(format!("mcp-lanes: {why}"));
-    }
-    config.checked = Some(read);
-    config
-}
-
-/// Fetches and reads the recording `url` names, in language `lang`; the
-/// error says why it cannot be shown (and names CORS for another origin).
-async fn fetch_checked(
-    url: &str,
-    lang: &str,
-) -> Result<std::rc::Rc<crate::checked::Checked>, String> {
-    let fetched = fetch_file(url, mcp_lanes_core::import::MAX_BYTES).await;
-    // Read (and its error said) in this figure's language, which another
-    // figure may have selected during the fetch.
-    crate::i18n::select(lang);
-    match fetched {
-        Ok(text) => crate::checked::read(url, &text).map(std::rc::Rc::new),
-        Err(why) => {
-            let mut text = crate::i18n::tf("check.url_failed", &[("url", url), ("why", &why)]);
-            if cross_origin(url) {
-                text.push(' ');
-                text.push_str(&crate::i18n::t("check.url_cors"));
-            }
-            Err(text)
-        }
-    }
-}
-
 /// Whether a JS value nests deeper than a scenario file may (or refers to
 /// itself): checked before it is read, as a cycle or a very deep object
 /// would make the reader recurse without end.
@@ -217,40 +101,6 @@ fn read_options(options: &JsValue) -> Result<Value, String> {
     }
     serde_wasm_bindgen::from_value::<Value>(options.clone())
         .map_err(|err| format!("options: cannot be read ({err})"))
-}
-
-/// The stylesheet of what only this bundle draws (the editor, a lane's
-/// settings, the exports, a check's verdicts): never part of a first visit.
-const FULL_CSS: &str = "full.css";
-
-/// How long a render waits for a stylesheet before going on without it.
-const STYLESHEET_WAIT_MS: i32 = 3_000;
-
-/// A `<link rel="stylesheet">` to `href`.
-fn stylesheet(href: &str) -> Result<Element, JsValue> {
-    let link = gloo::utils::document().create_element("link")?;
-    link.set_attribute("rel", "stylesheet")?;
-    link.set_attribute("href", href)?;
-    Ok(link)
-}
-
-/// Settles when `link` has loaded, failed, or after
-/// [`STYLESHEET_WAIT_MS`]: what this bundle draws first (an opened
-/// settings panel, the editor) is styled from its first frame.
-fn stylesheet_ready(link: &Element) -> js_sys::Promise {
-    let link = link.clone();
-    js_sys::Promise::new(&mut |resolve, _reject| {
-        if let Some(el) = link.dyn_ref::<web_sys::HtmlElement>() {
-            el.set_onload(Some(&resolve));
-            el.set_onerror(Some(&resolve));
-        }
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-                &resolve,
-                STYLESHEET_WAIT_MS,
-            );
-        }
-    })
 }
 
 thread_local! {

@@ -1,5 +1,6 @@
 //! How the lite bundle starts: it fetches the recorded runs of the scenario
-//! the URL opens, then renders; a state only the simulator can show (a
+//! the URL opens, or the recorded conversation it names (read and graded
+//! by the core), then renders; a state only the simulator can show (a
 //! changed lane, the editor, the benchmark load, a scenario file) or a
 //! failed fetch goes to the full bundle at once. Loaded by `www/embed.js`,
 //! it mounts script figures (`McpLanes.mount`) the same way, each handing
@@ -13,11 +14,13 @@ use web_sys::Element;
 use super::hand_over;
 use super::recorded;
 use crate::browser::{
-    load_catalog, load_scenario_notes, localize_page, page_config, prefetch_catalog,
-    prefetch_scenario_notes, require_element, script_base, shadow_root, to_json,
+    load_all_notes, load_catalog, load_full_catalog, load_scenario_notes, localize_page,
+    page_config, prefetch_catalog, prefetch_scenario_notes, require_element, script_base,
+    shadow_root, to_json,
 };
 use crate::config::{Config, Mode};
 use crate::figure::Handle;
+use crate::recording::{stylesheet, stylesheet_ready, with_recording, FULL_CSS};
 use crate::runtime::{self, Page};
 use crate::state::{needs_simulator, Upgrade};
 
@@ -28,10 +31,14 @@ pub fn start() {
         return;
     }
     let config = page_config();
-    // A scenario file runs in the simulator, a recorded check is graded:
-    // straight to the full bundle, which fetches and reads them.
-    if config.file.is_some() || config.timeline.is_some() {
+    // A scenario file runs in the simulator: straight to the full bundle,
+    // which fetches and reads it. A recording needs none: drawn here.
+    if config.file.is_some() {
         start_full(None);
+        return;
+    }
+    if config.timeline.is_some() {
+        start_recording(config);
         return;
     }
     let link = match &config.link {
@@ -78,6 +85,39 @@ pub fn start() {
     });
 }
 
+/// Draws the recorded conversation the URL names (`?transcript=`,
+/// `?timeline=`), read and graded by the core here, with the catalogs a
+/// check's words and verdicts need.
+fn start_recording(config: Config) {
+    if let (Ok(link), Some(head)) = (stylesheet(FULL_CSS), gloo::utils::document().head()) {
+        let _ = head.append_child(&link);
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        load_check_catalogs().await;
+        localize_page(&tag);
+        let config = with_recording(config, &tag).await;
+        let config = Config {
+            problem: page_config().problem,
+            ..config
+        };
+        if let Some(problem) = &config.problem {
+            gloo::console::error!(format!("mcp-lanes: {problem}"));
+        }
+        if let Some(page) = runtime::render_page(config) {
+            let root = page.root().clone();
+            hand_over::keep(root, Box::new(move || page.release()));
+        }
+    });
+}
+
+/// What a recording's figure says beyond a scenario's: the check's words
+/// (the full catalog) and any note the grader writes.
+async fn load_check_catalogs() {
+    load_full_catalog().await;
+    load_all_notes().await;
+}
+
 /// Starts the full bundle instead of the lite page: on `link`, or on what
 /// the URL says.
 fn start_full(link: Option<mcp_lanes_core::share::ShareState>) {
@@ -98,12 +138,9 @@ fn known(id: String) -> String {
 }
 
 /// Whether a figure's options ask for what only the full bundle shows: a
-/// scenario file, a recorded conversation (graded by the core's grader,
-/// which this bundle does not link), the benchmark load, or a link with
-/// changed lanes.
+/// scenario file, the benchmark load, or a link with changed lanes.
 fn figure_needs_full(config: &Config) -> bool {
     config.file.is_some()
-        || config.timeline.is_some()
         || config.scenario.as_deref() == Some("stress")
         || matches!(&config.link, Some(Ok(link)) if needs_simulator(link))
 }
@@ -143,16 +180,27 @@ pub async fn mount(
     config.reduced_motion = crate::browser::reduced_motion();
     let base = script_base().unwrap_or_else(|| "/".into());
     let id = known(config.scenario.clone().unwrap_or_default());
+    let recording = config.timeline.is_some();
     prefetch_catalog(&base, config.lang.as_deref(), Some(&host));
-    prefetch_scenario_notes(&base, config.lang.as_deref(), Some(&host), &id);
-    if !recorded::fetch(&id).await {
-        // No recorded runs: the full bundle runs the scenario itself.
-        let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
-        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
-        return Ok(handle(None));
+    if !recording {
+        prefetch_scenario_notes(&base, config.lang.as_deref(), Some(&host), &id);
+        if !recorded::fetch(&id).await {
+            // No recorded runs: the full bundle runs the scenario itself.
+            let promise = upgrade.call1(&JsValue::NULL, &JsValue::NULL)?;
+            wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await?;
+            return Ok(handle(None));
+        }
     }
     let lang = load_catalog(&base, config.lang.as_deref(), Some(&host)).await;
-    load_scenario_notes(&id).await;
+    if recording {
+        // A recording (`transcript`, `transcriptUrl`) is read and graded
+        // here, in the figure's language.
+        load_check_catalogs().await;
+        crate::i18n::select(&lang);
+        config = with_recording(config, &lang).await;
+    } else {
+        load_scenario_notes(&id).await;
+    }
     // (Another figure may have selected its language meanwhile.)
     crate::i18n::select(&lang);
     // The options' problems, in the figure's language now.
@@ -170,6 +218,11 @@ pub async fn mount(
     link.set_attribute("rel", "stylesheet")?;
     link.set_attribute("href", &format!("{base}style.css"))?;
     shadow.append_child(&link)?;
+    if recording {
+        let verdicts = stylesheet(&format!("{base}{FULL_CSS}"))?;
+        shadow.append_child(&verdicts)?;
+        let _ = wasm_bindgen_futures::JsFuture::from(stylesheet_ready(&verdicts)).await;
+    }
     let root = document.create_element("div")?;
     root.set_class_name("app-root");
     root.set_attribute("lang", &lang)?;

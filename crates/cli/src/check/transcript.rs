@@ -89,11 +89,8 @@ pub fn check(args: &TranscriptArgs) -> Result<(), Failure> {
     let imported = import::read(source, &text).map_err(|e| Failure::Usage(said(&lang, &e.note)))?;
     let mut report = imported.report(source);
     if imported.report.is_none() {
-        report
-            .verdicts
-            .extend(check::schema::verdicts(&report.timeline));
-        check::mark_expected_failures(&report.timeline, &mut report.verdicts);
-        check::sort(&mut report.verdicts);
+        let schema = check::schema::verdicts(&report.timeline);
+        check::add_schema(&report.timeline, &mut report.verdicts, schema);
     }
     let notices: Vec<Note> = imported.notices.iter().map(|n| n.note.clone()).collect();
     let json = || {

@@ -117,6 +117,18 @@ pub fn mark_expected_failures(timeline: &Timeline, out: &mut [Verdict]) {
     }
 }
 
+/// Adds S-SCHEMA's verdicts on a recording (`schema`, computed where the
+/// validator is linked: `check::schema::verdicts` in the CLI, the page's
+/// schema worker) to the verdicts [`grade_recorded`] gave it, as `check
+/// --transcript` and the page both do: a message the recording marks as a
+/// violation fails as expected there too, and the result is in the
+/// grader's order.
+pub fn add_schema(timeline: &Timeline, verdicts: &mut Vec<Verdict>, schema: Vec<Verdict>) {
+    verdicts.extend(schema);
+    mark_expected_failures(timeline, verdicts);
+    super::sort(verdicts);
+}
+
 /// The two sides as indexes.
 fn slot(side: Side) -> usize {
     match side {

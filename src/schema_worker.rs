@@ -1,11 +1,11 @@
-//! S-SCHEMA for the page's live check: the merged timeline goes to a Web
+//! S-SCHEMA for the page's live check and recordings: a timeline goes to a Web
 //! Worker (`www/schema-worker.js`) that runs the core's JSON Schema
 //! validator (`check::schema`, the code `mcp-lanes check` runs) in a
 //! WebAssembly module of its own (`src/bin/schema.rs`), fetched only now:
 //! the validator is too big for the page's bundles. `None` when the worker
 //! cannot start or answer within a minute (the page then says S-SCHEMA was
 //! not checked there).
-//! Linked in the full bundle only (the live check).
+//! Both bundles: the lite one draws recordings too (`recording`).
 
 use mcp_lanes_core::check::{verdicts_from_json, Verdict};
 use wasm_bindgen::prelude::*;
