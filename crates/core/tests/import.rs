@@ -684,3 +684,44 @@ fn rpc_id_a_har_of_two_sessions_reads_as_two_lanes_and_ids_start_over_in_each() 
         imported.lanes[1].label
     );
 }
+
+#[test]
+fn s_schema_added_to_a_recording_is_an_expected_failure_only_at_a_marked_violation() {
+    let imported = read("violations.json");
+    let lane = &imported.lanes[0];
+    let mut verdicts = imported.verdicts().remove(0);
+    let marked = lane
+        .messages()
+        .find(|(_, m)| m.violation.is_some())
+        .map(|(e, _)| e.index)
+        .expect("a marked violation");
+    let plain = lane
+        .messages()
+        .find(|(_, m)| m.violation.is_none())
+        .map(|(e, _)| e.index)
+        .expect("an unmarked message");
+    let failing = |at: usize| Verdict {
+        rule: "S-SCHEMA".into(),
+        verdict: Outcome::Fail,
+        expected: String::new(),
+        got: String::new(),
+        expected_msg: None,
+        got_msg: None,
+        exchange: Some(at),
+    };
+    check::add_schema(lane, &mut verdicts, vec![failing(plain), failing(marked)]);
+    let schema: Vec<_> = on(&verdicts, "S-SCHEMA")
+        .iter()
+        .map(|v| (v.exchange, v.verdict))
+        .collect();
+    assert!(schema.contains(&(Some(marked), Outcome::ExpectedFailure)));
+    assert!(schema.contains(&(Some(plain), Outcome::Fail)));
+    // In the grader's order: by exchange, then rule.
+    let keys: Vec<_> = verdicts
+        .iter()
+        .map(|v| (v.exchange, v.rule.clone()))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+}
