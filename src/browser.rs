@@ -595,3 +595,16 @@ pub fn show_modal(
         }
     }
 }
+
+/// The elements under `root` that match `selector`, in document order
+/// (none for a selector the browser rejects).
+pub fn elements(root: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
+    root.query_selector_all(selector)
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -2,7 +2,6 @@
 //! player, the narration, each lane's status, diagram and end), patched
 //! region by region instead of drawing the whole page.
 
-use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 use super::morph::{morph_region, patch_parts};
@@ -19,16 +18,7 @@ pub(super) fn render_step(inner: &Inner) -> bool {
     }
     crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
-    let lanes: Vec<Element> = inner
-        .root
-        .query_selector_all(".lanes > article")
-        .map(|list| {
-            (0..list.length())
-                .filter_map(|i| list.item(i))
-                .filter_map(|n| n.dyn_into::<Element>().ok())
-                .collect()
-        })
-        .unwrap_or_default();
+    let lanes = crate::browser::elements(&inner.root, ".lanes > article");
     let (Some(player), Some(narration)) = (
         find(inner, "[data-testid='player']"),
         find(inner, "[data-testid='narration']"),

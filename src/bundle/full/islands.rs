@@ -10,7 +10,6 @@
 
 use mcp_lanes_core::server::ServerConfig;
 use mcp_lanes_core::share;
-use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 use yew::AppHandle;
@@ -102,15 +101,7 @@ impl Islands {
                 Callback::from(move |action| dispatch(action))
             })
             .clone();
-        let hosts: Vec<Element> = root
-            .query_selector_all("[data-island]")
-            .map(|list| {
-                (0..list.length())
-                    .filter_map(|i| list.item(i))
-                    .filter_map(|n| n.dyn_into::<Element>().ok())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let hosts = crate::browser::elements(root, "[data-island]");
         // Hosts that left the page (or now hold another island).
         let mut kept = Vec::with_capacity(hosts.len());
         for (host, name, island) in self.mounted.drain(..) {

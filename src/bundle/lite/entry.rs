@@ -69,20 +69,25 @@ pub fn start() {
         let tag = load_catalog("", config.lang.as_deref(), None).await;
         load_scenario_notes(&id).await;
         localize_page(&tag);
-        // The options' problems, in the page's language now.
-        let config = Config {
-            problem: page_config().problem,
-            ..config
-        };
-        if let Some(problem) = &config.problem {
-            gloo::console::error!(format!("mcp-lanes: {problem}"));
-        }
-        if let Some(page) = runtime::render_page(config) {
-            // Kept so that the hand-over can stop the lite page.
-            let root = page.root().clone();
-            hand_over::keep(root, Box::new(move || page.release()));
-        }
+        run_page(config);
     });
+}
+
+/// Runs the lite page for `config`, its options' problems said in the
+/// page's language (installed by now).
+fn run_page(config: Config) {
+    let config = Config {
+        problem: page_config().problem,
+        ..config
+    };
+    if let Some(problem) = &config.problem {
+        gloo::console::error!(format!("mcp-lanes: {problem}"));
+    }
+    if let Some(page) = runtime::render_page(config) {
+        // Kept so that the hand-over can stop the lite page.
+        let root = page.root().clone();
+        hand_over::keep(root, Box::new(move || page.release()));
+    }
 }
 
 /// Draws the recorded conversation the URL names (`?transcript=`,
@@ -96,18 +101,7 @@ fn start_recording(config: Config) {
         let tag = load_catalog("", config.lang.as_deref(), None).await;
         load_check_catalogs().await;
         localize_page(&tag);
-        let config = with_recording(config, &tag).await;
-        let config = Config {
-            problem: page_config().problem,
-            ..config
-        };
-        if let Some(problem) = &config.problem {
-            gloo::console::error!(format!("mcp-lanes: {problem}"));
-        }
-        if let Some(page) = runtime::render_page(config) {
-            let root = page.root().clone();
-            hand_over::keep(root, Box::new(move || page.release()));
-        }
+        run_page(with_recording(config, &tag).await);
     });
 }
 
