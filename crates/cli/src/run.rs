@@ -189,12 +189,7 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
             out.push_str(&format!("{:LABEL_COLUMN$}", ""));
             out += &line("cli.run.say", "say: {text}", "text", one_line(say));
         }
-        let (arrow, label) = describe(event, lang);
-        out.push_str(&format!(
-            "{:>9} ms  {arrow}  {}",
-            event.at_ms,
-            one_line(&label)
-        ));
+        out.push_str(&event_line(event, lang));
         if !event.rules.is_empty() {
             out.push_str(&format!("  [{}]", event.rules.join(", ")));
         }
@@ -232,6 +227,14 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
     ));
     out.push('\n');
     out
+}
+
+/// An event as one line of the listing: its time, the arrow between the
+/// sides and what it is, in `lang`'s language (what `tap` prints for each
+/// message too).
+pub fn event_line(event: &Event, lang: Option<&Catalog>) -> String {
+    let (arrow, label) = describe(event, lang);
+    format!("{:>9} ms  {arrow}  {}", event.at_ms, one_line(&label))
 }
 
 /// `text` on one line of a terminal: line breaks and tabs become spaces,

@@ -215,7 +215,8 @@ fn the_python_sdk_client_talks_to_the_reference_server_through_tap() {
         std::thread::sleep(std::time::Duration::from_millis(100));
         std::fs::read_to_string(&out).ok()
     });
-    let timelines: Value = serde_json::from_str(&written.expect("--out written")).expect("JSON");
+    let timelines: Value =
+        serde_json::from_str(written.as_deref().expect("--out written")).expect("JSON");
     let labels: Vec<&str> = timelines[0]["events"]
         .as_array()
         .expect("events")
@@ -232,7 +233,76 @@ fn the_python_sdk_client_talks_to_the_reference_server_through_tap() {
         .expect("check runs");
     assert!(
         graded.status.success(),
-        "{}",
-        String::from_utf8_lossy(&graded.stdout)
+        "{}\n{}\n{}",
+        String::from_utf8_lossy(&graded.stdout),
+        String::from_utf8_lossy(&graded.stderr),
+        written.unwrap_or_default()
     );
+}
+
+#[test]
+fn rpc_id_tap_logs_a_line_per_message_with_the_rules_it_broke() {
+    let mut input = Vec::new();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tap-test","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    let server = [BIN, "serve", "--preset", "reference"];
+    // On stderr by default: one line per message, time and direction first.
+    let tapped = with_input(&[&["tap", "--"][..], &server[..]].concat(), &input);
+    assert!(tapped.status.success(), "{tapped:?}");
+    let said = String::from_utf8_lossy(&tapped.stderr);
+    let lines: Vec<&str> = said
+        .lines()
+        // (The server's own log shares stderr, and may write a line in
+        // parts around one of tap's.)
+        .filter(|l| l.contains("mcp-lanes tap:") && l.contains(" ms  C "))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        7,
+        "4 requests and notifications, 3 answers: {said}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("C ------> S  initialize")),
+        "{said}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("C <------ S  -32600")),
+        "{said}"
+    );
+    // The request that reuses an awaited id, and only it, breaks RPC-ID.
+    let broken: Vec<&&str> = lines.iter().filter(|l| l.contains("breaks")).collect();
+    assert_eq!(broken.len(), 1, "{said}");
+    assert!(broken[0].contains("tools/list  breaks RPC-ID"), "{said}");
+    // `--log FILE`, in Chinese: the same lines go there, not to stderr.
+    let log = scratch("tap.log");
+    let log_arg = log.to_str().expect("a UTF-8 path");
+    let args = [
+        &["tap", "--lang", "zh", "--log", log_arg, "--"][..],
+        &server[..],
+    ]
+    .concat();
+    let logged = with_input(&args, &input);
+    assert!(logged.status.success(), "{logged:?}");
+    assert!(!String::from_utf8_lossy(&logged.stderr).contains(" ms  C "));
+    let text = std::fs::read_to_string(&log).expect("--log written");
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" ms  C ")).count(),
+        7,
+        "{text}"
+    );
+    assert!(text.contains("违反 RPC-ID"), "{text}");
+    // A log that cannot be written stops tap before the server starts.
+    let bad = with_input(
+        &["tap", "--log", "/nonexistent/dir/tap.log", "--", "cat"],
+        b"",
+    );
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot write the log"));
 }

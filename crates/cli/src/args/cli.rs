@@ -31,7 +31,7 @@ mcp-lanes list [--lang TAG]
                        [--timeout MS] [--lang TAG]
        mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
-       mcp-lanes tap [--out FILE] [--lang TAG] -- COMMAND [ARGS]...
+       mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...
        mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";
@@ -171,7 +171,7 @@ mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--time
     /// ARGS` where the server's COMMAND ARGS were; `--print-config HOST`
     /// prints that entry (claude-desktop, vscode, cursor) and edits nothing.
     #[command(
-        override_usage = "mcp-lanes tap [--out FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]..."
+        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]..."
     )]
     Tap(TapOpts),
     /// Print the completion script of a shell
@@ -374,6 +374,9 @@ pub struct TapOpts {
     /// Write the conversation to FILE as the page's timeline JSON when the server exits
     #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
     pub out: Option<String>,
+    /// Write the line per message (time, direction, method or outcome, rules broken) to FILE instead of stderr
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub log: Option<String>,
     /// Print the configuration entry of HOST (claude-desktop, vscode, cursor) that starts the server through tap
     #[arg(long, value_name = "HOST", allow_hyphen_values = true)]
     pub print_config: Option<String>,

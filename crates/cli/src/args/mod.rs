@@ -623,7 +623,7 @@ fn bridge(o: BridgeOpts) -> Result<Command, Keyed> {
     }))
 }
 
-/// `tap`: the server's command (after `--`), `--out`, `--print-config`.
+/// `tap`: the server's command (after `--`), `--out`, `--log`, `--print-config`.
 fn tap(o: TapOpts) -> Result<Command, Keyed> {
     if o.command.is_empty() {
         return Err(usage(
@@ -654,6 +654,7 @@ fn tap(o: TapOpts) -> Result<Command, Keyed> {
     Ok(Command::Tap(crate::tap::TapArgs {
         command: o.command,
         out: o.out.map(std::path::PathBuf::from),
+        log: o.log.map(std::path::PathBuf::from),
         print_config: o.print_config,
         lang: catalog(o.lang)?,
     }))

@@ -14,6 +14,7 @@
 
 mod hosts;
 mod lines;
+mod log;
 mod tape;
 
 use std::io::{self, Read, Write};
@@ -26,6 +27,7 @@ use std::time::Duration;
 use crate::i18n::Catalog;
 use crate::Failure;
 use lines::Lines;
+use log::{Fed, Log};
 use tape::{Pipe, Said, Tape};
 
 pub use hosts::HOSTS;
@@ -41,6 +43,8 @@ pub struct TapArgs {
     pub command: Vec<String>,
     /// `--out`: where the conversation goes, as timeline JSON.
     pub out: Option<PathBuf>,
+    /// `--log`: where the line per message goes (stderr without it).
+    pub log: Option<PathBuf>,
     /// `--print-config NAME`: print the host's configuration entry instead.
     pub print_config: Option<String>,
     /// `--lang`: the language of what tap says on stderr (checked).
@@ -57,6 +61,21 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
         .command
         .split_first()
         .ok_or_else(|| Failure::Usage("tap needs the server's command after --".into()))?;
+    // `--log FILE` is opened before the server starts: a file that cannot
+    // be written stops tap there.
+    let log_file = match &args.log {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| {
+            Failure::Usage(lang.fill(
+                "cli.tap.log_unwritable",
+                "cannot write the log {path}: {error}",
+                &[
+                    ("path", path.display().to_string()),
+                    ("error", e.to_string()),
+                ],
+            ))
+        })?),
+        None => None,
+    };
     let mut child = Command::new(program)
         .args(rest)
         .stdin(Stdio::piped())
@@ -71,23 +90,49 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
             ))
         })?;
     let tape = Arc::new(Mutex::new(Tape::new()));
+    let (feed, fed) = mpsc::channel();
+    let logger = {
+        let log = Log::new(
+            Catalog::or_english(args.lang.as_deref()),
+            &args.command.join(" "),
+        );
+        thread::spawn(move || match log_file {
+            Some(mut file) => log.run(&fed, &mut file),
+            None => log.run(&fed, &mut io::stderr()),
+        })
+    };
     let lang = Arc::new(lang);
     if let Some(to_server) = child.stdin.take() {
-        let (tape, lang) = (tape.clone(), lang.clone());
+        let (tape, lang, feed) = (tape.clone(), lang.clone(), feed.clone());
         // Not joined: the host may keep its end open after the server left.
-        thread::spawn(move || pump(io::stdin().lock(), to_server, Pipe::Client, &tape, &lang));
+        thread::spawn(move || {
+            let sides = Sides {
+                tape: &tape,
+                lang: &lang,
+                log: &feed,
+            };
+            pump(io::stdin().lock(), to_server, Pipe::Client, &sides);
+        });
     }
     let (done, drained) = mpsc::channel();
     if let Some(from_server) = child.stdout.take() {
-        let (tape, lang) = (tape.clone(), lang.clone());
+        let (tape, lang, feed) = (tape.clone(), lang.clone(), feed.clone());
         thread::spawn(move || {
-            pump(from_server, io::stdout(), Pipe::Server, &tape, &lang);
+            let sides = Sides {
+                tape: &tape,
+                lang: &lang,
+                log: &feed,
+            };
+            pump(from_server, io::stdout(), Pipe::Server, &sides);
             let _ = done.send(());
         });
     }
     let status = child.wait().map_err(|e| Failure::Io(e.to_string()))?;
     let _ = drained.recv_timeout(DRAIN_WAIT);
     let tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    // The last grade, written before tap's last words.
+    let _ = feed.send(Fed::End);
+    let _ = logger.join();
     finish(args, &tape, &lang);
     match exit_code(&status) {
         0 => Ok(()),
@@ -111,11 +156,20 @@ fn exit_code(status: &std::process::ExitStatus) -> u8 {
     1
 }
 
+/// What both pumps share: the record, the language of tap's notes, and
+/// the log's feed.
+struct Sides<'a> {
+    tape: &'a Mutex<Tape>,
+    lang: &'a Catalog,
+    log: &'a mpsc::Sender<Fed>,
+}
+
 /// Passes `from` on to `to` chunk by chunk as it comes, and records each
-/// line it completes. A reader that is gone does not stop the reading
-/// (nothing blocks the writer on the other side); the end of `from` ends
-/// it, and closes `to`.
-fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, tape: &Mutex<Tape>, lang: &Catalog) {
+/// line it completes (a copy goes to the log). A reader that is gone does
+/// not stop the reading (nothing blocks the writer on the other side); the
+/// end of `from` ends it, and closes `to`.
+fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
+    let Sides { tape, lang, log } = sides;
     let mut lines = Lines::default();
     let mut buf = vec![0u8; 64 * 1024];
     let mut open = true;
@@ -130,10 +184,18 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, tape: &Mutex<Tape>,
             open = false;
         }
         for line in lines.feed(&buf[..n]) {
-            let said = tape
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .record(pipe, line);
+            let (said, entry) = {
+                let mut tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let before = tape.len();
+                let said = tape.record(pipe, line);
+                let entry = (tape.len() > before)
+                    .then(|| tape.last().cloned())
+                    .flatten();
+                (said, entry)
+            };
+            if let Some(entry) = entry {
+                let _ = log.send(Fed::Entry(entry));
+            }
             if let Some(said) = said {
                 say(&words(lang, &said));
             }
@@ -203,7 +265,7 @@ fn finish(args: &TapArgs, tape: &Tape, lang: &Catalog) {
     let written = tape
         .timelines(&label)
         .and_then(|timelines| serde_json::to_string(&timelines).map_err(|e| e.to_string()))
-        .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+        .and_then(|json| write_whole(path, &(json + "\n")).map_err(|e| e.to_string()));
     match written {
         Ok(()) => say(&lang.fill(
             "cli.tap.written",
@@ -219,6 +281,18 @@ fn finish(args: &TapArgs, tape: &Tape, lang: &Catalog) {
             &[("path", path.display().to_string()), ("error", error)],
         )),
     }
+}
+
+/// Writes `text` to `path` whole or not at all: to a file beside it, then
+/// renamed, so that a reader never sees half a recording.
+fn write_whole(path: &std::path::Path, text: &str) -> io::Result<()> {
+    let mut part = path.as_os_str().to_owned();
+    part.push(".part");
+    let part = PathBuf::from(part);
+    std::fs::write(&part, text)?;
+    std::fs::rename(&part, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&part);
+    })
 }
 
 /// `--print-config NAME`: the host's entry on stdout, where it goes on

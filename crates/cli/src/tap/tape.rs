@@ -117,6 +117,11 @@ impl Tape {
         said
     }
 
+    /// The entry recorded last (the transcript's wrapper).
+    pub fn last(&self) -> Option<&Value> {
+        self.entries.last()
+    }
+
     /// How many messages are recorded.
     pub fn len(&self) -> usize {
         self.entries.len()
