@@ -306,3 +306,69 @@ fn rpc_id_tap_logs_a_line_per_message_with_the_rules_it_broke() {
     assert_eq!(bad.status.code(), Some(2), "{bad:?}");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot write the log"));
 }
+
+#[test]
+fn rpc_id_a_recording_replays_as_its_server() {
+    let mut input = Vec::new();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tap-test","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}"#,
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    let out = scratch("replayed.json");
+    let out_arg = out.to_str().expect("a UTF-8 path");
+    let recorded = with_input(
+        &[
+            "tap",
+            "--out",
+            out_arg,
+            "--",
+            BIN,
+            "serve",
+            "--preset",
+            "reference",
+        ],
+        &input,
+    );
+    assert!(recorded.status.success(), "{recorded:?}");
+    // The same requests: the same bytes back, without the server.
+    let replayed = with_input(&["tap", "--replay", out_arg], &input);
+    assert!(replayed.status.success(), "{replayed:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&replayed.stdout),
+        String::from_utf8_lossy(&recorded.stdout)
+    );
+    // Other ids, another order: each answer carries its request's id; a
+    // request the recording does not hold, and a line that is not JSON,
+    // get errors.
+    let other = concat!(
+        r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":"p","method":"prompts/list"}"#,
+        "\nnot json\n"
+    );
+    let answers = with_input(&["tap", "--replay", out_arg], other.as_bytes());
+    let answers: Vec<Value> = String::from_utf8_lossy(&answers.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_eq!(answers[0]["id"], "c");
+    assert!(answers[0]["result"]["content"].is_array(), "{answers:?}");
+    assert_eq!(answers[1]["id"], "l");
+    assert!(answers[1]["result"]["tools"].is_array(), "{answers:?}");
+    assert_eq!(answers[2]["id"], "p");
+    assert_eq!(answers[2]["error"]["code"], -32603);
+    assert_eq!(answers[3]["error"]["code"], -32700);
+    // A command besides --replay, or no recording: usage errors.
+    let both = with_input(&["tap", "--replay", out_arg, "--", "cat"], b"");
+    assert_eq!(both.status.code(), Some(2), "{both:?}");
+    let missing = with_input(&["tap", "--replay", "/nonexistent.json"], b"");
+    assert_eq!(missing.status.code(), Some(2), "{missing:?}");
+}

@@ -33,6 +33,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
        mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...
        mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
+       mcp-lanes tap --replay FILE [--lang TAG]
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";
 
@@ -171,7 +172,7 @@ mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--time
     /// ARGS` where the server's COMMAND ARGS were; `--print-config HOST`
     /// prints that entry (claude-desktop, vscode, cursor) and edits nothing.
     #[command(
-        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]..."
+        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --replay FILE [--lang TAG]"
     )]
     Tap(TapOpts),
     /// Print the completion script of a shell
@@ -380,6 +381,9 @@ pub struct TapOpts {
     /// Print the configuration entry of HOST (claude-desktop, vscode, cursor) that starts the server through tap
     #[arg(long, value_name = "HOST", allow_hyphen_values = true)]
     pub print_config: Option<String>,
+    /// Serve the recording FILE back over stdio as its server (no command): each request gets the recorded reply, with its id
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub replay: Option<String>,
     /// Language of what tap says on stderr
     #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
     pub lang: Option<String>,

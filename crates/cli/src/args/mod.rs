@@ -623,9 +623,17 @@ fn bridge(o: BridgeOpts) -> Result<Command, Keyed> {
     }))
 }
 
-/// `tap`: the server's command (after `--`), `--out`, `--log`, `--print-config`.
+/// `tap`: the server's command (after `--`), `--out`, `--log`,
+/// `--print-config`, or `--replay FILE` instead of a command.
 fn tap(o: TapOpts) -> Result<Command, Keyed> {
-    if o.command.is_empty() {
+    if o.replay.is_some() && !o.command.is_empty() {
+        return Err(usage(
+            "cli.usage.tap_replay_no_command",
+            "tap --replay FILE is the server: it takes no command after --",
+            &[],
+        ));
+    }
+    if o.command.is_empty() && o.replay.is_none() {
         return Err(usage(
             "cli.usage.tap_needs_command",
             "tap needs the server's command after --: mcp-lanes tap -- COMMAND ARGS",
@@ -656,6 +664,7 @@ fn tap(o: TapOpts) -> Result<Command, Keyed> {
         out: o.out.map(std::path::PathBuf::from),
         log: o.log.map(std::path::PathBuf::from),
         print_config: o.print_config,
+        replay: o.replay,
         lang: catalog(o.lang)?,
     }))
 }

@@ -55,15 +55,13 @@ fn bytes(path: &str) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Reads, grades and prints the recording; writes `--out`.
-pub fn check(args: &TranscriptArgs) -> Result<(), Failure> {
-    let lang = Catalog::or_english(args.lang.as_deref());
-    let source = if args.path == "-" {
-        "stdin"
-    } else {
-        &args.path
-    };
-    let bytes = bytes(&args.path).map_err(|err| {
+/// Reads the recording at `path` (stdin for `-`) with the core's
+/// importer: the name it goes by and what it holds. A file that cannot be
+/// read, is not UTF-8 or is no recording is a usage error (exit 2), said
+/// in `lang`. (`tap --replay` reads its recording here too.)
+pub fn read_recording(path: &str, lang: &Catalog) -> Result<(String, import::Imported), Failure> {
+    let source = if path == "-" { "stdin" } else { path };
+    let bytes = bytes(path).map_err(|err| {
         let why = match err.kind() {
             std::io::ErrorKind::NotFound => {
                 lang.text("cli.file.not_found", "there is no such file")
@@ -86,7 +84,15 @@ pub fn check(args: &TranscriptArgs) -> Result<(), Failure> {
             &[("path", source.to_string())],
         ))
     })?;
-    let imported = import::read(source, &text).map_err(|e| Failure::Usage(said(&lang, &e.note)))?;
+    let imported = import::read(source, &text).map_err(|e| Failure::Usage(said(lang, &e.note)))?;
+    Ok((source.to_string(), imported))
+}
+
+/// Reads, grades and prints the recording; writes `--out`.
+pub fn check(args: &TranscriptArgs) -> Result<(), Failure> {
+    let lang = Catalog::or_english(args.lang.as_deref());
+    let (source, imported) = read_recording(&args.path, &lang)?;
+    let source = source.as_str();
     let mut report = imported.report(source);
     if imported.report.is_none() {
         let schema = check::schema::verdicts(&report.timeline);

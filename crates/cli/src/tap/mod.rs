@@ -11,10 +11,12 @@
 //!
 //! `tap --print-config NAME -- COMMAND ARGS` prints the entry a host's
 //! configuration needs ([`hosts`]); tap edits no configuration file.
+//! `tap --replay FILE` serves a recording back as its server ([`replay`]).
 
 mod hosts;
 mod lines;
 mod log;
+mod replay;
 mod tape;
 
 use std::io::{self, Read, Write};
@@ -47,6 +49,8 @@ pub struct TapArgs {
     pub log: Option<PathBuf>,
     /// `--print-config NAME`: print the host's configuration entry instead.
     pub print_config: Option<String>,
+    /// `--replay FILE`: serve this recording back instead of a server.
+    pub replay: Option<String>,
     /// `--lang`: the language of what tap says on stderr (checked).
     pub lang: Option<String>,
 }
@@ -56,6 +60,9 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
     let lang = Catalog::or_english(args.lang.as_deref());
     if let Some(host) = &args.print_config {
         return print_config(args, host, &lang);
+    }
+    if let Some(path) = &args.replay {
+        return replay::replay(path, &lang);
     }
     let (program, rest) = args
         .command
@@ -251,7 +258,7 @@ fn words(lang: &Catalog, said: &Said) -> String {
 /// One line on stderr, as tap's (the program's name is no word to
 /// translate), in one write: the server writes to the same stderr, and a
 /// write of a short line is not cut by another.
-fn say(text: &str) {
+pub(super) fn say(text: &str) {
     let line = format!("mcp-lanes tap: {text}\n");
     let _ = io::stderr().lock().write_all(line.as_bytes());
 }

@@ -26,6 +26,7 @@ mod detect;
 mod direction;
 mod era;
 mod har;
+pub mod replay;
 mod time;
 mod transcript;
 
