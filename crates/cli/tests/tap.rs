@@ -372,3 +372,94 @@ fn rpc_id_a_recording_replays_as_its_server() {
     let missing = with_input(&["tap", "--replay", "/nonexistent.json"], b"");
     assert_eq!(missing.status.code(), Some(2), "{missing:?}");
 }
+
+#[test]
+fn h_status_the_http_tap_passes_answers_unchanged_and_records_them() {
+    use common::{http, http_server, modern, post, Proc};
+    let (_server, upstream) = http_server("reference");
+    let out = scratch("http.json");
+    let out_arg = out.to_str().expect("a UTF-8 path");
+    let url = format!("http://127.0.0.1:{upstream}/mcp");
+    let mut tap = Proc::spawn(&["tap", "--upstream", &url, "--port", "0", "--out", out_arg]);
+    let line = tap.stderr_line("passing http://127.0.0.1:");
+    let port: u16 = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let discover = modern(
+        1,
+        "server/discover",
+        serde_json::json!({}),
+        serde_json::json!({}),
+    );
+    let direct = post(upstream, "2026-07-28", &discover, &[]);
+    let proxied = post(port, "2026-07-28", &discover, &[]);
+    assert_eq!(proxied.status, direct.status);
+    assert_eq!(
+        proxied.header("Content-Type"),
+        direct.header("Content-Type")
+    );
+    assert_eq!(proxied.json(), direct.json());
+    // An error status and its body pass unchanged too.
+    let unknown = modern(
+        2,
+        "no/such_method",
+        serde_json::json!({}),
+        serde_json::json!({}),
+    );
+    let refused = post(port, "2026-07-28", &unknown, &[]);
+    assert_eq!(refused.status, 404, "{:?}", refused.headers);
+    assert_eq!(refused.json()["error"]["code"], -32601);
+    // An SSE answer streams through (the logging tool's messages, then its result).
+    let logging = modern(
+        3,
+        "tools/call",
+        serde_json::json!({"name": "test_tool_with_logging", "arguments": {}}),
+        serde_json::json!({}),
+    );
+    let streamed = post(
+        port,
+        "2026-07-28",
+        &logging,
+        &[("Mcp-Name", "test_tool_with_logging")],
+    );
+    assert_eq!(streamed.status, 200);
+    // The Host and Origin checks of bridge: another page's request gets 403.
+    let foreign = http(
+        port,
+        "POST",
+        "/mcp",
+        &[
+            ("Content-Type", "application/json"),
+            ("Origin", "https://evil.example"),
+        ],
+        &discover.to_string(),
+    );
+    assert_eq!(foreign.status, 403);
+    // Stopped, tap writes what passed, with the statuses around it.
+    tap.terminate();
+    assert!(tap.wait_exit_status().success());
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("--out written")).expect("JSON");
+    let events = recorded[0]["events"].as_array().expect("events");
+    let statuses: Vec<u64> = events
+        .iter()
+        .filter(|e| e["from"] == "server")
+        .filter_map(|e| e["http"]["status"].as_u64())
+        .collect();
+    assert!(
+        statuses.contains(&200) && statuses.contains(&404),
+        "{statuses:?}"
+    );
+    let graded = Command::new(BIN)
+        .args(["check", "--transcript", out_arg, "--format", "json"])
+        .output()
+        .expect("check runs");
+    assert!(
+        graded.stdout.starts_with(b"{"),
+        "{}",
+        String::from_utf8_lossy(&graded.stderr)
+    );
+}

@@ -33,6 +33,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
        mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...
        mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
+       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--log FILE]
        mcp-lanes tap --replay FILE [--lang TAG]
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";
@@ -161,18 +162,22 @@ mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
     #[command(override_usage = "\
 mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]")]
     Bridge(BridgeOpts),
-    /// Stand between an MCP host and its stdio server, and record what passes
+    /// Stand between an MCP host and its server, and record what passes
     ///
     /// Start COMMAND as the server and pass every byte on unchanged, in
     /// order: the host's stdin to the server, the server's stdout back, its
-    /// stderr to tap's stderr. What tap has to say goes to stderr, never to
+    /// stderr to tap's stderr. What tap has to say goes to stderr (a line
+    /// per message with the rules it broke; --log FILE instead), never to
     /// the protocol stream. Tap exits with the server's status, then writes
     /// --out as the page's timeline JSON (read by `check --transcript` and
     /// the page). In a host's configuration, start `mcp-lanes tap -- COMMAND
     /// ARGS` where the server's COMMAND ARGS were; `--print-config HOST`
     /// prints that entry (claude-desktop, vscode, cursor) and edits nothing.
+    /// --upstream URL --port N is the same for Streamable HTTP, a reverse
+    /// proxy on loopback; --replay FILE serves a recording back as its
+    /// server.
     #[command(
-        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --replay FILE [--lang TAG]"
+        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--log FILE] [--lang TAG]\n       mcp-lanes tap --replay FILE [--lang TAG]"
     )]
     Tap(TapOpts),
     /// Print the completion script of a shell
@@ -381,6 +386,15 @@ pub struct TapOpts {
     /// Print the configuration entry of HOST (claude-desktop, vscode, cursor) that starts the server through tap
     #[arg(long, value_name = "HOST", allow_hyphen_values = true)]
     pub print_config: Option<String>,
+    /// Pass Streamable HTTP on to the server at URL (http://), recording what passes; with --port
+    #[arg(long, value_name = "URL", allow_hyphen_values = true)]
+    pub upstream: Option<String>,
+    /// The loopback port the --upstream proxy listens on (0 = any free port)
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub port: Option<String>,
+    /// The one page origin that may use the --upstream proxy from a browser (CORS)
+    #[arg(long, value_name = "ORIGIN", allow_hyphen_values = true)]
+    pub allow_origin: Option<String>,
     /// Serve the recording FILE back over stdio as its server (no command): each request gets the recorded reply, with its id
     #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
     pub replay: Option<String>,

@@ -633,7 +633,29 @@ fn tap(o: TapOpts) -> Result<Command, Keyed> {
             &[],
         ));
     }
-    if o.command.is_empty() && o.replay.is_none() {
+    if o.upstream.is_some() && !o.command.is_empty() {
+        return Err(usage(
+            "cli.usage.tap_upstream_no_command",
+            "tap --upstream URL passes HTTP on to a running server: it takes no command after --",
+            &[],
+        ));
+    }
+    if let Some(url) = &o.upstream {
+        crate::driver::Endpoint::parse(url)?;
+        if o.port.is_none() {
+            return Err(usage(
+                "cli.usage.tap_needs_port",
+                "tap --upstream URL needs --port N (0 = any free port)",
+                &[],
+            ));
+        }
+    }
+    let port = o.port.as_deref().map(port_number).transpose()?.unwrap_or(0);
+    let allow_origin = o
+        .allow_origin
+        .map(|origin| crate::bridge::guard::parse_origin(&origin))
+        .transpose()?;
+    if o.command.is_empty() && o.replay.is_none() && o.upstream.is_none() {
         return Err(usage(
             "cli.usage.tap_needs_command",
             "tap needs the server's command after --: mcp-lanes tap -- COMMAND ARGS",
@@ -665,6 +687,9 @@ fn tap(o: TapOpts) -> Result<Command, Keyed> {
         log: o.log.map(std::path::PathBuf::from),
         print_config: o.print_config,
         replay: o.replay,
+        upstream: o.upstream,
+        port,
+        allow_origin,
         lang: catalog(o.lang)?,
     }))
 }

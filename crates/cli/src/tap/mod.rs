@@ -11,11 +11,14 @@
 //!
 //! `tap --print-config NAME -- COMMAND ARGS` prints the entry a host's
 //! configuration needs ([`hosts`]); tap edits no configuration file.
-//! `tap --replay FILE` serves a recording back as its server ([`replay`]).
+//! `tap --replay FILE` serves a recording back as its server ([`replay`]);
+//! `tap --upstream URL --port N` is the same tap for Streamable HTTP, a
+//! reverse proxy on loopback ([`proxy`]).
 
 mod hosts;
 mod lines;
 mod log;
+mod proxy;
 mod replay;
 mod tape;
 
@@ -51,6 +54,12 @@ pub struct TapArgs {
     pub print_config: Option<String>,
     /// `--replay FILE`: serve this recording back instead of a server.
     pub replay: Option<String>,
+    /// `--upstream URL`: proxy Streamable HTTP to this server instead.
+    pub upstream: Option<String>,
+    /// `--port N`: where the proxy listens (0: any free port).
+    pub port: u16,
+    /// `--allow-origin ORIGIN`: the one page that may use the proxy.
+    pub allow_origin: Option<String>,
     /// `--lang`: the language of what tap says on stderr (checked).
     pub lang: Option<String>,
 }
@@ -64,25 +73,14 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
     if let Some(path) = &args.replay {
         return replay::replay(path, &lang);
     }
+    if let Some(url) = &args.upstream {
+        return http_tap(args, url, lang);
+    }
     let (program, rest) = args
         .command
         .split_first()
         .ok_or_else(|| Failure::Usage("tap needs the server's command after --".into()))?;
-    // `--log FILE` is opened before the server starts: a file that cannot
-    // be written stops tap there.
-    let log_file = match &args.log {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| {
-            Failure::Usage(lang.fill(
-                "cli.tap.log_unwritable",
-                "cannot write the log {path}: {error}",
-                &[
-                    ("path", path.display().to_string()),
-                    ("error", e.to_string()),
-                ],
-            ))
-        })?),
-        None => None,
-    };
+    let log_file = open_log(args, &lang)?;
     let mut child = Command::new(program)
         .args(rest)
         .stdin(Stdio::piped())
@@ -97,17 +95,7 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
             ))
         })?;
     let tape = Arc::new(Mutex::new(Tape::new()));
-    let (feed, fed) = mpsc::channel();
-    let logger = {
-        let log = Log::new(
-            Catalog::or_english(args.lang.as_deref()),
-            &args.command.join(" "),
-        );
-        thread::spawn(move || match log_file {
-            Some(mut file) => log.run(&fed, &mut file),
-            None => log.run(&fed, &mut io::stderr()),
-        })
-    };
+    let (feed, logger) = start_log(args, log_file, &args.command.join(" "));
     let lang = Arc::new(lang);
     if let Some(to_server) = child.stdin.take() {
         let (tape, lang, feed) = (tape.clone(), lang.clone(), feed.clone());
@@ -145,6 +133,90 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
         0 => Ok(()),
         code => Err(Failure::Exit(code)),
     }
+}
+
+/// `--log FILE` opened (before the server starts or the proxy listens: a
+/// file that cannot be written stops tap there); `None` for stderr.
+fn open_log(args: &TapArgs, lang: &Catalog) -> Result<Option<std::fs::File>, Failure> {
+    let Some(path) = &args.log else {
+        return Ok(None);
+    };
+    std::fs::File::create(path).map(Some).map_err(|e| {
+        Failure::Usage(lang.fill(
+            "cli.tap.log_unwritable",
+            "cannot write the log {path}: {error}",
+            &[
+                ("path", path.display().to_string()),
+                ("error", e.to_string()),
+            ],
+        ))
+    })
+}
+
+/// The log's thread (a run called `label`), writing to `file` or stderr,
+/// and its feed.
+fn start_log(
+    args: &TapArgs,
+    file: Option<std::fs::File>,
+    label: &str,
+) -> (mpsc::Sender<Fed>, thread::JoinHandle<()>) {
+    let (feed, fed) = mpsc::channel();
+    let log = Log::new(Catalog::or_english(args.lang.as_deref()), label);
+    let logger = thread::spawn(move || match file {
+        Some(mut file) => log.run(&fed, &mut file),
+        None => log.run(&fed, &mut io::stderr()),
+    });
+    (feed, logger)
+}
+
+/// `--upstream URL --port N`: the reverse proxy, until a stop signal;
+/// then the last grade and `--out`.
+fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
+    let upstream = crate::driver::Endpoint::parse(url)
+        .map_err(|keyed| Failure::Usage(keyed.say(Some(&lang))))?;
+    let log_file = open_log(args, &lang)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Io(e.to_string()))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(("127.0.0.1", args.port)))
+        .map_err(|e| {
+            Failure::Io(lang.fill(
+                "cli.tap.cannot_listen",
+                "cannot listen on 127.0.0.1:{port}: {error}",
+                &[("port", args.port.to_string()), ("error", e.to_string())],
+            ))
+        })?;
+    let port = listener.local_addr().map_or(args.port, |a| a.port());
+    let tape = Arc::new(Mutex::new(Tape::new()));
+    let (feed, logger) = start_log(args, log_file, url);
+    say(&lang.fill(
+        "cli.tap.proxying",
+        "passing http://127.0.0.1:{port}{path} on to {upstream} (Ctrl-C stops)",
+        &[
+            ("port", port.to_string()),
+            ("path", upstream.path.clone()),
+            ("upstream", url.to_string()),
+        ],
+    ));
+    let shared = Arc::new(proxy::Shared {
+        upstream,
+        policy: crate::bridge::guard::Policy {
+            port,
+            origin: args.allow_origin.clone(),
+        },
+        tape: Arc::clone(&tape),
+        log: feed.clone(),
+    });
+    runtime.block_on(proxy::serve(listener, shared));
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    let _ = feed.send(Fed::End);
+    let _ = logger.join();
+    let tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    finish(args, &tape, &lang);
+    Ok(())
 }
 
 /// The status tap exits with: the server's, or 128 + the signal that
@@ -268,7 +340,10 @@ fn finish(args: &TapArgs, tape: &Tape, lang: &Catalog) {
     let Some(path) = &args.out else {
         return;
     };
-    let label = args.command.join(" ");
+    let label = args
+        .upstream
+        .clone()
+        .unwrap_or_else(|| args.command.join(" "));
     let written = tape
         .timelines(&label)
         .and_then(|timelines| serde_json::to_string(&timelines).map_err(|e| e.to_string()))

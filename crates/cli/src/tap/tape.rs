@@ -117,6 +117,31 @@ impl Tape {
         said
     }
 
+    /// Records one JSON-RPC message from `from` read off HTTP, with the
+    /// `http` it came with (method and headers of a request, status and
+    /// headers of an answer); the entry recorded, or nothing when the
+    /// record is full.
+    pub fn record_message(
+        &mut self,
+        from: Pipe,
+        message: Value,
+        http: Option<Value>,
+    ) -> Option<Value> {
+        let size = message.to_string().len() + WRAPPER_BYTES;
+        if self.full || self.entries.len() >= MAX_MESSAGES || self.bytes + size > MAX_BYTES {
+            self.full = true;
+            return None;
+        }
+        let at_ms = self.start.elapsed().as_millis() as u64;
+        let mut entry = json!({"message": message, "from": from.as_str(), "at_ms": at_ms});
+        if let Some(http) = http {
+            entry["http"] = http;
+        }
+        self.bytes += size;
+        self.entries.push(entry.clone());
+        Some(entry)
+    }
+
     /// The entry recorded last (the transcript's wrapper).
     pub fn last(&self) -> Option<&Value> {
         self.entries.last()

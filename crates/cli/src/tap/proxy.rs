@@ -1,0 +1,237 @@
+//! `mcp-lanes tap --upstream URL --port N`: a reverse proxy for Streamable
+//! HTTP on loopback, between a client and a server that speak HTTP. Each
+//! request goes on to the upstream server with its method, path, query,
+//! headers and body unchanged (but `Host`, which names the upstream); each
+//! answer comes back with its status, headers and body unchanged, frame by
+//! frame as it arrives (an SSE stream is never buffered), 401 and its
+//! `WWW-Authenticate` included. The same Host and Origin checks as
+//! `bridge` stop DNS rebinding (`bridge::guard`).
+//!
+//! What passes is recorded as it passes: each JSON-RPC message of a
+//! request body, of a JSON answer and of each SSE event, with the status
+//! and headers around it, into the tape the stdio tap uses (so `--out`,
+//! `--log` and the grader are the same). Tap decides nothing about MCP.
+
+use std::convert::Infallible;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{Request, Response};
+use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use mcp_lanes_core::import::MAX_BYTES;
+use mcp_lanes_core::transport::sse::SseDecoder;
+use serde_json::{json, Map, Value};
+
+use super::log::Fed;
+use super::tape::{Pipe, Tape};
+use crate::bridge::guard::Policy;
+use crate::driver::Endpoint;
+
+/// A body passed on: the upstream's, frame by frame, or one tap made.
+type Body = BoxBody<Bytes, hyper::Error>;
+
+/// What every connection shares.
+pub struct Shared {
+    /// Where requests go.
+    pub upstream: Endpoint,
+    /// Who may use the proxy.
+    pub policy: Policy,
+    /// The record.
+    pub tape: Arc<Mutex<Tape>>,
+    /// The log's feed.
+    pub log: mpsc::Sender<Fed>,
+}
+
+/// Serves on `listener` until a stop signal (Ctrl-C, SIGTERM).
+pub async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    let signal = crate::http::stop_signal();
+    tokio::pin!(signal);
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut signal => break,
+            accepted = listener.accept() => accepted,
+        };
+        let Ok((stream, _)) = accepted else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            let _ = stream.set_nodelay(true);
+            let service = service_fn(move |request| {
+                let shared = Arc::clone(&shared);
+                async move { Ok::<_, Infallible>(pass(&shared, request).await) }
+            });
+            let _ = crate::http::http1()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// A header's value as text.
+fn header<'a>(headers: &'a http::HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Headers as the transcript's `http.headers` object (text values only).
+fn headers_json(headers: &http::HeaderMap) -> Map<String, Value> {
+    headers
+        .iter()
+        .filter_map(|(name, value)| {
+            value
+                .to_str()
+                .ok()
+                .map(|v| (name.as_str().to_string(), Value::from(v)))
+        })
+        .collect()
+}
+
+/// An answer tap makes itself (403, 502): plain text.
+fn plain(status: u16, text: String) -> Response<Body> {
+    let body = Full::new(Bytes::from(text + "\n"))
+        .map_err(|never| match never {})
+        .boxed();
+    let mut response = Response::new(body);
+    *response.status_mut() =
+        http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::BAD_GATEWAY);
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// Records each JSON-RPC message of `body` (one, or a batch) from `pipe`
+/// with `http` around it.
+fn record(shared: &Shared, pipe: Pipe, body: &[u8], http: &Value) {
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return;
+    };
+    let messages = match value {
+        Value::Array(batch) => batch,
+        one => vec![one],
+    };
+    for message in messages {
+        let entry = {
+            let mut tape = shared.tape.lock().unwrap_or_else(|p| p.into_inner());
+            tape.record_message(pipe, message, Some(http.clone()))
+        };
+        if let Some(entry) = entry {
+            let _ = shared.log.send(Fed::Entry(entry));
+        }
+    }
+}
+
+/// One request: checked, passed on, its answer passed back.
+async fn pass(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
+    let (parts, body) = request.into_parts();
+    let admitted = shared.policy.admit(
+        header(&parts.headers, "host"),
+        header(&parts.headers, "origin"),
+    );
+    if let Err(refusal) = admitted {
+        return plain(403, refusal.explain());
+    }
+    // A request body is one JSON-RPC message (or a batch): read whole, up
+    // to the recording's limit, and sent on as it came.
+    let body = match Limited::new(body, MAX_BYTES).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(_) => return plain(413, format!("the request body is over {MAX_BYTES} bytes")),
+    };
+    if !body.is_empty() {
+        let http = json!({
+            "method": parts.method.as_str(),
+            "headers": headers_json(&parts.headers),
+        });
+        record(shared, Pipe::Client, &body, &http);
+    }
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_string();
+    let mut upstream = Request::builder().method(parts.method.clone()).uri(&path);
+    for (name, value) in &parts.headers {
+        if name != http::header::HOST {
+            upstream = upstream.header(name, value);
+        }
+    }
+    let upstream = upstream
+        .header(http::header::HOST, shared.upstream.authority.as_str())
+        .body(Full::new(body));
+    let Ok(upstream) = upstream else {
+        return plain(400, "the request cannot be passed on".into());
+    };
+    let answer = match send(&shared.upstream, upstream).await {
+        Ok(answer) => answer,
+        Err(why) => {
+            return plain(
+                502,
+                format!(
+                    "the upstream server {} did not answer: {why}",
+                    shared.upstream.authority
+                ),
+            )
+        }
+    };
+    let (parts, body) = answer.into_parts();
+    let http = json!({
+        "status": parts.status.as_u16(),
+        "headers": headers_json(&parts.headers),
+    });
+    let sse = header(&parts.headers, "content-type")
+        .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
+    let body = tee(Arc::clone(shared), body, sse, http);
+    Response::from_parts(parts, body)
+}
+
+/// The upstream's answer to `request`, over a connection of its own.
+async fn send(
+    upstream: &Endpoint,
+    request: Request<Full<Bytes>>,
+) -> Result<Response<Incoming>, String> {
+    let stream = tokio::net::TcpStream::connect((upstream.host.as_str(), upstream.port))
+        .await
+        .map_err(|e| e.to_string())?;
+    let _ = stream.set_nodelay(true);
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| e.to_string())?;
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    sender
+        .send_request(request)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// The answer's body passed on frame by frame, each frame read as it
+/// goes: an SSE stream's events are recorded as they complete, a JSON
+/// body once it is whole.
+fn tee(shared: Arc<Shared>, body: Incoming, sse: bool, http: Value) -> Body {
+    let mut decoder = SseDecoder::new(MAX_BYTES);
+    let mut whole: Vec<u8> = Vec::new();
+    body.map_frame(move |frame| {
+        if let Some(data) = frame.data_ref() {
+            if sse {
+                for event in decoder.feed(data).unwrap_or_default() {
+                    record(&shared, Pipe::Server, event.data.as_bytes(), &http);
+                }
+            } else if whole.len() + data.len() <= MAX_BYTES {
+                whole.extend_from_slice(data);
+                if serde_json::from_slice::<Value>(&whole).is_ok() {
+                    record(&shared, Pipe::Server, &whole, &http);
+                    whole.clear();
+                }
+            }
+        }
+        frame
+    })
+    .boxed()
+}
