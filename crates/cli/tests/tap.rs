@@ -380,7 +380,19 @@ fn h_status_the_http_tap_passes_answers_unchanged_and_records_them() {
     let out = scratch("http.json");
     let out_arg = out.to_str().expect("a UTF-8 path");
     let url = format!("http://127.0.0.1:{upstream}/mcp");
-    let mut tap = Proc::spawn(&["tap", "--upstream", &url, "--port", "0", "--out", out_arg]);
+    let har = scratch("http.har");
+    let har_arg = har.to_str().expect("a UTF-8 path");
+    let mut tap = Proc::spawn(&[
+        "tap",
+        "--upstream",
+        &url,
+        "--port",
+        "0",
+        "--out",
+        out_arg,
+        "--har",
+        har_arg,
+    ]);
     let line = tap.stderr_line("passing http://127.0.0.1:");
     let port: u16 = line
         .split("http://127.0.0.1:")
@@ -412,20 +424,38 @@ fn h_status_the_http_tap_passes_answers_unchanged_and_records_them() {
     let refused = post(port, "2026-07-28", &unknown, &[]);
     assert_eq!(refused.status, 404, "{:?}", refused.headers);
     assert_eq!(refused.json()["error"]["code"], -32601);
-    // An SSE answer streams through (the logging tool's messages, then its result).
-    let logging = modern(
+    // An SSE answer streams through (the tool's progress, then its result).
+    let mut progress = modern(
         3,
         "tools/call",
-        serde_json::json!({"name": "test_tool_with_logging", "arguments": {}}),
+        serde_json::json!({"name": "test_tool_with_progress", "arguments": {}}),
         serde_json::json!({}),
+    );
+    progress["params"]["_meta"]["progressToken"] = serde_json::json!("p1");
+    let direct_stream = post(
+        upstream,
+        "2026-07-28",
+        &progress,
+        &[("Mcp-Name", "test_tool_with_progress")],
     );
     let streamed = post(
         port,
         "2026-07-28",
-        &logging,
-        &[("Mcp-Name", "test_tool_with_logging")],
+        &progress,
+        &[("Mcp-Name", "test_tool_with_progress")],
     );
     assert_eq!(streamed.status, 200);
+    assert_eq!(
+        streamed.header("Content-Type"),
+        direct_stream.header("Content-Type")
+    );
+    assert!(
+        streamed
+            .header("Content-Type")
+            .is_some_and(|c| c.starts_with("text/event-stream")),
+        "{:?}",
+        streamed.headers
+    );
     // The Host and Origin checks of bridge: another page's request gets 403.
     let foreign = http(
         port,
@@ -462,4 +492,31 @@ fn h_status_the_http_tap_passes_answers_unchanged_and_records_them() {
         "{}",
         String::from_utf8_lossy(&graded.stderr)
     );
+    // The HAR capture: an entry per request (the 403 included), bodies
+    // whole, read back by the importer as a capture from another tool is.
+    let capture: Value =
+        serde_json::from_str(&std::fs::read_to_string(&har).expect("--har written")).expect("JSON");
+    let entries = capture["log"]["entries"].as_array().expect("entries");
+    assert_eq!(
+        entries.len(),
+        3,
+        "the 403 never reached the upstream: {capture}"
+    );
+    assert!(entries.iter().all(|e| e["startedDateTime"]
+        .as_str()
+        .is_some_and(|t| t.ends_with('Z'))));
+    let statuses: Vec<u64> = entries
+        .iter()
+        .filter_map(|e| e["response"]["status"].as_u64())
+        .collect();
+    assert_eq!(statuses, vec![200, 404, 200]);
+    assert!(entries[2]["response"]["content"]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("data: ") && t.contains("notifications/progress")));
+    let read_back = Command::new(BIN)
+        .args(["check", "--transcript", har_arg, "--format", "json"])
+        .output()
+        .expect("check runs");
+    let report: Value = serde_json::from_slice(&read_back.stdout).expect("a report");
+    assert_eq!(report["format"], "har", "{report}");
 }

@@ -640,6 +640,13 @@ fn tap(o: TapOpts) -> Result<Command, Keyed> {
             &[],
         ));
     }
+    if o.har.is_some() && o.upstream.is_none() {
+        return Err(usage(
+            "cli.usage.tap_har_needs_upstream",
+            "--har FILE records HTTP: it goes with --upstream URL",
+            &[],
+        ));
+    }
     if let Some(url) = &o.upstream {
         crate::driver::Endpoint::parse(url)?;
         if o.port.is_none() {
@@ -690,6 +697,7 @@ fn tap(o: TapOpts) -> Result<Command, Keyed> {
         upstream: o.upstream,
         port,
         allow_origin,
+        har: o.har.map(std::path::PathBuf::from),
         lang: catalog(o.lang)?,
     }))
 }

@@ -31,6 +31,7 @@ const BAD: &[&[&str]] = &[
     &["export"],
     &["tap"],
     &["tap", "--replay", "r.json", "--", "cat"],
+    &["tap", "--har", "f.har", "--", "cat"],
     &["tap", "--upstream", "http://127.0.0.1:1/mcp"],
     &[
         "tap",

@@ -15,6 +15,7 @@
 //! `tap --upstream URL --port N` is the same tap for Streamable HTTP, a
 //! reverse proxy on loopback ([`proxy`]).
 
+mod har;
 mod hosts;
 mod lines;
 mod log;
@@ -60,6 +61,8 @@ pub struct TapArgs {
     pub port: u16,
     /// `--allow-origin ORIGIN`: the one page that may use the proxy.
     pub allow_origin: Option<String>,
+    /// `--har FILE`: the proxy's traffic as a HAR capture.
+    pub har: Option<PathBuf>,
     /// `--lang`: the language of what tap says on stderr (checked).
     pub lang: Option<String>,
 }
@@ -209,13 +212,36 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
         },
         tape: Arc::clone(&tape),
         log: feed.clone(),
+        har: args.har.as_ref().map(|_| Mutex::new(Vec::new())),
     });
-    runtime.block_on(proxy::serve(listener, shared));
+    runtime.block_on(proxy::serve(listener, Arc::clone(&shared)));
     runtime.shutdown_timeout(Duration::from_millis(500));
     let _ = feed.send(Fed::End);
     let _ = logger.join();
     let tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     finish(args, &tape, &lang);
+    if let (Some(path), Some(exchanges)) = (&args.har, &shared.har) {
+        let exchanges = exchanges.lock().unwrap_or_else(|p| p.into_inner());
+        let text = har::capture(&exchanges).to_string() + "\n";
+        match write_whole(path, &text) {
+            Ok(()) => say(&lang.fill(
+                "cli.tap.har_written",
+                "{count} HTTP exchanges written to {path}",
+                &[
+                    ("count", exchanges.len().to_string()),
+                    ("path", path.display().to_string()),
+                ],
+            )),
+            Err(e) => say(&lang.fill(
+                "cli.tap.not_written",
+                "nothing written to {path}: {error}",
+                &[
+                    ("path", path.display().to_string()),
+                    ("error", e.to_string()),
+                ],
+            )),
+        }
+    }
     Ok(())
 }
 

@@ -10,7 +10,8 @@
 //! What passes is recorded as it passes: each JSON-RPC message of a
 //! request body, of a JSON answer and of each SSE event, with the status
 //! and headers around it, into the tape the stdio tap uses (so `--out`,
-//! `--log` and the grader are the same). Tap decides nothing about MCP.
+//! `--log` and the grader are the same), and into the HAR capture of
+//! `--har` ([`super::har`]). Tap decides nothing about MCP.
 
 use std::convert::Infallible;
 use std::sync::{mpsc, Arc, Mutex};
@@ -26,6 +27,7 @@ use mcp_lanes_core::import::MAX_BYTES;
 use mcp_lanes_core::transport::sse::SseDecoder;
 use serde_json::{json, Map, Value};
 
+use super::har::Exchange;
 use super::log::Fed;
 use super::tape::{Pipe, Tape};
 use crate::bridge::guard::Policy;
@@ -44,6 +46,19 @@ pub struct Shared {
     pub tape: Arc<Mutex<Tape>>,
     /// The log's feed.
     pub log: mpsc::Sender<Fed>,
+    /// The HAR capture (`--har`), when asked for.
+    pub har: Option<Mutex<Vec<Exchange>>>,
+}
+
+impl Shared {
+    /// Does `f` to exchange `at` of the HAR capture, if there is one.
+    fn har(&self, at: Option<usize>, f: impl FnOnce(&mut Exchange)) {
+        if let (Some(har), Some(at)) = (&self.har, at) {
+            if let Some(ex) = har.lock().unwrap_or_else(|p| p.into_inner()).get_mut(at) {
+                f(ex);
+            }
+        }
+    }
 }
 
 /// Serves on `listener` until a stop signal (Ctrl-C, SIGTERM).
@@ -143,6 +158,21 @@ async fn pass(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body
         Ok(collected) => collected.to_bytes(),
         Err(_) => return plain(413, format!("the request body is over {MAX_BYTES} bytes")),
     };
+    let exchange = shared.har.as_ref().map(|har| {
+        let url = format!(
+            "http://{}{}",
+            header(&parts.headers, "host").unwrap_or(""),
+            parts.uri.path_and_query().map_or("/", |p| p.as_str())
+        );
+        let mut har = har.lock().unwrap_or_else(|p| p.into_inner());
+        har.push(Exchange::new(
+            parts.method.as_str(),
+            url,
+            headers_json(&parts.headers),
+            &body,
+        ));
+        har.len() - 1
+    });
     if !body.is_empty() {
         let http = json!({
             "method": parts.method.as_str(),
@@ -170,23 +200,27 @@ async fn pass(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body
     let answer = match send(&shared.upstream, upstream).await {
         Ok(answer) => answer,
         Err(why) => {
+            shared.har(exchange, |ex| ex.answered(502, Map::new()));
             return plain(
                 502,
                 format!(
                     "the upstream server {} did not answer: {why}",
                     shared.upstream.authority
                 ),
-            )
+            );
         }
     };
     let (parts, body) = answer.into_parts();
+    shared.har(exchange, |ex| {
+        ex.answered(parts.status.as_u16(), headers_json(&parts.headers))
+    });
     let http = json!({
         "status": parts.status.as_u16(),
         "headers": headers_json(&parts.headers),
     });
     let sse = header(&parts.headers, "content-type")
         .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
-    let body = tee(Arc::clone(shared), body, sse, http);
+    let body = tee(Arc::clone(shared), body, sse, http, exchange);
     Response::from_parts(parts, body)
 }
 
@@ -214,11 +248,18 @@ async fn send(
 /// The answer's body passed on frame by frame, each frame read as it
 /// goes: an SSE stream's events are recorded as they complete, a JSON
 /// body once it is whole.
-fn tee(shared: Arc<Shared>, body: Incoming, sse: bool, http: Value) -> Body {
+fn tee(
+    shared: Arc<Shared>,
+    body: Incoming,
+    sse: bool,
+    http: Value,
+    exchange: Option<usize>,
+) -> Body {
     let mut decoder = SseDecoder::new(MAX_BYTES);
     let mut whole: Vec<u8> = Vec::new();
     body.map_frame(move |frame| {
         if let Some(data) = frame.data_ref() {
+            shared.har(exchange, |ex| ex.body(data));
             if sse {
                 for event in decoder.feed(data).unwrap_or_default() {
                     record(&shared, Pipe::Server, event.data.as_bytes(), &http);
