@@ -520,3 +520,82 @@ fn h_status_the_http_tap_passes_answers_unchanged_and_records_them() {
     let report: Value = serde_json::from_slice(&read_back.stdout).expect("a report");
     assert_eq!(report["format"], "har", "{report}");
 }
+
+/// Starts `tap --upstream` in front of `upstream` (a port), recording to
+/// `out`: the process and the port it listens on.
+fn http_tap(upstream: u16, out: &Path) -> (common::Proc, u16) {
+    let url = format!("http://127.0.0.1:{upstream}/mcp");
+    let out = out.to_str().expect("a UTF-8 path");
+    let mut tap = common::Proc::spawn(&["tap", "--upstream", &url, "--port", "0", "--out", out]);
+    let line = tap.stderr_line("passing http://127.0.0.1:");
+    let port = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    (tap, port)
+}
+
+#[test]
+fn h_sse_stream_the_official_sdk_clients_complete_an_elicitation_through_the_http_tap() {
+    let dir = peers();
+    let installed = dir.join("node_modules/@modelcontextprotocol/sdk").is_dir()
+        && dir.join(".venv/bin/python").is_file();
+    if !installed {
+        assert!(
+            std::env::var_os("MCP_LANES_REQUIRE_PEERS").is_none(),
+            "the official SDKs are not installed in {} (scripts/setup.sh peers)",
+            dir.display()
+        );
+        eprintln!("skipped: the official SDKs are not installed");
+        return;
+    }
+    let python = dir.join(".venv/bin/python");
+    for (program, script) in [
+        (PathBuf::from("node"), "client-v1.mjs"),
+        (python, "client.py"),
+    ] {
+        let (_server, upstream) = common::http_server("search-index");
+        let out = scratch(&format!("{script}.json"));
+        let (mut tap, port) = http_tap(upstream, &out);
+        let run = Command::new(&program)
+            .arg(dir.join("smoke").join(script))
+            .args([
+                &format!("http://127.0.0.1:{port}/mcp"),
+                "--tool",
+                "purge_index",
+                "--args",
+                r#"{"index":"prod-catalog"}"#,
+                "--elicit",
+                r#"{"retention_days":30}"#,
+                "--timeout",
+                "15000",
+            ])
+            .output()
+            .unwrap_or_else(|e| panic!("{script} does not run: {e}"));
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let summary: Value = serde_json::from_str(stdout.lines().last().unwrap_or(""))
+            .unwrap_or_else(|e| panic!("{script}: no summary ({e}): {stdout}"));
+        assert_eq!(summary["ok"], true, "{script}: {summary}");
+        assert_eq!(
+            summary["call"]["result"]["content"][0]["text"], "Purged prod-catalog.",
+            "{script}: the result came back on the elicitation's SSE stream: {summary}"
+        );
+        tap.terminate();
+        assert!(tap.wait_exit_status().success(), "{script}");
+        // What passed, graded offline: the elicitation and the result on
+        // its stream are in the recording.
+        let text = std::fs::read_to_string(&out).expect("--out written");
+        assert!(text.contains("elicitation/create"), "{script}: {text}");
+        let graded = Command::new(BIN)
+            .args(["check", "--transcript", out.to_str().expect("UTF-8")])
+            .output()
+            .expect("check runs");
+        assert!(
+            graded.status.success(),
+            "{script}: a clean server through tap grades clean:\n{}",
+            String::from_utf8_lossy(&graded.stdout)
+        );
+    }
+}

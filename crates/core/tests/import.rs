@@ -725,3 +725,37 @@ fn s_schema_added_to_a_recording_is_an_expected_failure_only_at_a_marked_violati
     sorted.sort();
     assert_eq!(keys, sorted);
 }
+
+#[test]
+fn rpc_codes_a_legacy_servers_refusal_of_a_modern_probe_is_legacy() {
+    // What an official SDK client does against a 2025-11-25 server over
+    // HTTP: server/discover first, refused as a legacy server refuses a
+    // request without a session (400, -32000), then initialize.
+    let transcript = serde_json::json!([
+        {"message": {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}},
+         "http": {"method": "POST", "headers": {"MCP-Protocol-Version": "2026-07-28"}}},
+        {"message": {"jsonrpc": "2.0", "id": 0, "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}},
+         "http": {"status": 400}},
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}}
+    ]);
+    let imported = import::read("probe.json", &transcript.to_string()).expect("a transcript");
+    let lane = &imported.lanes[0];
+    let refusal = messages(lane)[1];
+    assert!(refusal.legacy, "the legacy server's refusal is legacy");
+    let verdicts = check::grade_recorded(lane);
+    assert_ne!(
+        outcome(&verdicts, "RPC-CODES"),
+        Outcome::Fail,
+        "{:?}",
+        failures(&verdicts)
+    );
+    // A modern server's refusal keeps its era: a legacy code there fails.
+    let modern = serde_json::json!([
+        {"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "x", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}},
+        {"jsonrpc": "2.0", "id": 0, "error": {"code": -32000, "message": "no"}}
+    ]);
+    let imported = import::read("modern.json", &modern.to_string()).expect("a transcript");
+    let verdicts = check::grade_recorded(&imported.lanes[0]);
+    assert_eq!(outcome(&verdicts, "RPC-CODES"), Outcome::Fail);
+}

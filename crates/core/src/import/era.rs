@@ -4,7 +4,9 @@
 //! `notifications/initialized` are legacy (the revision the handshake
 //! settled on); `server/discover`, a `_meta` with a protocol version, or an
 //! `MCP-Protocol-Version` header naming 2026-07-28 are modern; a response
-//! has its request's era; anything else the era of the conversation so far
+//! has its request's era, but for a legacy server's refusal of a modern
+//! probe (an error no modern server sends, in a lane that then shakes
+//! hands with `initialize`), which is legacy; anything else the era of the conversation so far
 //! (legacy once an initialize was seen, else modern if nothing in the lane
 //! is an initialize).
 
@@ -12,7 +14,7 @@ use serde_json::Value;
 
 use super::build::Entry;
 use crate::protocol::version::Era;
-use crate::protocol::{meta, methods, ProtocolVersion};
+use crate::protocol::{meta, methods, ErrorCode, ProtocolVersion};
 use crate::transport::http;
 
 /// Each entry's revision (`2026-07-28`, or the legacy revision of its
@@ -68,6 +70,20 @@ pub(super) fn revisions(entries: &[Entry], json: &[Option<Value>]) -> Vec<Protoc
         } else if name == Some(methods::DISCOVER) || has_meta_version {
             ProtocolVersion::modern()
         } else if let Some((_, request_method, revision)) = answered {
+            // A legacy server's refusal of a modern probe (the lane then
+            // shakes hands with `initialize`): an error no modern server
+            // sends is the legacy server's, in its era (E-TERMS).
+            let code = body
+                .and_then(|b| b.get("error"))
+                .and_then(|e| e.get("code"))
+                .and_then(Value::as_i64);
+            let refused_by_legacy = lane_legacy
+                && revision.era() == Era::Modern
+                && code.is_some_and(|c| !ErrorCode(c).is_recognized_modern());
+            if refused_by_legacy {
+                out.push(legacy(&session));
+                continue;
+            }
             if *request_method == methods::INITIALIZE {
                 let settled = body
                     .and_then(|b| b.get("result"))
