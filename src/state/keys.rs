@@ -41,7 +41,7 @@ pub fn action(name: &str) -> Option<Action> {
         "faster" => Action::Faster,
         "slower" => Action::Slower,
         "help" => Action::Help(true),
-        "editor" => Action::ToggleEditor,
+        "editor" => Action::ShowEditor(true),
         "close-inspector" => Action::Inspect(None),
         _ => return None,
     })
