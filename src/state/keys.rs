@@ -59,6 +59,11 @@ mod tests {
                 "{key:?} names {name:?}, which is no action"
             );
         }
+        // E opens the editor (never closes it: it puts the cursor there).
+        let editor = KEYS.iter().filter(|(k, _)| *k == "e" || *k == "E");
+        for (_, name) in editor {
+            assert!(matches!(action(name), Some(Action::ShowEditor(true))));
+        }
         for key in OFF_CONTROL {
             assert!(KEYS.iter().any(|(k, _)| k == key), "{key:?} is not in KEYS");
         }
