@@ -608,3 +608,45 @@ pub fn elements(root: &web_sys::Element, selector: &str) -> Vec<web_sys::Element
         })
         .unwrap_or_default()
 }
+
+/// A yes/no option the person set earlier in this browser (`localStorage`),
+/// if any.
+pub fn remembered(key: &str) -> Option<bool> {
+    let storage = web_sys::window()?.local_storage().ok().flatten()?;
+    match storage.get_item(key).ok().flatten()?.as_str() {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Remembers a yes/no option in this browser (nothing when storage is off).
+pub fn remember(key: &str, on: bool) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(key, if on { "1" } else { "0" });
+    }
+}
+
+/// Focuses the element with test id `test_id` in `root` once it is there
+/// (an island draws on a later turn): tries every 50 ms for two seconds.
+pub fn focus_soon(root: &web_sys::Element, test_id: &'static str) {
+    fn attempt(root: web_sys::Element, test_id: &'static str, left: u32) {
+        let found = root
+            .query_selector(&format!("[data-testid=\"{test_id}\"]"))
+            .ok()
+            .flatten()
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        match found {
+            Some(el) => {
+                let _ = el.focus();
+            }
+            None if left > 0 => {
+                gloo::timers::callback::Timeout::new(50, move || attempt(root, test_id, left - 1))
+                    .forget();
+            }
+            None => {}
+        }
+    }
+    let root = root.clone();
+    gloo::timers::callback::Timeout::new(0, move || attempt(root, test_id, 40)).forget();
+}

@@ -66,6 +66,9 @@ pub struct EditorState {
     pub replaced: u32,
     /// What the core says about it.
     pub lint: Shared<Lint>,
+    /// The arguments form of a `tools/call` of the server's tools, read
+    /// from the text after every change (the text is the one source).
+    pub form: Shared<Option<editor::arguments_form::Form>>,
     /// HTTP request headers (prefilled from the body).
     pub headers: Shared<Vec<(String, String)>>,
     /// The person changed a header: keep the table until "from body".
@@ -88,6 +91,9 @@ pub struct EditorState {
     pub layout: Shared<Layout>,
     /// A message for the person, and whether it is an error.
     pub notice: Option<(String, bool)>,
+    /// After each Send, give the request in the text the next unused id
+    /// (so sending again is a new request, not a reuse).
+    pub bump_id: bool,
 }
 
 /// Everything a person can do in the editor.
@@ -130,6 +136,13 @@ pub enum EditorAction {
     Answer(usize, usize),
     /// Close the notice.
     Dismiss,
+    /// Bump the id after each Send, or leave it.
+    BumpId(bool),
+    /// A control of the arguments form changed: the argument's name and
+    /// what the control holds now.
+    Argument(String, String),
+    /// Set every absent argument that has a default to it.
+    FillDefaults,
     /// Draw the newest exchanges in the lane (dispatched right after a
     /// send has shown its reply, so the reply never waits for the lane).
     Lane,
@@ -171,6 +184,7 @@ impl EditorState {
             text: Rc::from(""),
             replaced: 0,
             lint: Shared::new(Lint::default()),
+            form: Shared::new(None),
             headers: Shared::new(Vec::new()),
             headers_edited: false,
             revision,
@@ -182,6 +196,7 @@ impl EditorState {
             lane: Shared::new(lane),
             lane_sent: 0,
             notice: None,
+            bump_id: false,
         };
         state.template();
         state
@@ -322,6 +337,7 @@ impl EditorState {
             self.headers = Shared::new(editor::headers_for(&text));
         }
         self.lint = Shared::new(lint);
+        self.form = Shared::new(self.session.borrow().arguments_form(&text));
         self.text = text.into();
     }
 
@@ -442,8 +458,49 @@ impl EditorState {
         self.history = Shared::new(history);
         self.shown = Some(first);
         self.notice = None;
-        // The id is used now: sending the same text again gets a warning.
+        self.after_send();
+    }
+
+    /// After a send: the next unused id in the text when asked for, else
+    /// the lint again (the id is used now: the same text again gets a
+    /// warning).
+    fn after_send(&mut self) {
+        if self.bump_id {
+            let fresh = self.session.borrow().fresh_id();
+            if let Some(text) = editor::with_id(&self.text, fresh) {
+                self.replace_text(text);
+                return;
+            }
+        }
         self.lint = Shared::new(self.session.borrow().lint(&self.text));
+    }
+
+    /// Writes what a form control holds into the text's arguments, or
+    /// says why it cannot.
+    fn argument(&mut self, name: &str, input: &str) {
+        use editor::arguments_form::{set_argument, value_of, FormError};
+        let Some(field) = self
+            .form
+            .as_ref()
+            .and_then(|f| f.fields.iter().find(|f| f.name == name))
+        else {
+            return;
+        };
+        match value_of(&field.control, input).and_then(|v| set_argument(&self.text, name, v)) {
+            Ok(text) => {
+                self.notice = None;
+                self.replace_text(text);
+            }
+            Err(why) => {
+                let key = match why {
+                    FormError::NotANumber => "editor.form_not_number",
+                    FormError::NotAnInteger => "editor.form_not_integer",
+                    FormError::InputNotJson => "editor.form_not_json",
+                    _ => "editor.form_text_not_json",
+                };
+                self.notice = Some((crate::i18n::tf(key, &[("name", name)]), true));
+            }
+        }
     }
 
     /// The two replies diffed: the chosen ones, else the last two.
@@ -596,6 +653,17 @@ impl EditorState {
                 next.edit_with(answer);
             }
             EditorAction::Dismiss => next.notice = None,
+            EditorAction::BumpId(on) => next.bump_id = on,
+            EditorAction::Argument(name, input) => next.argument(&name, &input),
+            EditorAction::FillDefaults => {
+                let filled = next
+                    .form
+                    .as_ref()
+                    .and_then(|form| editor::arguments_form::fill_defaults(&next.text, form));
+                if let Some(text) = filled {
+                    next.replace_text(text);
+                }
+            }
             EditorAction::Lane => next.extend_lane(),
             EditorAction::Remote(url) => {
                 next.target = Target::Remote;
@@ -624,7 +692,7 @@ impl EditorState {
                 next.history = Shared::new(history);
                 next.shown = Some(first);
                 next.notice = blocked.map(|why| (why, true));
-                next.lint = Shared::new(next.session.borrow().lint(&next.text));
+                next.after_send();
             }
         }
     }

@@ -327,7 +327,19 @@ impl LiveRun {
 
     /// The timeline so far (the page draws it as it grows).
     pub fn timeline(&self) -> Timeline {
-        let ended_at_ms = self.rec.events().last().map(|e| e.at_ms).unwrap_or(0);
+        // The run ends when its last message arrives, not when it is sent:
+        // the next flow of the merged lane starts after it, so no arrow
+        // runs on through the next flow's exchanges.
+        let ended_at_ms = self
+            .rec
+            .events()
+            .iter()
+            .map(|e| {
+                e.at_ms
+                    .max(e.message().and_then(|m| m.delivered_at_ms).unwrap_or(0))
+            })
+            .max()
+            .unwrap_or(0);
         let outcome = if self.problems.is_empty() {
             t("live.outcome")
         } else {
@@ -492,6 +504,30 @@ mod tests {
             Outcome::NotApplicable,
             "S-SCHEMA is said to be checked elsewhere"
         );
+    }
+
+    #[test]
+    fn every_arrow_of_the_merged_lane_arrives_before_the_next_flow_begins() {
+        let checked = check_against("deploy-console", Vec::new(), None);
+        let timeline = &checked.runs[0].timeline;
+        let starts: Vec<u64> = timeline
+            .events
+            .iter()
+            .filter(|e| e.rules.is_empty() && matches!(e.kind, EventKind::Decision { .. }))
+            .filter(|e| e.note.starts_with("Flow "))
+            .map(|e| e.at_ms)
+            .collect();
+        assert!(starts.len() > 1, "{starts:?}");
+        for (e, m) in timeline.messages() {
+            if let Some(arrives) = m.delivered_at_ms {
+                assert!(
+                    !starts.iter().any(|s| *s > e.at_ms && *s < arrives),
+                    "{} sent at {} arrives at {arrives}, after a flow starts",
+                    m.label,
+                    e.at_ms
+                );
+            }
+        }
     }
 
     #[test]

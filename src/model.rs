@@ -9,6 +9,8 @@ use std::rc::Rc;
 
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, MessageKind, Side, Timeline};
 
+pub mod labels;
+
 /// Width of a lane's diagram in SVG user units (it scales with its box).
 pub const LANE_WIDTH: f64 = 320.0;
 /// x of the client column.
@@ -430,7 +432,7 @@ pub fn marker_text(event: &Event) -> String {
         EventKind::Message(m) => m.label.clone(),
         _ => first_clause(&crate::i18n::event_note(event)),
     };
-    truncate(&text, MARKER_CHARS)
+    fit_columns(&text, MARKER_CHARS)
 }
 
 /// The first clause of a sentence (up to a colon or semicolon), or the
@@ -443,7 +445,8 @@ fn first_clause(note: &str) -> String {
     note[..cut].trim_end_matches('.').to_string()
 }
 
-/// How many characters of a marker text fit beside its column.
+/// How many columns of a marker text fit beside its column (a wide, CJK
+/// character takes two).
 pub const MARKER_CHARS: usize = 30;
 /// How many characters of an arrow label fit between the columns.
 pub const LABEL_CHARS: usize = 34;
@@ -457,6 +460,39 @@ pub fn truncate(text: &str, max: usize) -> String {
         out.push('…');
         out
     }
+}
+
+/// Whether a character takes two columns (CJK and other wide scripts).
+fn wide(c: char) -> bool {
+    c > '\u{2e7f}'
+}
+
+/// `text` cut to `columns` columns (a wide, CJK character takes two),
+/// with an ellipsis when cut.
+pub fn fit_columns(text: &str, columns: usize) -> String {
+    let width = |c: char| if wide(c) { 2 } else { 1 };
+    if text.chars().map(width).sum::<usize>() <= columns {
+        return text.to_string();
+    }
+    let mut used = 0;
+    let mut out = String::new();
+    for c in text.chars() {
+        used += width(c);
+        if used > columns.saturating_sub(1) {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('\u{2026}');
+    out
+}
+
+/// About how wide `text` is in the diagram's 11px monospace font, in SVG
+/// units (a wide character as its font draws it, under two narrow ones).
+pub fn text_width(text: &str) -> f64 {
+    text.chars()
+        .map(|c| if wide(c) { 11.6 } else { 6.65 })
+        .sum()
 }
 
 /// The wire text pretty-printed when it is JSON, else as it is; a

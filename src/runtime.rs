@@ -195,6 +195,9 @@ fn arrive(root: &Element, arrival: &Arrival) {
                 let _ = el.focus();
             }
         }
+    } else if arrival.editor {
+        // Asked for with E (focus on no control): the cursor in the text.
+        crate::browser::focus_soon(root, "editor-text");
     }
 }
 

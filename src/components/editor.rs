@@ -26,10 +26,12 @@ use crate::i18n::{self, t, tf};
 use crate::model::Shared;
 use crate::state::{Lane, STEP_MS};
 
+mod arguments_form;
 mod exchange_history;
 mod header_table;
 mod reply_pane;
 
+use arguments_form::arguments_form;
 use exchange_history::history;
 use header_table::header_table;
 use reply_pane::reply_pane;
@@ -160,6 +162,9 @@ fn remote_row(d: &Dispatch, url: &str) -> Html {
     }
 }
 
+/// Where this browser remembers "bump the id after each Send".
+const BUMP_ID_KEY: &str = "mcp-lanes.editor.bump-id";
+
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
     crate::components::select_language(use_context());
@@ -170,14 +175,18 @@ pub fn Editor(props: &EditorProps) -> Html {
         let viewed = viewed.clone();
         let initial = props.initial.clone();
         let files = props.files.clone();
-        use_reducer(move || match (initial, viewed) {
-            (Some(link), lane) => {
-                EditorState::from_link(&link, lane.as_ref().map(|l| &l.setup.server), &files)
-            }
-            (None, Some(lane)) => EditorState::new(Target::Viewed, lane.setup.server.clone()),
-            (None, None) => {
-                EditorState::new(Target::Preset("deploy-console"), presets::deploy_console())
-            }
+        use_reducer(move || {
+            let mut state = match (initial, viewed) {
+                (Some(link), lane) => {
+                    EditorState::from_link(&link, lane.as_ref().map(|l| &l.setup.server), &files)
+                }
+                (None, Some(lane)) => EditorState::new(Target::Viewed, lane.setup.server.clone()),
+                (None, None) => {
+                    EditorState::new(Target::Preset("deploy-console"), presets::deploy_console())
+                }
+            };
+            state.bump_id = crate::browser::remembered(BUMP_ID_KEY).unwrap_or(false);
+            state
         })
     };
     // Report the content for the permalink, 300 ms after the last change
@@ -291,6 +300,14 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
 
+    let on_bump = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            crate::browser::remember(BUMP_ID_KEY, input.checked());
+            d.dispatch(EditorAction::BumpId(input.checked()));
+        })
+    };
     let lint = &state.lint;
     let toggles = Capability::ALL.iter().map(|&cap| {
         let onchange = {
@@ -418,6 +435,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                         { t("editor.keys") }
                     </p>
                     { lint_view(lint) }
+                    { arguments_form(&d, state.form.as_ref()) }
                     if state.transport == TransportKind::Http {
                         { header_table(&d, &state.headers, state.headers_edited, state.http_session()) }
                     }
@@ -427,6 +445,10 @@ pub fn Editor(props: &EditorProps) -> Html {
                         <span class="hint">
                             { tf("editor.send_hint", &[("server", &crate::i18n::peer_label(&state.server_label())), ("transport", transport)]) }
                         </span>
+                        <label class="check">
+                            <input type="checkbox" data-testid="editor-bump-id" checked={state.bump_id} onchange={on_bump} />
+                            { t("editor.bump_id") }
+                        </label>
                     </div>
                     if let Some((words, error)) = &state.notice {
                         <div class={if *error { "notice" } else { "notice info" }} data-testid="editor-notice"

@@ -226,7 +226,18 @@ pub(super) fn listen(inner: &Rc<Inner>) {
             };
             if let Some(action) = crate::shortcuts::action_for(event) {
                 event.prevent_default();
+                // E: the editor, with the cursor in its text (a hand-over
+                // to the full bundle puts it there on arrival).
+                let editor = matches!(action, Action::ShowEditor(true));
+                if editor {
+                    if let Some(el) = active_element(inner) {
+                        let _ = el.blur();
+                    }
+                }
                 dispatch(inner, action);
+                if editor {
+                    crate::browser::focus_soon(&inner.root, "editor-text");
+                }
             }
         }));
     }

@@ -41,7 +41,7 @@ pub fn action(name: &str) -> Option<Action> {
         "faster" => Action::Faster,
         "slower" => Action::Slower,
         "help" => Action::Help(true),
-        "editor" => Action::ToggleEditor,
+        "editor" => Action::ShowEditor(true),
         "close-inspector" => Action::Inspect(None),
         _ => return None,
     })
@@ -58,6 +58,11 @@ mod tests {
                 action(name).is_some(),
                 "{key:?} names {name:?}, which is no action"
             );
+        }
+        // E opens the editor (never closes it: it puts the cursor there).
+        let editor = KEYS.iter().filter(|(k, _)| *k == "e" || *k == "E");
+        for (_, name) in editor {
+            assert!(matches!(action(name), Some(Action::ShowEditor(true))));
         }
         for key in OFF_CONTROL {
             assert!(KEYS.iter().any(|(k, _)| k == key), "{key:?} is not in KEYS");

@@ -7,9 +7,11 @@ use crate::i18n::{self, t, tf};
 use maud::{html, Markup};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
 
+use crate::model::labels::{self, Arrow, Rect, Spot};
 use crate::model::{
-    clock, column_x, duration, event_kind_name, event_side, event_title, kind_name, lock_spans,
-    marker_text, truncate, Layout, CLIENT_X, LABEL_CHARS, LANE_WIDTH, SERVER_X, TOP,
+    clock, column_x, duration, event_kind_name, event_side, event_title, fit_columns, kind_name,
+    lock_spans, marker_text, text_width, truncate, Layout, CLIENT_X, LABEL_CHARS, LANE_WIDTH,
+    SERVER_X, TOP,
 };
 
 /// What the diagram draws.
@@ -72,19 +74,6 @@ pub fn arrow_head(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
     )
 }
 
-/// Where a message's label goes: (x, baseline y, text-anchor).
-pub fn label_spot(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, &'static str) {
-    let x1 = column_x(message.from);
-    let (x2, y2, delivered) = arrow_end(layout, message, y1);
-    if delivered {
-        ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 5.0, "middle")
-    } else if message.from == Side::Client {
-        (x1 + 10.0, y1 - 5.0, "start")
-    } else {
-        (x1 - 10.0, y1 - 5.0, "end")
-    }
-}
-
 /// The label text of an arrow (a warning sign on deliberately broken ones).
 pub fn label_text(message: &MessageEvent) -> String {
     let label = crate::model::visible_controls(&truncate(&message.label, LABEL_CHARS));
@@ -98,17 +87,123 @@ pub fn label_text(message: &MessageEvent) -> String {
 /// Advance of one character of the 11px monospace label font.
 pub const CHAR_W: f64 = 6.65;
 
-/// An arrow's label chip: its left edge, its text and its width.
-pub fn chip(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, String, f64) {
-    let (x, _, anchor) = label_spot(layout, message, y1);
-    let text = label_text(message);
-    let width = text.chars().count() as f64 * CHAR_W + 6.0;
-    let left = match anchor {
-        "start" => x - 3.0,
-        "end" => x - width + 3.0,
-        _ => x - width / 2.0,
+/// A placed label: where it goes, its text and its chip's width.
+#[derive(Debug, Clone)]
+pub struct Label {
+    /// Where it goes.
+    pub spot: Spot,
+    /// What it says.
+    pub text: String,
+    /// Its chip's width.
+    pub width: f64,
+}
+
+/// A marker's glyph and words as boxes, for the labels to keep off.
+fn marker_boxes(event: &Event, y: f64) -> [Rect; 2] {
+    let (gx, tx, ty, anchor) = marker_spot(&event.kind, y);
+    let width = text_width(&marker_text(event));
+    let left = if anchor == "end" { tx - width } else { tx };
+    let glyph = if matches!(event.kind, EventKind::HostKill) {
+        // The kill line runs between the columns, under its words.
+        Rect {
+            x: CLIENT_X,
+            y: y - 7.0,
+            w: SERVER_X - CLIENT_X,
+            h: 14.0,
+        }
+    } else {
+        Rect {
+            x: gx - 7.0,
+            y: y - 7.0,
+            w: 14.0,
+            h: 14.0,
+        }
     };
-    (left, text, width)
+    [
+        glyph,
+        Rect {
+            x: left,
+            y: ty - 9.0,
+            w: width,
+            h: 12.0,
+        },
+    ]
+}
+
+/// Every arrow label of the lane, by event index, placed off the markers'
+/// words, the gaps' pills and each other ([`labels::place`]); every event
+/// counts, drawn yet or not, so a label stays put while the run plays.
+pub fn labels(d: &Diagram) -> Vec<Option<Label>> {
+    let (layout, n) = (d.layout, d.row);
+    let mut obstacles: Vec<Rect> = Vec::new();
+    for g in &layout.gaps {
+        let width = gap_width(&tf("diagram.later", &[("time", &duration(g.ms))]));
+        obstacles.push(Rect {
+            x: LANE_WIDTH / 2.0 - width / 2.0,
+            y: g.y - 8.0,
+            w: width,
+            h: 16.0,
+        });
+    }
+    let mut arrows: Vec<(usize, Arrow, String)> = Vec::new();
+    for e in &d.timeline.events {
+        let y = layout.event_y(n, e.index);
+        match e.message() {
+            Some(m) if m.sender().is_some() => {
+                let text = label_text(m);
+                let width = text.chars().count() as f64 * CHAR_W + 6.0;
+                let (x2, y2, delivered) = arrow_end(layout, m, y);
+                let x1 = column_x(m.from);
+                if !delivered {
+                    let lost = text_width(&t("diagram.lost"));
+                    let left = if x2 >= x1 { x2 + 9.0 } else { x2 - 9.0 - lost };
+                    obstacles.push(Rect {
+                        x: left,
+                        y: y2 - 5.0,
+                        w: lost,
+                        h: 12.0,
+                    });
+                }
+                arrows.push((
+                    e.index,
+                    Arrow {
+                        x1,
+                        y1: y,
+                        x2,
+                        y2,
+                        delivered,
+                        width,
+                    },
+                    text,
+                ));
+            }
+            Some(m) => {
+                let width = (label_text(m).chars().count() + 2) as f64 * CHAR_W + 6.0;
+                obstacles.push(Rect {
+                    x: UNDECIDED_X - width / 2.0,
+                    y: y - 7.0,
+                    w: width,
+                    h: 27.0,
+                });
+            }
+            None => obstacles.extend(marker_boxes(e, y)),
+        }
+    }
+    let spots = labels::place(
+        &arrows.iter().map(|(_, a, _)| *a).collect::<Vec<_>>(),
+        &obstacles,
+    );
+    let mut out: Vec<Option<Label>> = vec![None; d.timeline.events.len()];
+    for ((index, a, text), spot) in arrows.into_iter().zip(spots) {
+        if let Some(slot) = out.get_mut(index) {
+            *slot = Some(Label {
+                spot,
+                text,
+                width: a.width,
+            });
+        }
+    }
+    out
 }
 
 /// A message arrow's classes.
@@ -209,17 +304,24 @@ pub fn message_aria(event: &Event, message: &MessageEvent, delivered: bool) -> S
     )
 }
 
-fn message_arrow(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64, time: u64) -> Markup {
+fn message_arrow(
+    d: &Diagram,
+    event: &Event,
+    message: &MessageEvent,
+    y1: f64,
+    time: u64,
+    label: Option<&Label>,
+) -> Markup {
     let n = d.index;
     let x1 = column_x(message.from);
     let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
     let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
-    let (_, label_y, _) = label_spot(d.layout, message, y1);
+    let (chip_x, label_y, chip_w) =
+        label.map_or((x1, y1, 0.0), |l| (l.spot.left, l.spot.y, l.width));
     let selected = d.selected == Some(event.index);
     let class = message_class(message, delivered, arrived, selected);
     let kind = kind_name(message.kind);
     let aria = message_aria(event, message, delivered);
-    let (chip_x, _, chip_w) = chip(d.layout, message, y1);
     let from = d.layout.position_of(event.at_ms);
     let to = d.layout.len();
     let flight = match message.delivered_at_ms {
@@ -262,26 +364,6 @@ pub const UNDECIDED_X: f64 = (CLIENT_X + SERVER_X) / 2.0;
 
 /// Characters of the note under an undecided message (9px font).
 const UNDECIDED_NOTE_CHARS: usize = 44;
-
-/// `text` cut to `columns` columns (a wide, CJK character takes two),
-/// with an ellipsis when cut.
-fn fit_columns(text: &str, columns: usize) -> String {
-    let width = |c: char| if c > '\u{2e7f}' { 2 } else { 1 };
-    if text.chars().map(width).sum::<usize>() <= columns {
-        return text.to_string();
-    }
-    let mut used = 0;
-    let mut out = String::new();
-    for c in text.chars() {
-        used += width(c);
-        if used > columns.saturating_sub(1) {
-            break;
-        }
-        out.push(c);
-    }
-    out.push('\u{2026}');
-    out
-}
 
 /// Why the sender of `message` is not known, in the page's language.
 pub fn undecided_why(message: &MessageEvent) -> Option<String> {
@@ -333,9 +415,9 @@ fn undecided_message(d: &Diagram, event: &Event, message: &MessageEvent, y: f64)
     }
 }
 
-fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) -> Markup {
-    let (x, y, anchor) = label_spot(d.layout, message, y1);
-    let (left, text, width) = chip(d.layout, message, y1);
+fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, label: &Label) -> Markup {
+    let Spot { x, y, anchor, left } = label.spot;
+    let (text, width) = (&label.text, label.width);
     let selected = d.selected == Some(event.index);
     let class = classes(&[
         Some("chip"),
@@ -347,7 +429,7 @@ fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, y1: f64) ->
     html! {
         g class=(class) data-show=[show(d, from, d.layout.len())]
             data-for=[d.complete.then(|| format!("{}:{}", d.index, event.index))] {
-            rect x=(f(left)) y=(f(y - 10.5)) width=(f(width)) height="14" rx="3" {}
+            rect x=(f(left)) y=(f(y - labels::CHIP_ABOVE)) width=(f(width)) height=(f(labels::CHIP_H)) rx="3" {}
             text x=(f(x)) y=(f(y)) text-anchor=(anchor) { (text) }
         }
     }
@@ -479,6 +561,8 @@ pub fn diagram(d: &Diagram) -> Markup {
     let height = layout.height;
     let visible = |e: &Event| d.complete || time.is_some_and(|t| e.at_ms <= t);
     let len = layout.len();
+    let placed = labels(d);
+    let label_of = |e: &Event| placed.get(e.index).and_then(Option::as_ref);
     let transport = timeline.transport.name();
     html! {
         svg class="lane-svg" viewBox=(format!("0 0 {} {}", f(LANE_WIDTH), f(height)))
@@ -531,13 +615,13 @@ pub fn diagram(d: &Diagram) -> Markup {
                 @let y = layout.event_y(n, e.index);
                 @match (&e.kind, time) {
                     (EventKind::Message(m), Some(_)) if m.sender().is_none() => { (undecided_message(d, e, m, y)) }
-                    (EventKind::Message(m), Some(t)) => { (message_arrow(d, e, m, y, t)) }
+                    (EventKind::Message(m), Some(t)) => { (message_arrow(d, e, m, y, t, label_of(e))) }
                     _ => { (marker(d, e, y)) }
                 }
             }
             g class="labels" aria-hidden="true" {
                 @for e in timeline.events.iter().filter(|e| visible(e)) {
-                    @if let Some(m) = e.message().filter(|m| m.sender().is_some()) { (message_label(d, e, m, layout.event_y(n, e.index))) }
+                    @if let (Some(m), Some(l)) = (e.message().filter(|m| m.sender().is_some()), label_of(e)) { (message_label(d, e, m, l)) }
                 }
             }
             g class="verdicts" {

@@ -83,6 +83,14 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
                 <span class="hint" data-testid="reply-versions">{ versions(n, &sent.method, ex) }</span>
             </p>
             <p class="note" data-testid="reply-note">{ i18n::note(&ex.note) }</p>
+            if let Some(at) = ex.wire_error {
+                <p class="note" data-testid="reply-wire-error" data-line={at.typed.0.to_string()} data-column={at.typed.1.to_string()}>
+                    { i18n::tf("editor.wire_error", &[
+                        ("sent_line", &at.sent.0.to_string()), ("sent_column", &at.sent.1.to_string()),
+                        ("line", &at.typed.0.to_string()), ("column", &at.typed.1.to_string()),
+                    ]) }
+                </p>
+            }
             if ex.badge == Badge::InputRequired {
                 <button type="button" class="primary" data-testid="answer-retry"
                     onclick={on_click(d, move || EditorAction::AnswerAndRetry(n))}>{ i18n::t("editor.answer_retry") }</button>

@@ -195,3 +195,79 @@ pub(super) fn compact(json: &str) -> String {
     }
     out
 }
+
+/// `text` with the id of the request it holds replaced by `id`, the rest
+/// as written (spacing, key order, other values): the "bump the id after
+/// each Send" option. `None` when the text is not a JSON-RPC request
+/// (no method, no id, not JSON).
+pub fn with_id(text: &str, id: i64) -> Option<String> {
+    if text.len() > super::MAX_REQUEST_BYTES {
+        return None;
+    }
+    let value: Value = serde_json::from_str(text).ok()?;
+    value.get("method")?;
+    value.get("id")?;
+    let (start, end) = top_level_value(text, "id")?;
+    Some(format!("{}{id}{}", &text[..start], &text[end..]))
+}
+
+/// The byte span of the value of member `key` of the top-level object in
+/// valid JSON `text` (the first such member).
+fn top_level_value(text: &str, key: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let string_end = |from: usize| -> Option<usize> {
+        // `from` is an opening quote: the index after the closing one.
+        let mut i = from + 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'"' => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+        None
+    };
+    let skip_ws = |mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'"' => {
+                let end = string_end(i)?;
+                let after = skip_ws(end);
+                if depth == 1 && bytes.get(after) == Some(&b':') && &text[i + 1..end - 1] == key {
+                    let start = skip_ws(after + 1);
+                    let stop = if bytes.get(start) == Some(&b'"') {
+                        string_end(start)?
+                    } else {
+                        let mut j = start;
+                        while j < bytes.len()
+                            && !matches!(bytes[j], b',' | b'}' | b']')
+                            && !bytes[j].is_ascii_whitespace()
+                        {
+                            j += 1;
+                        }
+                        j
+                    };
+                    return Some((start, stop));
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}

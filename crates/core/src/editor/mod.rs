@@ -8,8 +8,10 @@
 //! API boundary: the UI uses [`EditorSession`] (send, history, timeline) and
 //! the free functions re-exported here; the files are
 //! `lint.rs` (checks), `templates.rs`, `edits.rs` (toggles and builders),
-//! `session.rs` and `reply.rs` (describing an exchange).
+//! `session.rs` and `reply.rs` (describing an exchange), `arguments_form.rs`
+//! (a `tools/call`'s arguments as a form built from the tool's schema).
 
+pub mod arguments_form;
 mod edits;
 mod lint;
 mod reply;
@@ -20,13 +22,14 @@ use serde_json::Value;
 
 pub use edits::{
     answer_and_retry, answer_server_request, declared, headers_for, set_capability, set_version,
+    with_id,
 };
 /// The client of the editor's lane: the person at the editor (a view says
 /// it in its own language).
 pub const CLIENT_LABEL: &str = "you (the editor)";
 
 pub use lint::{lint, lint_for, Lint, ParseProblem, Warning};
-pub use reply::{check_reply, Badge, Exchange, ServerMessage};
+pub use reply::{check_reply, wire_error, Badge, Exchange, ServerMessage, WireError};
 pub use session::{EditorSession, RemoteAnswer};
 pub use templates::{methods, template_for, template_for_server, templates, Template};
 

@@ -91,6 +91,47 @@ pub struct Exchange {
     pub asked: String,
     /// The request reused an id already sent on its connection (RPC-ID).
     pub reused_id: bool,
+    /// Where the server's parse error points, when the wire text is laid
+    /// out differently from the text as typed (stdio sends one line).
+    pub wire_error: Option<WireError>,
+}
+
+/// A parse error the server met, at its place in the wire text and at the
+/// same place in the text as typed (1-based lines and columns, as the
+/// editor's lint reports them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireError {
+    /// (line, column) in the text sent.
+    pub sent: (usize, usize),
+    /// (line, column) in the text as typed.
+    pub typed: (usize, usize),
+}
+
+/// Where the parse error of `sent` lies in `typed`, when `sent` is `typed`
+/// laid out on one line with each line break as a space (what the editor
+/// sends on stdio): both have the same bytes at the same offsets, so the
+/// offset the parser stopped at is found in `typed` and counted there as
+/// the lint counts it. `None` when `sent` parses, equals `typed` or is not
+/// laid out so.
+pub fn wire_error(typed: &str, sent: &str) -> Option<WireError> {
+    if typed == sent || typed.len() != sent.len() || sent.contains('\n') {
+        return None;
+    }
+    let err = serde_json::from_str::<serde::de::IgnoredAny>(sent).err()?;
+    if err.line() != 1 {
+        return None;
+    }
+    let offset = err.column().min(typed.len());
+    let bytes = typed.as_bytes();
+    let start = bytes[..offset]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |p| p + 1);
+    let line = 1 + bytes[..start].iter().filter(|b| **b == b'\n').count();
+    Some(WireError {
+        sent: (1, err.column().max(1)),
+        typed: (line, (offset - start).max(1)),
+    })
 }
 
 /// One request sent and what came back, before [`describe`] sums it up.
@@ -154,6 +195,7 @@ pub(super) fn describe(exchanged: Exchanged) -> Exchange {
         revision,
         asked: String::new(),
         reused_id: false,
+        wire_error: None,
     }
 }
 

@@ -275,6 +275,13 @@ impl EditorSession {
             .collect()
     }
 
+    /// The arguments form of `text` when it calls one of this server's
+    /// tools ([`super::arguments_form::form_for`] with its schemas).
+    pub fn arguments_form(&self, text: &str) -> Option<super::arguments_form::Form> {
+        let config = self.config();
+        super::arguments_form::form_for(text, |name| config.tool(name).map(|t| &t.input_schema))
+    }
+
     /// An integer id not yet used on this connection (one more than the
     /// largest used so far), for templates.
     pub fn fresh_id(&self) -> i64 {
@@ -303,6 +310,7 @@ impl EditorSession {
         let mut exchange = self.exchange(text, headers);
         exchange.asked = asked;
         exchange.reused_id = reused;
+        exchange.wire_error = super::reply::wire_error(text, &exchange.sent);
         self.history.push(exchange.clone());
         exchange
     }

@@ -182,6 +182,31 @@ fn rpc_parse_editor_marks_line_and_column_and_server_answers_minus_32700() {
 }
 
 #[test]
+fn rpc_parse_editor_and_server_agree_on_where_a_missing_comma_is() {
+    let text = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1\n  \"method\": \"tools/list\"\n}";
+    let problem = lint(text).parse.unwrap();
+    assert_eq!((problem.line, problem.column), (4, 3), "the lint's place");
+    // stdio sends the text on one line: the server's place is mapped back.
+    let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Stdio);
+    let ex = s.send(text, None);
+    assert_eq!(ex.badge, Badge::Error(-32700));
+    let at = ex.wire_error.expect("mapped");
+    assert_eq!(at.typed, (problem.line, problem.column));
+    let said = ex.reply_json.unwrap()["error"]["message"].to_string();
+    let (line, column) = at.sent;
+    assert!(
+        said.contains(&format!("line {line} column {column}")),
+        "{said}"
+    );
+    // HTTP sends the text as typed: the server's place is the lint's.
+    let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Http);
+    let ex = s.send(text, None);
+    assert_eq!(ex.wire_error, None);
+    let said = ex.reply_json.unwrap()["error"]["message"].to_string();
+    assert!(said.contains("line 4 column 3"), "{said}");
+}
+
+#[test]
 fn rpc_invalid_editor_refuses_oversized_and_deeply_nested_input_cleanly() {
     let huge = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{{\"pad\":\"{}\"}}}}",
@@ -548,4 +573,26 @@ fn m_tool_input_editor_marks_arguments_that_break_the_schema_by_path() {
         .warnings
         .iter()
         .all(|w| w.rule != Some(rules::M_TOOL_INPUT)));
+}
+
+#[test]
+fn rpc_id_editor_bumps_only_the_request_id_keeping_the_text() {
+    let text = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\" : 7,\n  \"method\": \"tools/call\",\n  \"params\": {\"id\": 1, \"name\": \"a,}\\\"id\"}\n}";
+    let bumped = with_id(text, 8).unwrap();
+    assert_eq!(bumped, text.replace("\"id\" : 7", "\"id\" : 8"));
+    let text = r#"{"params":{"id":"x"},"id":"abc","jsonrpc":"2.0","method":"ping"}"#;
+    assert_eq!(
+        with_id(text, 3).unwrap(),
+        r#"{"params":{"id":"x"},"id":3,"jsonrpc":"2.0","method":"ping"}"#
+    );
+    // A notification, a response or broken text: nothing to bump.
+    assert_eq!(
+        with_id(
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            2
+        ),
+        None
+    );
+    assert_eq!(with_id(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, 2), None);
+    assert_eq!(with_id(r#"{"jsonrpc":"2.0","id":1,"#, 2), None);
 }
