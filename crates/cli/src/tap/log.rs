@@ -5,14 +5,15 @@
 //!
 //! The log runs on a thread of its own, fed a copy of each recorded entry:
 //! the bytes never wait for the grader. It grades the whole conversation
-//! each time, after taking every entry that came meanwhile, so that it
-//! falls behind by a batch, never by a message per grade. While the
+//! at most every 50 ms, with every entry that came meanwhile, so that a
+//! flood costs a grade per pause, not per message. While the
 //! conversation goes on, a request not answered yet is no failure; the
 //! last grade, when the server has exited, says everything.
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use mcp_lanes_core::check::{self, Outcome, Verdict};
 use mcp_lanes_core::import;
@@ -21,6 +22,10 @@ use serde_json::Value;
 
 use crate::i18n::Catalog;
 use crate::run::event_line;
+
+/// How long the log gathers messages before it grades them: lines come at
+/// most this late, and a flood costs a grade per pause, not per message.
+const PAUSE: Duration = Duration::from_millis(50);
 
 /// What the grader says of a request whose answer has not come (yet).
 const NO_ANSWER: &str = "no answer";
@@ -62,11 +67,19 @@ impl Log {
         let mut open = true;
         while let Ok(Fed::Entry(entry)) = from.recv() {
             self.entries.push(entry);
+            // What comes within the pause is graded with it: a grade reads
+            // the whole conversation, and a busy one must not take the CPU
+            // the bytes need.
+            let until = Instant::now() + PAUSE;
             let mut ended = false;
-            for more in from.try_iter() {
-                match more {
-                    Fed::Entry(entry) => self.entries.push(entry),
-                    Fed::End => ended = true,
+            while let Some(left) = until.checked_duration_since(Instant::now()) {
+                match from.recv_timeout(left) {
+                    Ok(Fed::Entry(entry)) => self.entries.push(entry),
+                    Ok(Fed::End) | Err(RecvTimeoutError::Disconnected) => {
+                        ended = true;
+                        break;
+                    }
+                    Err(RecvTimeoutError::Timeout) => break,
                 }
             }
             // A log that cannot be written: the conversation goes on.
