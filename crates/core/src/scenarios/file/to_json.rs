@@ -290,6 +290,26 @@ fn setup_value(s: &SetupDef) -> Value {
                     .put("event", "upgrade")
                     .put("to", to.as_str())
                     .done(),
+                ServerEventDef::Reply { at_ms, reply } => {
+                    let mut o = Obj::default();
+                    o.put("atMs", *at_ms)
+                        .put("event", "reply")
+                        .put("method", reply.method.as_str())
+                        .opt("tool", reply.tool.as_deref())
+                        .put("reply", reply.reply.clone())
+                        .opt("status", reply.status)
+                        .put("violation", reply.violation.text());
+                    scripted_tail(&mut o, &reply.note, &reply.rules)
+                }
+                ServerEventDef::Notify { at_ms, notice } => {
+                    let mut o = Obj::default();
+                    o.put("atMs", *at_ms)
+                        .put("event", "notify")
+                        .put("message", notice.message.clone())
+                        .opt("after", notice.after.as_deref())
+                        .opt("violation", notice.violation.as_ref().map(|v| v.text()));
+                    scripted_tail(&mut o, &notice.note, &notice.rules)
+                }
                 ServerEventDef::Changed { at_ms, change } => {
                     let (event, uri) = match change {
                         crate::server::ServerTrigger::ToolsChanged => ("tools-changed", None),
@@ -329,7 +349,8 @@ fn options_into(o: &mut Obj, options: &RequestOptions) {
     .opt(
         "retryOnMissingCapability",
         options.retry_on_missing_capability,
-    );
+    )
+    .opt("background", options.background.then_some(true));
 }
 
 fn step_value(s: &StepDef) -> Value {
@@ -451,6 +472,17 @@ fn step_value(s: &StepDef) -> Value {
             first.0.insert(k, v);
         }
         return first.done();
+    }
+    o.done()
+}
+
+/// The `note` and `rules` a scripted event ends with, when it has them.
+fn scripted_tail(o: &mut Obj, note: &crate::note::Note, rules: &[String]) -> Value {
+    if !note.text().is_empty() {
+        o.put("note", note.text());
+    }
+    if !rules.is_empty() {
+        o.put("rules", strings(rules));
     }
     o.done()
 }

@@ -81,6 +81,14 @@ pub(super) fn file(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Fi
                     at_ms: at.as_millis(),
                     to: server_names.name(config, &config.preset, servers::server),
                 },
+                ServerEvent::Reply(reply) => ServerEventDef::Reply {
+                    at_ms: at.as_millis(),
+                    reply: reply.clone(),
+                },
+                ServerEvent::Notify(notice) => ServerEventDef::Notify {
+                    at_ms: at.as_millis(),
+                    notice: notice.clone(),
+                },
             })
             .collect();
         defs.push(SetupDef {
@@ -274,11 +282,13 @@ fn action(step: &Step) -> ActionDef {
             version,
             retry_on_missing_capability,
             follow_cursor,
+            background,
         } => {
             let options = RequestOptions {
                 declare: declare.clone(),
                 version: version.clone(),
                 retry_on_missing_capability: (!retry_on_missing_capability).then_some(false),
+                background: *background,
             };
             let keys: Vec<&str> = params
                 .as_object()
