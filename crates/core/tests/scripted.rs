@@ -204,3 +204,43 @@ fn a_scripted_reply_needs_a_reason_and_known_rules() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn m_progress_spaced_over_the_tools_duration_with_the_result_at_its_end() {
+    for transport in ["stdio", "http"] {
+        let file = json!({
+            "format": "mcp-lanes-scenario/1",
+            "id": "t",
+            "servers": [{"id": "srv", "tools": [{"name": "slow", "progress": 3, "durationMs": 900,
+                "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]}],
+            "setups": [{"client": "plain", "server": "srv", "transport": transport, "steps": [
+                {"do": "call", "tool": "slow", "_meta": {"progressToken": "p"}},
+                {"do": "call", "tool": "slow", "arguments": {"n": "x"}}
+            ]}]
+        });
+        let t = run(&file);
+        let times: Vec<(u64, String)> = t
+            .messages()
+            .filter(|(_, m)| m.from == mcp_lanes_core::sim::Side::Server)
+            .map(|(e, m)| (e.at_ms, m.label.clone()))
+            .collect();
+        let at = |i: usize| times[i].0;
+        assert!(times[0].1.contains("notifications/progress"), "{times:?}");
+        // Sent at 20 ms: progress at 245, 470, 695; the result at 920.
+        assert_eq!(
+            [at(0), at(1), at(2), at(3)],
+            [245, 470, 695, 920],
+            "{transport}: {times:?}"
+        );
+        assert!(times[3].1.ends_with("result"), "{times:?}");
+        // A call refused by its inputSchema answers at once.
+        let sent = t
+            .messages()
+            .filter(|(_, m)| m.label.ends_with("tools/call"))
+            .map(|(e, _)| e.at_ms)
+            .nth(1)
+            .unwrap_or_default();
+        assert_eq!(at(4), sent + 20, "{transport}: {times:?}");
+        assert!(times[4].1.contains("isError"), "{times:?}");
+    }
+}

@@ -1034,6 +1034,8 @@ fn weather_desk() -> ServerConfig {
                 step(2.0, None),
                 step(3.0, Some("done")),
             ],
+            // Its progress arrives while it works, its result after 900 ms.
+            duration_ms: Some(900),
             ..Default::default()
         },
         simple("stations", "The weather stations.", "Oslo, Lyon, Porto."),

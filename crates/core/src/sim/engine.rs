@@ -22,6 +22,7 @@ use crate::server::{
 };
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::{ChannelConfig, TransportKind};
+use later::Later;
 
 /// Something scheduled to happen to the server at a given time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,6 +93,9 @@ enum Delivery {
     },
     ServerSees(ServerEvent),
     CloseAtServer,
+    /// A server message recorded when it is sent, later than the input
+    /// that caused it (a tool that works for a while, `later.rs`).
+    Later(Later),
 }
 
 struct Engine {
@@ -399,27 +403,51 @@ impl Engine {
     /// The server reads one stdio line: its side effects first, then its reply.
     fn server_handles_line(&mut self, server: &mut Server, line: &str) {
         let now = self.now;
+        let duration = later::duration_of(server, line);
         let reply = server.handle_text(now, &ConnId::stdio(), line);
+        let mut outputs = Vec::new();
         while let Some(out) = server.poll_output() {
+            outputs.push(out);
+        }
+        let works = reply.as_ref().is_some_and(|r| !later::at_once(&r.message));
+        if let (Some(duration), true) = (duration, works) {
+            self.space_out(duration, outputs, reply);
+            return;
+        }
+        for out in outputs {
             self.server_output(out);
         }
         if let Some(reply) = reply {
-            let text = reply.message.to_string();
-            let msg = message_event(Side::Server, &text, reply.revision.clone(), None, None);
-            let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
-            if self.lost(Side::Server) {
-                return;
-            }
-            self.schedule(
-                now.plus_millis(self.latency),
-                Delivery::ToClientText { text, event: index },
-            );
+            self.send_reply(reply);
         }
+    }
+
+    /// Records a stdio reply and schedules it to the client.
+    fn send_reply(&mut self, reply: crate::server::Reply) {
+        let text = reply.message.to_string();
+        let msg = message_event(Side::Server, &text, reply.revision.clone(), None, None);
+        let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
+        if self.lost(Side::Server) {
+            return;
+        }
+        self.schedule(
+            self.now.plus_millis(self.latency),
+            Delivery::ToClientText { text, event: index },
+        );
     }
 
     /// Records an HTTP response (or each event of an SSE response) and
     /// schedules it to the client.
-    fn http_response(&mut self, reply: HttpReply) {
+    fn http_response(&mut self, reply: HttpReply, duration: Option<u64>) {
+        if let Some(duration) = duration {
+            let body: Option<Value> = serde_json::from_str(&reply.response.body).ok();
+            let works = body.as_ref().is_some_and(|b| !later::at_once(b));
+            if works && !http::is_event_stream(&reply.response) {
+                let at = self.now.plus_millis(duration);
+                self.schedule(at, Delivery::Later(Later::Http(reply)));
+                return;
+            }
+        }
         let HttpReply {
             response,
             rules,
@@ -436,9 +464,23 @@ impl Engine {
         if http::is_event_stream(&response) {
             // Each SSE event is its own message on the stream.
             let ids = http::sse_event_ids(&response.body);
-            for (i, data) in http::sse_events(&response.body).into_iter().enumerate() {
+            let events = http::sse_events(&response.body);
+            let count = events.len();
+            for (i, data) in events.into_iter().enumerate() {
                 let mut info = info.clone();
                 info.event_id = ids.get(i).cloned().flatten();
+                if let Some(duration) = duration {
+                    let at = self.spaced(duration, i, count);
+                    let event = Later::Event {
+                        data,
+                        info,
+                        revision: revision.clone(),
+                        rules: rules.clone(),
+                        note: note.clone(),
+                    };
+                    self.schedule(at, Delivery::Later(event));
+                    continue;
+                }
                 let msg = message_event(Side::Server, &data, revision.clone(), None, Some(info));
                 let index = self.push(EventKind::Message(msg), rules.clone(), note.clone());
                 if !self.lost(Side::Server) {
@@ -603,6 +645,7 @@ impl Engine {
             }
             Delivery::ToServerHttp { request, event } => {
                 self.mark_delivered(event);
+                let duration = later::duration_of(server, &request.body);
                 if self.scripted_reply(&request.body, true, ProtocolVersion::modern()) {
                     return;
                 }
@@ -618,7 +661,7 @@ impl Engine {
                         self.server_output(out);
                     }
                 }
-                self.http_response(reply);
+                self.http_response(reply, duration);
                 for out in on_stream {
                     self.server_output(out);
                 }
@@ -660,6 +703,7 @@ impl Engine {
                 }
             },
             Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
+            Delivery::Later(later) => self.later(later),
         }
     }
 }
@@ -740,5 +784,6 @@ fn side_word(side: Side) -> Note {
     }
 }
 
+mod later;
 #[cfg(test)]
 mod tests;

@@ -293,6 +293,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         behaviour: None,
         errors: def.errors.clone().unwrap_or_default(),
         progress: def.progress.clone().unwrap_or_default(),
+        duration_ms: def.duration_ms,
     }
 }
 

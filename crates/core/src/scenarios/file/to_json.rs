@@ -219,6 +219,7 @@ fn tool_value(t: &ToolDef) -> Value {
                     .collect::<Vec<_>>()
             }),
         )
+        .opt("durationMs", t.duration_ms)
         .done()
 }
 

@@ -105,6 +105,8 @@ pub struct ToolDef {
     pub errors: Option<Vec<ToolFailure>>,
     /// Progress it reports when asked (M-PROGRESS).
     pub progress: Option<Vec<ProgressStep>>,
+    /// How long it works, in virtual ms (`durationMs`).
+    pub duration_ms: Option<u64>,
 }
 
 /// An elicitation question (MRTR on modern requests, elicitation/create in

@@ -210,6 +210,7 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
         result: differs(&tool.result_text, &DEFAULT_RESULT.to_string()),
         errors: (!tool.errors.is_empty()).then(|| tool.errors.clone()),
         progress: (!tool.progress.is_empty()).then(|| tool.progress.clone()),
+        duration_ms: tool.duration_ms,
     }
 }
 
