@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 21] = [
+const SCENARIOS: [&str; 22] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -27,6 +27,7 @@ const SCENARIOS: [&str; 21] = [
     "mrtr-sampling-roots",
     "subscriptions-listen",
     "tool-errors-pages-progress",
+    "scripted-server",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

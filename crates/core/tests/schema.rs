@@ -119,7 +119,8 @@ fn every_scenario_message_validates_against_its_revision() {
         );
     }
     assert!(
-        skips.len() <= 12,
+        // 12, and the three wrong messages scripted-server marks on purpose.
+        skips.len() <= 15,
         "too many messages skipped ({}), the schema check is losing its teeth:\n{}",
         skips.len(),
         listing.join("\n")

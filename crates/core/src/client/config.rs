@@ -141,6 +141,12 @@ pub enum Step {
         /// `nextCursor` (M-PAGINATION).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         follow_cursor: bool,
+        /// Runs alongside the following steps: the client sends it and goes
+        /// on without waiting; its answer and the notifications it brings
+        /// are handled whenever they come, and the client cancels it when
+        /// the script is done (C-BACKGROUND).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        background: bool,
     },
     /// Send this exact text, e.g. a deliberately broken request.
     Raw {
@@ -209,6 +215,7 @@ impl Step {
             version: None,
             retry_on_missing_capability: true,
             follow_cursor: false,
+            background: false,
         }
     }
     /// A request with no params besides `_meta`.
@@ -220,6 +227,7 @@ impl Step {
             version: None,
             retry_on_missing_capability: true,
             follow_cursor: false,
+            background: false,
         }
     }
 }

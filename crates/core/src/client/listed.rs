@@ -301,6 +301,7 @@ impl Client {
                     version: None,
                     retry_on_missing_capability: true,
                     follow_cursor: false,
+                    background: false,
                 })
             })
             .take(take)

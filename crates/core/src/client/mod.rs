@@ -7,6 +7,7 @@
 //! `handle_timeout(now)` when [`Client::poll_timeout`] says so; after every
 //! call drain [`Client::poll_output`] until it returns `None`.
 
+mod background;
 mod cache;
 pub mod config;
 mod legacy;
@@ -208,6 +209,9 @@ pub struct Client {
     known: Known,
     /// Re-lists after list_changed not yet answered (`legacy.rs`).
     relists: Vec<RequestId>,
+    /// Requests running in the background, not answered yet
+    /// (`background.rs`).
+    background: Vec<background::Background>,
     /// Every deadline (`timers.rs`).
     timers: TimerTable,
     next_id: i64,
@@ -237,6 +241,7 @@ impl Client {
             },
             known,
             relists: Vec::new(),
+            background: Vec::new(),
             timers,
             next_id,
             used_ids: Vec::new(),

@@ -359,6 +359,7 @@ impl Client {
             Step::Request {
                 retry_on_missing_capability: true,
                 follow_cursor: false,
+                background: false,
                 ..
             }
         );

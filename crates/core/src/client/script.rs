@@ -112,6 +112,7 @@ impl Client {
             let Some(step) = self.work.script.pop_front() else {
                 // All done: there is no run left for the host to kill.
                 self.timers.stop(Timer::HostKill);
+                self.cancel_background();
                 if self.work.narration.is_some() {
                     self.decide(
                         &[],
@@ -349,9 +350,17 @@ impl Client {
             self.send_discover(now, version, true);
             return;
         }
-        let Step::Request { method, params, .. } = &job.step else {
+        let Step::Request {
+            method,
+            params,
+            background,
+            ..
+        } = &job.step
+        else {
             return;
         };
+        let background = *background;
+        let purpose = (!background).then_some(Purpose::Job);
         let mut params = params.clone();
         if let Some(input) = &job.input {
             if let Some(responses) = &input.responses {
@@ -443,11 +452,14 @@ impl Client {
                         extra_headers: extra,
                     },
                     Era::Modern,
-                    Some(Purpose::Job),
+                    purpose,
                     deadline,
                     &rules,
                     note,
                 );
+                if background {
+                    self.went_to_background(now, id, method, Era::Modern);
+                }
             }
             Era::Legacy => {
                 let id = self.fresh_id();
@@ -477,8 +489,11 @@ impl Client {
                     params
                 };
                 let msg = jsonrpc::request(&id, method, params);
-                self.emit(msg, Era::Legacy, Some(Purpose::Job), deadline, &[rules::L_CAP_SESSION],
+                self.emit(msg, Era::Legacy, purpose, deadline, &[rules::L_CAP_SESSION],
                     crate::note!("client.inside_legacy_session_no", "{method} inside the legacy session: no _meta, the capabilities negotiated at initialize apply.", method = method));
+                if background {
+                    self.went_to_background(now, id, method, Era::Legacy);
+                }
             }
         }
     }
@@ -545,6 +560,9 @@ impl Client {
     }
 
     pub(super) fn on_answer(&mut self, now: SimTime, id: Option<RequestId>, answer: Answer) {
+        if self.background_answered(id.as_ref()) {
+            return;
+        }
         if let Some(pos) = id
             .as_ref()
             .and_then(|id| self.relists.iter().position(|r| r == id))

@@ -73,6 +73,7 @@ fn call(
         version: None,
         retry_on_missing_capability: retry,
         follow_cursor: false,
+        background: false,
     }
 }
 
@@ -89,7 +90,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The twenty-one scenarios, in catalog order: each one's id, title, summary
+/// The twenty-two scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -113,6 +114,7 @@ pub const CATALOG: &[ScenarioInfo] = &[
     MRTR_SAMPLING_ROOTS.info(),
     SUBSCRIPTIONS_LISTEN.info(),
     TOOL_ERRORS_PAGES_PROGRESS.info(),
+    SCRIPTED_SERVER.info(),
 ];
 
 /// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
@@ -140,6 +142,7 @@ const DEFINITIONS: &[Definition] = &[
     MRTR_SAMPLING_ROOTS,
     SUBSCRIPTIONS_LISTEN,
     TOOL_ERRORS_PAGES_PROGRESS,
+    SCRIPTED_SERVER,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.
@@ -736,6 +739,7 @@ fn reference_setups(spec: &str) -> Vec<Setup> {
                         version: None,
                         retry_on_missing_capability: false,
                         follow_cursor: false,
+                        background: false,
                     },
                 })
                 .collect();
@@ -777,11 +781,19 @@ pub(crate) fn catalog_note(text: &str) -> crate::note::Note {
         DEFINITIONS
             .iter()
             .flat_map(|d| (d.setups)())
-            .flat_map(|s| s.script)
-            .filter_map(|step| match step {
-                Step::Raw { note, .. } if note.msg().is_some() => Some(note),
-                _ => None,
+            .flat_map(|s| {
+                let scripted = s.server_events.into_iter().flat_map(|(_, ev)| match ev {
+                    ServerEvent::Reply(r) => vec![r.violation, r.note],
+                    ServerEvent::Notify(n) => n.violation.into_iter().chain([n.note]).collect(),
+                    _ => Vec::new(),
+                });
+                let raw = s.script.into_iter().filter_map(|step| match step {
+                    Step::Raw { note, .. } => Some(note),
+                    _ => None,
+                });
+                raw.chain(scripted).collect::<Vec<_>>()
             })
+            .filter(|note| note.msg().is_some())
             .collect()
     });
     match notes.iter().find(|n| !text.is_empty() && n.text() == text) {
@@ -888,6 +900,21 @@ const SUBSCRIPTIONS_LISTEN: Definition = Definition {
     },
 };
 
+const SCRIPTED_SERVER: Definition = Definition {
+    number: 22,
+    id: "scripted-server",
+    title: en!("A listen stream alongside calls, and a server scripted to misbehave"),
+    summary: en!(
+        "A listen stream runs in the background while calls go on: notifications the \
+        set-up schedules interleave with the calls, and the client cancels the stream when \
+        its script is done. Beside it, a server the set-up makes answer wrongly on purpose: \
+        a result without resultType, a retired error code and a log message nobody asked \
+        for, each drawn as a violation with its reason."
+    ),
+    lanes: 2,
+    setups: super::scripted_server::setups,
+};
+
 const TOOL_ERRORS_PAGES_PROGRESS: Definition = Definition {
     number: 21,
     id: "tool-errors-pages-progress",
@@ -912,6 +939,7 @@ const TOOL_ERRORS_PAGES_PROGRESS: Definition = Definition {
                 version: None,
                 retry_on_missing_capability: true,
                 follow_cursor: false,
+                background: false,
             }
         };
         let mut list = Step::request(methods::TOOLS_LIST);
@@ -1006,6 +1034,8 @@ fn weather_desk() -> ServerConfig {
                 step(2.0, None),
                 step(3.0, Some("done")),
             ],
+            // Its progress arrives while it works, its result after 900 ms.
+            duration_ms: Some(900),
             ..Default::default()
         },
         simple("stations", "The weather stations.", "Oslo, Lyon, Porto."),

@@ -83,6 +83,11 @@ pub struct ToolSpec {
     /// a progress token (M-PROGRESS).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub progress: Vec<ProgressStep>,
+    /// How long the tool works, in virtual ms: its progress notifications
+    /// are spaced over this time and its result comes at its end
+    /// (M-PROGRESS). `None`: it answers at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
 }
 
 /// A failure a tool declares (`errors` of a scenario file's tool).

@@ -10,30 +10,6 @@ use crate::protocol::{meta, methods, shape, ClientCapabilities, Era, ProtocolVer
 use crate::rules::{self, RuleId};
 use crate::transport::http::{self, HttpRequest};
 
-/// Params of tools/call; unknown fields ignored (RPC-UNKNOWN-FIELD).
-#[derive(Debug)]
-struct CallToolParams {
-    name: String,
-    arguments: Option<Map<String, Value>>,
-    input_responses: Option<Map<String, Value>>,
-    request_state: Option<String>,
-}
-
-impl CallToolParams {
-    /// Checks the shape (with the path of the first problem), then reads it.
-    fn read(params: &Value) -> Result<Self, String> {
-        shape::check(params, "params", shape::NAMED_PARAMS).map_err(|e| e.to_string())?;
-        let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_string);
-        let object = |key: &str| params.get(key).and_then(Value::as_object).cloned();
-        Ok(Self {
-            name: text("name").unwrap_or_default(),
-            arguments: object("arguments"),
-            input_responses: object("inputResponses"),
-            request_state: text("requestState"),
-        })
-    }
-}
-
 /// The `uri` of resources/read params, shape-checked.
 fn read_uri(params: &Value) -> Result<String, String> {
     shape::check(params, "params", shape::URI_PARAMS).map_err(|e| e.to_string())?;
@@ -395,7 +371,7 @@ impl Server {
 
     /// Lets go of `lock`, taken before a check that refused the call: the
     /// work was done for nothing (M-CAP-BEFORE-WORK).
-    fn release_after_refusal(&mut self, conn: &ConnId, lock: Option<&str>) {
+    pub(super) fn release_after_refusal(&mut self, conn: &ConnId, lock: Option<&str>) {
         if let Some(lock) = lock {
             self.release(
                 conn,
@@ -410,214 +386,6 @@ impl Server {
         }
     }
 
-    fn modern_call(
-        &mut self,
-        conn: &ConnId,
-        params: &Value,
-        caps: &ClientCapabilities,
-    ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
-        let p = CallToolParams::read(params).map_err(invalid_params)?;
-        let arguments = p.arguments.clone().unwrap_or_default();
-        let Some(spec) = self.config.tool(&p.name).cloned() else {
-            return Err(Refusal::new(Fault::UnknownTool, format!("Unknown tool: {}", p.name),
-                &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
-                crate::note!("modern.not_one_server_s", "\"{tool}\" is not one of this server's tools: a protocol error -32602, not a capability problem and not -32601.", tool = p.name)));
-        };
-        let args_value = Value::Object(arguments.clone());
-        let modern = ProtocolVersion::modern();
-        let tool = spec.instantiate(&args_value);
-        let lock_first = !self.config.checks_capability_before_work;
-        if lock_first {
-            if let Some(lock) = &tool.side_effect {
-                self.take(
-                    conn,
-                    lock,
-                    &[rules::M_CAP_BEFORE_WORK],
-                    crate::note!("modern.takes_before_checking_capabilities", "{tool} takes {lock} before checking capabilities (the check is switched off).", tool = tool.name, lock = lock),
-                );
-            }
-        }
-        let missing = caps.missing(&tool.requires);
-        if !missing.is_empty() {
-            if lock_first {
-                self.release_after_refusal(conn, tool.side_effect.as_deref());
-            }
-            let names = missing.names().join(", ");
-            let mut rules = vec![
-                rules::M_CAP_REQUIRED,
-                rules::M_STATELESS,
-                rules::M_CAP_BEFORE_WORK,
-                rules::H_STATUS,
-            ];
-            if tool.asks.is_some() {
-                rules.push(rules::M_MRTR_CAP);
-            }
-            let message = tool.refusal_message.clone().unwrap_or_else(|| {
-                format!(
-                    "{} requires a capability this request did not declare",
-                    tool.name
-                )
-            });
-            return Err(Refusal::new(Fault::MissingCapability, message, &rules,
-                crate::note!("modern.needs_request_s_clientcapabilities", "{tool} needs {names}, and this request's clientCapabilities does not declare it; the server checks before any work and never remembers earlier declarations.", tool = tool.name, names = names))
-                .data(json!({"requiredCapabilities": missing.to_json()})));
-        }
-        // The arguments are checked once the request may be served at all
-        // (M-TOOL-INPUT), and before any work; a lock taken before the
-        // capability check (the check switched off) is let go.
-        let input = self.check_arguments(&spec, &args_value, &modern);
-        let failed = match input {
-            Ok(None) => self.declared_failure(&spec, &args_value, &modern).map(Ok),
-            other => other.transpose(),
-        };
-        if let Some(answer) = failed {
-            if lock_first {
-                self.release_after_refusal(conn, tool.side_effect.as_deref());
-            }
-            return answer;
-        }
-        if let Some(behaviour) = tool.behaviour.clone() {
-            let mut params = params.clone();
-            if let Some(obj) = params.as_object_mut() {
-                obj.insert("arguments".into(), Value::Object(arguments.clone()));
-            }
-            return self.modern_behaviour(conn, &tool, &behaviour, &params, caps);
-        }
-        // The user's answer, once given: it fills the result's placeholders
-        // the arguments left (the question's own argument).
-        let mut answered: Option<Map<String, Value>> = None;
-        // MRTR: ask first, act after, so nothing is held across the round trip.
-        if let Some(question) = &tool.asks {
-            let provided = question
-                .argument
-                .as_ref()
-                .is_some_and(|a| arguments.contains_key(a));
-            if !provided {
-                // The state is signed and bound to this call, like every
-                // requestState this server issues (M-MRTR-STATE): one the
-                // client built or changed is refused before anything else.
-                let target = super::mrtr::Target {
-                    method: methods::TOOLS_CALL,
-                    name: &tool.name,
-                    arguments: &args_value,
-                };
-                if let Some(echoed) = p.request_state.as_deref() {
-                    self.open_state(echoed, &target)?;
-                }
-                let state = self.seal_state(0, &Map::new(), &target);
-                let answer = p.input_responses.as_ref().and_then(|r| r.get(INPUT_KEY));
-                match (answer, p.request_state.as_deref()) {
-                    (Some(answer), Some(_)) => {
-                        answered = answer.get("content").and_then(Value::as_object).cloned();
-                        let action = answer.get("action").and_then(Value::as_str).unwrap_or("");
-                        if action != "accept" {
-                            let result = self.tool_result(
-                                &format!(
-                                    "{} cancelled: the user answered \"{action}\".",
-                                    tool.name
-                                ),
-                                true,
-                            );
-                            return Ok((
-                                result,
-                                vec![rules::M_MRTR],
-                                crate::note!(
-                                    "modern.user_declined_tool_ends",
-                                    "The user declined, so the tool ends without acting."
-                                ),
-                            ));
-                        }
-                    }
-                    // The question needs elicitation, and this request
-                    // did not declare it: no input request is sent
-                    // (M-MRTR-CAP), -32021 names what is missing.
-                    _ if !caps.covers(&ClientCapabilities::elicitation_form()) => {
-                        let required = ClientCapabilities::elicitation_form();
-                        let message = tool.refusal_message.clone().unwrap_or_else(|| {
-                            format!("{} needs to ask the user, and this request did not declare elicitation", tool.name)
-                        });
-                        return Err(Refusal::new(Fault::MissingCapability, message,
-                            &[rules::M_MRTR_CAP, rules::M_CAP_REQUIRED, rules::M_CAP_BEFORE_WORK, rules::H_STATUS],
-                            crate::note!("modern.ask_needs_elicitation", "{tool} needs the user's answer, but this request's clientCapabilities does not declare elicitation: the server sends no input request the client cannot handle and refuses with -32021 before any work.", tool = tool.name))
-                            .data(json!({"requiredCapabilities": required.to_json()})));
-                    }
-                    _ => {
-                        let mut elicit_params = Map::new();
-                        elicit_params.insert("mode".into(), json!("form"));
-                        elicit_params.insert("message".into(), json!(question.message));
-                        elicit_params
-                            .insert("requestedSchema".into(), question.requested_schema.clone());
-                        let mut result = ResultType::INPUT_REQUIRED.start_result();
-                        result.insert("inputRequests".into(), json!({INPUT_KEY: {"method": methods::ELICITATION_CREATE, "params": Value::Object(elicit_params)}}));
-                        result.insert("requestState".into(), json!(state));
-                        return Ok((Value::Object(result), vec![rules::M_MRTR, rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_RESULT_TYPE],
-                            crate::note!("modern.needs_user_s_answer", "{tool} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool = tool.name)));
-                    }
-                }
-            }
-        }
-        if !lock_first {
-            if let Some(lock) = &tool.side_effect {
-                self.take(
-                    conn,
-                    lock,
-                    &[rules::M_CAP_BEFORE_WORK],
-                    crate::note!(
-                        "modern.checks_passed_takes_do",
-                        "Checks passed; {tool} takes {lock} to do its work.",
-                        tool = tool.name,
-                        lock = lock
-                    ),
-                );
-            }
-        }
-        let token = params
-            .get("_meta")
-            .and_then(|m| m.get(meta::PROGRESS_TOKEN))
-            .cloned();
-        self.declared_progress(conn, &tool, token.as_ref(), &modern);
-        if let Some(lock) = &tool.side_effect {
-            self.release(
-                conn,
-                lock,
-                &[rules::M_CAP_BEFORE_WORK],
-                crate::note!(
-                    "modern.finished_released",
-                    "{tool} finished and released {lock}.",
-                    tool = tool.name,
-                    lock = lock
-                ),
-            );
-        }
-        let result_text = match answered {
-            Some(mut filled) => {
-                filled.extend(arguments.clone());
-                spec.instantiate(&Value::Object(filled)).result_text
-            }
-            None => tool.result_text.clone(),
-        };
-        let result = self.tool_result(&result_text, false);
-        Ok((
-            result,
-            vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
-            crate::note!(
-                "modern.completes_resulttype_complete_decided",
-                "{tool} completes: resultType complete, decided from this request alone.",
-                tool = tool.name
-            ),
-        ))
-    }
-
-    fn tool_result(&self, text: &str, is_error: bool) -> Value {
-        let mut result = ResultType::COMPLETE.start_result();
-        result.insert("content".into(), Server::text_content(text));
-        if is_error {
-            result.insert("isError".into(), json!(true));
-        }
-        Value::Object(result)
-    }
-
-    /// prompts/get: the prompt's messages, after any input it asks for (MRTR).
     fn modern_prompt(
         &mut self,
         params: &Value,
@@ -737,7 +505,7 @@ fn unknown_method(method: &str) -> Refusal {
     )
 }
 
-fn invalid_params(detail: String) -> Refusal {
+pub(super) fn invalid_params(detail: String) -> Refusal {
     Refusal::new(
         Fault::InvalidParams,
         format!("Invalid params: {detail}"),

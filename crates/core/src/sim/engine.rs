@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::recorder::Recorder;
+use super::scripted::{self, ScriptedNotice, ScriptedReply};
 use super::timeline::{
     Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
 };
@@ -21,6 +22,7 @@ use crate::server::{
 };
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::{ChannelConfig, TransportKind};
+use later::Later;
 
 /// Something scheduled to happen to the server at a given time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,6 +42,11 @@ pub enum ServerEvent {
         /// The new configuration.
         config: Box<ServerConfig>,
     },
+    /// From now on, the next request it answers as scripted answers wrongly
+    /// on purpose, drawn as a violation.
+    Reply(ScriptedReply),
+    /// It sends a notification of the set-up's, as written.
+    Notify(ScriptedNotice),
 }
 
 /// One side-by-side set-up of a scenario: everything a run needs.
@@ -86,6 +93,9 @@ enum Delivery {
     },
     ServerSees(ServerEvent),
     CloseAtServer,
+    /// A server message recorded when it is sent, later than the input
+    /// that caused it (a tool that works for a while, `later.rs`).
+    Later(Later),
 }
 
 struct Engine {
@@ -100,6 +110,10 @@ struct Engine {
     channel: ChannelConfig,
     sent_by_client: u32,
     sent_by_server: u32,
+    /// Scripted replies armed and not used yet.
+    armed: Vec<ScriptedReply>,
+    /// Notifications waiting for the request they follow, with their delay.
+    tied: Vec<(u64, ScriptedNotice)>,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -121,9 +135,16 @@ pub fn run(setup: &Setup) -> Timeline {
         channel: setup.channel.clone(),
         sent_by_client: 0,
         sent_by_server: 0,
+        armed: Vec::new(),
+        tied: Vec::new(),
     };
     for (at, ev) in &setup.server_events {
-        engine.schedule(*at, Delivery::ServerSees(ev.clone()));
+        match ev {
+            ServerEvent::Notify(n) if n.after.is_some() => {
+                engine.tied.push((at.as_millis(), n.clone()))
+            }
+            _ => engine.schedule(*at, Delivery::ServerSees(ev.clone())),
+        }
     }
     client.start(SimTime::ZERO);
     let mut truncated = false;
@@ -382,27 +403,51 @@ impl Engine {
     /// The server reads one stdio line: its side effects first, then its reply.
     fn server_handles_line(&mut self, server: &mut Server, line: &str) {
         let now = self.now;
+        let duration = later::duration_of(server, line);
         let reply = server.handle_text(now, &ConnId::stdio(), line);
+        let mut outputs = Vec::new();
         while let Some(out) = server.poll_output() {
+            outputs.push(out);
+        }
+        let works = reply.as_ref().is_some_and(|r| !later::at_once(&r.message));
+        if let (Some(duration), true) = (duration, works) {
+            self.space_out(duration, outputs, reply);
+            return;
+        }
+        for out in outputs {
             self.server_output(out);
         }
         if let Some(reply) = reply {
-            let text = reply.message.to_string();
-            let msg = message_event(Side::Server, &text, reply.revision.clone(), None, None);
-            let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
-            if self.lost(Side::Server) {
-                return;
-            }
-            self.schedule(
-                now.plus_millis(self.latency),
-                Delivery::ToClientText { text, event: index },
-            );
+            self.send_reply(reply);
         }
+    }
+
+    /// Records a stdio reply and schedules it to the client.
+    fn send_reply(&mut self, reply: crate::server::Reply) {
+        let text = reply.message.to_string();
+        let msg = message_event(Side::Server, &text, reply.revision.clone(), None, None);
+        let index = self.push(EventKind::Message(msg), reply.rules, reply.note);
+        if self.lost(Side::Server) {
+            return;
+        }
+        self.schedule(
+            self.now.plus_millis(self.latency),
+            Delivery::ToClientText { text, event: index },
+        );
     }
 
     /// Records an HTTP response (or each event of an SSE response) and
     /// schedules it to the client.
-    fn http_response(&mut self, reply: HttpReply) {
+    fn http_response(&mut self, reply: HttpReply, duration: Option<u64>) {
+        if let Some(duration) = duration {
+            let body: Option<Value> = serde_json::from_str(&reply.response.body).ok();
+            let works = body.as_ref().is_some_and(|b| !later::at_once(b));
+            if works && !http::is_event_stream(&reply.response) {
+                let at = self.now.plus_millis(duration);
+                self.schedule(at, Delivery::Later(Later::Http(reply)));
+                return;
+            }
+        }
         let HttpReply {
             response,
             rules,
@@ -419,9 +464,23 @@ impl Engine {
         if http::is_event_stream(&response) {
             // Each SSE event is its own message on the stream.
             let ids = http::sse_event_ids(&response.body);
-            for (i, data) in http::sse_events(&response.body).into_iter().enumerate() {
+            let events = http::sse_events(&response.body);
+            let count = events.len();
+            for (i, data) in events.into_iter().enumerate() {
                 let mut info = info.clone();
                 info.event_id = ids.get(i).cloned().flatten();
+                if let Some(duration) = duration {
+                    let at = self.spaced(duration, i, count);
+                    let event = Later::Event {
+                        data,
+                        info,
+                        revision: revision.clone(),
+                        rules: rules.clone(),
+                        note: note.clone(),
+                    };
+                    self.schedule(at, Delivery::Later(event));
+                    continue;
+                }
                 let msg = message_event(Side::Server, &data, revision.clone(), None, Some(info));
                 let index = self.push(EventKind::Message(msg), rules.clone(), note.clone());
                 if !self.lost(Side::Server) {
@@ -453,6 +512,103 @@ impl Engine {
         );
     }
 
+    /// A request reached the server: notifications tied to its method are
+    /// scheduled, and a scripted reply armed for it answers in the server's
+    /// place (the server never sees it). Whether one did.
+    fn scripted_reply(&mut self, text: &str, http: bool, revision: ProtocolVersion) -> bool {
+        let Some((id, method, params)) = scripted::request_of(text) else {
+            return false;
+        };
+        let now = self.now;
+        let mut i = 0;
+        while i < self.tied.len() {
+            if self.tied[i].1.after.as_deref() == Some(method.as_str()) {
+                let (delay, notice) = self.tied.remove(i);
+                if delay == 0 {
+                    // At once: before the server's own answer.
+                    self.scripted_notice(notice, revision.clone());
+                } else {
+                    self.schedule(
+                        now.plus_millis(delay),
+                        Delivery::ServerSees(ServerEvent::Notify(notice)),
+                    );
+                }
+            } else {
+                i += 1;
+            }
+        }
+        let Some(pos) = self.armed.iter().position(|r| r.answers(&method, &params)) else {
+            return false;
+        };
+        let scripted = self.armed.remove(pos);
+        let text = scripted.text_for(&id);
+        let status = scripted.status.unwrap_or(200);
+        let info = http.then(|| HttpInfo {
+            method: None,
+            status: Some(status),
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            event_id: None,
+        });
+        let msg = message_event(
+            Side::Server,
+            &text,
+            revision,
+            Some(scripted.violation.clone()),
+            info,
+        );
+        let index = self.push(
+            EventKind::Message(msg),
+            scripted.rule_ids(),
+            scripted.lane_note(),
+        );
+        if self.lost(Side::Server) {
+            return true;
+        }
+        let at = now.plus_millis(self.latency);
+        let delivery = if http {
+            let response = HttpResponse::json(status, text);
+            Delivery::ToClientHttp {
+                response,
+                event: index,
+            }
+        } else {
+            Delivery::ToClientText { text, event: index }
+        };
+        self.schedule(at, delivery);
+        true
+    }
+
+    /// The server sends a scripted notification, as written.
+    fn scripted_notice(&mut self, notice: ScriptedNotice, revision: ProtocolVersion) {
+        if self.closed {
+            return;
+        }
+        let text = notice.message.to_string();
+        let info = (self.transport == TransportKind::Http).then(|| HttpInfo {
+            method: None,
+            status: None,
+            headers: vec![("Content-Type".into(), "text/event-stream".into())],
+            event_id: None,
+        });
+        let msg = message_event(
+            Side::Server,
+            &text,
+            revision,
+            notice.violation.clone(),
+            info,
+        );
+        let index = self.push(
+            EventKind::Message(msg),
+            notice.rule_ids(),
+            notice.lane_note(),
+        );
+        if self.lost(Side::Server) {
+            return;
+        }
+        let at = self.now.plus_millis(self.latency);
+        self.schedule(at, Delivery::ToClientText { text, event: index });
+    }
+
     fn mark_delivered(&mut self, event: usize) {
         let now = self.now;
         if let Some(EventKind::Message(m)) = self.rec.event_mut(event).map(|e| &mut e.kind) {
@@ -482,10 +638,17 @@ impl Engine {
                     }
                     return;
                 }
+                if self.scripted_reply(&text, false, server.revision_for(&ConnId::stdio())) {
+                    return;
+                }
                 self.server_handles_line(server, &text);
             }
             Delivery::ToServerHttp { request, event } => {
                 self.mark_delivered(event);
+                let duration = later::duration_of(server, &request.body);
+                if self.scripted_reply(&request.body, true, ProtocolVersion::modern()) {
+                    return;
+                }
                 let reply = server.handle_http(now, &request);
                 // Effects of handling (locks, decisions) come before the
                 // response; messages the server sends on an already open SSE
@@ -498,7 +661,7 @@ impl Engine {
                         self.server_output(out);
                     }
                 }
-                self.http_response(reply);
+                self.http_response(reply, duration);
                 for out in on_stream {
                     self.server_output(out);
                 }
@@ -515,6 +678,11 @@ impl Engine {
                 client.handle_http(now, &response);
             }
             Delivery::ServerSees(ev) => match ev {
+                ServerEvent::Reply(reply) => self.armed.push(reply),
+                ServerEvent::Notify(notice) => {
+                    let revision = server.revision_for(&ConnId::stdio());
+                    self.scripted_notice(notice, revision);
+                }
                 ServerEvent::ToolsChanged => server.trigger(now, ServerTrigger::ToolsChanged),
                 ServerEvent::Changed { change } => server.trigger(now, change),
                 ServerEvent::Upgrade { config } => {
@@ -535,6 +703,7 @@ impl Engine {
                 }
             },
             Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
+            Delivery::Later(later) => self.later(later),
         }
     }
 }
@@ -615,127 +784,6 @@ fn side_word(side: Side) -> Note {
     }
 }
 
+mod later;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::client::presets as clients;
-    use crate::server::presets as servers;
-
-    fn setup(kind: TransportKind, script: Vec<Step>) -> Setup {
-        Setup {
-            label: "t".into(),
-            client: clients::plain(),
-            server: servers::deploy_console(),
-            channel: ChannelConfig::new(kind),
-            script,
-            server_events: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn l_timeout_a_reply_lost_in_transit_ends_in_a_timeout_and_a_cancel() {
-        let mut s = setup(TransportKind::Stdio, vec![Step::Discover { version: None }]);
-        s.channel.lose_from_server = vec![1];
-        let t = run(&s);
-        let kinds: Vec<String> = t
-            .events
-            .iter()
-            .map(|e| match &e.kind {
-                EventKind::Message(m) => m.label.clone(),
-                other => format!("{other:?}")
-                    .split([' ', '{'])
-                    .next()
-                    .unwrap_or("")
-                    .to_string(),
-            })
-            .collect();
-        assert_eq!(
-            kinds,
-            [
-                "server/discover",
-                "result",
-                "Dropped",
-                "Timeout",
-                "notifications/cancelled",
-                "Decision"
-            ]
-        );
-        assert_eq!(t.events[1].message().and_then(|m| m.delivered_at_ms), None);
-        assert_eq!(t.events[3].at_ms, 30_000);
-    }
-
-    #[test]
-    fn rpc_parse_stdio_text_with_embedded_newlines_is_a_framing_error() {
-        let text =
-            "{\n\"jsonrpc\": \"2.0\", \"id\": 1,\n\"method\": \"tools/list\"}".replace("\\n", "\n");
-        let s = setup(
-            TransportKind::Stdio,
-            vec![Step::Raw {
-                text,
-                headers: None,
-                violation: Some("pretty-printed over stdio".into()),
-                note: Note::default(),
-                rules: vec![],
-            }],
-        );
-        let t = run(&s);
-        let errors = t.messages().filter(|(_, m)| m.label == "-32700").count();
-        assert_eq!(errors, 3, "one -32700 per line");
-        assert!(t.events.iter().any(|e| e.note.starts_with("Framing error")));
-    }
-
-    #[test]
-    fn l_cap_session_legacy_http_elicitation_travels_on_an_sse_stream() {
-        let mut s = setup(
-            TransportKind::Http,
-            vec![Step::call_tool(
-                "purge_index",
-                serde_json::json!({"index": "prod-catalog"}),
-            )],
-        );
-        s.client = clients::legacy_host();
-        s.server = servers::search_index();
-        let t = run(&s);
-        let labels: Vec<&str> = t.messages().map(|(_, m)| m.label.as_str()).collect();
-        assert_eq!(
-            labels,
-            [
-                "initialize",
-                "200 result",
-                "notifications/initialized",
-                "tools/call",
-                "202 Accepted",
-                "200 elicitation/create",
-                "result",
-                "202 Accepted",
-                "result"
-            ]
-        );
-        assert_eq!(t.summary.leaked_locks, 0);
-        let last = t
-            .messages()
-            .last()
-            .map(|(_, m)| m.wire.clone())
-            .unwrap_or_default();
-        assert!(last.contains("Purged prod-catalog."), "{last}");
-    }
-
-    #[test]
-    fn the_stress_load_has_the_requested_size() {
-        let lanes = crate::scenarios::stress(3, 200);
-        assert_eq!(lanes.len(), 3);
-        for setup in &lanes {
-            let t = run(setup);
-            assert_eq!(t.messages().count(), 200, "{}", setup.label);
-        }
-    }
-
-    #[test]
-    fn runs_are_deterministic() {
-        for info in crate::scenarios::CATALOG {
-            let a = crate::scenarios::run(info.id).unwrap_or_default();
-            let b = crate::scenarios::run(info.id).unwrap_or_default();
-            assert_eq!(a, b, "{}", info.id);
-        }
-    }
-}
+mod tests;

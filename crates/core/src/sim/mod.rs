@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod recorder;
+pub mod scripted;
 pub mod timeline;
 
 use serde::{Deserialize, Serialize};

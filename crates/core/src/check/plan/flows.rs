@@ -66,6 +66,7 @@ fn call(tool: &Callable, declare: Option<ClientCapabilities>) -> Step {
         version: None,
         retry_on_missing_capability: false,
         follow_cursor: false,
+        background: false,
     }
 }
 
@@ -119,6 +120,7 @@ pub fn unknown() -> Flow {
                 version: None,
                 retry_on_missing_capability: false,
                 follow_cursor: false,
+                background: false,
             },
             Step::request(NO_SUCH_METHOD),
         ],
@@ -146,6 +148,7 @@ pub fn version() -> Flow {
                 version: Some(FUTURE_VERSION.into()),
                 retry_on_missing_capability: false,
                 follow_cursor: false,
+                background: false,
             },
         ],
     }

@@ -293,6 +293,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         behaviour: None,
         errors: def.errors.clone().unwrap_or_default(),
         progress: def.progress.clone().unwrap_or_default(),
+        duration_ms: def.duration_ms,
     }
 }
 
@@ -399,6 +400,14 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
                     }
                     None => e.at(&format!("{path}.serverEvents[{j}].to"), no_server(to)),
                 },
+                ServerEventDef::Reply { at_ms, reply } => events.push((
+                    SimTime::from_millis(*at_ms),
+                    ServerEvent::Reply(reply.clone()),
+                )),
+                ServerEventDef::Notify { at_ms, notice } => events.push((
+                    SimTime::from_millis(*at_ms),
+                    ServerEvent::Notify(notice.clone()),
+                )),
             }
         }
         let (Some(client), Some(server)) = (client, server) else {
@@ -498,6 +507,7 @@ fn request(
         version: options.version.clone(),
         retry_on_missing_capability: options.retry_on_missing_capability.unwrap_or(true),
         follow_cursor: false,
+        background: options.background,
     }
 }
 

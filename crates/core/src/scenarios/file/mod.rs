@@ -20,6 +20,7 @@
 mod build;
 mod limits;
 mod read;
+mod to_json;
 mod types;
 mod write;
 
@@ -267,7 +268,7 @@ pub fn load_value(value: &Value) -> Result<ScenarioFile, Vec<FileError>> {
 
 /// Writes set-ups as a scenario file (the smallest the defaults allow).
 pub fn export(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Value {
-    write::to_value(&write::file(id, title, summary, setups))
+    to_json::to_value(&write::file(id, title, summary, setups))
 }
 
 /// Writes a catalog scenario as a scenario file.

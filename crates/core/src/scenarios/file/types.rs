@@ -105,6 +105,8 @@ pub struct ToolDef {
     pub errors: Option<Vec<ToolFailure>>,
     /// Progress it reports when asked (M-PROGRESS).
     pub progress: Option<Vec<ProgressStep>>,
+    /// How long it works, in virtual ms (`durationMs`).
+    pub duration_ms: Option<u64>,
 }
 
 /// An elicitation question (MRTR on modern requests, elicitation/create in
@@ -203,6 +205,22 @@ pub enum ServerEventDef {
         /// What changed.
         change: crate::server::ServerTrigger,
     },
+    /// From `atMs` on, the next matching request is answered wrongly, as
+    /// written (`"event": "reply"`).
+    Reply {
+        /// When it is armed (virtual ms).
+        at_ms: u64,
+        /// The reply and what it matches.
+        reply: crate::sim::scripted::ScriptedReply,
+    },
+    /// A notification the server sends as written (`"event": "notify"`),
+    /// at `atMs` or `atMs` after the request it follows.
+    Notify {
+        /// When (virtual ms; after the request it follows, if it has one).
+        at_ms: u64,
+        /// The notification.
+        notice: crate::sim::scripted::ScriptedNotice,
+    },
 }
 
 /// One side-by-side set-up.
@@ -231,6 +249,8 @@ pub struct RequestOptions {
     pub version: Option<String>,
     /// On -32021, retry declaring the capability if the client has it.
     pub retry_on_missing_capability: Option<bool>,
+    /// Runs alongside the following steps (`"background": true`).
+    pub background: bool,
 }
 
 /// One step of a set-up's script, with the narration shown with it.

@@ -23,6 +23,7 @@ use crate::transport::TransportKind;
 
 mod caps;
 mod peers;
+mod scripted;
 mod setups;
 mod steps;
 mod translations;

@@ -201,6 +201,7 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         "result",
         "errors",
         "progress",
+        "durationMs",
     ];
     let f = fields(e, path, value, &note!("file.what.tool", "a tool"), KEYS)?;
     let before = e.0.len();
@@ -226,6 +227,7 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         progress: f
             .get("progress")
             .and_then(|v| progress(e, &f.path("progress"), v)),
+        duration_ms: uint(e, &f, "durationMs", MAX_MS),
     };
     (e.0.len() == before).then_some(def)
 }

@@ -113,7 +113,12 @@ pub(super) fn transport(e: &mut Errors, path: &str, value: &Value) -> Option<Tra
 
 pub(super) fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<ServerEventDef> {
     let what = note!("file.what.server_event", "a server event");
-    let f = fields(e, path, value, &what, &["atMs", "event", "to", "uri"])?;
+    let keys: &[&str] = match value.get("event").and_then(Value::as_str) {
+        Some("reply") => scripted::REPLY_KEYS,
+        Some("notify") => scripted::NOTIFY_KEYS,
+        _ => &["atMs", "event", "to", "uri"],
+    };
+    let f = fields(e, path, value, &what, keys)?;
     let at = match f.get("atMs") {
         None => {
             let what = note!("file.what.at_ms", "the virtual time in ms");
@@ -122,7 +127,8 @@ pub(super) fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<
         }
         Some(_) => uint(e, &f, "atMs", MAX_MS),
     };
-    // 0 tools, 1 upgrade, 2 prompts, 3 resources, 4 one resource.
+    // 0 tools, 1 upgrade, 2 prompts, 3 resources, 4 one resource,
+    // 5 a scripted reply, 6 a scripted notification.
     let kind = choice(
         e,
         &f,
@@ -133,6 +139,8 @@ pub(super) fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<
             ("prompts-changed", 2),
             ("resources-changed", 3),
             ("resource-updated", 4),
+            ("reply", 5),
+            ("notify", 6),
         ],
     );
     if f.get("event").is_none() {
@@ -142,8 +150,15 @@ pub(super) fn server_event(e: &mut Errors, path: &str, value: &Value) -> Option<
             "prompts-changed",
             "resources-changed",
             "resource-updated",
+            "reply",
+            "notify",
         ];
         missing(e, &f, "event", &quoted_list(&events));
+    }
+    match kind {
+        Some(5) => return scripted::reply(e, &f, at),
+        Some(6) => return scripted::notify(e, &f, at),
+        _ => {}
     }
     let to = id(e, &f, "to", false);
     let uri = text(e, &f, "uri", false);
@@ -207,6 +222,7 @@ pub(super) const ACTIONS: &[(&str, &[&str])] = &[
             "declare",
             "version",
             "retryOnMissingCapability",
+            "background",
         ],
     ),
     (
@@ -218,11 +234,18 @@ pub(super) const ACTIONS: &[(&str, &[&str])] = &[
             "declare",
             "version",
             "retryOnMissingCapability",
+            "background",
         ],
     ),
     (
         "read",
-        &["uri", "declare", "version", "retryOnMissingCapability"],
+        &[
+            "uri",
+            "declare",
+            "version",
+            "retryOnMissingCapability",
+            "background",
+        ],
     ),
     (
         "get-prompt",
@@ -232,6 +255,7 @@ pub(super) const ACTIONS: &[(&str, &[&str])] = &[
             "declare",
             "version",
             "retryOnMissingCapability",
+            "background",
         ],
     ),
     (
@@ -242,6 +266,7 @@ pub(super) const ACTIONS: &[(&str, &[&str])] = &[
             "declare",
             "version",
             "retryOnMissingCapability",
+            "background",
         ],
     ),
     ("send", &["text", "headers", "violation", "note", "rules"]),

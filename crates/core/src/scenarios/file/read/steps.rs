@@ -197,6 +197,7 @@ pub(super) fn options(e: &mut Errors, f: &Fields) -> RequestOptions {
             .and_then(|v| client_caps(e, &f.path("declare"), v)),
         version: version(e, f, "version"),
         retry_on_missing_capability: boolean(e, f, "retryOnMissingCapability"),
+        background: boolean(e, f, "background").unwrap_or(false),
     }
 }
 
