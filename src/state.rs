@@ -33,6 +33,7 @@ mod link;
 mod tests;
 
 pub use hand_over::needs_simulator;
+pub use link::field_fragment;
 
 /// Playback speeds offered (multiples of the base step), in quarters.
 pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
@@ -246,6 +247,9 @@ pub struct State {
     pub speed: usize,
     /// The event shown in the inspector.
     pub selected: Option<Selection>,
+    /// A field a link points at (`#…/m{lane}.{event}/{path}`): shown open
+    /// while its message is the one selected.
+    pub field: Option<(Selection, String)>,
     /// Whether the keyboard help is open.
     pub help_open: bool,
     /// Whether the request editor fills the main area (else the lanes).
@@ -362,6 +366,7 @@ impl State {
             playing: false,
             speed: DEFAULT_SPEED,
             selected: None,
+            field: None,
             help_open: false,
             editor: false,
             editor_link: None,

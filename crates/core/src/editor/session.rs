@@ -183,6 +183,7 @@ impl EditorSession {
         let mut exchange = describe(exchanged);
         exchange.asked = asked;
         exchange.reused_id = reused;
+        super::reply::lint_reply(&mut exchange, true);
         self.history.push(exchange.clone());
         exchange
     }
@@ -303,6 +304,7 @@ impl EditorSession {
         let mut exchange = self.exchange(text, headers);
         exchange.asked = asked;
         exchange.reused_id = reused;
+        super::reply::lint_reply(&mut exchange, false);
         self.history.push(exchange.clone());
         exchange
     }
