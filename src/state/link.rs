@@ -101,6 +101,7 @@ impl State {
                 valid.then_some(super::Selection { lane, event })
             });
             state.editor = arrival.editor;
+            state.plain_inspector = state.selected.is_some();
         }
         state
     }

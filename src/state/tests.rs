@@ -447,3 +447,15 @@ fn a_link_to_one_field_selects_its_message_and_opens_the_field() {
     );
     assert_eq!(State::start(&far, None).selected, None);
 }
+
+#[test]
+fn a_hand_over_keeps_the_inspector_as_drawn_until_the_reader_selects_again() {
+    record("discover");
+    let mut config = Config::from_url(|k| (k == "scenario").then(|| "discover".to_string()), "");
+    config.receive(r#"{"selected": [0, 1]}"#);
+    let mut state = State::start(&config, None);
+    assert_eq!(state.selected, Some(Selection { lane: 0, event: 1 }));
+    assert!(state.plain_inspector);
+    state.update(Action::Inspect(Some(Selection { lane: 0, event: 0 })));
+    assert!(!state.plain_inspector);
+}

@@ -244,8 +244,12 @@ fn message_details(message: &MessageEvent, draw: Draw) -> Markup {
 
 /// The inspector panel (`aside`): the selected event, or a hint. Every
 /// key of a message explains itself; the one `state.field` names is shown
-/// open.
+/// open (after a hand-over, until the reader selects again, it is drawn as
+/// the figure drew it: `State::plain_inspector`).
 pub fn inspector(state: &State) -> Markup {
+    if state.plain_inspector {
+        return transcribed(state);
+    }
     let base = state.base_fragment();
     drawn(
         state,
