@@ -75,6 +75,9 @@ pub struct Config {
     pub link: Option<Result<ShareState, ShareError>>,
     /// What a hand-over from the lite bundle restores (full bundle).
     pub arrival: Option<Arrival>,
+    /// The message and field a link points at (`#…/m{lane}.{event}/{path}`,
+    /// page only): selected, and shown open.
+    pub field: Option<FieldLink>,
     /// A scenario file to show instead of a catalog scenario
     /// (`?scenario-url=`, or the `scenarioUrl` / `scenario: {...}` options).
     pub file: Option<FileRequest>,
@@ -370,6 +373,7 @@ impl Config {
             problem,
             link: None,
             arrival: None,
+            field: None,
             file,
             loaded: None,
             fragment: None,
@@ -433,6 +437,8 @@ impl Config {
             return config;
         }
         let mut config = Config::from_options(Mode::Page, &Value::Null);
+        let (hash, field) = split_field(hash);
+        config.field = field;
         config.scenario = param("scenario");
         config.lang = param("lang").filter(|l| valid_lang(l));
         match param("scenario-url").filter(|u| !u.trim().is_empty() && u.len() <= MAX_URL) {
@@ -486,6 +492,9 @@ impl Config {
         });
     }
 }
+
+mod field_link;
+pub use field_link::{split_field, FieldLink};
 
 #[cfg(test)]
 mod tests;

@@ -509,6 +509,12 @@ pub fn rule(id: &str) -> String {
     get(&format!("rule.{id}")).unwrap_or_default()
 }
 
+/// What a field means (`field.<key>`, in the rules' catalog; empty until
+/// that catalog is here).
+pub fn field(key: &str) -> String {
+    get(&format!("field.{key}")).unwrap_or_default()
+}
+
 /// A catalog scenario's title.
 pub fn scenario_title(id: &str) -> String {
     t(&format!("scenario.{id}.title"))

@@ -467,14 +467,15 @@ fn inspector_shown(inner: &Rc<Inner>) {
     }
 }
 
-/// Whether the inspector shows an event with rules (their summaries come
-/// in a catalog of their own).
+/// Whether the inspector shows an event with rules or a message (the
+/// rules' summaries and the fields' explanations come in a catalog of
+/// their own).
 fn wants_rules(inner: &Inner) -> bool {
     let state = inner.state.borrow();
     state
         .selected
         .and_then(|s| state.lanes.get(s.lane)?.timeline.events.get(s.event))
-        .is_some_and(|e| !e.rules.is_empty())
+        .is_some_and(crate::view::inspector::needs_catalog)
 }
 
 fn find(inner: &Inner, selector: &str) -> Option<Element> {

@@ -34,6 +34,7 @@ mod link;
 mod tests;
 
 pub use hand_over::needs_simulator;
+pub use link::field_fragment;
 
 /// Playback speeds offered (multiples of the base step), in quarters.
 pub const SPEEDS: [u32; 5] = [1, 2, 4, 8, 16];
@@ -247,6 +248,13 @@ pub struct State {
     pub speed: usize,
     /// The event shown in the inspector.
     pub selected: Option<Selection>,
+    /// A field a link points at (`#…/m{lane}.{event}/{path}`): shown open
+    /// while its message is the one selected.
+    pub field: Option<(Selection, String)>,
+    /// The inspector draws the selection a hand-over restored as the drawn
+    /// figure drew it (its JSON as plain text), so that the hand-over
+    /// changes no pixel; selecting again explains every field.
+    pub plain_inspector: bool,
     /// Whether the keyboard help is open.
     pub help_open: bool,
     /// Whether the request editor fills the main area (else the lanes).
@@ -371,6 +379,8 @@ impl State {
             playing: false,
             speed: DEFAULT_SPEED,
             selected: None,
+            field: None,
+            plain_inspector: false,
             help_open: false,
             editor: false,
             editor_link: None,
@@ -643,7 +653,10 @@ impl State {
             Action::SetSpeed(speed) => next.speed = speed.min(SPEEDS.len() - 1),
             Action::Faster => next.speed = (next.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => next.speed = next.speed.saturating_sub(1),
-            Action::Inspect(selection) => next.selected = selection,
+            Action::Inspect(selection) => {
+                next.selected = selection;
+                next.plain_inspector = false;
+            }
             Action::ShowFailure(selection) => {
                 next.stop();
                 let at = next

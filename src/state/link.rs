@@ -72,6 +72,26 @@ impl State {
         if config.autoplay && config.reduced_motion && state.notice.is_none() {
             state.notice = Some(t("notice.reduced_motion"));
         }
+        if let Some(((lane, event), path)) = &config.field {
+            let valid = state
+                .lanes
+                .get(*lane)
+                .is_some_and(|l| *event < l.timeline.events.len());
+            if valid {
+                let at = super::Selection {
+                    lane: *lane,
+                    event: *event,
+                };
+                // The playhead moves on to the message if it is not drawn yet.
+                let ms = state.lanes[*lane].timeline.events[*event].at_ms;
+                if state.time().is_none_or(|t| t < ms) {
+                    let pos = state.layout.position_of(ms);
+                    state.seek(pos);
+                }
+                state.selected = Some(at);
+                state.field = Some((at, path.clone()));
+            }
+        }
         if let Some(arrival) = &config.arrival {
             state.selected = arrival.selected.and_then(|(lane, event)| {
                 let valid = state
@@ -81,6 +101,7 @@ impl State {
                 valid.then_some(super::Selection { lane, event })
             });
             state.editor = arrival.editor;
+            state.plain_inspector = state.selected.is_some();
         }
         state
     }
@@ -120,6 +141,15 @@ impl State {
     /// The permalink fragment of this state (`#v3.…`, `share::to_fragment`),
     /// empty for a scenario's untouched start.
     pub fn fragment(&self) -> String {
+        let base = self.base_fragment();
+        match (self.open_field(), self.selected) {
+            (Some(path), Some(at)) => field_fragment(&base, at.lane, at.event, path),
+            _ => base,
+        }
+    }
+
+    /// The permalink fragment without the field a link points at.
+    pub fn base_fragment(&self) -> String {
         let link = self.share();
         let untouched = link.step == 0
             && link.editor.is_none()
@@ -134,4 +164,28 @@ impl State {
             share::to_fragment(&link)
         }
     }
+
+    /// The path of the field a link points at, while its message is the
+    /// one selected.
+    pub fn open_field(&self) -> Option<&str> {
+        self.field
+            .as_ref()
+            .filter(|(at, _)| Some(*at) == self.selected)
+            .map(|(_, path)| path.as_str())
+    }
+}
+
+/// A permalink fragment that also points at one field of one message:
+/// `{base}/m{lane}.{event}/{path}` (the path percent-encoded where a URL
+/// fragment needs it).
+pub fn field_fragment(base: &str, lane: usize, event: usize, path: &str) -> String {
+    let mut out = format!("{base}/m{lane}.{event}/");
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~[]$".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

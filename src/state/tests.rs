@@ -9,7 +9,7 @@ use mcp_lanes_core::transport::TransportKind;
 use serde_json::json;
 
 use super::*;
-use crate::config::{Config, Mode};
+use crate::config::{split_field, Config, Mode};
 
 /// The full bundle's state for a scenario.
 fn full(id: &str) -> State {
@@ -469,4 +469,55 @@ fn a_recording_opens_without_the_simulator_and_takes_its_schema_verdicts_in_plac
     let checked = state.checked.clone().expect("still open");
     assert_eq!(checked.runs[0].verdicts, state.lanes[0].verdicts);
     assert_eq!(state.pos, 2, "the playhead stays");
+}
+
+#[test]
+fn a_link_to_one_field_selects_its_message_and_opens_the_field() {
+    let path = "params._meta[\"io.modelcontextprotocol/protocolVersion\"]";
+    let fragment = field_fragment("", 0, 1, path);
+    assert_eq!(
+        fragment,
+        "/m0.1/params._meta[%22io.modelcontextprotocol%2FprotocolVersion%22]"
+    );
+    assert_eq!(
+        split_field(&fragment),
+        ("", Some(((0, 1), path.to_string())))
+    );
+    assert_eq!(
+        split_field("v3.abc/m2.10/result.ttlMs"),
+        ("v3.abc", Some(((2, 10), "result.ttlMs".to_string())))
+    );
+    assert_eq!(split_field("v3.abc"), ("v3.abc", None));
+    assert_eq!(split_field("/mx.y/z").1, None);
+    // The page opens it: selected, the field shown, and its link says so.
+    let hash = "/m0.1/result.ttlMs";
+    let config = Config::from_url(|k| (k == "scenario").then(|| "discover".to_string()), hash);
+    assert_eq!(config.field, Some(((0, 1), "result.ttlMs".to_string())));
+    record("discover");
+    let state = State::start(&config, None);
+    assert_eq!(state.selected, Some(Selection { lane: 0, event: 1 }));
+    assert!(state.pos > 0, "the playhead is on the message");
+    assert_eq!(state.open_field(), Some("result.ttlMs"));
+    assert!(state.fragment().ends_with(hash), "{}", state.fragment());
+    // Another selection closes it; a link past the run selects nothing.
+    let mut other = state.clone();
+    other.update(Action::Inspect(Some(Selection { lane: 0, event: 0 })));
+    assert_eq!(other.open_field(), None);
+    let far = Config::from_url(
+        |k| (k == "scenario").then(|| "discover".to_string()),
+        "/m0.99/id",
+    );
+    assert_eq!(State::start(&far, None).selected, None);
+}
+
+#[test]
+fn a_hand_over_keeps_the_inspector_as_drawn_until_the_reader_selects_again() {
+    record("discover");
+    let mut config = Config::from_url(|k| (k == "scenario").then(|| "discover".to_string()), "");
+    config.receive(r#"{"selected": [0, 1]}"#);
+    let mut state = State::start(&config, None);
+    assert_eq!(state.selected, Some(Selection { lane: 0, event: 1 }));
+    assert!(state.plain_inspector);
+    state.update(Action::Inspect(Some(Selection { lane: 0, event: 0 })));
+    assert!(!state.plain_inspector);
 }

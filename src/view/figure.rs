@@ -23,7 +23,7 @@
 
 use maud::{html, Markup};
 
-use super::inspector::{heading, inspector};
+use super::inspector::{heading, transcribed};
 use super::narration::lines;
 use super::page::page;
 use super::Ui;
@@ -116,7 +116,7 @@ fn step(state: &State, pos: usize) -> Markup {
                 @if let Some(e) = state.lanes.get(lane).and_then(|l| l.timeline.events.get(event)) {
                     details class="step-event" open id=(format!("event-{lane}-{event}")) data-event=(format!("{lane}:{event}")) {
                         summary { (heading(e)) }
-                        (inspector(&inspected))
+                        (transcribed(&inspected))
                     }
                 }
             }

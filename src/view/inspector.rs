@@ -8,9 +8,11 @@
 
 use crate::i18n::{self, t, tf};
 use maud::{html, Markup};
+use mcp_lanes_core::explain;
 use mcp_lanes_core::rules::{self, RuleId};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side};
 
+use super::fields::Draw;
 use crate::model::{clock, event_kind_name, event_title, kind_name, pretty_wire};
 use crate::state::{Lane, State};
 
@@ -81,9 +83,15 @@ pub fn selected(state: &State) -> Option<(usize, &Lane, &Event)> {
 }
 
 /// Whether the page must fetch the rules' catalog now: the inspector shows
-/// an event with rules and their summaries are not here yet.
+/// an event with rules, or a message whose fields explain themselves, and
+/// the catalog (summaries and explanations) is not here yet.
 pub fn wants_rules(state: &State) -> bool {
-    !i18n::has_rules() && selected(state).is_some_and(|(_, _, e)| !e.rules.is_empty())
+    !i18n::has_rules() && selected(state).is_some_and(|(_, _, e)| needs_catalog(e))
+}
+
+/// Whether drawing `event` in the inspector uses the rules' catalog.
+pub fn needs_catalog(event: &Event) -> bool {
+    !event.rules.is_empty() || matches!(&event.kind, EventKind::Message(_))
 }
 
 /// HTTP headers as a two-column table (nothing when there are none).
@@ -93,7 +101,7 @@ pub fn headers_table(headers: &[(String, String)]) -> Markup {
             table class="headers" {
                 tbody {
                     @for (k, v) in headers {
-                        tr { th scope="row" { (k) } td { (v) } }
+                        tr { th scope="row" { (super::fields::header_name(k)) } td { (v) } }
                     }
                 }
             }
@@ -101,9 +109,73 @@ pub fn headers_table(headers: &[(String, String)]) -> Markup {
     }
 }
 
-/// "Why: the rules": each rule ID with its one-sentence summary and a link
-/// to the spec (nothing when there are none).
+/// Whether `text` has `word` as a word of its own.
+fn word_at(text: &str, at: usize, word: &str) -> bool {
+    let before = text[..at].chars().next_back();
+    let after = text[at + word.len()..].chars().next();
+    let edge =
+        |c: Option<char>| !c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    edge(before) && edge(after)
+}
+
+/// The abbreviations (`PV`, `MRTR`, ...) `text` uses, in the core's order.
+pub fn abbrs_in(text: &str) -> Vec<&'static str> {
+    explain::ABBREVIATIONS
+        .iter()
+        .copied()
+        .filter(|a| text.match_indices(a).any(|(at, _)| word_at(text, at, a)))
+        .collect()
+}
+
+/// Text with each abbreviation in an `abbr` that spells it out.
+fn with_abbrs(text: &str) -> Markup {
+    let mut parts: Vec<(bool, &str)> = Vec::new();
+    let mut rest = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let hit = explain::ABBREVIATIONS
+            .iter()
+            .find(|a| text[at..].starts_with(**a) && word_at(text, at, a));
+        match hit {
+            Some(a) => {
+                parts.push((false, &text[rest..at]));
+                parts.push((true, &text[at..at + a.len()]));
+                at += a.len();
+                rest = at;
+            }
+            None => at += text[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    parts.push((false, &text[rest..]));
+    html! {
+        @for (abbr, part) in parts {
+            @if abbr { abbr title=(i18n::field(&format!("abbr.{part}"))) { (part) } } @else { (part) }
+        }
+    }
+}
+
+/// The abbreviations a text uses, spelled out where a tap cannot hover.
+fn abbr_list(text: &str) -> Markup {
+    let found = abbrs_in(text);
+    html! {
+        @if !found.is_empty() {
+            span class="rule-abbrs" data-testid="rule-abbrs" {
+                @for a in found { span { (i18n::field(&format!("abbr.{a}"))) } " " }
+            }
+        }
+    }
+}
+
+/// "Why: the rules": each rule ID with its one-sentence summary (its
+/// abbreviations spelled out) and a link to the spec (nothing when there
+/// are none).
 pub fn rule_list(ids: &[RuleId], testid: &str) -> Markup {
+    rules_drawn(ids, testid, true)
+}
+
+/// [`rule_list`], its abbreviations spelled out or not (not in a complete
+/// figure's transcript, to keep it small).
+fn rules_drawn(ids: &[RuleId], testid: &str, spelled: bool) -> Markup {
     html! {
         @if !ids.is_empty() {
             h3 { (t("inspector.rules")) }
@@ -112,11 +184,13 @@ pub fn rule_list(ids: &[RuleId], testid: &str) -> Markup {
                     li data-rule=(id) {
                         code class="rule-id" { (id) }
                         @if let Some(rule) = rules::find(id) {
+                            @let summary = i18n::rule(rule.id);
                             span class="rule-summary" {
-                                @for (code, part) in code_parts(&i18n::rule(rule.id)) {
-                                    @if code { code { (part) } } @else { (part) }
+                                @for (code, part) in code_parts(&summary) {
+                                    @if code { code { (part) } } @else if spelled { (with_abbrs(part)) } @else { (part) }
                                 }
                             }
+                            @if spelled { (abbr_list(&summary)) }
                             @if rule.spec_url.is_empty() {
                                 span class="rule-source" { (tf("inspector.source", &[("source", rule.source)])) }
                             } @else {
@@ -132,7 +206,7 @@ pub fn rule_list(ids: &[RuleId], testid: &str) -> Markup {
     }
 }
 
-fn message_details(message: &MessageEvent) -> Markup {
+fn message_details(message: &MessageEvent, draw: Draw) -> Markup {
     html! {
         dl class="facts" {
             dt { (t("inspector.kind")) } dd data-testid="inspector-kind" { (kind_name(message.kind)) }
@@ -159,13 +233,49 @@ fn message_details(message: &MessageEvent) -> Markup {
         }
         h3 { (t("inspector.wire")) }
         pre class="wire" data-testid="inspector-json" tabindex="0" aria-label=(t("inspector.wire_label")) {
-            code { (pretty_wire(message)) }
+            @match &message.json {
+                Some(json) if draw.explain => code { (super::fields::json(json, draw)) },
+                _ => code { (pretty_wire(message)) },
+            }
         }
+        @if draw.explain && message.json.is_some() { (super::fields::hint()) }
     }
 }
 
-/// The inspector panel (`aside`): the selected event, or a hint.
+/// The inspector panel (`aside`): the selected event, or a hint. Every
+/// key of a message explains itself; the one `state.field` names is shown
+/// open (after a hand-over, until the reader selects again, it is drawn as
+/// the figure drew it: `State::plain_inspector`).
 pub fn inspector(state: &State) -> Markup {
+    if state.plain_inspector {
+        return transcribed(state);
+    }
+    let base = state.base_fragment();
+    drawn(
+        state,
+        Draw {
+            explain: true,
+            open: state.open_field(),
+            link: state.selected.map(|s| (base.as_str(), s.lane, s.event)),
+        },
+    )
+}
+
+/// The inspector as a complete figure's transcript draws it: the JSON as
+/// plain text and the rules without their abbreviations spelled out, which
+/// keeps the first visit small (the bundles' inspector explains each field).
+pub fn transcribed(state: &State) -> Markup {
+    drawn(
+        state,
+        Draw {
+            explain: false,
+            open: None,
+            link: None,
+        },
+    )
+}
+
+fn drawn(state: &State, draw: Draw) -> Markup {
     let selected = selected(state);
     html! {
         aside class="inspector" data-testid="inspector" aria-labelledby="inspector-heading" {
@@ -184,9 +294,9 @@ pub fn inspector(state: &State) -> Markup {
                         p class="inspector-lane" { (i18n::setup_label(&lane.timeline.label)) }
                         h3 class="inspector-title" data-testid="inspector-title" { (heading(event)) }
                         p class="note" data-testid="inspector-note" { (i18n::event_note(event)) }
-                        @if let EventKind::Message(m) = &event.kind { (message_details(m)) }
+                        @if let EventKind::Message(m) = &event.kind { (message_details(m, draw)) }
                         @if crate::bundle::CHECKS { (super::check::list(&lane.verdicts, event.index)) }
-                        (rule_list(&event.rules, "inspector-rules"))
+                        (rules_drawn(&event.rules, "inspector-rules", draw.explain))
                     }
                 }
             }
@@ -307,6 +417,25 @@ mod tests {
             }
         };
         assert!(after.contains(&source.into_string()));
+    }
+
+    #[test]
+    fn m_meta_required_abbreviations_are_spelled_out_where_a_rule_uses_them() {
+        assert!(i18n::install(
+            "en",
+            include_str!("../../www/i18n/en.json"),
+            None
+        ));
+        i18n::add_rules(include_str!("../../www/i18n/en.rules.json"), None);
+        assert_eq!(
+            abbrs_in("with PV (string) and CAPS; CINFO, not PVX or MCP-PV"),
+            ["PV", "CAPS", "CINFO"]
+        );
+        let text = rule_list(&["M-META-REQUIRED"], "x").into_string();
+        assert!(text.contains("<abbr title=\"PV: protocol version, the _meta key io.modelcontextprotocol/protocolVersion.\">PV</abbr>"), "{text}");
+        assert!(text.contains(
+            "<span class=\"rule-abbrs\" data-testid=\"rule-abbrs\"><span>PV: protocol version"
+        ));
     }
 
     #[test]

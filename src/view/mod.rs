@@ -35,6 +35,7 @@
 
 pub mod check;
 pub mod diagram;
+pub mod fields;
 pub mod figure;
 pub mod help;
 pub mod inspector;

@@ -47,6 +47,7 @@ pub fn hostile(mut state: State) -> State {
             if let EventKind::Message(m) = &mut event.kind {
                 m.label = HOSTILE.to_string();
                 m.wire = HOSTILE.to_string();
+                m.json = serde_json::from_str(&m.wire).ok();
                 m.revision = HOSTILE.to_string();
                 if let Some(http) = &mut m.http {
                     http.headers = vec![(HOSTILE.to_string(), HOSTILE.to_string())];

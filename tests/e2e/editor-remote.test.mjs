@@ -78,3 +78,31 @@ test('"Your server" without CORS: the browser refuses, the editor says so and na
   assert.match(notice, /mcp-lanes bridge/);
   assert.equal(await page.locator(`${sel('reply')}[data-index="0"]`).count(), 1, 'the failed exchange is listed');
 });
+
+test('"Your server": a refusal names the versions each side named and gets the simulated replies\' lint', T, async () => {
+  const origin = new URL(app.url).origin;
+  const port = await start(['bridge', '--cmd', `${binary()} serve --preset deploy-console`, '--port', '0', '--allow-origin', origin]);
+  const view = await yourServer(`http://127.0.0.1:${port}/mcp`);
+  const { page } = view;
+  const editor = page.locator(sel('editor-text'));
+  const text = await editor.inputValue();
+  const asked = text.replace('"io.modelcontextprotocol/protocolVersion": "2026-07-28"', '"io.modelcontextprotocol/protocolVersion": "2025-11-25"');
+  assert.notEqual(asked, text, 'the template names its version');
+  await editor.fill(asked);
+  await page.locator(sel('send')).click();
+  await page.locator(`${sel('reply')}[data-index="0"]`).waitFor({ timeout: 30_000 });
+  const pane = page.locator(sel('reply'));
+  const versions = await pane.locator(sel('reply-versions')).innerText();
+  assert.match(versions, /asked for 2025-11-25/);
+  assert.match(versions, /server supports 2026-07-28/);
+  assert.doesNotMatch(versions, /server speaks/);
+  await pane.locator(sel('reply-code')).waitFor({ timeout: 10_000 });
+  assert.match(await pane.locator(sel('reply-code')).innerText(), /-32022 UnsupportedProtocolVersion/);
+  assert.ok(await pane.locator(`${sel('reply-rules')} [data-rule="M-VERSION"]`).count() > 0, 'the rules behind the code');
+  assert.equal(await pane.locator(sel('reply-lint')).count(), 0, 'the refusal fits the spec');
+  const supported = pane.locator('[data-path="error.data.supported"]');
+  await supported.hover();
+  assert.match(await supported.locator('.fx').innerText(), /retries with one of them/);
+  await view.screenshot('editor-your-server-refusal');
+  assert.deepEqual(view.problems().filter((p) => !/status of 400/.test(p) && !/^http 400/.test(p)), []);
+});

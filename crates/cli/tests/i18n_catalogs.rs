@@ -1,6 +1,6 @@
 //! The page's message catalogs (`www/i18n/`, README "Languages"; a
 //! language's catalog is `<tag>.json` plus `<tag>.rules.json`, the rules'
-//! summaries, fetched when first shown):
+//! summaries and the fields' explanations, fetched when first shown):
 //! - `en.json`'s rule summaries and scenario prose are the core's English
 //!   (`UPDATE_CATALOG=1` rewrites those entries from the core);
 //! - every listed language has a catalog, every catalog is listed, and a
@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use mcp_lanes_core::client::UndeclaredPolicy;
 use mcp_lanes_core::note::Msg;
 use mcp_lanes_core::protocol::version::EraMode;
-use mcp_lanes_core::{rules, scenarios};
+use mcp_lanes_core::{explain, rules, scenarios};
 use serde_json::{Map, Value};
 
 fn dir() -> PathBuf {
@@ -31,7 +31,7 @@ fn dir() -> PathBuf {
 fn catalog(tag: &str) -> Map<String, Value> {
     let mut all = read(&format!("{tag}.json"));
     for (part, prefixes) in [
-        ("rules", &["rule."][..]),
+        ("rules", &["rule.", "field."][..]),
         ("notes", &["note.", "label."][..]),
     ] {
         for (k, v) in read(&format!("{tag}.{part}.json")) {
@@ -163,6 +163,9 @@ fn core_entries() -> Vec<(String, String)> {
     for rule in rules::ALL {
         out.push((format!("rule.{}", rule.id), rule.summary.to_string()));
     }
+    for field in explain::all() {
+        out.push((field.catalog_key(), field.text.to_string()));
+    }
     for s in scenarios::CATALOG {
         out.push((format!("scenario.{}.title", s.id), s.title.to_string()));
         out.push((format!("scenario.{}.summary", s.id), s.summary.to_string()));
@@ -196,6 +199,7 @@ fn core_entries() -> Vec<(String, String)> {
 
 fn from_core(key: &str) -> bool {
     key.starts_with("rule.")
+        || key.starts_with("field.")
         || key.starts_with("scenario.")
         || key.starts_with("note.")
         || key.starts_with("label.")
@@ -213,7 +217,7 @@ fn english_catalog_is_the_cores_text() {
         let mut rules = Map::new();
         let mut notes = Map::new();
         for (k, v) in &core {
-            let into = if k.starts_with("rule.") {
+            let into = if k.starts_with("rule.") || k.starts_with("field.") {
                 &mut rules
             } else if k.starts_with("note.") || k.starts_with("label.") {
                 &mut notes

@@ -36,6 +36,7 @@ macro_rules! en {
 pub mod check;
 pub mod client;
 pub mod editor;
+pub mod explain;
 pub mod export;
 pub mod import;
 pub mod note;

@@ -91,11 +91,21 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
                     ]) }
                 </p>
             }
+            { raw(crate::view::fields::reply_code(ex)) }
             if ex.badge == Badge::InputRequired {
                 <button type="button" class="primary" data-testid="answer-retry"
                     onclick={on_click(d, move || EditorAction::AnswerAndRetry(n))}>{ i18n::t("editor.answer_retry") }</button>
             }
-            <pre class="wire" data-testid="reply-json" tabindex="0">{ reply }</pre>
+            <pre class="wire" data-testid="reply-json" tabindex="0">{
+                match &ex.reply_json {
+                    Some(json) => raw(crate::view::fields::json(json, crate::view::fields::Draw {
+                        explain: true,
+                        open: None,
+                        link: None,
+                    })),
+                    None => html! { { reply } },
+                }
+            }</pre>
             { for validity }
             if !ex.response_headers.is_empty() {
                 <details>
@@ -107,20 +117,29 @@ pub fn reply_pane(d: &Dispatch, sent: Option<(usize, &Sent)>) -> Html {
                 <h3>{ i18n::t("editor.server_messages") }</h3>
                 <ul class="server-messages" data-testid="server-messages">{ for side_effects }</ul>
             }
+            { raw(crate::view::fields::reply_lint(ex)) }
             { raw(crate::view::inspector::rule_list(&ex.rules, "reply-rules")) }
         </section>
     }
 }
 
 /// "#2 server/discover · asked for 2025-11-25 · server speaks 2026-07-28":
-/// what the request asked for and what the reply speaks, never one label.
+/// what the request asked for and what the reply speaks, never one label;
+/// a reply that names the server's versions (a -32022's `data.supported`,
+/// a discover result's `supportedVersions`) says those.
 fn versions(n: usize, method: &str, ex: &mcp_lanes_core::editor::Exchange) -> String {
     let mut out = format!("#{} {method}", n + 1);
     if !ex.asked.is_empty() {
         out.push_str(" \u{b7} ");
         out.push_str(&i18n::tf("editor.asked_for", &[("version", &ex.asked)]));
     }
-    if !ex.revision.is_empty() {
+    if !ex.offered.is_empty() {
+        out.push_str(" \u{b7} ");
+        out.push_str(&i18n::tf(
+            "editor.server_supports",
+            &[("versions", &ex.offered.join(", "))],
+        ));
+    } else if !ex.revision.is_empty() {
         out.push_str(" \u{b7} ");
         out.push_str(&i18n::tf(
             "editor.server_speaks",

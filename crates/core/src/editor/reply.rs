@@ -91,6 +91,13 @@ pub struct Exchange {
     pub asked: String,
     /// The request reused an id already sent on its connection (RPC-ID).
     pub reused_id: bool,
+    /// The protocol versions the reply names as the server's: a -32022's
+    /// `data.supported`, or a discover result's `supportedVersions` (empty
+    /// when it names none).
+    pub offered: Vec<String>,
+    /// What the reply's error code, `data` and HTTP status say against the
+    /// spec (empty when they fit), each naming its rules.
+    pub lint: Vec<(Note, Vec<RuleId>)>,
     /// Where the server's parse error points, when the wire text is laid
     /// out differently from the text as typed (stdio sends one line).
     pub wire_error: Option<WireError>,
@@ -196,7 +203,101 @@ pub(super) fn describe(exchanged: Exchanged) -> Exchange {
         asked: String::new(),
         reused_id: false,
         wire_error: None,
+        offered: Vec::new(),
+        lint: Vec::new(),
     }
+}
+
+/// The versions a reply names as the server's (see [`Exchange::offered`]).
+fn offered(reply: &Value) -> Vec<String> {
+    let list = reply
+        .pointer("/error/data/supported")
+        .or_else(|| reply.pointer("/result/supportedVersions"));
+    list.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Lints a reply as the simulated ones are explained, once the version the
+/// request asked for is known: the versions each side named, what the
+/// error code's `data` says against the request, and an HTTP status the
+/// spec fixes for the code. A real server's reply gets the rules its error
+/// code is governed by.
+pub(super) fn lint_reply(ex: &mut Exchange, remote: bool) {
+    let Some(reply) = &ex.reply_json else {
+        return;
+    };
+    ex.offered = offered(reply);
+    let code = reply.pointer("/error/code").and_then(Value::as_i64);
+    if remote {
+        if let Some(field) = code.and_then(crate::explain::code) {
+            for id in field.rules {
+                if !ex.rules.contains(id) {
+                    ex.rules.push(id);
+                }
+            }
+        }
+        if !ex.asked.is_empty() && code.is_some() {
+            // An error is not written in the version asked for: the
+            // server speaks what it names, if anything.
+            ex.revision = String::new();
+        }
+    }
+    let mut lint = Vec::new();
+    if code == Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0) {
+        let requested = reply
+            .pointer("/error/data/requested")
+            .and_then(Value::as_str);
+        if let Some(requested) = requested {
+            if !ex.asked.is_empty() && requested != ex.asked {
+                lint.push((
+                    crate::note!(
+                        "editor.lint_requested_differs",
+                        "data.requested says {requested}, but the request asked for {asked}.",
+                        requested = requested,
+                        asked = ex.asked.clone()
+                    ),
+                    vec![crate::rules::M_VERSION],
+                ));
+            }
+        }
+        if !ex.asked.is_empty() && ex.offered.contains(&ex.asked) {
+            lint.push((
+                crate::note!(
+                    "editor.lint_supported_has_asked",
+                    "data.supported lists {asked}, the version the request asked for: the refusal contradicts itself.",
+                    asked = ex.asked.clone()
+                ),
+                vec![crate::rules::M_VERSION],
+            ));
+        }
+    }
+    let fixed = match code.map(ErrorCode) {
+        Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION) => Some((400, crate::rules::M_VERSION)),
+        Some(ErrorCode::HEADER_MISMATCH) => Some((400, crate::rules::H_HEADERS)),
+        Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY) => Some((400, crate::rules::H_STATUS)),
+        _ => None,
+    };
+    if let (Some((want, rule)), Some(status)) = (fixed, ex.status) {
+        if status != want {
+            lint.push((
+                crate::note!(
+                    "editor.lint_status",
+                    "HTTP {status} for error {code}, where the spec says HTTP {want}.",
+                    status = status,
+                    code = code.unwrap_or_default(),
+                    want = want
+                ),
+                vec![rule],
+            ));
+        }
+    }
+    ex.lint = lint;
 }
 
 /// Checks a reply's shape against what its schema type requires (the typed

@@ -183,6 +183,7 @@ impl EditorSession {
         let mut exchange = describe(exchanged);
         exchange.asked = asked;
         exchange.reused_id = reused;
+        super::reply::lint_reply(&mut exchange, true);
         self.history.push(exchange.clone());
         exchange
     }
@@ -311,6 +312,7 @@ impl EditorSession {
         exchange.asked = asked;
         exchange.reused_id = reused;
         exchange.wire_error = super::reply::wire_error(text, &exchange.sent);
+        super::reply::lint_reply(&mut exchange, false);
         self.history.push(exchange.clone());
         exchange
     }

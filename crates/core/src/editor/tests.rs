@@ -596,3 +596,39 @@ fn rpc_id_editor_bumps_only_the_request_id_keeping_the_text() {
     assert_eq!(with_id(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, 2), None);
     assert_eq!(with_id(r#"{"jsonrpc":"2.0","id":1,"#, 2), None);
 }
+
+#[test]
+fn m_version_a_real_servers_refusal_names_the_versions_each_side_named_and_is_linted() {
+    let mut s = EditorSession::remote("http://127.0.0.1:9/mcp", presets::deploy_console());
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let post = s.remote_request(text, None);
+    let body = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}"#;
+    let ex = s.record_remote(&post, Ok((400, Vec::new(), body.into())));
+    assert_eq!(ex.asked, "2025-11-25");
+    assert_eq!(ex.offered, ["2026-07-28"]);
+    assert_eq!(
+        ex.revision, "",
+        "an error is not written in the version asked for"
+    );
+    assert!(ex.rules.contains(&crate::rules::M_VERSION));
+    assert!(ex.lint.is_empty(), "{:?}", ex.lint);
+    // A refusal that contradicts the request, with the wrong status.
+    let body = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"no","data":{"supported":["2025-11-25"],"requested":"2024-11-05"}}}"#;
+    let next = s.remote_request(&text.replace("\"id\":1", "\"id\":2"), None);
+    let ex = s.record_remote(&next, Ok((200, Vec::new(), body.into())));
+    let said: Vec<&str> = ex.lint.iter().map(|(n, _)| n.text()).collect();
+    assert_eq!(said, [
+        "data.requested says 2024-11-05, but the request asked for 2025-11-25.",
+        "data.supported lists 2025-11-25, the version the request asked for: the refusal contradicts itself.",
+        "HTTP 200 for error -32022, where the spec says HTTP 400.",
+    ]);
+}
+
+#[test]
+fn m_discover_a_simulated_discover_result_names_the_servers_versions() {
+    let mut s = EditorSession::new(presets::deploy_console(), TransportKind::Http);
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let ex = s.send(text, None);
+    assert_eq!(ex.offered, ["2026-07-28"]);
+    assert!(ex.lint.is_empty());
+}
