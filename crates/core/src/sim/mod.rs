@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub use engine::{message_event, run, Setup};
 pub use recorder::{request_id, Recorded, Recorder};
 pub use timeline::{
-    Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
+    Actor, Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
 };
 
 /// A point of virtual time: milliseconds since the start of a run. The core
