@@ -1,6 +1,7 @@
 //! The deterministic simulation: a virtual clock, the recorded [`Timeline`]
 //! and the [`engine`] that wires a client, a channel and a server.
 
+pub mod auth_flow;
 pub mod engine;
 pub mod recorder;
 pub mod timeline;
