@@ -56,6 +56,7 @@ async function drawnBetweenActors(name) {
     return { lifelines, heads, messages, chips, consent: (consent.left + consent.right) / 2, left: box.left, scale, cls: svg.getAttribute('class') };
   }, consentAt);
   assert.equal(picture.cls, 'lane-svg cols-3');
+  assert.match(await page.locator(sel('actor-0-auth_server')).innerText(), /auth server/);
   assert.deepEqual(picture.heads, ['client', 'server', 'auth server']);
   assert.equal(picture.lifelines.length, 3);
   const expected = timeline.events.filter((e) => e.type === 'message');
