@@ -356,6 +356,7 @@ impl LiveRun {
             transport: TransportKind::Http,
             client_label: self.client_label.clone(),
             server_label: self.target.clone(),
+            actors: Vec::new(),
             events: self.rec.events().to_vec(),
             summary: Summary {
                 leaked_locks: 0,

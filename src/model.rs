@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, MessageKind, Side, Timeline};
 
+pub mod columns;
 pub mod labels;
 
 /// Width of a lane's diagram in SVG user units (it scales with its box).
@@ -371,7 +372,10 @@ pub fn event_title(event: &Event) -> String {
         }
         EventKind::Message(m) => tf(
             "event.message",
-            &[("side", &side(m.from)), ("message", &m.label)],
+            &[
+                ("side", &columns::actor_name(m.ends().0)),
+                ("message", &m.label),
+            ],
         ),
         EventKind::Timeout { side, request_id } => tf(
             "event.timeout",
@@ -400,7 +404,12 @@ pub fn event_title(event: &Event) -> String {
         EventKind::Decision { side } => tf(
             "event.decides",
             &[
-                ("side", &self::side(*side)),
+                (
+                    "side",
+                    &event
+                        .actor
+                        .map_or_else(|| self::side(*side), columns::actor_name),
+                ),
                 ("what", &first_clause(&crate::i18n::event_note(event))),
             ],
         ),

@@ -189,6 +189,7 @@ fn run(simulator: Option<Simulator>, scenario: &str, base: usize, setup: &Setup)
                 transport: setup.channel.kind,
                 client_label: String::new(),
                 server_label: String::new(),
+                actors: Vec::new(),
                 events: Vec::new(),
                 summary: Default::default(),
             })

@@ -3,8 +3,6 @@
 //! covers a marker's words, a gap's pill or another label. Plain geometry
 //! in the diagram's SVG units; the diagram view says what the boxes are.
 
-use super::LANE_WIDTH;
-
 /// A rectangle in a diagram's SVG units.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rect {
@@ -52,6 +50,9 @@ pub struct Arrow {
     pub delivered: bool,
     /// The chip's width.
     pub width: f64,
+    /// The lane's width (its chip stays inside): `LANE_WIDTH` for two
+    /// columns, more for each further actor.
+    pub lane: f64,
 }
 
 /// Where a label goes: its text's x and baseline, its anchor, and its
@@ -96,7 +97,7 @@ fn spot_at(a: &Arrow, along: f64, beside: f64) -> Spot {
     if a.delivered {
         let x = a.x1 + (a.x2 - a.x1) * along;
         let y = a.y1 + (a.y2 - a.y1) * along - 5.0 + beside;
-        let left = (x - a.width / 2.0).clamp(2.0, (LANE_WIDTH - 2.0 - a.width).max(2.0));
+        let left = (x - a.width / 2.0).clamp(2.0, (a.lane - 2.0 - a.width).max(2.0));
         Spot {
             x: left + a.width / 2.0,
             y,
@@ -159,6 +160,7 @@ pub fn place(arrows: &[Arrow], obstacles: &[Rect]) -> Vec<Spot> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::LANE_WIDTH;
 
     fn arrow(y1: f64, y2: f64, width: f64) -> Arrow {
         Arrow {
@@ -168,6 +170,7 @@ mod tests {
             y2,
             delivered: true,
             width,
+            lane: LANE_WIDTH,
         }
     }
 

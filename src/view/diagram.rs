@@ -5,13 +5,13 @@
 use super::{classes, num as f};
 use crate::i18n::{self, t, tf};
 use maud::{html, Markup};
-use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
+use mcp_lanes_core::sim::{Actor, Event, EventKind, MessageEvent, Side, Timeline};
 
+use crate::model::columns::{actor_name, event_actor, Columns};
 use crate::model::labels::{self, Arrow, Rect, Spot};
 use crate::model::{
-    clock, column_x, duration, event_kind_name, event_side, event_title, fit_columns, kind_name,
-    lock_spans, marker_text, text_width, truncate, Layout, CLIENT_X, LABEL_CHARS, LANE_WIDTH,
-    SERVER_X, TOP,
+    clock, duration, event_kind_name, event_title, fit_columns, kind_name, lock_spans, marker_text,
+    text_width, truncate, Layout, CLIENT_X, LABEL_CHARS, SERVER_X, TOP,
 };
 
 /// What the diagram draws.
@@ -47,9 +47,13 @@ fn show(d: &Diagram, from: usize, to: usize) -> Option<String> {
 }
 
 /// Where a message's arrow ends (x, y), and whether it arrives.
-pub fn arrow_end(layout: &Layout, message: &MessageEvent, y1: f64) -> (f64, f64, bool) {
-    let x1 = column_x(message.from);
-    let x2 = column_x(message.from.peer());
+pub fn arrow_end(
+    cols: &Columns,
+    layout: &Layout,
+    message: &MessageEvent,
+    y1: f64,
+) -> (f64, f64, bool) {
+    let (x1, x2) = cols.message_xs(message);
     match message.delivered_at_ms {
         Some(t) => (x2, layout.y_at(t).max(y1), true),
         None => ((x1 + x2) / 2.0, y1 + 14.0, false),
@@ -99,16 +103,16 @@ pub struct Label {
 }
 
 /// A marker's glyph and words as boxes, for the labels to keep off.
-fn marker_boxes(event: &Event, y: f64) -> [Rect; 2] {
-    let (gx, tx, ty, anchor) = marker_spot(&event.kind, y);
+fn marker_boxes(cols: &Columns, event: &Event, y: f64) -> [Rect; 2] {
+    let (gx, tx, ty, anchor) = marker_spot(cols, event, y);
     let width = text_width(&marker_text(event));
     let left = if anchor == "end" { tx - width } else { tx };
     let glyph = if matches!(event.kind, EventKind::HostKill) {
         // The kill line runs between the columns, under its words.
         Rect {
-            x: CLIENT_X,
+            x: cols.first_x(),
             y: y - 7.0,
-            w: SERVER_X - CLIENT_X,
+            w: cols.last_x() - cols.first_x(),
             h: 14.0,
         }
     } else {
@@ -135,11 +139,12 @@ fn marker_boxes(event: &Event, y: f64) -> [Rect; 2] {
 /// counts, drawn yet or not, so a label stays put while the run plays.
 pub fn labels(d: &Diagram) -> Vec<Option<Label>> {
     let (layout, n) = (d.layout, d.row);
+    let cols = Columns::of(d.timeline);
     let mut obstacles: Vec<Rect> = Vec::new();
     for g in &layout.gaps {
         let width = gap_width(&tf("diagram.later", &[("time", &duration(g.ms))]));
         obstacles.push(Rect {
-            x: LANE_WIDTH / 2.0 - width / 2.0,
+            x: cols.width() / 2.0 - width / 2.0,
             y: g.y - 8.0,
             w: width,
             h: 16.0,
@@ -152,8 +157,8 @@ pub fn labels(d: &Diagram) -> Vec<Option<Label>> {
             Some(m) if m.sender().is_some() => {
                 let text = label_text(m);
                 let width = text.chars().count() as f64 * CHAR_W + 6.0;
-                let (x2, y2, delivered) = arrow_end(layout, m, y);
-                let x1 = column_x(m.from);
+                let (x2, y2, delivered) = arrow_end(&cols, layout, m, y);
+                let (x1, _) = cols.message_xs(m);
                 if !delivered {
                     let lost = text_width(&t("diagram.lost"));
                     let left = if x2 >= x1 { x2 + 9.0 } else { x2 - 9.0 - lost };
@@ -173,6 +178,7 @@ pub fn labels(d: &Diagram) -> Vec<Option<Label>> {
                         y2,
                         delivered,
                         width,
+                        lane: cols.width(),
                     },
                     text,
                 ));
@@ -186,7 +192,7 @@ pub fn labels(d: &Diagram) -> Vec<Option<Label>> {
                     h: 27.0,
                 });
             }
-            None => obstacles.extend(marker_boxes(e, y)),
+            None => obstacles.extend(marker_boxes(&cols, e, y)),
         }
     }
     let spots = labels::place(
@@ -235,12 +241,19 @@ pub fn step_class(step_ms: u32) -> &'static str {
     }
 }
 
-/// Where a marker's glyph and words go: (glyph x, text x, text y, anchor).
-/// The host kill spans both columns: its words sit above the line.
-pub fn marker_spot(kind: &EventKind, y: f64) -> (f64, f64, f64, &'static str) {
-    match event_side(kind) {
-        Some(Side::Client) => (CLIENT_X + 13.0, CLIENT_X + 23.0, y + 3.5, "start"),
-        Some(Side::Server) => (SERVER_X - 13.0, SERVER_X - 23.0, y + 3.5, "end"),
+/// Where a marker's glyph and words go: (glyph x, text x, text y, anchor):
+/// beside its actor's column, to the left of the last one. The host kill
+/// spans every column: its words sit above the line.
+pub fn marker_spot(cols: &Columns, event: &Event, y: f64) -> (f64, f64, f64, &'static str) {
+    match event_actor(event) {
+        Some(actor) if cols.is_last(actor) => {
+            let x = cols.x(actor);
+            (x - 13.0, x - 23.0, y + 3.5, "end")
+        }
+        Some(actor) => {
+            let x = cols.x(actor);
+            (x + 13.0, x + 23.0, y + 3.5, "start")
+        }
         None => (CLIENT_X + 13.0, CLIENT_X + 23.0, y - 5.0, "start"),
     }
 }
@@ -275,14 +288,20 @@ pub fn message_aria(event: &Event, message: &MessageEvent, delivered: bool) -> S
     } else {
         format!("{kind} {}", message.label)
     };
+    let (from, to) = message.ends();
+    let (from, to) = (actor_name(from), actor_name(to));
     tf(
-        if message.from == Side::Client {
+        if !message.is_mcp() {
+            "diagram.message_between"
+        } else if message.from == Side::Client {
             "diagram.message_to_server"
         } else {
             "diagram.message_to_client"
         },
         &[
             ("message", &label),
+            ("from", &from),
+            ("to", &to),
             ("time", &clock(event.at_ms)),
             (
                 "lost",
@@ -313,8 +332,10 @@ fn message_arrow(
     label: Option<&Label>,
 ) -> Markup {
     let n = d.index;
-    let x1 = column_x(message.from);
-    let (x2, y2, delivered) = arrow_end(d.layout, message, y1);
+    let cols = Columns::of(d.timeline);
+    let (x1, _) = cols.message_xs(message);
+    let (x2, y2, delivered) = arrow_end(&cols, d.layout, message, y1);
+    let rightwards = cols.message_xs(message).1 > x1;
     let arrived = message.delivered_at_ms.is_some_and(|t| t <= time);
     let (chip_x, label_y, chip_w) =
         label.map_or((x1, y1, 0.0), |l| (l.spot.left, l.spot.y, l.width));
@@ -350,8 +371,8 @@ fn message_arrow(
                 g class="lost-mark" {
                     line x1=(f(x2 - 5.0)) y1=(f(y2 - 5.0)) x2=(f(x2 + 5.0)) y2=(f(y2 + 5.0)) {}
                     line x1=(f(x2 - 5.0)) y1=(f(y2 + 5.0)) x2=(f(x2 + 5.0)) y2=(f(y2 - 5.0)) {}
-                    text x=(f(x2 + if message.from == Side::Client { 9.0 } else { -9.0 })) y=(f(y2 + 4.0))
-                        text-anchor=(if message.from == Side::Client { "start" } else { "end" }) { (t("diagram.lost")) }
+                    text x=(f(x2 + if rightwards { 9.0 } else { -9.0 })) y=(f(y2 + 4.0))
+                        text-anchor=(if rightwards { "start" } else { "end" }) { (t("diagram.lost")) }
                 }
             }
         }
@@ -436,8 +457,9 @@ fn message_label(d: &Diagram, event: &Event, message: &MessageEvent, label: &Lab
 }
 
 fn envelope(d: &Diagram, message: &MessageEvent, y1: f64) -> Markup {
-    let x1 = column_x(message.from);
-    let (x2, y2, _) = arrow_end(d.layout, message, y1);
+    let cols = Columns::of(d.timeline);
+    let (x1, _) = cols.message_xs(message);
+    let (x2, y2, _) = arrow_end(&cols, d.layout, message, y1);
     let class = classes(&[
         Some("envelope"),
         Some(step_class(d.step_ms)),
@@ -450,6 +472,16 @@ fn envelope(d: &Diagram, message: &MessageEvent, y1: f64) -> Markup {
             polyline points=(format!("{},{} {},{} {},{}", f(x1 - 7.0), f(y1 - 5.0), f(x1), f(y1 + 1.0), f(x1 + 7.0), f(y1 - 5.0))) {}
         }
     }
+}
+
+/// The width of a column's head box: 64 for a short name, wider for a
+/// long one (a wide, CJK character takes about two narrow ones).
+pub fn head_width(name: &str) -> f64 {
+    let columns: usize = name
+        .chars()
+        .map(|c| if c > '\u{2e7f}' { 2 } else { 1 })
+        .sum();
+    (columns as f64 * 7.2 + 12.0).max(64.0)
 }
 
 /// A small glyph for a marker, centred on (x, y), as one path.
@@ -495,7 +527,9 @@ fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
     let n = d.index;
     let kind_class = event_kind_name(&event.kind);
     let selected = d.selected == Some(event.index);
-    let (gx, tx, ty, anchor) = marker_spot(&event.kind, y);
+    let cols = Columns::of(d.timeline);
+    let (left, right) = (cols.first_x(), cols.last_x());
+    let (gx, tx, ty, anchor) = marker_spot(&cols, event, y);
     let aria = marker_aria(event);
     let from = d.layout.position_of(event.at_ms);
     html! {
@@ -505,9 +539,9 @@ fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
             data-testid=(format!("event-{n}-{}", event.index)) data-act="inspect" data-arg=(format!("{n}:{}", event.index))
             data-kind=(kind_class) {
             title { (i18n::event_note(event)) }
-            rect class="hit" x=(f(CLIENT_X - 6.0)) y=(f(y - 11.0)) width=(f(SERVER_X - CLIENT_X + 12.0)) height="19" rx="4" {}
+            rect class="hit" x=(f(left - 6.0)) y=(f(y - 11.0)) width=(f(right - left + 12.0)) height="19" rx="4" {}
             @if matches!(event.kind, EventKind::HostKill) {
-                line class="kill-line" x1=(f(CLIENT_X)) y1=(f(y)) x2=(f(SERVER_X)) y2=(f(y)) {}
+                line class="kill-line" x1=(f(left)) y1=(f(y)) x2=(f(right)) y2=(f(y)) {}
             }
             path class="glyph" d=(glyph(&event.kind, gx, y)) {}
             text x=(f(tx)) y=(f(ty)) text-anchor=(anchor) { (marker_text(event)) }
@@ -520,6 +554,7 @@ fn marker(d: &Diagram, event: &Event, y: f64) -> Markup {
 /// to the release.
 fn complete_locks(d: &Diagram) -> Markup {
     let (layout, n, len) = (d.layout, d.row, d.layout.len());
+    let server_x = Columns::of(d.timeline).x(Actor::Server);
     let at = |i: usize| {
         d.timeline
             .events
@@ -536,14 +571,14 @@ fn complete_locks(d: &Diagram) -> Markup {
             @let y2 = released.map_or(layout.playhead_y(len), |(r, _)| layout.event_y(n, r));
             @if from <= until {
                 rect class="lock-bar held" data-show=(format!("{from} {until}")) data-grow=(f(y1))
-                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
+                    x=(f(server_x - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
                     title { (tf("diagram.lock_held", &[("lock", &s.name)])) }
                 }
             }
             @if let Some((r, p)) = released {
                 @let y2 = layout.event_y(n, r);
                 rect class="lock-bar" data-show=(format!("{p} {len}"))
-                    x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
+                    x=(f(server_x - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
                     title { (tf("diagram.lock_until", &[("lock", &s.name)])) }
                 }
             }
@@ -564,28 +599,43 @@ pub fn diagram(d: &Diagram) -> Markup {
     let placed = labels(d);
     let label_of = |e: &Event| placed.get(e.index).and_then(Option::as_ref);
     let transport = timeline.transport.name();
+    let cols = Columns::of(timeline);
+    let width = cols.width();
+    let server_x = cols.x(Actor::Server);
+    let heads: Vec<(f64, f64, String)> = cols
+        .actors
+        .iter()
+        .map(|a| {
+            let name = actor_name(*a);
+            (cols.x(*a), head_width(&name), name)
+        })
+        .collect();
     html! {
-        svg class="lane-svg" viewBox=(format!("0 0 {} {}", f(LANE_WIDTH), f(height)))
-            width=(f(LANE_WIDTH)) height=(f(height))
+        svg class=(classes(&[Some("lane-svg"), cols.class()])) viewBox=(format!("0 0 {} {}", f(width), f(height)))
+            width=(f(width)) height=(f(height))
             role="group" aria-label=(tf("diagram.label", &[("lane", &i18n::setup_label(&timeline.label))])) {
             g class="heads" aria-hidden="true" {
-                rect class="process" x=(f(CLIENT_X - 32.0)) y="6" width="64" height="22" rx="3" {}
-                text class="head-text" x=(f(CLIENT_X)) y="21" text-anchor="middle" { (t("side.client")) }
-                rect class="process" x=(f(SERVER_X - 32.0)) y="6" width="64" height="22" rx="3" {}
-                text class="head-text" x=(f(SERVER_X)) y="21" text-anchor="middle" { (t("side.server")) }
-                line class="transport-line" x1=(f(CLIENT_X + 36.0)) y1="17" x2=(f(SERVER_X - 36.0)) y2="17" {}
-                text class="transport-text" x=(f(LANE_WIDTH / 2.0)) y="13" text-anchor="middle" { (transport) }
+                @for (x, w, name) in &heads {
+                    rect class="process" x=(f(x - w / 2.0)) y="6" width=(f(*w)) height="22" rx="3" {}
+                    text class="head-text" x=(f(*x)) y="21" text-anchor="middle" { (name) }
+                }
+                @for pair in heads.windows(2) {
+                    @let ((x1, w1, _), (x2, w2, _)) = (&pair[0], &pair[1]);
+                    line class="transport-line" x1=(f(x1 + w1 / 2.0 + 4.0)) y1="17" x2=(f(x2 - w2 / 2.0 - 4.0)) y2="17" {}
+                    text class="transport-text" x=(f((x1 + x2) / 2.0)) y="13" text-anchor="middle" { (transport) }
+                }
             }
-            line class="lifeline" x1=(f(CLIENT_X)) y1="28" x2=(f(CLIENT_X)) y2=(f(height)) {}
-            line class="lifeline" x1=(f(SERVER_X)) y1="28" x2=(f(SERVER_X)) y2=(f(height)) {}
+            @for (x, _, _) in &heads {
+                line class="lifeline" x1=(f(*x)) y1="28" x2=(f(*x)) y2=(f(height)) {}
+            }
             @for g in &layout.gaps {
                 @let words = tf("diagram.later", &[("time", &duration(g.ms))]);
-                @let width = gap_width(&words);
+                @let words_w = gap_width(&words);
                 g class="gap" aria-hidden="true" {
-                    line x1="4" y1=(f(g.y - 3.0)) x2=(f(LANE_WIDTH - 4.0)) y2=(f(g.y - 3.0)) {}
-                    line x1="4" y1=(f(g.y + 3.0)) x2=(f(LANE_WIDTH - 4.0)) y2=(f(g.y + 3.0)) {}
-                    rect x=(f(LANE_WIDTH / 2.0 - width / 2.0)) y=(f(g.y - 8.0)) width=(f(width)) height="16" rx="8" {}
-                    text x=(f(LANE_WIDTH / 2.0)) y=(f(g.y + 3.5)) text-anchor="middle" { (words) }
+                    line x1="4" y1=(f(g.y - 3.0)) x2=(f(width - 4.0)) y2=(f(g.y - 3.0)) {}
+                    line x1="4" y1=(f(g.y + 3.0)) x2=(f(width - 4.0)) y2=(f(g.y + 3.0)) {}
+                    rect x=(f(width / 2.0 - words_w / 2.0)) y=(f(g.y - 8.0)) width=(f(words_w)) height="16" rx="8" {}
+                    text x=(f(width / 2.0)) y=(f(g.y + 3.5)) text-anchor="middle" { (words) }
                 }
             }
             @if d.complete {
@@ -597,17 +647,17 @@ pub fn diagram(d: &Diagram) -> Markup {
                     @let y2 = match released { Some(r) => layout.event_y(n, r), None => playhead_y };
                     @let held = released.is_none();
                     rect class=(if held { "lock-bar held" } else { "lock-bar" })
-                        x=(f(SERVER_X - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
+                        x=(f(server_x - 4.0)) y=(f(y1)) width="8" height=(f((y2 - y1).max(2.0))) rx="2" {
                         title { (tf(if held { "diagram.lock_held" } else { "diagram.lock_until" }, &[("lock", &s.name)])) }
                     }
                 }
             }
             @if d.pos > 0 || d.complete {
                 line class="playhead" data-playhead="true" data-show=[show(d, 1, len)]
-                    x1="2" y1=(f(playhead_y)) x2=(f(LANE_WIDTH - 2.0)) y2=(f(playhead_y)) {}
+                    x1="2" y1=(f(playhead_y)) x2=(f(width - 2.0)) y2=(f(playhead_y)) {}
             }
             @if d.pos == 0 || d.complete {
-                text class="start-hint" data-show=[show(d, 0, 0)] x=(f(LANE_WIDTH / 2.0)) y=(f(TOP + 16.0)) text-anchor="middle" {
+                text class="start-hint" data-show=[show(d, 0, 0)] x=(f(width / 2.0)) y=(f(TOP + 16.0)) text-anchor="middle" {
                     (d.hint.map_or_else(|| t("diagram.press_play"), str::to_string))
                 }
             }
@@ -688,6 +738,43 @@ mod tests {
             assert!(svg.contains(&format!("undecided-note-0-{i}")));
         }
         assert!(svg.contains("sender unknown: "));
+    }
+
+    #[test]
+    fn each_message_is_drawn_between_its_two_actors_columns() {
+        let text = include_str!("../../tests/fixtures/actors/three-actors.json");
+        let timeline = &Timeline::from_json(text).expect("a timeline")[0];
+        let layout = Layout::new([timeline]);
+        let d = Diagram {
+            index: 0,
+            row: 0,
+            hint: None,
+            timeline,
+            layout: &layout,
+            pos: layout.len(),
+            step_ms: 0,
+            selected: None,
+            complete: false,
+            verdicts: &[],
+        };
+        let svg = diagram(&d).into_string();
+        let cols = Columns::of(timeline);
+        assert!(svg.contains("class=\"lane-svg cols-3\""), "{svg}");
+        assert!(svg.contains(&format!("width=\"{}\"", f(cols.width()))));
+        for (e, m) in timeline.messages() {
+            let (x1, x2) = cols.message_xs(m);
+            let at = svg
+                .find(&format!("data-testid=\"message-0-{}\"", e.index))
+                .expect("drawn");
+            let shaft = &svg[at + svg[at..].find("class=\"shaft\"").unwrap()..];
+            let shaft = &shaft[..shaft.find("/>").or(shaft.find("</line>")).unwrap()];
+            assert!(shaft.contains(&format!("x1=\"{}\"", f(x1))), "{shaft}");
+            assert!(shaft.contains(&format!("x2=\"{}\"", f(x2))), "{shaft}");
+        }
+        // The auth server's decision sits beside its column, words to its left.
+        let (gx, _, _, anchor) = marker_spot(&cols, &timeline.events[6], 0.0);
+        assert_eq!((gx, anchor), (cols.x(Actor::AuthServer) - 13.0, "end"));
+        assert!(svg.contains(">auth server</text>"));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use mcp_lanes_core::rules::{self, RuleId};
 use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side};
 
 use super::fields::Draw;
+use crate::model::columns::actor_name;
 use crate::model::{clock, event_kind_name, event_title, kind_name, pretty_wire};
 use crate::state::{Lane, State};
 
@@ -28,6 +29,13 @@ pub fn arrives(message: &MessageEvent) -> String {
 pub fn direction(message: &MessageEvent) -> String {
     if let Some(why) = crate::view::diagram::undecided_why(message) {
         return tf("inspector.undecided", &[("why", &why)]);
+    }
+    if !message.is_mcp() {
+        let (from, to) = message.ends();
+        return tf(
+            "inspector.actor_to_actor",
+            &[("from", &actor_name(from)), ("to", &actor_name(to))],
+        );
     }
     match message.from {
         Side::Client => t("inspector.client_to_server"),

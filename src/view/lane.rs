@@ -6,9 +6,11 @@
 use super::classes;
 use super::diagram::{diagram, Diagram};
 use crate::i18n::{self, t, tf};
+use crate::model::columns::actor_name;
 use crate::model::{held_locks, Layout};
 use crate::state::{step_ms, Lane, State};
 use maud::{html, Markup};
+use mcp_lanes_core::sim::Actor;
 
 /// A lane's "Settings": with `islands` its body hosts the full bundle's
 /// settings island (keyed by the lane's `key`, so that a lane keeps its
@@ -64,6 +66,10 @@ fn head(index: usize, lane: &Lane, islands: bool) -> Markup {
                     span class="transport" data-testid=(format!("transport-name-{n}")) { (timeline.transport.name()) }
                 }
                 span class="peer" { span class="role" { (t("side.server")) } (i18n::peer_label(&timeline.server_label)) }
+                // A gateway or an authorization server beside the two MCP sides.
+                @for actor in timeline.actors.iter().filter(|a| !matches!(a, Actor::Client | Actor::Server)) {
+                    span class="peer" data-testid=(format!("actor-{n}-{}", actor.name())) { span class="role" { (t("lane.also")) } (actor_name(*actor)) }
+                }
             }
             @if !lane.outside {
                 (settings(n, lane.key, islands))

@@ -56,14 +56,24 @@ pub fn arrivals(timeline: &Timeline, t: u64) -> String {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out += &tf(
-                if m.from.peer() == Side::Client {
-                    "narration.arrives_client"
-                } else {
-                    "narration.arrives_server"
-                },
-                &[("message", &m.label)],
-            );
+            out += &if m.is_mcp() {
+                tf(
+                    if m.from.peer() == Side::Client {
+                        "narration.arrives_client"
+                    } else {
+                        "narration.arrives_server"
+                    },
+                    &[("message", &m.label)],
+                )
+            } else {
+                tf(
+                    "narration.arrives_actor",
+                    &[
+                        ("message", &m.label),
+                        ("actor", &crate::model::columns::actor_name(m.ends().1)),
+                    ],
+                )
+            };
         }
     }
     out

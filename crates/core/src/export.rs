@@ -2,7 +2,7 @@
 //! replay a Streamable HTTP run against `mcp-lanes serve --transport http`.
 //! (The transcript JSON export is [`crate::transcript`].)
 
-use crate::sim::{EventKind, MessageKind, Side, Timeline};
+use crate::sim::{Actor, EventKind, MessageKind, Side, Timeline};
 
 /// Text safe inside a Mermaid message or note: one line, no `;` or `#`
 /// (Mermaid's statement separator and entity prefix) and no arrows.
@@ -22,21 +22,30 @@ fn mermaid_text(text: &str) -> String {
     out
 }
 
-/// A Mermaid sequence diagram of one set-up: every message as an arrow
-/// (dashed for responses, crossed for messages that never arrived) and the
-/// other events as notes over the side they concern.
+/// A Mermaid sequence diagram of one set-up: every participant (the
+/// client and the server, and any other actor of the run), every message as
+/// an arrow between its two actors (dashed for responses, crossed for
+/// messages that never arrived) and the other events as notes over the
+/// actor they concern.
 pub fn mermaid(timeline: &Timeline) -> String {
     let mut out = String::from("sequenceDiagram\n");
+    let columns = timeline.columns();
+    for actor in &columns {
+        let label = match actor {
+            Actor::Client => mermaid_text(&timeline.client_label),
+            Actor::Server => mermaid_text(&timeline.server_label),
+            Actor::Gateway => "gateway".to_string(),
+            Actor::AuthServer => "authorization server".to_string(),
+        };
+        out.push_str(&format!(
+            "    participant {} as {label}\n",
+            actor_letter(*actor)
+        ));
+    }
     out.push_str(&format!(
-        "    participant C as {}\n",
-        mermaid_text(&timeline.client_label)
-    ));
-    out.push_str(&format!(
-        "    participant S as {}\n",
-        mermaid_text(&timeline.server_label)
-    ));
-    out.push_str(&format!(
-        "    Note over C,S: {} ({})\n",
+        "    Note over {},{}: {} ({})\n",
+        actor_letter(columns[0]),
+        actor_letter(columns[columns.len() - 1]),
         mermaid_text(&timeline.label),
         timeline.transport.name()
     ));
@@ -44,10 +53,8 @@ pub fn mermaid(timeline: &Timeline) -> String {
         let at = format!("t={} ms", event.at_ms);
         match &event.kind {
             EventKind::Message(m) => {
-                let (from, to) = match m.from {
-                    Side::Client => ("C", "S"),
-                    Side::Server => ("S", "C"),
-                };
+                let (from, to) = m.ends();
+                let (from, to) = (actor_letter(from), actor_letter(to));
                 let arrow = match (m.delivered_at_ms, m.kind) {
                     (None, _) => "-x",
                     (_, MessageKind::Result | MessageKind::Error) => "-->>",
@@ -94,6 +101,7 @@ pub fn mermaid(timeline: &Timeline) -> String {
                     EventKind::HostKill => ("C", "host kills the run".to_string()),
                     EventKind::Decision { .. } | EventKind::Message(_) => continue,
                 };
+                let over = event.actor.map_or(over, actor_letter);
                 out.push_str(&format!(
                     "    Note over {over}: {} ({at})\n",
                     mermaid_text(&what)
@@ -111,9 +119,16 @@ pub fn mermaid(timeline: &Timeline) -> String {
 }
 
 fn side_letter(side: Side) -> &'static str {
-    match side {
-        Side::Client => "C",
-        Side::Server => "S",
+    actor_letter(Actor::of(side))
+}
+
+/// A participant's name in the diagram.
+fn actor_letter(actor: Actor) -> &'static str {
+    match actor {
+        Actor::Client => "C",
+        Actor::Gateway => "G",
+        Actor::Server => "S",
+        Actor::AuthServer => "A",
     }
 }
 

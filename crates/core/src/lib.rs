@@ -33,6 +33,7 @@ macro_rules! en {
     };
 }
 
+pub mod auth;
 pub mod check;
 pub mod client;
 pub mod editor;

@@ -174,6 +174,7 @@ mod tests {
                 transport: TransportKind::Stdio,
                 client_label: "c".into(),
                 server_label: "s".into(),
+                actors: Vec::new(),
                 events: Vec::new(),
                 summary: Summary::default(),
             },

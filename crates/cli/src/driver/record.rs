@@ -160,6 +160,7 @@ impl Recorder {
             transport,
             client_label,
             server_label,
+            actors: Vec::new(),
             events,
             summary: Summary {
                 leaked_locks: 0,

@@ -126,6 +126,7 @@ pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Optio
             note,
             note_msg,
             narration: None,
+            actor: None,
         });
         for event in &flow.events {
             let mut event = event.clone();
@@ -145,6 +146,7 @@ pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Optio
         label: label.to_string(),
         transport: first.transport,
         client_label: first.client_label.clone(),
+        actors: first.actors.clone(),
         server_label: first.server_label.clone(),
         events,
         summary: Summary {

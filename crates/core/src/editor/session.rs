@@ -357,6 +357,7 @@ impl EditorSession {
                 note,
                 note_msg,
                 narration: None,
+                actor: None,
             });
         };
         for (i, ex) in self.history.iter().enumerate().skip(first) {
@@ -444,6 +445,7 @@ impl EditorSession {
                 .remote
                 .clone()
                 .unwrap_or_else(|| self.server.config().label()),
+            actors: Vec::new(),
             summary: crate::sim::Summary {
                 leaked_locks: self.server.locks_held().len() as u32,
                 ended_at_ms: events.last().map(|e| e.at_ms).unwrap_or(0),

@@ -102,6 +102,7 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
             note,
             note_msg,
             narration: None,
+            actor: None,
         });
     }
     let (client_label, server_label) = names(&json);
@@ -117,6 +118,7 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
         transport,
         client_label,
         server_label,
+        actors: Vec::new(),
         events,
         summary: Summary {
             leaked_locks: 0,

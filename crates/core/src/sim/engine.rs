@@ -179,6 +179,7 @@ pub fn run(setup: &Setup) -> Timeline {
         transport,
         client_label: setup.client.label(),
         server_label: setup.server.label(),
+        actors: Vec::new(),
         events: engine.rec.into_events(),
         summary: Summary {
             leaked_locks: leaked,
@@ -761,6 +762,8 @@ pub fn message_event(
     let legacy = revision.era() == crate::protocol::Era::Legacy;
     MessageEvent {
         from,
+        from_actor: None,
+        to_actor: None,
         kind,
         label,
         wire: text.to_string(),

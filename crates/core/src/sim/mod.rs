@@ -1,6 +1,7 @@
 //! The deterministic simulation: a virtual clock, the recorded [`Timeline`]
 //! and the [`engine`] that wires a client, a channel and a server.
 
+pub mod auth_flow;
 pub mod engine;
 pub mod recorder;
 pub mod scripted;
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub use engine::{message_event, run, Setup};
 pub use recorder::{request_id, Recorded, Recorder};
 pub use timeline::{
-    Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
+    Actor, Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
 };
 
 /// A point of virtual time: milliseconds since the start of a run. The core

@@ -92,6 +92,7 @@ impl Recorder {
             note,
             note_msg,
             narration: self.narration.take(),
+            actor: None,
         });
         index
     }

@@ -35,6 +35,57 @@ impl Side {
     }
 }
 
+/// A participant of a run, drawn as a column of its own. A run of only
+/// the two MCP sides names none (its timeline has no `actors`); one with an
+/// authorization server or a gateway lists them all, in column order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The MCP client (the OAuth client too).
+    Client,
+    /// A gateway between the client and the server, forwarding, filtering
+    /// or rewriting what passes.
+    Gateway,
+    /// The MCP server (the OAuth protected resource).
+    Server,
+    /// The OAuth authorization server.
+    AuthServer,
+}
+
+impl Actor {
+    /// Every actor, in the order their names are read.
+    pub const ALL: [Actor; 4] = [
+        Actor::Client,
+        Actor::Gateway,
+        Actor::Server,
+        Actor::AuthServer,
+    ];
+
+    /// The actor of an MCP side.
+    pub fn of(side: Side) -> Actor {
+        match side {
+            Side::Client => Actor::Client,
+            Side::Server => Actor::Server,
+        }
+    }
+
+    /// Its name in the serialized form (`client`, `gateway`, `server`,
+    /// `auth_server`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Client => "client",
+            Actor::Gateway => "gateway",
+            Actor::Server => "server",
+            Actor::AuthServer => "auth_server",
+        }
+    }
+
+    /// The actor named `name` (see [`Actor::name`]).
+    pub fn named(name: &str) -> Option<Actor> {
+        Actor::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
 /// The JSON-RPC kind of a message, used for colour and labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -71,8 +122,18 @@ pub struct HttpInfo {
 /// A message travelling from one side to the other.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MessageEvent {
-    /// Who sent it.
+    /// Who sent it: on a hop between other actors (see
+    /// [`MessageEvent::from_actor`]), the side it plays there (`client`
+    /// for the one asking, `server` for the one answering).
     pub from: Side,
+    /// The actor that sent it, when not the MCP side `from` (absent from
+    /// the serialized form then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_actor: Option<Actor>,
+    /// The actor it is sent to, when not the MCP side opposite `from`
+    /// (absent from the serialized form then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_actor: Option<Actor>,
     /// Request, notification, result or error.
     pub kind: MessageKind,
     /// Short label for the arrow: the method, `result`, `input_required`
@@ -116,6 +177,20 @@ impl MessageEvent {
     /// [`MessageEvent::undecided`]).
     pub fn sender(&self) -> Option<Side> {
         self.undecided.is_none().then_some(self.from)
+    }
+
+    /// The actors it goes between: (sender, receiver).
+    pub fn ends(&self) -> (Actor, Actor) {
+        (
+            self.from_actor.unwrap_or(Actor::of(self.from)),
+            self.to_actor.unwrap_or(Actor::of(self.from.peer())),
+        )
+    }
+
+    /// Whether it goes between the MCP client and server (not a hop to or
+    /// from an authorization server or through a gateway).
+    pub fn is_mcp(&self) -> bool {
+        self.ends() == (Actor::of(self.from), Actor::of(self.from.peer()))
     }
 }
 
@@ -212,6 +287,12 @@ pub struct Event {
     /// `say`), when it did; absent from the serialized form otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
+    /// The actor whose column a marker sits on, when not the one its kind
+    /// names (a decision of the authorization server); absent from the
+    /// serialized form otherwise. Never set on a message (see
+    /// [`MessageEvent::ends`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actor: Option<Actor>,
 }
 
 impl Event {
@@ -249,6 +330,11 @@ pub struct Timeline {
     pub client_label: String,
     /// Server description for the lane header.
     pub server_label: String,
+    /// Every actor, in column order, when the run has more than the two
+    /// MCP sides; empty (and absent from the serialized form) for a run
+    /// of a client and a server alone. See [`Timeline::columns`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actors: Vec<Actor>,
     /// Events in time order (ties in the order they happened).
     pub events: Vec<Event>,
     /// How it ended.
@@ -256,6 +342,16 @@ pub struct Timeline {
 }
 
 impl Timeline {
+    /// The actors drawn as columns, left to right: [`Timeline::actors`],
+    /// or the client and the server.
+    pub fn columns(&self) -> Vec<Actor> {
+        if self.actors.is_empty() {
+            vec![Actor::Client, Actor::Server]
+        } else {
+            self.actors.clone()
+        }
+    }
+
     /// The messages only, in wire (send) order.
     pub fn messages(&self) -> impl Iterator<Item = (&Event, &MessageEvent)> {
         self.events
@@ -313,6 +409,10 @@ mod read {
         }
     }
 
+    fn actor(v: &Value) -> Option<Actor> {
+        Actor::named(v.as_str()?)
+    }
+
     fn kind(v: &Value) -> Option<MessageKind> {
         Some(match v.as_str()? {
             "request" => MessageKind::Request,
@@ -343,6 +443,8 @@ mod read {
         let wire = text(v, "wire")?;
         Some(MessageEvent {
             from: side(v)?,
+            from_actor: optional(v, "from_actor", actor)?,
+            to_actor: optional(v, "to_actor", actor)?,
             kind: kind(v.get("kind")?)?,
             label: text(v, "label")?,
             json: serde_json::from_str(&wire).ok(),
@@ -401,6 +503,7 @@ mod read {
             note: text(v, "note")?,
             note_msg: optional(v, "note_msg", |m| Some(m.clone()))?,
             narration: optional(v, "narration", |x| x.as_str().map(str::to_string))?,
+            actor: optional(v, "actor", actor)?,
         })
     }
 
@@ -415,6 +518,10 @@ mod read {
             },
             client_label: text(v, "client_label")?,
             server_label: text(v, "server_label")?,
+            actors: optional(v, "actors", |a| {
+                a.as_array()?.iter().map(actor).collect::<Option<_>>()
+            })?
+            .unwrap_or_default(),
             events: v
                 .get("events")?
                 .as_array()?
