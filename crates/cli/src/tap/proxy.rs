@@ -21,6 +21,7 @@ use bytes::Bytes;
 use http::{Request, Response};
 use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
 use hyper::body::Incoming;
+use hyper::client::conn::http1::SendRequest;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use mcp_lanes_core::import::MAX_BYTES;
@@ -77,9 +78,12 @@ pub async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let _ = stream.set_nodelay(true);
+            // This client connection's own upstream connection, kept for
+            // its next request (HTTP/1.1: one at a time).
+            let kept: Arc<Kept> = Arc::default();
             let service = service_fn(move |request| {
-                let shared = Arc::clone(&shared);
-                async move { Ok::<_, Infallible>(pass(&shared, request).await) }
+                let (shared, kept) = (Arc::clone(&shared), Arc::clone(&kept));
+                async move { Ok::<_, Infallible>(pass(&shared, &kept, request).await) }
             });
             let _ = crate::http::http1()
                 .serve_connection(TokioIo::new(stream), service)
@@ -143,7 +147,7 @@ fn record(shared: &Shared, pipe: Pipe, body: &[u8], http: &Value) {
 }
 
 /// One request: checked, passed on, its answer passed back.
-async fn pass(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
+async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> Response<Body> {
     let (parts, body) = request.into_parts();
     let admitted = shared.policy.admit(
         header(&parts.headers, "host"),
@@ -197,7 +201,7 @@ async fn pass(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body
     let Ok(upstream) = upstream else {
         return plain(400, "the request cannot be passed on".into());
     };
-    let answer = match send(&shared.upstream, upstream).await {
+    let answer = match send(&shared.upstream, kept, upstream).await {
         Ok(answer) => answer,
         Err(why) => {
             shared.har(exchange, |ex| ex.answered(502, Map::new()));
@@ -224,11 +228,35 @@ async fn pass(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body
     Response::from_parts(parts, body)
 }
 
-/// The upstream's answer to `request`, over a connection of its own.
+/// A client connection's upstream connection, once it has one.
+type Kept = tokio::sync::Mutex<Option<SendRequest<Full<Bytes>>>>;
+
+/// The upstream's answer to `request`: on the connection `kept` (opened
+/// for an earlier request of the same client connection), else on a new
+/// one, kept for the next. A kept connection the upstream closed gives the
+/// request back unsent, and it goes on a new one.
 async fn send(
     upstream: &Endpoint,
+    kept: &Kept,
     request: Request<Full<Bytes>>,
 ) -> Result<Response<Incoming>, String> {
+    let mut kept = kept.lock().await;
+    let mut request = request;
+    if let Some(sender) = kept.as_mut() {
+        if sender.ready().await.is_ok() {
+            match sender.try_send_request(request).await {
+                Ok(answer) => return Ok(answer),
+                Err(mut failed) => match failed.take_message() {
+                    Some(unsent) => request = unsent,
+                    None => {
+                        *kept = None;
+                        return Err(failed.into_error().to_string());
+                    }
+                },
+            }
+        }
+    }
+    *kept = None;
     let stream = tokio::net::TcpStream::connect((upstream.host.as_str(), upstream.port))
         .await
         .map_err(|e| e.to_string())?;
@@ -239,10 +267,12 @@ async fn send(
     tokio::spawn(async move {
         let _ = connection.await;
     });
-    sender
+    let answer = sender
         .send_request(request)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string());
+    *kept = Some(sender);
+    answer
 }
 
 /// The answer's body passed on frame by frame, each frame read as it
