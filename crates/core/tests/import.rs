@@ -759,3 +759,43 @@ fn rpc_codes_a_legacy_servers_refusal_of_a_modern_probe_is_legacy() {
     let verdicts = check::grade_recorded(&imported.lanes[0]);
     assert_eq!(outcome(&verdicts, "RPC-CODES"), Outcome::Fail);
 }
+
+#[test]
+fn a_challenge_a_401_naming_bearer_is_no_unanswered_request_and_a_bare_401_is() {
+    let recording = |challenge: bool| {
+        let mut headers = serde_json::Map::new();
+        if challenge {
+            headers.insert(
+                "WWW-Authenticate".into(),
+                serde_json::json!(r#"Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource""#),
+            );
+        }
+        serde_json::json!([
+            {"message": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}},
+             "http": {"method": "POST", "headers": {}}},
+            {"message": "", "from": "server", "http": {"status": 401, "headers": headers}},
+            {"message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}},
+             "http": {"method": "POST", "headers": {"Authorization": "Bearer t"}}},
+            {"message": {"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete", "tools": []}},
+             "http": {"status": 200, "headers": {"Content-Type": "application/json"}}}
+        ])
+        .to_string()
+    };
+    let grade = |text: String| {
+        let imported = import::read("auth.json", &text).expect("a transcript");
+        check::grade_recorded(&imported.lanes[0])
+    };
+    let challenged = grade(recording(true));
+    assert_ne!(
+        outcome(&challenged, "S-ANSWER"),
+        Outcome::Fail,
+        "{:?}",
+        failures(&challenged)
+    );
+    let bare = grade(recording(false));
+    assert_eq!(
+        outcome(&bare, "S-ANSWER"),
+        Outcome::Fail,
+        "a 401 that names no way to authorize leaves the request unanswered"
+    );
+}

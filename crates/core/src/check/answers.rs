@@ -41,8 +41,15 @@ pub(crate) fn answered(exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
         };
     // A listen stream stays open: its result comes only when the server ends it.
     let listen = exchange.method == methods::SUBSCRIPTIONS_LISTEN;
-    if legacy_signal || listen || missing.client_left {
-        let why = if missing.client_left {
+    let challenged = exchange.challenged();
+    if legacy_signal || listen || missing.client_left || challenged {
+        let why = if challenged {
+            crate::note!(
+                "check.challenged",
+                "{missing}: an authorization challenge, answered by authorizing and sending the request again (A-CHALLENGE)",
+                missing = missing_text(&missing)
+            )
+        } else if missing.client_left {
             crate::note!(
                 "check.client_left",
                 "the client closed the connection before an answer"

@@ -133,6 +133,24 @@ impl<'a> Exchange<'a> {
         }
     }
 
+    /// Whether the answer is an authorization challenge: HTTP 401, or 403
+    /// for too little scope, with a `WWW-Authenticate: Bearer` header
+    /// (A-CHALLENGE, A-SCOPE-STEP-UP): the client authorizes and sends the
+    /// request again.
+    pub fn challenged(&self) -> bool {
+        let http = match self.answer {
+            Answer::Response { message, .. } => message.http.as_ref(),
+            Answer::Missing(m) => m
+                .not_json_rpc
+                .and_then(|(_, message)| message.http.as_ref()),
+        };
+        http.is_some_and(|h| {
+            matches!(h.status, Some(401 | 403))
+                && crate::transport::http::header(&h.headers, "www-authenticate")
+                    .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("bearer"))
+        })
+    }
+
     /// A few words on what came back (server text, cut short).
     pub fn got(&self) -> Note {
         match self.answer {
