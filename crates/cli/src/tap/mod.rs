@@ -223,24 +223,17 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
     if let (Some(path), Some(exchanges)) = (&args.har, &shared.har) {
         let exchanges = exchanges.lock().unwrap_or_else(|p| p.into_inner());
         let text = har::capture(&exchanges).to_string() + "\n";
-        match write_whole(path, &text) {
-            Ok(()) => say(&lang.fill(
+        let written = write_whole(path, &text).map_err(|e| e.to_string());
+        said_written(
+            &lang,
+            written,
+            path,
+            (
                 "cli.tap.har_written",
                 "{count} HTTP exchanges written to {path}",
-                &[
-                    ("count", exchanges.len().to_string()),
-                    ("path", path.display().to_string()),
-                ],
-            )),
-            Err(e) => say(&lang.fill(
-                "cli.tap.not_written",
-                "nothing written to {path}: {error}",
-                &[
-                    ("path", path.display().to_string()),
-                    ("error", e.to_string()),
-                ],
-            )),
-        }
+            ),
+            exchanges.len(),
+        );
     }
     Ok(())
 }
@@ -374,19 +367,35 @@ fn finish(args: &TapArgs, tape: &Tape, lang: &Catalog) {
         .timelines(&label)
         .and_then(|timelines| serde_json::to_string(&timelines).map_err(|e| e.to_string()))
         .and_then(|json| write_whole(path, &(json + "\n")).map_err(|e| e.to_string()));
+    said_written(
+        lang,
+        written,
+        path,
+        ("cli.tap.written", "{count} messages written to {path}"),
+        tape.len(),
+    );
+}
+
+/// Says on stderr that `count` things went to `path` (`done`: the key and
+/// English of that sentence), or why nothing was written.
+fn said_written(
+    lang: &Catalog,
+    written: Result<(), String>,
+    path: &std::path::Path,
+    done: (&str, &str),
+    count: usize,
+) {
+    let path = path.display().to_string();
     match written {
         Ok(()) => say(&lang.fill(
-            "cli.tap.written",
-            "{count} messages written to {path}",
-            &[
-                ("count", tape.len().to_string()),
-                ("path", path.display().to_string()),
-            ],
+            done.0,
+            done.1,
+            &[("count", count.to_string()), ("path", path)],
         )),
         Err(error) => say(&lang.fill(
             "cli.tap.not_written",
             "nothing written to {path}: {error}",
-            &[("path", path.display().to_string()), ("error", error)],
+            &[("path", path), ("error", error)],
         )),
     }
 }
