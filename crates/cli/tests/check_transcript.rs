@@ -185,3 +185,76 @@ fn a_run_document_is_graded_lane_by_lane() {
     assert!(mcp_lanes_core::check::Report::from_json(&written).is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn s_schema_an_authorization_flow_grades_clean_and_its_oauth_documents_are_not_mcp_messages() {
+    // The simulated OAuth flow between client, MCP server and
+    // authorization server: the 401 challenge is no unanswered request,
+    // and the metadata documents and token answers are not judged by the
+    // MCP schema.
+    let path = format!(
+        "{}/../../tests/fixtures/actors/auth-flow.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = common::run(&["check", "--transcript", &path, "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&out)).expect("a report");
+    let failed: Vec<&Value> = report["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .filter(|v| v["verdict"] == "fail")
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    assert_eq!(code(&out), 0);
+    // An MCP result that breaks its schema in such a recording still fails.
+    let mut flow: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("the fixture")).expect("JSON");
+    let broken = flow[0]["events"]
+        .as_array_mut()
+        .expect("events")
+        .iter_mut()
+        .rev()
+        .find(|e| {
+            e["from"] == "server"
+                && e["wire"]
+                    .as_str()
+                    .is_some_and(|w| w.contains("\"result\"") && w.contains("jsonrpc"))
+        })
+        .expect("an MCP result");
+    let wire = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":"none"}}"#;
+    broken["wire"] = Value::from(wire);
+    let mut file = tempfile(&flow.to_string());
+    let out = common::run(&["check", "--transcript", &file.path, "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&out)).expect("a report");
+    assert!(
+        report["verdicts"]
+            .as_array()
+            .expect("verdicts")
+            .iter()
+            .any(|v| v["rule"] == "S-SCHEMA" && v["verdict"] == "fail"),
+        "{report}"
+    );
+    file.remove();
+}
+
+/// A file of `text` in the temporary folder, removed by [`Temp::remove`].
+struct Temp {
+    path: String,
+}
+
+impl Temp {
+    fn remove(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn tempfile(text: &str) -> Temp {
+    let path = std::env::temp_dir().join(format!(
+        "mcp-lanes-check-transcript-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).expect("a temporary file");
+    Temp {
+        path: path.display().to_string(),
+    }
+}

@@ -219,15 +219,29 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
     // What the client sent: a message sent back unchanged is an echo, not
     // the server's own (S-ANSWER says so), and is not judged here.
     let mut sent: Vec<&str> = Vec::new();
+    // Whether the client's last message was JSON-RPC: an HTTP exchange that
+    // is not (an OAuth metadata document fetched, a token request) has no
+    // MCP schema to be judged by.
+    let mut asked_json_rpc = true;
+    let json_rpc =
+        |body: Option<&Value>| body.is_some_and(|b| b.is_array() || b.get("jsonrpc").is_some());
     for (event, message) in timeline.messages() {
         // Whose message an undecided one is, and so what it answers, is
         // not known: no schema to judge it by.
         if message.undecided.is_some() {
             continue;
         }
+        // A hop to or from an authorization server, or through a gateway,
+        // is not an MCP message.
+        if !message.is_mcp() {
+            continue;
+        }
         if message.from == Side::Client {
             sent.push(&message.wire);
+            asked_json_rpc = json_rpc(message.json.as_ref());
         } else if sent.contains(&message.wire.as_str()) {
+            continue;
+        } else if !asked_json_rpc && !json_rpc(message.json.as_ref()) {
             continue;
         }
         let Some(body) = message.json.as_ref() else {
