@@ -239,9 +239,9 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
         if message.from == Side::Client {
             sent.push(&message.wire);
             asked_json_rpc = json_rpc(message.json.as_ref());
-        } else if sent.contains(&message.wire.as_str()) {
-            continue;
-        } else if !asked_json_rpc && !json_rpc(message.json.as_ref()) {
+        } else if sent.contains(&message.wire.as_str())
+            || (!asked_json_rpc && !json_rpc(message.json.as_ref()))
+        {
             continue;
         }
         let Some(body) = message.json.as_ref() else {
