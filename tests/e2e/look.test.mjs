@@ -237,7 +237,7 @@ test('the editor after lesson 07 practice lab: a readable lane on its own clock,
   await page.locator('.editor-lane g.msg.request').nth(4).click();
   const versions = await page.locator(sel('reply-versions')).innerText();
   assert.match(versions, /asked for 2025-11-25/);
-  assert.match(versions, /server speaks 2026-07-28/);
+  assert.match(versions, /server supports 2026-07-28/);
   await page.locator(sel('editor-lint')).scrollIntoViewIfNeeded();
   await view.screenshot('look-editor-lesson-07-lab');
   assert.deepEqual(view.problems(), []);
