@@ -6,10 +6,15 @@
 use mcp_lanes_core::export::mermaid;
 use mcp_lanes_core::sim::{Actor, EventKind, Timeline};
 
-const THREE: &str = include_str!("../../../tests/fixtures/actors/three-actors.json");
+/// The text of the hand-written three-actor fixture (`tests/fixtures/actors/`).
+fn three_text() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/actors/three-actors.json");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
 
 fn three() -> Timeline {
-    Timeline::from_json(THREE).expect("reads").remove(0)
+    Timeline::from_json(&three_text()).expect("reads").remove(0)
 }
 
 #[test]
