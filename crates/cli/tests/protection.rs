@@ -210,3 +210,104 @@ fn a_challenge_a_process_that_is_not_mcp_passes_nothing() {
         assert_eq!(seen.done.status.code(), Some(1), "{program}");
     }
 }
+
+/// How the hostile server answers a GET of its metadata.
+#[derive(Clone, Copy)]
+enum Hostile {
+    /// A JSON body that never ends (and claims 50 MB).
+    Endless,
+    /// Nothing at all: the connection stays open and silent.
+    Silent,
+}
+
+/// A server that challenges correctly and then answers the metadata GET
+/// in a hostile way; returns its port.
+fn hostile(how: Hostile) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && head.len() < 65536 {
+                    match stream.read(&mut byte) {
+                        Ok(1) => head.push(byte[0]),
+                        _ => return,
+                    }
+                }
+                if head.starts_with(b"POST") {
+                    let text = String::from_utf8_lossy(&head).to_ascii_lowercase();
+                    let length = text
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    let mut body = vec![0u8; length];
+                    let _ = stream.read_exact(&mut body);
+                    let answer = format!(
+                        "HTTP/1.1 401 Unauthorized\r\nwww-authenticate: Bearer resource_metadata=\"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp\"\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                    );
+                    let _ = stream.write_all(answer.as_bytes());
+                    return;
+                }
+                match how {
+                    Hostile::Endless => {
+                        let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 50000000\r\n\r\n{\"resource\":\"");
+                        let chunk = [b'x'; 65536];
+                        while stream.write_all(&chunk).is_ok() {}
+                    }
+                    Hostile::Silent => {
+                        let mut sink = [0u8; 1024];
+                        while matches!(stream.read(&mut sink), Ok(n) if n > 0) {}
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_prm_a_hostile_metadata_answer_fails_a_prm_within_the_limits() {
+    for (how, timeout) in [(Hostile::Endless, "10000"), (Hostile::Silent, "1000")] {
+        let port = hostile(how);
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "check",
+            "--url",
+            &url,
+            "--format",
+            "json",
+            "--timeout",
+            timeout,
+        ]);
+        let done = run_guarded(cmd, "check a hostile server", Duration::from_secs(60));
+        let report = Report::from_json(&done.stdout)
+            .unwrap_or_else(|| panic!("not a report: {}\n{}", done.stdout, done.stderr));
+        let prm = report
+            .verdicts
+            .iter()
+            .find(|v| v.rule == "A-PRM")
+            .expect("an A-PRM verdict");
+        assert_eq!(prm.verdict, Outcome::Fail, "{prm:?}");
+        assert!(
+            prm.got.contains("limit") || prm.got.contains("within"),
+            "{}",
+            prm.got
+        );
+        // Its challenge is right; nothing else may pass.
+        assert!(
+            report
+                .verdicts
+                .iter()
+                .all(|v| v.verdict != Outcome::Pass || v.rule == "A-CHALLENGE"),
+            "{:#?}",
+            report.verdicts
+        );
+        assert_eq!(done.status.code(), Some(1));
+    }
+}
