@@ -311,3 +311,16 @@ fn a_prm_a_hostile_metadata_answer_fails_a_prm_within_the_limits() {
         assert_eq!(done.status.code(), Some(1));
     }
 }
+
+#[test]
+fn a_challenge_tokens_are_refused_for_a_stdio_server() {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["check", "--cmd", "cat", "--token", "t"]);
+    let done = run_guarded(cmd, "check --cmd with --token", Duration::from_secs(30));
+    assert_eq!(done.status.code(), Some(2), "{}", done.stderr);
+    assert!(
+        done.stderr.contains("--token applies to --url only"),
+        "{}",
+        done.stderr
+    );
+}

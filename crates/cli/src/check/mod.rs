@@ -148,13 +148,26 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             ],
         )));
     }
+    let is_http = matches!(args.target, Target::Http { .. });
+    let tokens = &args.tokens;
+    let token_flags = [
+        ("--token", &tokens.token),
+        ("--other-audience-token", &tokens.other_audience),
+        ("--low-scope-token", &tokens.low_scope),
+    ];
+    if let (false, Some((flag, _))) = (is_http, token_flags.iter().find(|(_, t)| t.is_some())) {
+        return Err(Failure::Usage(lang.fill(
+            "cli.check.token_http_only",
+            "{flag} applies to --url only: authorization is for HTTP servers; a stdio server takes its credentials from its environment",
+            &[("flag", flag.to_string())],
+        )));
+    }
     let mut limits = Limits::default();
     if let Some(ms) = args.timeout_ms {
         limits.exchange = Duration::from_millis(ms.max(1));
         limits.connect = limits.connect.min(limits.exchange);
     }
     limits.run = Duration::from_secs(60);
-    let is_http = matches!(args.target, Target::Http { .. });
     let mut checker = Checker {
         args,
         limits,
