@@ -324,3 +324,42 @@ fn a_challenge_tokens_are_refused_for_a_stdio_server() {
         done.stderr
     );
 }
+
+#[test]
+fn a_challenge_an_open_server_gets_no_auth_verdict_unless_a_token_was_given() {
+    let faulty =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/faulty/server.py");
+    let faulty = faulty.to_str().expect("utf-8 path");
+    let peer = Peer::start(Path::new("python3"), &[faulty, "--http", "--port", "0"]);
+    let url = format!("http://127.0.0.1:{}/mcp", peer.port);
+    for (extra, expect_auth) in [(&[][..], false), (&["--token", "t"][..], true)] {
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "check",
+            "--url",
+            &url,
+            "--format",
+            "json",
+            "--timeout",
+            "2500",
+        ])
+        .args(extra);
+        let done = run_guarded(cmd, "check an open server", Duration::from_secs(120));
+        let report = Report::from_json(&done.stdout).expect("a report");
+        let auth: Vec<_> = report
+            .verdicts
+            .iter()
+            .filter(|v| v.rule.starts_with("A-"))
+            .collect();
+        if expect_auth {
+            assert_eq!(auth.len(), 5, "{auth:#?}");
+            assert!(
+                auth.iter().all(|v| v.verdict == Outcome::NotApplicable),
+                "{auth:#?}"
+            );
+        } else {
+            assert!(auth.is_empty(), "{auth:#?}");
+        }
+        assert_eq!(done.status.code(), Some(0), "{extra:?}: {}", done.stderr);
+    }
+}
