@@ -562,3 +562,25 @@ fn a_protected_lanes_auth_setting_breaks_one_step_and_travels_in_the_permalink()
     });
     assert_eq!(*plain.lanes[0].timeline, *before);
 }
+
+#[test]
+fn a_permalink_redacts_the_editors_secrets_unless_the_reader_keeps_them() {
+    use mcp_lanes_core::share::EditorState;
+    let editor = EditorState {
+        target: "reference".into(),
+        transport: TransportKind::Http,
+        text: r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"refresh_token":"r-7"}}}"#.into(),
+        headers: vec![("Authorization".into(), "Bearer tok-9".into())],
+    };
+    let state = after(
+        full("discover"),
+        [Action::EditorLink(Box::new(editor.clone()))],
+    );
+    let link = share::from_fragment(&state.fragment()).expect("a link");
+    let got = link.editor.expect("the editor");
+    assert_eq!(got.headers[0].1, "Bearer [redacted]");
+    assert!(!got.text.contains("r-7"), "{}", got.text);
+    let kept = after(state, [Action::KeepSecrets(true)]);
+    let link = share::from_fragment(&kept.fragment()).expect("a link");
+    assert_eq!(link.editor, Some(editor));
+}
