@@ -25,7 +25,7 @@ fn file_with(auth: Value, transport: &str) -> Value {
     json!({
         "format": file::FORMAT,
         "id": "t",
-        "setups": [{"client": "plain", "server": "search-index", "transport": transport,
+        "setups": [{"client": "plain", "server": "deploy-console", "transport": transport,
             "auth": auth, "steps": [{"do": "call", "tool": "search_files"}]}]
     })
 }

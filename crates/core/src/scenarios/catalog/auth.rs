@@ -14,7 +14,7 @@ fn protected(label: &str, protection: Protection) -> Setup {
     let mut s = setup(
         label,
         clients::plain(),
-        servers::search_index(),
+        servers::deploy_console(),
         HTTP,
         vec![call(
             "search_files",
