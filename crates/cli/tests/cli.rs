@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 22] = [
+const SCENARIOS: [&str; 23] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -28,6 +28,7 @@ const SCENARIOS: [&str; 22] = [
     "subscriptions-listen",
     "tool-errors-pages-progress",
     "scripted-server",
+    "tool-state",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

@@ -96,7 +96,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The twenty-two scenarios, in catalog order: each one's id, title, summary
+/// The twenty-three scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -121,6 +121,7 @@ pub const CATALOG: &[ScenarioInfo] = &[
     SUBSCRIPTIONS_LISTEN.info(),
     TOOL_ERRORS_PAGES_PROGRESS.info(),
     SCRIPTED_SERVER.info(),
+    TOOL_STATE.info(),
 ];
 
 /// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
@@ -149,6 +150,7 @@ const DEFINITIONS: &[Definition] = &[
     SUBSCRIPTIONS_LISTEN,
     TOOL_ERRORS_PAGES_PROGRESS,
     SCRIPTED_SERVER,
+    TOOL_STATE,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.
