@@ -99,7 +99,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The twenty-eight scenarios, in catalog order: each one's id, title, summary
+/// The twenty-nine scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -124,6 +124,7 @@ pub const CATALOG: &[ScenarioInfo] = &[
     SUBSCRIPTIONS_LISTEN.info(),
     TOOL_ERRORS_PAGES_PROGRESS.info(),
     SCRIPTED_SERVER.info(),
+    TOOL_STATE.info(),
     AUTH_HAPPY_PATH.info(),
     AUTH_REGISTRATION.info(),
     AUTH_SCOPE_STEP_UP.info(),
@@ -158,6 +159,7 @@ const DEFINITIONS: &[Definition] = &[
     SUBSCRIPTIONS_LISTEN,
     TOOL_ERRORS_PAGES_PROGRESS,
     SCRIPTED_SERVER,
+    TOOL_STATE,
     AUTH_HAPPY_PATH,
     AUTH_REGISTRATION,
     AUTH_SCOPE_STEP_UP,

@@ -1,4 +1,4 @@
-//! The scenario catalog of DESIGN.md: twenty-eight flows, each as data (set-ups
+//! The scenario catalog of DESIGN.md: twenty-nine flows, each as data (set-ups
 //! of a client preset, a server preset, a transport and a script) next to
 //! its id, title and summary in `catalog.rs`. Each set-up runs on its own
 //! timeline; the UI shows them side by side on the shared virtual clock.
@@ -6,6 +6,7 @@
 mod catalog;
 pub mod file;
 mod scripted_server;
+mod tool_state;
 
 use crate::sim::{self, Setup, Timeline};
 

@@ -38,7 +38,7 @@ fn broken(label: &str, b: Break) -> Vec<Setup> {
 }
 
 pub(super) const AUTH_HAPPY_PATH: Definition = Definition {
-    number: 23,
+    number: 24,
     id: "auth-happy-path",
     title: en!("Authorization: the whole flow"),
     summary: en!(
@@ -56,7 +56,7 @@ pub(super) const AUTH_HAPPY_PATH: Definition = Definition {
 };
 
 pub(super) const AUTH_REGISTRATION: Definition = Definition {
-    number: 24,
+    number: 25,
     id: "auth-registration",
     title: en!("Registration: a metadata document or dynamic"),
     summary: en!(
@@ -80,7 +80,7 @@ pub(super) const AUTH_REGISTRATION: Definition = Definition {
 };
 
 pub(super) const AUTH_SCOPE_STEP_UP: Definition = Definition {
-    number: 25,
+    number: 26,
     id: "auth-scope-step-up",
     title: en!("Scope step-up"),
     summary: en!(
@@ -101,7 +101,7 @@ pub(super) const AUTH_SCOPE_STEP_UP: Definition = Definition {
 };
 
 pub(super) const AUTH_AUDIENCE: Definition = Definition {
-    number: 26,
+    number: 27,
     id: "auth-audience",
     title: en!("A token for another resource"),
     summary: en!(
@@ -113,7 +113,7 @@ pub(super) const AUTH_AUDIENCE: Definition = Definition {
 };
 
 pub(super) const AUTH_WRONG_ISSUER: Definition = Definition {
-    number: 27,
+    number: 28,
     id: "auth-wrong-issuer",
     title: en!("A wrong issuer caught"),
     summary: en!(
@@ -125,7 +125,7 @@ pub(super) const AUTH_WRONG_ISSUER: Definition = Definition {
 };
 
 pub(super) const AUTH_NO_RESOURCE_METADATA: Definition = Definition {
-    number: 28,
+    number: 29,
     id: "auth-no-resource-metadata",
     title: en!("A 401 without resource_metadata"),
     summary: en!(

@@ -294,6 +294,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         errors: def.errors.clone().unwrap_or_default(),
         progress: def.progress.clone().unwrap_or_default(),
         duration_ms: def.duration_ms,
+        state: def.state.clone(),
     }
 }
 

@@ -107,6 +107,9 @@ pub struct ToolDef {
     pub progress: Option<Vec<ProgressStep>>,
     /// How long it works, in virtual ms (`durationMs`).
     pub duration_ms: Option<u64>,
+    /// What it keeps between calls (`rateLimit`, `returns`, `uses`,
+    /// `quarantine`).
+    pub state: crate::server::ToolState,
 }
 
 /// An elicitation question (MRTR on modern requests, elicitation/create in

@@ -212,6 +212,7 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
         errors: (!tool.errors.is_empty()).then(|| tool.errors.clone()),
         progress: (!tool.progress.is_empty()).then(|| tool.progress.clone()),
         duration_ms: tool.duration_ms,
+        state: tool.state.clone(),
     }
 }
 
