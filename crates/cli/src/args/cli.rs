@@ -28,7 +28,8 @@ mcp-lanes list [--lang TAG]
        mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
        mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                        [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
-                       [--timeout MS] [--lang TAG]
+                       [--timeout MS] [--lang TAG] [--token T] [--other-audience-token T]
+                       [--low-scope-token T]
        mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
        mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...
@@ -151,7 +152,8 @@ mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
     #[command(override_usage = "\
 mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                        [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
-                       [--timeout MS] [--lang TAG]
+                       [--timeout MS] [--lang TAG] [--token T] [--other-audience-token T]
+                       [--low-scope-token T]
        mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]")]
     Check(CheckOpts),
     /// Serve a stdio MCP server as Streamable HTTP, for the page's live check
@@ -363,6 +365,33 @@ pub struct CheckOpts {
     /// Language of the text report: headings, verdicts, rule summaries (ids, MCP terms, a server's words and JSON stay as they are)
     #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
     pub lang: Option<String>,
+    /// The tokens of the authorization checks.
+    #[command(flatten)]
+    pub tokens: TokenOpts,
+}
+
+/// `check`'s tokens, for a server that answers 401 (HTTP only).
+#[derive(Debug, Args)]
+pub struct TokenOpts {
+    /// A token the server's authorization server issued for it: sent as Bearer with every flow, and must be accepted
+    #[arg(long, value_name = "TOKEN", allow_hyphen_values = true)]
+    pub token: Option<String>,
+    /// A token issued for another resource: must be refused with 401
+    #[arg(long, value_name = "TOKEN", allow_hyphen_values = true)]
+    pub other_audience_token: Option<String>,
+    /// A token for this server with too little scope: must get 403 insufficient_scope with the scope needed
+    #[arg(long, value_name = "TOKEN", allow_hyphen_values = true)]
+    pub low_scope_token: Option<String>,
+}
+
+impl From<TokenOpts> for crate::check::Tokens {
+    fn from(o: TokenOpts) -> Self {
+        crate::check::Tokens {
+            token: o.token,
+            other_audience: o.other_audience_token,
+            low_scope: o.low_scope_token,
+        }
+    }
 }
 
 /// `bridge`'s options.

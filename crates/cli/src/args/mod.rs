@@ -71,8 +71,7 @@ pub enum Command {
     /// `check (--url URL | --cmd C) [--flow ID]... [--tool N [--args J]]...
     /// [--format F] [--out FILE] [--timeout MS]`.
     Check(CheckArgs),
-    /// `check --transcript FILE [--format F] [--out FILE]`: a recording
-    /// graded offline.
+    /// `check --transcript FILE [--format F] [--out FILE]`: graded offline.
     CheckTranscript(TranscriptArgs),
     /// `bridge --cmd C --port N [--allow-origin O] [--timeout MS]`.
     Bridge(BridgeArgs),
@@ -567,6 +566,7 @@ fn check(o: CheckOpts, matches: Option<&ArgMatches>) -> Result<Command, Keyed> {
         out: o.out.map(std::path::PathBuf::from),
         timeout_ms: timeout_ms(o.timeout)?,
         lang: catalog(o.lang)?,
+        tokens: o.tokens.into(),
     }))
 }
 

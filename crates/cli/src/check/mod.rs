@@ -18,6 +18,7 @@
 //! offline instead ([`transcript`]).
 
 mod junit;
+mod protection;
 mod render;
 pub mod transcript;
 
@@ -34,6 +35,7 @@ use crate::Failure;
 use mcp_lanes_core::note::Note;
 
 pub use mcp_lanes_core::check::FLOWS;
+pub use protection::Tokens;
 pub use transcript::TranscriptArgs;
 
 /// What `check` prints.
@@ -64,6 +66,8 @@ pub struct CheckArgs {
     pub timeout_ms: Option<u64>,
     /// `--lang`: the language of the text report (a catalog's tag, checked).
     pub lang: Option<String>,
+    /// `--token`, `--other-audience-token`, `--low-scope-token`.
+    pub tokens: Tokens,
 }
 
 /// The longest a whole check may take, whatever the server does.
@@ -144,13 +148,26 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
             ],
         )));
     }
+    let is_http = matches!(args.target, Target::Http { .. });
+    let tokens = &args.tokens;
+    let token_flags = [
+        ("--token", &tokens.token),
+        ("--other-audience-token", &tokens.other_audience),
+        ("--low-scope-token", &tokens.low_scope),
+    ];
+    if let (false, Some((flag, _))) = (is_http, token_flags.iter().find(|(_, t)| t.is_some())) {
+        return Err(Failure::Usage(lang.fill(
+            "cli.check.token_http_only",
+            "{flag} applies to --url only: authorization is for HTTP servers; a stdio server takes its credentials from its environment",
+            &[("flag", flag.to_string())],
+        )));
+    }
     let mut limits = Limits::default();
     if let Some(ms) = args.timeout_ms {
         limits.exchange = Duration::from_millis(ms.max(1));
         limits.connect = limits.connect.min(limits.exchange);
     }
     limits.run = Duration::from_secs(60);
-    let is_http = matches!(args.target, Target::Http { .. });
     let mut checker = Checker {
         args,
         limits,
@@ -158,8 +175,18 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         problems: Vec::new(),
         stderr_tail: None,
     };
+    // On HTTP, the authorization probes first: a 401 means the flows
+    // need `--token` (without it they are skipped, not failed).
+    let mut guarded = None;
     if is_http {
-        checker.http = Some(checker.open()?);
+        let mut connection = checker.open()?;
+        let observed = protection::observe(&args.target.label(), &args.tokens, limits);
+        let asks = observed.protected();
+        if let (true, Some(token)) = (asks, &args.tokens.token) {
+            connection.set_bearer(token);
+        }
+        checker.http = Some(connection);
+        guarded = Some((check::protection::grade(&observed), asks));
     }
     let mut options = PlanOptions::new(if is_http {
         TransportKind::Http
@@ -171,7 +198,15 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     options.probe_ms = u64::try_from(limits.exchange.as_millis()).unwrap_or(u64::MAX);
     let mut plan = Plan::new(options);
     let started = Instant::now();
-    while let Some(planned) = plan.next() {
+    let locked = matches!(guarded, Some((_, true))) && args.tokens.token.is_none();
+    // Flows without the token the server asks for would only collect 401s.
+    let locked_out = locked.then(|| {
+        mcp_lanes_core::note!(
+            "check.skip_auth",
+            "every flow: the server asks for a token (HTTP 401); give `--token` to run the flows with it"
+        )
+    });
+    while let Some(planned) = plan.next().filter(|_| !locked) {
         if started.elapsed() >= CHECK_LIMIT {
             plan.stop(|flow| {
                 mcp_lanes_core::note!(
@@ -186,12 +221,23 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         let timeline = checker.run(&planned)?;
         plan.record(&planned, timeline);
     }
-    let Some(mut report) = plan.report(&args.target.label()) else {
-        return Err(Failure::Usage("no flow ran".into()));
+    let mut report = match plan.report(&args.target.label()) {
+        Some(mut report) => {
+            report
+                .verdicts
+                .extend(check::schema::verdicts(&report.timeline));
+            report
+        }
+        None if locked => locked_report(&args.target.label()),
+        None => return Err(Failure::Usage("no flow ran".into())),
     };
-    report
-        .verdicts
-        .extend(check::schema::verdicts(&report.timeline));
+    // A server that asks for no token is graded on the A- rules only when
+    // the person expected it to (gave a token): authorization is optional,
+    // and the page's live check, which agrees rule by rule, has no probes.
+    let any_token = token_flags.iter().any(|(_, t)| t.is_some());
+    if let Some((verdicts, _)) = guarded.filter(|(_, asks)| *asks || any_token) {
+        report.verdicts.extend(verdicts);
+    }
     check::sort(&mut report.verdicts);
     if let Some(path) = &args.out {
         let mut json = report.to_json();
@@ -208,7 +254,13 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         ReportFormat::Junit => junit::xml(&report, started.elapsed()),
         ReportFormat::Text => render::text(
             &report,
-            plan.skipped(),
+            locked_out
+                .as_slice()
+                .iter()
+                .chain(plan.skipped())
+                .cloned()
+                .collect::<Vec<_>>()
+                .as_slice(),
             &checker.problems,
             checker.stderr_tail.as_deref(),
             &[],
@@ -217,6 +269,21 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     };
     crate::print(&text)?;
     verdict(&report, &args.target.label(), &lang)
+}
+
+/// The report of a check whose flows did not run (the server asked for a
+/// token and none was given): no exchange, every MCP rule n/a.
+fn locked_report(target: &str) -> check::Report {
+    let timeline = mcp_lanes_core::sim::Timeline {
+        label: format!("check: {target}"),
+        transport: TransportKind::Http,
+        client_label: "mcp-lanes check".into(),
+        server_label: target.to_string(),
+        actors: Vec::new(),
+        events: Vec::new(),
+        summary: Default::default(),
+    };
+    check::Report::new(target, timeline)
 }
 
 /// The check's exit: an error (exit 1) naming how many rules failed

@@ -98,7 +98,7 @@ impl Endpoint {
 }
 
 /// Why a wait ended without what it waited for.
-enum Stop {
+pub(super) enum Stop {
     /// The deadline passed.
     Deadline,
     /// The exchange failed below the protocol.
@@ -113,6 +113,9 @@ pub(super) struct HttpWire {
     limits: Limits,
     /// A clean connection ready for the next request.
     idle: Option<Sender>,
+    /// `Authorization` sent with every request that has none (`check
+    /// --token`).
+    pub(super) authorization: Option<String>,
 }
 
 impl HttpWire {
@@ -122,6 +125,7 @@ impl HttpWire {
             endpoint,
             limits,
             idle: None,
+            authorization: None,
         };
         let deadline = Instant::now() + limits.connect;
         match wire.connect(deadline).await {
@@ -195,7 +199,7 @@ impl HttpWire {
 
     /// POSTs `request`; returns the response head and the connection, to be
     /// given back with [`HttpWire::give_back`] once its body is read.
-    async fn post(
+    pub(super) async fn post(
         &mut self,
         request: &HttpRequest,
         deadline: Instant,
@@ -208,6 +212,13 @@ impl HttpWire {
                 .header(hyper::header::HOST, self.endpoint.authority.as_str());
             for (name, value) in &request.headers {
                 builder = builder.header(name.as_str(), value.as_str());
+            }
+            let has_auth = request
+                .headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
+            if let (Some(auth), false) = (&self.authorization, has_auth) {
+                builder = builder.header(hyper::header::AUTHORIZATION, auth.as_str());
             }
             let req = builder
                 .body(Full::new(Bytes::from(request.body.clone())))
@@ -230,7 +241,7 @@ impl HttpWire {
         )))
     }
 
-    fn give_back(&mut self, sender: Sender) {
+    pub(super) fn give_back(&mut self, sender: Sender) {
         if self.idle.is_none() {
             self.idle = Some(sender);
         }
@@ -238,7 +249,7 @@ impl HttpWire {
 }
 
 /// What a hyper error means for the exchange.
-fn failure(e: &hyper::Error) -> TransportFailure {
+pub(super) fn failure(e: &hyper::Error) -> TransportFailure {
     // The innermost cause says most (an I/O error, usually).
     let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
     let mut io_kind = None;
@@ -370,7 +381,7 @@ fn on_failure(session: &mut Session, awaited: Option<u64>, failure: TransportFai
     );
 }
 
-fn headers_of(response: &hyper::Response<Incoming>) -> Vec<(String, String)> {
+pub(super) fn headers_of(response: &hyper::Response<Incoming>) -> Vec<(String, String)> {
     response
         .headers()
         .iter()

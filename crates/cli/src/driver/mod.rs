@@ -20,6 +20,7 @@
 //! let stderr_tail = connection.close();
 //! ```
 
+pub(crate) mod fetch;
 mod http;
 mod record;
 pub(crate) mod stdio;
@@ -229,6 +230,15 @@ impl Connection {
             &problems,
         );
         Run { timeline, problems }
+    }
+
+    /// Sends `Authorization: Bearer TOKEN` with every request from now
+    /// on (HTTP; nothing on stdio, where credentials come from the
+    /// environment, A-HTTP-ONLY).
+    pub fn set_bearer(&mut self, token: &str) {
+        if let Wire::Http(wire) = &mut self.wire {
+            wire.authorization = Some(format!("Bearer {token}"));
+        }
     }
 
     /// Closes the connection: a child gets end of input, then is killed if

@@ -32,6 +32,8 @@
 //! S-DECLARED), `modern` (M-* rules, H-HEADERS), `status` (H-STATUS),
 //! `legacy` (L-INIT, L-VERSION, L-CAP-SESSION, M-INIT-ON-MODERN); `exchange` pairs
 //! requests with answers, `verdict` is the data, `report` its JSON;
+//! `protection` grades a server's authorization from HTTP observations
+//! (A-CHALLENGE, A-PRM, A-AS-METADATA, A-AUDIENCE, A-SCOPE-STEP-UP);
 //! `recorded` grades an imported recording ([`grade_recorded`]: `grade`,
 //! and RPC-ID, M-MRTR, RPC-CODES, expected failures).
 
@@ -40,6 +42,7 @@ mod exchange;
 mod legacy;
 mod modern;
 pub mod plan;
+pub mod protection;
 mod recorded;
 mod report;
 #[cfg(feature = "schema")]
