@@ -5,6 +5,7 @@ pub mod auth_flow;
 pub mod engine;
 pub mod recorder;
 pub mod scripted;
+pub mod served;
 pub mod timeline;
 
 use serde::{Deserialize, Serialize};
