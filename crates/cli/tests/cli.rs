@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 23] = [
+const SCENARIOS: [&str; 29] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -29,6 +29,12 @@ const SCENARIOS: [&str; 23] = [
     "tool-errors-pages-progress",
     "scripted-server",
     "tool-state",
+    "auth-happy-path",
+    "auth-registration",
+    "auth-scope-step-up",
+    "auth-audience",
+    "auth-wrong-issuer",
+    "auth-no-resource-metadata",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

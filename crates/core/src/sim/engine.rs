@@ -62,6 +62,9 @@ pub struct Setup {
     pub script: Vec<Step>,
     /// Things that happen to the server on their own, with their times.
     pub server_events: Vec<(SimTime, ServerEvent)>,
+    /// The server is an OAuth protected resource (HTTP only, A-HTTP-ONLY).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<crate::auth::Protection>,
 }
 
 /// Runs stop after this much virtual time even if something is still pending.

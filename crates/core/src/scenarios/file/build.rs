@@ -428,6 +428,7 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
             channel,
             script,
             server_events: events,
+            auth: def.auth.clone(),
         });
     }
     let translations = translations(e, &file.translations, &setups);

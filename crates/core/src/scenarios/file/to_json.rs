@@ -373,6 +373,13 @@ fn setup_value(s: &SetupDef) -> Value {
             .collect();
         o.put("serverEvents", events);
     }
+    if let Some(auth) = &s.auth {
+        let mut a = Obj::default();
+        a.put("registration", auth.registration.name())
+            .opt("stepUp", auth.step_up.as_deref())
+            .opt("break", auth.broken.map(|b| b.name()));
+        o.put("auth", a.done());
+    }
     o.done()
 }
 

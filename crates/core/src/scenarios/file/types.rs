@@ -241,6 +241,8 @@ pub struct SetupDef {
     pub steps: Vec<StepDef>,
     /// What happens to the server on its own.
     pub server_events: Vec<ServerEventDef>,
+    /// The server is an OAuth protected resource (`"auth"`).
+    pub auth: Option<crate::auth::Protection>,
 }
 
 /// How a request is sent (the options every request-like step shares).
