@@ -113,9 +113,9 @@ pub fn main() -> ExitCode {
         Command::Export { scenario } => run::export(&scenario).and_then(|s| print(&s)),
         Command::Figure(args) => figure::export(&args),
         Command::Serve { transport, server } => {
-            source::server(&server).and_then(|config| match transport {
-                Transport::Stdio => stdio::serve(config),
-                Transport::Http(options) => http::serve(config, &options),
+            source::server(&server).and_then(|(config, script)| match transport {
+                Transport::Stdio => stdio::serve(config, script),
+                Transport::Http(options) => http::serve(config, script, &options),
             })
         }
     };

@@ -9,6 +9,7 @@ use mcp_lanes_core::note;
 use mcp_lanes_core::note::Msg;
 use mcp_lanes_core::scenarios::file::{self, FileError, ScenarioFile, MAX_FILE_BYTES};
 use mcp_lanes_core::server::{presets, ServerConfig};
+use mcp_lanes_core::sim::served::ServedScript;
 
 use crate::i18n::Catalog;
 use crate::{list, Failure};
@@ -124,24 +125,34 @@ fn say(lang: Option<&Catalog>, key: &str, english: &str, args: &[(&str, String)]
     }
 }
 
-/// The server `serve` runs.
-pub fn server(source: &ServerSource) -> Result<ServerConfig, Failure> {
+/// The server `serve` runs, and the scripted events it plays: those of
+/// the first set-up of the file that uses it (a preset plays none).
+pub fn server(source: &ServerSource) -> Result<(ServerConfig, ServedScript), Failure> {
     match source {
-        ServerSource::Preset(id) => presets::server(id).ok_or_else(|| {
-            Failure::Usage(format!(
-                "unknown server preset {id:?}; valid server presets: {}",
-                list::server_ids()
-            ))
-        }),
+        ServerSource::Preset(id) => presets::server(id)
+            .map(|config| (config, ServedScript::default()))
+            .ok_or_else(|| {
+                Failure::Usage(format!(
+                    "unknown server preset {id:?}; valid server presets: {}",
+                    list::server_ids()
+                ))
+            }),
         ServerSource::File { path, server } => {
             let loaded = load(path, None)?;
-            loaded.server(server).cloned().ok_or_else(|| {
+            let config = loaded.server(server).cloned().ok_or_else(|| {
                 let ids: Vec<&str> = loaded.servers.iter().map(|(id, _)| id.as_str()).collect();
                 Failure::Usage(format!(
                     "{path} has no server {server:?}; its servers: {}",
                     ids.join(", ")
                 ))
-            })
+            })?;
+            let events = loaded
+                .setups
+                .iter()
+                .find(|s| s.server == config)
+                .map(|s| s.server_events.as_slice())
+                .unwrap_or_default();
+            Ok((config, ServedScript::new(events)))
         }
     }
 }

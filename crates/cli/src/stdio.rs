@@ -4,16 +4,19 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use mcp_lanes_core::server::{ConnId, OutputKind, Server, ServerConfig, MAX_MESSAGE_BYTES};
+use mcp_lanes_core::sim::served::{Due, ServedScript};
 use mcp_lanes_core::sim::SimTime;
 use serde_json::Value;
 
 use crate::{edge, log, Failure};
 
-/// Serves `config` on stdin/stdout until stdin closes.
-pub fn serve(config: ServerConfig) -> Result<(), Failure> {
+/// Serves `config` on stdin/stdout until stdin closes, playing `script`
+/// (a scenario file's scripted server events) on the wall clock.
+pub fn serve(config: ServerConfig, mut script: ServedScript) -> Result<(), Failure> {
     let start = Instant::now();
     log::line(
         0,
@@ -24,9 +27,35 @@ pub fn serve(config: ServerConfig) -> Result<(), Failure> {
     );
     let mut server = Server::new(config);
     server.set_state_key(&crate::state_key::random()?);
-    let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
-    serve_io(&mut server, stdin, stdout, || log::millis_since(start))
+    if script.is_empty() {
+        let stdin = io::stdin().lock();
+        return serve_io(&mut server, stdin, stdout, || log::millis_since(start));
+    }
+    // Scripted events come at their time, also while stdin is quiet: a
+    // thread reads the lines, this one waits for a line or the next event.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut stdin = io::stdin().lock();
+        loop {
+            let line = read_line(&mut stdin, MAX_MESSAGE_BYTES);
+            let last = !matches!(line, Ok(Some(_)));
+            if tx.send(line).is_err() || last {
+                break;
+            }
+        }
+    });
+    let next = |wait: Option<Duration>| match wait {
+        Some(wait) => match rx.recv_timeout(wait) {
+            Ok(line) => Some(line),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => Some(Ok(None)),
+        },
+        None => Some(rx.recv().unwrap_or(Ok(None))),
+    };
+    serve_lines(&mut server, &mut script, next, stdout, || {
+        log::millis_since(start)
+    })
 }
 
 /// One line read from the input.
@@ -98,16 +127,36 @@ fn send<W: Write>(output: &mut W, message: &Value) -> Result<(), Failure> {
 pub fn serve_io<R: BufRead, W: Write>(
     server: &mut Server,
     mut input: R,
+    output: W,
+    clock: impl Fn() -> u64,
+) -> Result<(), Failure> {
+    let next = |_: Option<Duration>| Some(read_line(&mut input, MAX_MESSAGE_BYTES));
+    serve_lines(server, &mut ServedScript::default(), next, output, clock)
+}
+
+/// The serving loop: `next(wait)` gives the next line, or `None` when
+/// `wait` passed first; the script's events due go out at their time.
+pub fn serve_lines<W: Write>(
+    server: &mut Server,
+    script: &mut ServedScript,
+    mut next: impl FnMut(Option<Duration>) -> Option<io::Result<Option<Line>>>,
     mut output: W,
     clock: impl Fn() -> u64,
 ) -> Result<(), Failure> {
     let outcome = loop {
-        let line = match read_line(&mut input, MAX_MESSAGE_BYTES) {
-            Ok(Some(line)) => line,
-            Ok(None) => break Ok(()),
-            Err(err) => break Err(Failure::Io(format!("cannot read stdin: {err}"))),
+        if let Err(failure) = play_due(server, script, &mut output, clock()) {
+            break Err(failure);
+        }
+        let wait = script
+            .next_at()
+            .map(|at| Duration::from_millis(at.as_millis().saturating_sub(clock())));
+        let line = match next(wait) {
+            None => continue,
+            Some(Ok(Some(line))) => line,
+            Some(Ok(None)) => break Ok(()),
+            Some(Err(err)) => break Err(Failure::Io(format!("cannot read stdin: {err}"))),
         };
-        if let Err(failure) = handle_line(server, line, &mut output, &clock) {
+        if let Err(failure) = handle_line(server, script, line, &mut output, &clock) {
             break Err(failure);
         }
     };
@@ -124,11 +173,43 @@ pub fn serve_io<R: BufRead, W: Write>(
     outcome
 }
 
+/// Sends the script's notifications due at `now` and applies its list
+/// changes (whose notifications the server sends).
+fn play_due<W: Write>(
+    server: &mut Server,
+    script: &mut ServedScript,
+    output: &mut W,
+    now: u64,
+) -> Result<(), Failure> {
+    for due in script.due(SimTime::from_millis(now)) {
+        match due {
+            Due::Notify(message) => {
+                log::line(
+                    now,
+                    &format!("scripted: {} sent on its own", log::label(&message)),
+                );
+                send(output, &message)?;
+            }
+            Due::Trigger(change) => {
+                server.trigger(SimTime::from_millis(now), change);
+                while let Some(out) = server.poll_output() {
+                    log::output(now, &out, "written to stdout");
+                    if let OutputKind::Send { message, .. } = &out.kind {
+                        send(output, message)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Handles one input line: the core's reply (or an edge reply) and any
 /// messages the server sends on its own go to `output`, in the order the
 /// simulation uses (the server's own messages first, then the reply).
 fn handle_line<W: Write>(
     server: &mut Server,
+    script: &mut ServedScript,
     line: Line,
     output: &mut W,
     clock: &impl Fn() -> u64,
@@ -173,6 +254,31 @@ fn handle_line<W: Write>(
         return Ok(());
     }
     let input = log::label_text(text);
+    // The script first: notifications tied to this request, and a reply
+    // that takes the server's place (the server never sees the request).
+    let (notices, replaced) = script.request(SimTime::from_millis(now), text);
+    for message in notices {
+        log::line(
+            now,
+            &format!("scripted: {} sent on its own", log::label(&message)),
+        );
+        send(output, &message)?;
+    }
+    if let Some(replaced) = replaced {
+        log::line(
+            now,
+            &format!(
+                "{input} -> scripted reply, wrong on purpose: {}",
+                replaced.violation
+            ),
+        );
+        let mut text = replaced.text;
+        text.push('\n');
+        return output
+            .write_all(text.as_bytes())
+            .and_then(|()| output.flush())
+            .map_err(Failure::stdout);
+    }
     // A panic inside the core is a bug; it costs this message, not the server.
     let handled = panic::catch_unwind(AssertUnwindSafe(|| {
         server.handle_text(SimTime::from_millis(now), &ConnId::stdio(), text)

@@ -31,7 +31,9 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use mcp_lanes_core::server::{ServerConfig, ServerOutput};
-use mcp_lanes_core::transport::http::HttpResponse;
+use mcp_lanes_core::sim::served::{Due, ServedScript};
+use mcp_lanes_core::sim::SimTime;
+use mcp_lanes_core::transport::http::{HttpRequest, HttpResponse};
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
@@ -47,6 +49,8 @@ pub const ENDPOINT: &str = "/mcp";
 #[derive(Debug)]
 pub struct Shared {
     pool: Pool,
+    /// The scripted server events it plays (`serve --file`).
+    script: std::sync::Mutex<ServedScript>,
     start: Instant,
     quiet: bool,
     large_bodies: Semaphore,
@@ -66,6 +70,7 @@ impl Shared {
     ) -> Self {
         Self {
             pool: Pool::new(config, instances, state_key, sessions),
+            script: std::sync::Mutex::new(ServedScript::default()),
             start: Instant::now(),
             quiet,
             large_bodies: Semaphore::new(limits::large_body_slots(mem)),
@@ -80,8 +85,63 @@ impl Shared {
         self
     }
 
+    /// Plays `script` (a scenario file's scripted server events).
+    pub fn with_script(self, script: ServedScript) -> Self {
+        Self {
+            script: std::sync::Mutex::new(script),
+            ..self
+        }
+    }
+
     fn now(&self) -> u64 {
         log::millis_since(self.start)
+    }
+
+    /// The script's part in a request arriving at `now`: its list changes
+    /// due are applied on every instance; a reply armed for this request
+    /// answers in the server's place (the server never sees it). A
+    /// scripted notification needs a stream to travel on, which a JSON
+    /// response is not: it is logged, not sent.
+    fn scripted(&self, now: u64, request: &HttpRequest) -> Option<Response<Body>> {
+        let mut script = self.script.lock().unwrap_or_else(|p| p.into_inner());
+        if script.is_empty() {
+            return None;
+        }
+        let at = SimTime::from_millis(now);
+        let mut notices = Vec::new();
+        for due in script.due(at) {
+            match due {
+                Due::Notify(message) => notices.push(message),
+                Due::Trigger(change) => {
+                    let outputs = self.pool.trigger_all(now, &change);
+                    if !self.quiet {
+                        log_outputs(now, &outputs);
+                    }
+                }
+            }
+        }
+        let (tied, replaced) = script.request(at, &request.body);
+        for message in notices.into_iter().chain(tied) {
+            self.log(
+                now,
+                &format!(
+                    "scripted: {} not sent: over HTTP it needs an open SSE stream",
+                    log::label(&message)
+                ),
+            );
+        }
+        let replaced = replaced?;
+        self.log(
+            now,
+            &format!(
+                "{} {} -> {} scripted reply, wrong on purpose: {}",
+                request.method, request.path, replaced.status, replaced.violation
+            ),
+        );
+        Some(adapter::from_core(HttpResponse::json(
+            replaced.status,
+            replaced.text,
+        )))
     }
 
     /// A request log line (left out with `--quiet`).
@@ -137,7 +197,11 @@ impl HttpOptions {
 
 /// Serves `config` on `127.0.0.1:options.port` (0 = any free port) until
 /// SIGINT or SIGTERM.
-pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure> {
+pub fn serve(
+    config: ServerConfig,
+    script: ServedScript,
+    options: &HttpOptions,
+) -> Result<(), Failure> {
     // One requestState key for every instance (M-MRTR-STATE): a state one
     // instance signed verifies on any other.
     let key = crate::state_key::random()?;
@@ -165,7 +229,8 @@ pub fn serve(config: ServerConfig, options: &HttpOptions) -> Result<(), Failure>
     };
     let shared = Arc::new(
         Shared::new(&config, threads, &key, sessions, options.quiet, mem)
-            .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs)),
+            .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs))
+            .with_script(script),
     );
     let label = config.label();
     runtime.block_on(async move {
@@ -468,6 +533,9 @@ async fn respond(
     } else {
         log::label_text(&request.body)
     };
+    if let Some(reply) = shared.scripted(now, &request) {
+        return Ok(reply);
+    }
     let outcome = match shared.pool.handle(now, &request) {
         Ok(outcome) => outcome,
         Err(pool::Panicked) => {

@@ -241,6 +241,12 @@ impl Pool {
         Ok(outcome)
     }
 
+    /// Applies `change` (a scripted list change) on every instance, so
+    /// their listeners and sessions hear it.
+    pub fn trigger_all(&self, now: u64, change: &ServerTrigger) -> Vec<(ServerOutput, Fate)> {
+        self.broadcast(now, usize::MAX, change)
+    }
+
     /// Replays `change`, announced by instance `from`, on every other
     /// instance, so their listeners and sessions hear it too.
     fn broadcast(

@@ -225,14 +225,25 @@ impl Server {
             None => tool.result_text.clone(),
         };
         let result = self.tool_result(&result_text, false);
-        Ok((
-            result,
-            vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
+        let note = if tool.state.is_empty() {
             crate::note!(
                 "modern.completes_resulttype_complete_decided",
                 "{tool} completes: resultType complete, decided from this request alone.",
                 tool = tool.name
-            ),
+            )
+        } else {
+            // The protocol keeps no session; the tool's own state is the
+            // server's application state, shared by every caller.
+            crate::note!(
+                "modern.completes_with_tool_state",
+                "{tool} completes: resultType complete. The request needs no session; what the tool remembers of earlier calls is the server's own state.",
+                tool = tool.name
+            )
+        };
+        Ok((
+            result,
+            vec![rules::M_RESULT_TYPE, rules::M_SINFO, rules::M_STATELESS],
+            note,
         ))
     }
 

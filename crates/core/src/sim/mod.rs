@@ -6,6 +6,7 @@ pub mod engine;
 mod protected;
 pub mod recorder;
 pub mod scripted;
+pub mod served;
 pub mod timeline;
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,103 @@
+//! `serve --file` plays the file's scripted server events (`reply`,
+//! `notify`) for the server it serves, on stdio and over HTTP, as the
+//! simulator does on its virtual clock.
+
+mod common;
+
+use common::{modern, post, Proc};
+use serde_json::{json, Value};
+
+fn scripted_file() -> String {
+    let file = json!({
+        "format": "mcp-lanes-scenario/1",
+        "id": "scripted",
+        "servers": [{"id": "srv", "tools": [{"name": "stock", "result": "14 in stock."}]}],
+        "setups": [{
+            "client": "plain", "server": "srv", "transport": "stdio",
+            "steps": [{"do": "call", "tool": "stock"}],
+            "serverEvents": [
+                {"atMs": 0, "event": "reply", "method": "tools/call", "tool": "stock",
+                 "reply": {"jsonrpc": "2.0", "result": {"content": [{"type": "text", "text": "14"}]}},
+                 "violation": "a 2026-07-28 result without resultType", "rules": ["M-RESULT-TYPE"]},
+                {"atMs": 0, "event": "notify", "after": "tools/call",
+                 "message": {"jsonrpc": "2.0", "method": "notifications/message",
+                             "params": {"level": "info", "data": "tied"}}},
+                {"atMs": 1500, "event": "notify",
+                 "message": {"jsonrpc": "2.0", "method": "notifications/message",
+                             "params": {"level": "info", "data": "timed"}}}
+            ]
+        }]
+    });
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-scripted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("scripted.json");
+    std::fs::write(&path, file.to_string()).expect("write the file");
+    path.display().to_string()
+}
+
+fn call(id: u64) -> Value {
+    modern(
+        id,
+        "tools/call",
+        json!({"name": "stock", "arguments": {}}),
+        json!({}),
+    )
+}
+
+#[test]
+fn serve_file_plays_the_scripted_reply_and_notifications_on_stdio() {
+    let mut p = Proc::spawn(&["serve", "--file", &scripted_file(), "--server", "srv"]);
+    p.send(&call(1));
+    let got: Vec<Value> = (0..3).map(|_| p.recv()).collect();
+    let data = |m: &Value| m["params"]["data"].as_str().map(str::to_string);
+    assert!(
+        got.iter().any(|m| data(m).as_deref() == Some("tied")),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().any(|m| data(m).as_deref() == Some("timed")),
+        "{got:?}"
+    );
+    let reply = got.iter().find(|m| m.get("id").is_some()).expect("a reply");
+    assert_eq!(reply["id"], 1);
+    assert_eq!(
+        reply["result"]["content"][0]["text"], "14",
+        "the scripted reply"
+    );
+    assert!(reply["result"].get("resultType").is_none(), "{reply}");
+    // Once: the next call gets the server's own answer.
+    let own = p.call(&call(2));
+    assert_eq!(own["result"]["resultType"], "complete", "{own}");
+    assert_eq!(own["result"]["content"][0]["text"], "14 in stock.");
+    assert!(p.close_and_wait().success());
+}
+
+#[test]
+fn serve_file_plays_the_scripted_reply_over_http() {
+    let file = scripted_file();
+    let mut proc = Proc::spawn(&[
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--file",
+        &file,
+        "--server",
+        "srv",
+    ]);
+    let line = proc.stderr_line("listening on http://127.0.0.1:");
+    let port: u16 = line
+        .rsplit("http://127.0.0.1:")
+        .next()
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let first = post(port, "2026-07-28", &call(1), &[]);
+    assert_eq!(first.status, 200);
+    let body = first.json();
+    assert_eq!(body["id"], 1);
+    assert_eq!(body["result"]["content"][0]["text"], "14", "{body}");
+    let second = post(port, "2026-07-28", &call(2), &[]).json();
+    assert_eq!(second["result"]["resultType"], "complete", "{second}");
+}
