@@ -242,11 +242,15 @@ pub fn page(state: &State, ui: &Ui) -> Markup {
                     (share_link(ui.copied))
                 }
             }
-            (picker(state))
-            @if page { (check_panel(ui.islands)) }
+            // A figure shows one scenario: no chooser (its markup would
+            // weigh on every figure of a course page).
+            @if page {
+                (picker(state))
+                (check_panel(ui.islands))
+            }
             // The page's content is its `main`; a figure's is a region of
             // the course page named by its title (the page has its own
-            // `main`). The header and picker are hidden in a figure (style.css).
+            // `main`). The header is hidden in a figure (style.css).
             @if page {
                 main class="main" id="main" { (body(state, config, ui)) }
             } @else {
