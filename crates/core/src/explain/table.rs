@@ -244,6 +244,8 @@ pub const HEADERS: &[Field] = &[
     Field { key: "header.last-event-id", text: en!("The last event id the client saw on an SSE stream, to resume it (legacy)."), rules: &["H-SSE-RESUME", "H-SESSION"], section: "2025-11-25/basic/transports#resumability-and-redelivery" },
     Field { key: "header.origin", text: en!("The web page that sent the request; a server refuses an origin it does not trust (403)."), rules: &["H-HOST"], section: "2026-07-28/basic/transports/streamable-http#security-warning" },
     Field { key: "header.host", text: en!("The name the client connected to; a local server refuses a name that is not its own (DNS rebinding)."), rules: &["H-HOST"], section: "2026-07-28/basic/transports/streamable-http#security-warning" },
+    Field { key: "header.authorization", text: en!("The access token, as Bearer followed by the token, on every request to a server that asks for authorization; never in the URL."), rules: &["A-BEARER", "A-AUDIENCE"], section: "2026-07-28/basic/authorization#access-token-usage" },
+    Field { key: "header.www-authenticate", text: en!("The server's challenge with a 401 or 403: Bearer, with resource_metadata (where its protected resource metadata is) and the scope it needs."), rules: &["A-CHALLENGE", "A-SCOPE-STEP-UP"], section: "2026-07-28/basic/authorization/authorization-server-discovery" },
     Field { key: "header.allow", text: en!("The methods this endpoint accepts (sent with 405)."), rules: &["H-STATUS"], section: "2026-07-28/basic/transports/streamable-http" },
 ];
 
