@@ -139,13 +139,12 @@ class Shell {
   }
 
   /// The keys of the inspected message (or of `scope`) explain
-  /// themselves as in the bundles: each key (`.wire i`) takes focus, and once
+  /// themselves as in the bundles: once
   /// the language's explanations are here it holds its box (`.fx`, drawn
   /// by `view::fields::catalog` into `figures/fields/<tag>.html`).
   fields(scope = this.root.querySelector('[data-testid="inspector"]')) {
     const boxes = this.explained?.tag === this.lang() ? this.explained.boxes : null;
     for (const key of scope?.querySelectorAll('.wire i:not(.fk)') ?? []) {
-      if (!key.hasAttribute('tabindex')) key.tabIndex = 0;
       // Its catalog key, or (no data-f) its name, which is the same.
       let name = key.dataset.f;
       try { name ??= JSON.parse(key.textContent); } catch { continue; }
@@ -431,10 +430,14 @@ class Shell {
     // The keys: the whole document for the page and an iframe figure, only
     // inside a script figure (each figure hears its own).
     on(this.mode === 'mount' ? root : document, 'keydown', (e) => this.key(e));
-    // A key of a message: what it means comes on demand.
+    // A key of a message: what it means comes on demand. Its keys take
+    // focus once a reader reaches the message's JSON (the page stays as
+    // drawn until then: the bundles draw it the same).
     const asked = (e) => {
       const t = e.composedPath()[0];
-      if (t instanceof Element && (t.closest('.wire i') || t.closest('[data-act="print"]'))) this.explain();
+      const wire = t instanceof Element ? t.closest('.wire') : null;
+      if (wire) for (const key of wire.querySelectorAll('i:not([tabindex])')) key.tabIndex = 0;
+      if (wire || (t instanceof Element && t.closest('[data-act="print"]'))) this.explain();
     };
     for (const type of ['pointerover', 'focusin', 'touchstart']) on(root, type, asked, { passive: true });
     // The intent to change something: fetch and compile the simulator now.

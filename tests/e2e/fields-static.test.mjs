@@ -78,6 +78,7 @@ describe('the drawn figure explains its fields', () => {
         // Keyboard: another key takes focus and shows its own.
         await page.mouse.move(0, 0);
         const scope = page.locator(`${sel('inspector')} .wire i`).filter({ hasText: /^"cacheScope"/ });
+        await page.locator(`${sel('inspector')} pre.wire`).focus();
         await scope.focus();
         assert.ok(await scope.locator('.fx').isVisible(), 'focus shows it');
         assert.match(await scope.locator('.fx').innerText(), /M-CACHE-HINTS/);
