@@ -76,6 +76,9 @@ struct Inner {
     /// selected again whenever it draws or acts, since a course page may
     /// hold figures in other languages (`i18n::select`).
     lang: String,
+    /// The page is being printed: the whole run is drawn after the lanes,
+    /// every field explained (`view::figure::print_run`).
+    printing: Cell<bool>,
 }
 
 impl Page {
@@ -118,6 +121,7 @@ impl Page {
             busy: Cell::new(false),
             link_pending: Cell::new(false),
             link_frame: RefCell::default(),
+            printing: Cell::new(false),
             lang: crate::i18n::lang(),
             config,
         });
@@ -306,11 +310,16 @@ fn render(inner: &Inner) {
     crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
     let copied = inner.copied.borrow();
+    let print = inner
+        .printing
+        .get()
+        .then(|| view::figure::print_run(&state));
     let ui = Ui {
         config: &inner.config,
         dark: inner.theme.get().unwrap_or_else(theme::system) == Theme::Dark,
         copied: &copied,
         transcript: None,
+        print: print.as_ref(),
         islands: crate::bundle::SIMULATOR.is_some(),
     };
     morph(&inner.root, &view::page::page(&state, &ui).into_string());

@@ -5,7 +5,8 @@
 // `mcp-lanes-figures`): the first visit's into index.html, the others into
 // figures/<scenario>.<tag>[.embed].html. player.js plays such a run; this
 // script is what is around it: the buttons, keys, picker, history, theme,
-// help, "Copy link", print, a figure's options, events and control
+// help, "Copy link", print (every field explained), what a key of a
+// message means (fetched on demand), a figure's options, events and control
 // messages, and the hand-over to the bundles.
 //
 // It serves the page (index.html), an iframe figure (`?embed=1&…`) and, for
@@ -130,10 +131,64 @@ class Shell {
       this.report();
       this.postHeight?.();
     }
+    this.fields();
     if (p.selected && p.selected !== before.selected) {
       const inspector = this.root.querySelector('[data-testid="inspector"]');
       if (inspector && inspector.getBoundingClientRect().top > innerHeight - 40) inspector.scrollIntoView();
     }
+  }
+
+  /// The keys of the inspected message (or of `scope`) explain
+  /// themselves as in the bundles: once
+  /// the language's explanations are here it holds its box (`.fx`, drawn
+  /// by `view::fields::catalog` into `figures/fields/<tag>.html`).
+  fields(scope = this.root.querySelector('[data-testid="inspector"]')) {
+    const boxes = this.explained?.tag === this.lang() ? this.explained.boxes : null;
+    for (const key of scope?.querySelectorAll('.wire i:not(.fk)') ?? []) {
+      // Its catalog key, or (no data-f) its name, which is the same.
+      let name = key.dataset.f;
+      try { name ??= JSON.parse(key.textContent); } catch { continue; }
+      const box = boxes?.get(name);
+      if (box) {
+        key.classList.add('fk');
+        key.append(box.cloneNode(true));
+      }
+    }
+  }
+
+  lang() {
+    return this.root.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
+  }
+
+  /// Fetches the language's explanations (once; the first time a reader
+  /// points at, focuses or taps a key, or prints) and puts them in.
+  explain() {
+    const tag = this.lang();
+    if (this.explaining?.tag !== tag) {
+      const done = fetch(new URL(`figures/fields/${encodeURIComponent(tag)}.html`, this.base))
+        .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+        .then((text) => {
+          const t = document.createElement('template');
+          t.innerHTML = text;
+          const boxes = new Map();
+          for (const box of t.content.querySelectorAll('[data-fx]')) {
+            boxes.set(box.dataset.fx, box);
+            box.removeAttribute('data-fx');
+          }
+          this.explained = { tag, boxes };
+          this.fields();
+        })
+        .catch(() => {
+          this.explaining = null;
+        });
+      this.explaining = { tag, done };
+    }
+    return this.explaining.done;
+  }
+
+  /// Print: the explanations first (a key shows its own beneath it).
+  print() {
+    this.explain().finally(() => window.print());
   }
 
   /// A figure's events (`bridge::report`): the step whenever it moves,
@@ -325,6 +380,7 @@ class Shell {
       case 'help-close': this.help(false); break;
       case 'theme': this.theme(); break;
       case 'copy-link': this.copyLink(); break;
+      case 'print': this.print(); break;
       case 'tab': if (arg === 'editor') this.handOver({ editor: true }); break;
       case 'scenario':
         if (this.mode === 'page' && pressed(e)) {
@@ -374,6 +430,16 @@ class Shell {
     // The keys: the whole document for the page and an iframe figure, only
     // inside a script figure (each figure hears its own).
     on(this.mode === 'mount' ? root : document, 'keydown', (e) => this.key(e));
+    // A key of a message: what it means comes on demand. Its keys take
+    // focus once a reader reaches the message's JSON (the page stays as
+    // drawn until then: the bundles draw it the same).
+    const asked = (e) => {
+      const t = e.composedPath()[0];
+      const wire = t instanceof Element ? t.closest('.wire') : null;
+      if (wire) for (const key of wire.querySelectorAll('i:not([tabindex])')) key.tabIndex = 0;
+      if (wire || (t instanceof Element && t.closest('[data-act="print"]'))) this.explain();
+    };
+    for (const type of ['pointerover', 'focusin', 'touchstart']) on(root, type, asked, { passive: true });
     // The intent to change something: fetch and compile the simulator now.
     const seen = (e) => {
       const t = e.composedPath()[0];
@@ -394,6 +460,7 @@ class Shell {
       p.pos = p.len;
       p.render();
       p.transcriptMark.after(p.transcript);
+      this.fields(p.transcript);
     });
     on(window, 'afterprint', () => {
       const p = this.player;

@@ -6,7 +6,9 @@
 //! `figure.js` fetches when a reader picks a scenario or a language) and
 //! `DIST/figures/<scenario>.<tag>.embed.html` (the same as a figure, for
 //! `embed.js` and `?embed=1`), lists them in `DIST/figures/index.json`
-//! (scenario ids and language tags), and draws the first visit's figure (no
+//! (scenario ids and language tags), writes every field's explanation in
+//! each language to `DIST/figures/fields/<tag>.html` (`view::fields::catalog`,
+//! fetched by `figure.js` when a reader first asks what a key means), and draws the first visit's figure (no
 //! scenario asked for, English) into `DIST/index.html` in place of the
 //! comment `<!-- mcp-lanes:figure -->`.
 
@@ -58,8 +60,15 @@ mod prerender {
         let dir = dist.join("figures");
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut count = 0;
+        let fields = dir.join("fields");
+        std::fs::create_dir_all(&fields).map_err(|e| format!("{}: {e}", fields.display()))?;
         for tag in i18n::builtin_tags() {
             i18n::install_builtin(tag);
+            // What each key of a message means, fetched by figure.js the
+            // first time a reader asks (not part of the first visit).
+            let path = fields.join(format!("{tag}.html"));
+            std::fs::write(&path, mcp_lanes_web::view::fields::catalog().into_string())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             for s in CATALOG {
                 for (suffix, query) in [
                     ("", vec![("scenario", s.id)]),

@@ -88,6 +88,10 @@ fn clicked(inner: &Rc<Inner>, event: &web_sys::Event) {
             copy_link(inner);
             return;
         }
+        "print" => {
+            print(inner);
+            return;
+        }
         _ => return,
     };
     dispatch(inner, action);
@@ -118,6 +122,32 @@ fn copy_link(inner: &Rc<Inner>) {
             render(&inner);
         }
     });
+}
+
+/// "Print": the fields' explanations come with the rules' catalog, fetched
+/// first when it is not here; then the browser prints (`beforeprint` draws
+/// the whole run).
+fn print(inner: &Rc<Inner>) {
+    let weak = Rc::downgrade(inner);
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(inner) = weak.upgrade() {
+            crate::i18n::select(&inner.lang);
+        }
+        if !crate::i18n::has_rules() {
+            crate::browser::load_rules().await;
+        }
+        if weak.upgrade().is_some() {
+            if let Some(window) = web_sys::window() {
+                let _ = window.print();
+            }
+        }
+    });
+}
+
+/// While the page prints, the whole run is drawn, every field explained.
+fn printing(inner: &Rc<Inner>, on: bool) {
+    inner.printing.set(on);
+    render(inner);
 }
 
 /// Listens on the root (and, for the page, the document and window).
@@ -247,6 +277,14 @@ pub(super) fn listen(inner: &Rc<Inner>) {
                 dispatch(inner, action);
                 crate::browser::show_figure(&inner.root, false);
             }
+        }));
+    }
+    if let Some(window) = web_sys::window() {
+        listeners.push(on(window.as_ref(), "beforeprint", false, |inner, _| {
+            printing(inner, true);
+        }));
+        listeners.push(on(window.as_ref(), "afterprint", false, |inner, _| {
+            printing(inner, false);
         }));
     }
     let weak = Rc::downgrade(inner);

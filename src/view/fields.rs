@@ -20,7 +20,8 @@ use crate::model::visible_controls;
 #[derive(Clone, Copy)]
 pub struct Draw<'a> {
     /// Draw each explanation beside its key (the inspector); without, a
-    /// key is only `<i data-f="{catalog key}">` and its value plain text.
+    /// key is only `<i data-f="{catalog key}">` (`<i>` when the catalog key
+    /// is the key's name) and its value plain text.
     pub explain: bool,
     /// The path of the key shown open (a link to one field).
     pub open: Option<&'a str>,
@@ -44,6 +45,30 @@ pub fn explanation(field: &Field) -> Markup {
                 (tf("inspector.spec", &[("source", field.section)]))
             }
         }
+    }
+}
+
+/// Every explanation there is, each as the box a key shows
+/// (`span class="fx"`, marked `data-fx="{catalog key}"`), in the
+/// installed language: what a drawn figure's `figure.js` fetches the first
+/// time a reader points at, focuses or taps a key (`<i data-f>`), and puts
+/// into it, so the first visit carries none of them
+/// (`figures/fields/<tag>.html`, written by `mcp-lanes-figures`).
+pub fn catalog() -> Markup {
+    html! {
+        div class="fx-catalog" {
+            @for field in explain::all() {
+                (fx_box(field, Some(field.key), html! {}))
+            }
+        }
+    }
+}
+
+/// The box a target shows: its explanation, then `more` (a field link);
+/// `catalog`: the key it is filed under in [`catalog`].
+fn fx_box(field: &Field, catalog: Option<&str>, more: Markup) -> Markup {
+    html! {
+        span class="fx" data-testid="field-explanation" data-fx=[catalog] { (explanation(field)) (more) }
     }
 }
 
@@ -129,18 +154,19 @@ fn key_token(key: &str, field: &Field, path: &str, draw: Draw) -> Markup {
         @if draw.explain {
             span class="fk" tabindex="0" data-path=(path) data-field=(field.key) data-open[open] {
                 span class="jk" { (name) }
-                span class="fx" data-testid="field-explanation" {
-                    (explanation(field))
+                (fx_box(field, None, html! {
                     @if let Some((base, lane, event)) = draw.link {
                         a class="fx-link" data-testid="field-link"
                             href=(format!("#{}", crate::state::field_fragment(base, lane, event, path))) {
                             (t("inspector.field_link"))
                         }
                     }
-                }
+                }))
             }
         } @else {
-            i data-f=(field.key) { (name) }
+            // Its catalog key, unless it is the name itself (most are:
+            // fewer bytes for a first visit).
+            i data-f=[(field.key != key).then_some(field.key)] { (name) }
         }
     }
 }
@@ -152,10 +178,26 @@ pub fn header_name(name: &str) -> Markup {
         Some(field) => html! {
             span class="fk" tabindex="0" data-field=(field.key) {
                 (name)
-                span class="fx" data-testid="field-explanation" { (explanation(field)) }
+                (fx_box(field, None, html! {}))
             }
         },
         None => html! { (name) },
+    }
+}
+
+/// What a header the editor sends means, as a target beside its row's
+/// fields: "What is this?" that shows the explanation on hover, focus or
+/// tap (nothing for a header MCP does not define).
+pub fn header_help(name: &str) -> Markup {
+    match explain::header(name.trim()) {
+        Some(field) => html! {
+            span class="fk header-help" tabindex="0" data-field=(field.key) data-testid="header-help"
+                aria-label=(tf("editor.header_about", &[("name", name.trim())])) {
+                (t("editor.header_what"))
+                (fx_box(field, None, html! {}))
+            }
+        },
+        None => html! {},
     }
 }
 
@@ -249,7 +291,18 @@ mod tests {
         )
         .into_string();
         assert!(!small.contains("fx") && !small.contains("span"));
-        assert!(small.contains("<i data-f=\"ttlMs\">&quot;ttlMs&quot;</i>: 0"));
+        assert!(small.contains("<i>&quot;ttlMs&quot;</i>: 0"));
+        let meta = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
+        let small_meta = json(
+            &meta,
+            Draw {
+                explain: false,
+                open: None,
+                link: None,
+            },
+        )
+        .into_string();
+        assert!(small_meta.contains("<i data-f=\""), "{small_meta}");
         assert_eq!(
             text_of(&small),
             maud::html! { (serde_json::to_string_pretty(&value).unwrap()) }.into_string()
@@ -257,10 +310,36 @@ mod tests {
     }
 
     #[test]
+    fn m_cache_hints_the_catalog_holds_every_explanation_as_the_inspector_draws_it() {
+        let catalog = catalog().into_string();
+        assert_eq!(
+            catalog.matches(" data-fx=\"").count(),
+            explain::all().count()
+        );
+        let ttl = explain::find("ttlMs").expect("ttlMs");
+        // The same box as a key's in the bundles' inspector, but for its mark.
+        let boxed = fx_box(ttl, None, html! {}).into_string();
+        let marked = boxed.replacen(
+            "data-testid=\"field-explanation\"",
+            "data-testid=\"field-explanation\" data-fx=\"ttlMs\"",
+            1,
+        );
+        assert!(catalog.contains(&marked), "{marked}");
+    }
+
+    #[test]
     fn h_headers_a_header_name_explains_itself() {
         let drawn = header_name("Mcp-Method").into_string();
         assert!(drawn.starts_with("<span class=\"fk\" tabindex=\"0\" data-field=\"header.mcp-method\">Mcp-Method<span class=\"fx\""));
         assert_eq!(header_name("X-Other").into_string(), "X-Other");
+    }
+
+    #[test]
+    fn a_bearer_a_header_the_editor_sends_explains_itself() {
+        let drawn = header_help(" authorization ").into_string();
+        assert!(drawn.starts_with("<span class=\"fk header-help\" tabindex=\"0\" data-field=\"header.authorization\" data-testid=\"header-help\""));
+        assert!(drawn.contains("<code>A-BEARER</code>"));
+        assert_eq!(header_help("X-Other").into_string(), "");
     }
 
     #[test]

@@ -23,7 +23,7 @@
 
 use maud::{html, Markup};
 
-use super::inspector::{heading, transcribed};
+use super::inspector::{explained, heading, transcribed};
 use super::narration::lines;
 use super::page::page;
 use super::Ui;
@@ -72,7 +72,9 @@ fn at_pos(state: &mut State, pos: usize) -> &State {
 
 /// One position of the run: what the player and narration show there,
 /// and the events that happen there with their inspector content.
-fn step(state: &State, pos: usize) -> Markup {
+/// `explain`: each field with its explanation (the print view), else each
+/// key only marked (`<i data-f>`, figure.js explains it on demand).
+fn step(state: &State, pos: usize, explain: bool) -> Markup {
     let layout = &state.layout;
     let len = layout.len();
     let ms = state.time().unwrap_or(0);
@@ -116,7 +118,7 @@ fn step(state: &State, pos: usize) -> Markup {
                 @if let Some(e) = state.lanes.get(lane).and_then(|l| l.timeline.events.get(event)) {
                     details class="step-event" open id=(format!("event-{lane}-{event}")) data-event=(format!("{lane}:{event}")) {
                         summary { (heading(e)) }
-                        (transcribed(&inspected))
+                        @if explain { (explained(&inspected)) } @else { (transcribed(&inspected)) }
                     }
                 }
             }
@@ -135,7 +137,27 @@ pub fn transcript(state: &State) -> Markup {
             h2 id="transcript-heading" { (t("figure.whole_run")) }
             ol class="steps" {
                 @for pos in 0..=len {
-                    (step(at_pos(&mut at, pos), pos))
+                    (step(at_pos(&mut at, pos), pos, false))
+                }
+            }
+        }
+    }
+}
+
+/// The whole run for print, as the bundles draw it while the page prints
+/// (`Ui::print`): every position's narration and every event's inspector
+/// content, each field of a message with its explanation beneath it
+/// (style.css shows it only in print).
+pub fn print_run(state: &State) -> Markup {
+    let mut at = state.clone();
+    at.selected = None;
+    let len = at.layout.len();
+    html! {
+        section class="transcript print-run" data-testid="print-run" aria-labelledby="print-heading" {
+            h2 id="print-heading" { (t("figure.whole_run")) }
+            ol class="steps" {
+                @for pos in 0..=len {
+                    (step(at_pos(&mut at, pos), pos, true))
                 }
             }
         }
@@ -199,6 +221,7 @@ fn drawn(state: &State, config: &crate::config::Config) -> String {
         dark: false,
         copied: &copied,
         transcript: None,
+        print: None,
         islands: false,
     };
     root(complete(state, &ui))
@@ -220,6 +243,7 @@ mod tests {
                 dark: false,
                 copied: &Copied::default(),
                 transcript: None,
+                print: None,
                 islands: false,
             },
         )
@@ -267,6 +291,27 @@ mod tests {
                 .sum::<usize>()
         );
         assert!(html.contains("data-words=\"{"));
+    }
+
+    #[test]
+    fn the_print_view_explains_every_field_of_every_message() {
+        let state = discover();
+        let print = print_run(&state).into_string();
+        let events: usize = state.lanes.iter().map(|l| l.timeline.events.len()).sum();
+        assert_eq!(
+            print.matches("<details class=\"step-event\"").count(),
+            events
+        );
+        assert!(
+            print.starts_with("<section class=\"transcript print-run\" data-testid=\"print-run\"")
+        );
+        assert!(print.contains("class=\"fk\" tabindex=\"0\" data-path=\"result.ttlMs\""));
+        assert!(!print.contains("<i"));
+        assert!(!print.contains("fx-link"), "no field links in print");
+        // The drawn figure's transcript marks keys only (figure.js explains them).
+        let drawn = transcript(&state).into_string();
+        assert!(drawn.contains("<i>&quot;ttlMs&quot;</i>"));
+        assert!(!drawn.contains("class=\"fk\" tabindex"));
     }
 
     #[test]

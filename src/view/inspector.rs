@@ -242,7 +242,7 @@ fn message_details(message: &MessageEvent, draw: Draw) -> Markup {
         h3 { (t("inspector.wire")) }
         pre class="wire" data-testid="inspector-json" tabindex="0" aria-label=(t("inspector.wire_label")) {
             @match &message.json {
-                Some(json) if draw.explain => code { (super::fields::json(json, draw)) },
+                Some(json) => code { (super::fields::json(json, draw)) },
                 _ => code { (pretty_wire(message)) },
             }
         }
@@ -277,6 +277,19 @@ pub fn transcribed(state: &State) -> Markup {
         state,
         Draw {
             explain: false,
+            open: None,
+            link: None,
+        },
+    )
+}
+
+/// The inspector as the print view draws it: every key with its
+/// explanation, no field links.
+pub fn explained(state: &State) -> Markup {
+    drawn(
+        state,
+        Draw {
+            explain: true,
             open: None,
             link: None,
         },

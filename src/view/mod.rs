@@ -124,6 +124,10 @@ pub struct Ui<'a> {
     /// the lanes, with every lane drawn complete (`None`: the page as the
     /// state is now).
     pub transcript: Option<&'a Markup>,
+    /// The whole run with every field explained, drawn after the lanes
+    /// for print only (`figure::print_run`; the bundles draw it while the
+    /// page prints).
+    pub print: Option<&'a Markup>,
     /// The full bundle's page: a lane's settings, "Export a run", "Check a
     /// server" and the editor's panel are island hosts (`data-island`,
     /// where the bundle mounts its Yew islands) instead of the stand-ins

@@ -213,6 +213,7 @@ fn body(state: &State, config: &Config, ui: &Ui) -> Markup {
             (super::inspector::inspector(state))
         }
         @if let Some(transcript) = transcript { (transcript) }
+        @if let Some(print) = ui.print { (print) }
         // The full bundle's editor is an island; the drawn and the lite page
         // hand over before the editor shows: their panel is empty.
         @if with_editor {
@@ -239,6 +240,9 @@ pub fn page(state: &State, ui: &Ui) -> Markup {
                         span class="button-text" aria-hidden="true" { " " (t("help.keys")) }
                     }
                     (theme_toggle(ui.dark))
+                    button type="button" data-testid="print-button" data-act="print" title=(t("print.title")) {
+                        (t("print.button"))
+                    }
                     (share_link(ui.copied))
                 }
             }
@@ -292,6 +296,7 @@ mod tests {
                 dark,
                 copied,
                 transcript: None,
+                print: None,
                 islands: false,
             },
         )
@@ -378,6 +383,7 @@ mod tests {
                 dark: false,
                 copied: &copied,
                 transcript: None,
+                print: None,
                 islands: true,
             },
         )

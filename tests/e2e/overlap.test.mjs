@@ -113,22 +113,25 @@ test('a live check drawn on the real clock: no overlap, no arrow through the lan
     const origin = new URL(strict.url).origin;
     const port = await peers.start(['bridge', '--cmd', `${binary()} serve --preset deploy-console`, '--port', '0', '--allow-origin', origin]);
     const found = [];
+    const done = { en: 'Done.', zh: '完成。' };
     for (const [size, viewport] of SIZES) {
-      const view = await strict.open('/?scenario=discover');
-      const { page } = view;
-      await page.setViewportSize(viewport);
-      await page.locator(sel('player')).waitFor({ timeout: 30_000 });
-      await page.locator(sel('check-toggle')).click();
-      await page.locator(sel('check-url')).fill(`http://127.0.0.1:${port}/mcp`);
-      await page.locator(sel('check-run')).click();
-      await page.locator(`${sel('check-status')}:has-text("Done.")`).waitFor({ timeout: 90_000 });
-      const { len } = await position(page);
-      for (const step of [Math.ceil(len / 2), len]) {
-        await seek(page, step);
-        for (const p of problems(await lanesGeometry(page))) found.push(`live ${size} step ${step}/${len}: ${p}`);
+      for (const lang of LANGS) {
+        const view = await strict.open(`/?scenario=discover&lang=${lang}`);
+        const { page } = view;
+        await page.setViewportSize(viewport);
+        await page.locator(sel('player')).waitFor({ timeout: 30_000 });
+        await page.locator(sel('check-toggle')).click();
+        await page.locator(sel('check-url')).fill(`http://127.0.0.1:${port}/mcp`);
+        await page.locator(sel('check-run')).click();
+        await page.locator(`${sel('check-status')}:has-text("${done[lang]}")`).waitFor({ timeout: 90_000 });
+        const { len } = await position(page);
+        for (const step of [1, Math.ceil(len / 2), len]) {
+          await seek(page, step);
+          for (const p of problems(await lanesGeometry(page))) found.push(`live ${size} ${lang} step ${step}/${len}: ${p}`);
+        }
+        await view.screenshot(`overlap-live-${size}-${lang}`);
+        await page.close();
       }
-      await view.screenshot(`overlap-live-${size}`);
-      await page.close();
     }
     assert.deepEqual(found, [], found.join('\n'));
   } finally {

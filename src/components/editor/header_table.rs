@@ -38,6 +38,8 @@ pub fn header_table(
                     value={name.clone()} oninput={field(true)} /></td>
                 <td><input type="text" aria-label={t("editor.header_value")} data-testid={format!("header-value-{i}")}
                     value={value.clone()} oninput={field(false)} /></td>
+                <td class="header-why">{ Html::from_html_unchecked(AttrValue::from(
+                    crate::view::fields::header_help(name).into_string())) }</td>
                 <td><button type="button" class="small" aria-label={t("editor.header_remove")}
                     onclick={on_click(d, move || EditorAction::RemoveHeader(i))}>{ "\u{d7}" }</button></td>
             </tr>

@@ -203,6 +203,18 @@ fn h_headers_every_header_the_simulator_draws_is_explained_in_any_case() {
 }
 
 #[test]
+fn a_bearer_the_token_header_and_the_servers_challenge_are_explained() {
+    let token = header("Authorization").expect("Authorization");
+    assert!(token.rules.contains(&crate::rules::A_BEARER));
+    assert_eq!(
+        token.spec_url(),
+        "https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#access-token-usage"
+    );
+    let challenge = header("www-authenticate").expect("WWW-Authenticate");
+    assert!(challenge.rules.contains(&crate::rules::A_CHALLENGE));
+}
+
+#[test]
 fn paths_quote_keys_that_are_not_plain_names() {
     let mut p = String::new();
     push_key(&mut p, "a");
