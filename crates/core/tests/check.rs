@@ -252,6 +252,7 @@ fn a_report_survives_its_json_and_merges_flows() {
 fn merged_flows_named_by_notes_say_their_names_in_any_language() {
     let a = run("discover", 0);
     let b = run("legacy-handshake", 0);
+    let (a_said, b_said) = (a.summary.outcome.clone(), b.summary.outcome.clone());
     let label = mcp_lanes_core::note!("t.flow", "discover: {what}", what = "the probe");
     let merged = check::merge_labelled("check", &[a.clone(), b.clone()], &[label]).expect("flows");
     let opening = &merged.events[0];
@@ -276,13 +277,15 @@ fn merged_flows_named_by_notes_say_their_names_in_any_language() {
         check::merge("check", &[a, b]).map(|m| m.events.len()),
         Some(merged.events.len())
     );
-    // The flows' outcomes, one after the other, in any language.
+    // The flows' outcomes, one after the other (a sentence both end with
+    // once), in any language.
     let outcome = merged
         .summary
         .outcome_msg
         .as_ref()
         .and_then(Value::as_array);
-    assert_eq!(outcome.map(Vec::len), Some(2));
+    let distinct = if a_said == b_said { 1 } else { 2 };
+    assert_eq!(outcome.map(Vec::len), Some(distinct));
 }
 
 #[test]
@@ -295,4 +298,23 @@ fn s_schema_is_left_to_native_code_the_grader_never_judges_it() {
             assert!(verdicts.iter().all(|v| v.rule != "S-SCHEMA"));
         }
     }
+}
+
+#[test]
+fn merged_flows_that_end_alike_say_their_outcome_once() {
+    let a = run("discover", 0);
+    let mut b = run("legacy-handshake", 0);
+    b.summary.outcome = a.summary.outcome.clone();
+    b.summary.outcome_msg = a.summary.outcome_msg.clone();
+    let merged = check::merge("check", &[a.clone(), b, a.clone()]).expect("flows");
+    assert_eq!(merged.summary.outcome, a.summary.outcome);
+    let said = merged
+        .summary
+        .outcome_msg
+        .as_ref()
+        .and_then(Value::as_array);
+    assert_eq!(
+        said.map(Vec::len),
+        a.summary.outcome_msg.as_ref().map(|_| 1)
+    );
 }

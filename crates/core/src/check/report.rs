@@ -139,8 +139,11 @@ pub fn merge_labelled(label: &str, flows: &[Timeline], labels: &[Note]) -> Optio
         }
         offset = offset.saturating_add(flow.summary.ended_at_ms);
         leaked = leaked.saturating_add(flow.summary.leaked_locks);
-        outcomes.push(flow.summary.outcome.clone());
-        outcome_msgs.push(flow.summary.outcome_msg.clone());
+        // A sentence several flows end with (a live run's) is said once.
+        if !outcomes.contains(&flow.summary.outcome) {
+            outcomes.push(flow.summary.outcome.clone());
+            outcome_msgs.push(flow.summary.outcome_msg.clone());
+        }
     }
     Some(Timeline {
         label: label.to_string(),
