@@ -42,7 +42,9 @@ pub(super) const AUTH_HAPPY_PATH: Definition = Definition {
     id: "auth-happy-path",
     title: en!("Authorization: the whole flow"),
     summary: en!(
-        "401 naming the resource metadata, both metadata documents, consent with PKCE and resource, iss checked, the code exchanged, the call retried with the token."
+        "A call without a token gets 401 naming the resource metadata; the client reads \
+        it and the authorization server's metadata, sends the user to consent with PKCE \
+        and the resource, checks iss, exchanges the code and calls again with the token."
     ),
     lanes: 1,
     setups: || {
@@ -58,7 +60,9 @@ pub(super) const AUTH_REGISTRATION: Definition = Definition {
     id: "auth-registration",
     title: en!("Registration: a metadata document or dynamic"),
     summary: en!(
-        "A client ID that is the URL of a metadata document, beside dynamic registration (RFC 7591)."
+        "Side by side: a client whose ID is the URL of its metadata document, which the \
+        authorization server fetches, and a client that registers dynamically (RFC 7591) \
+        and gets a new ID."
     ),
     lanes: 2,
     setups: || {
@@ -80,7 +84,9 @@ pub(super) const AUTH_SCOPE_STEP_UP: Definition = Definition {
     id: "auth-scope-step-up",
     title: en!("Scope step-up"),
     summary: en!(
-        "A token with files:read only: 403 insufficient_scope, the union of the scopes asked for, the call retried."
+        "The first token carries files:read only; the call needs files:write too, so the \
+        server answers 403 insufficient_scope and the client asks again for the union of \
+        the scopes, then retries."
     ),
     lanes: 1,
     setups: || {
@@ -98,7 +104,10 @@ pub(super) const AUTH_AUDIENCE: Definition = Definition {
     number: 26,
     id: "auth-audience",
     title: en!("A token for another resource"),
-    summary: en!("A token issued for another server: the MCP server refuses it with 401."),
+    summary: en!(
+        "The client names another server as the resource: the token is issued for that \
+        audience, and the MCP server refuses it with 401, passing it nowhere."
+    ),
     lanes: 1,
     setups: || broken("token for another resource", Break::WrongResource),
 };
@@ -108,7 +117,8 @@ pub(super) const AUTH_WRONG_ISSUER: Definition = Definition {
     id: "auth-wrong-issuer",
     title: en!("A wrong issuer caught"),
     summary: en!(
-        "The authorization response names another iss: the client sends the code nowhere."
+        "The authorization response names another iss than the issuer the client \
+        recorded: a mix-up. The client sends the code to no token endpoint."
     ),
     lanes: 1,
     setups: || broken("iss mismatch", Break::WrongIssuer),
@@ -119,7 +129,8 @@ pub(super) const AUTH_NO_RESOURCE_METADATA: Definition = Definition {
     id: "auth-no-resource-metadata",
     title: en!("A 401 without resource_metadata"),
     summary: en!(
-        "No resource_metadata in the 401: the client tries the well-known URI and goes on."
+        "The server's challenge forgets resource_metadata: the client falls back to the \
+        well-known URI built from the server's URL and the flow goes on."
     ),
     lanes: 1,
     setups: || broken("no resource_metadata", Break::NoResourceMetadata),
