@@ -158,10 +158,11 @@ impl Run {
             headers: headers.clone(),
             body: body.to_string(),
             label: "tools/call".into(),
+            // Without a token, the call is what the challenge answers.
             rules: if token.is_some() {
                 vec![rules::A_BEARER]
             } else {
-                vec![]
+                vec![rules::A_CHALLENGE]
             },
             note,
         });
