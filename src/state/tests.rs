@@ -521,3 +521,39 @@ fn a_hand_over_keeps_the_inspector_as_drawn_until_the_reader_selects_again() {
     state.update(Action::Inspect(Some(Selection { lane: 0, event: 0 })));
     assert!(!state.plain_inspector);
 }
+
+#[test]
+fn a_tapped_conversation_follows_its_end_until_the_person_steps_back() {
+    let entries = [
+        r#"{"message":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}},"from":"client","at_ms":0}"#,
+        r#"{"message":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}},"from":"server","at_ms":5}"#,
+        r#"{"message":{"jsonrpc":"2.0","id":2,"method":"prompts/list","params":{}},"from":"client","at_ms":9}"#,
+        r#"{"message":{"jsonrpc":"2.0","id":2,"result":{"prompts":[]}},"from":"server","at_ms":12}"#,
+    ];
+    let so_far = |n: usize| {
+        let text = format!("[{}]", entries[..n].join(","));
+        Rc::new(crate::checked::read("python3 server.py", &text).expect("a transcript"))
+    };
+    let mut state = State::load(None, None);
+    state.update(Action::TapChecked(so_far(1)));
+    assert!(state.following && state.at_end());
+    state.update(Action::TapChecked(so_far(2)));
+    assert!(state.following && state.at_end() && state.pos > 0);
+    assert_eq!(state.lanes[0].timeline.messages().count(), 2);
+    // The person steps back: the view stays where they are.
+    state.update(Action::Seek(1));
+    let time = state.time();
+    state.update(Action::TapChecked(so_far(4)));
+    assert!(!state.following && !state.at_end());
+    assert_eq!(state.time(), time);
+    assert_eq!(state.lanes[0].timeline.messages().count(), 4);
+    // Back at the end, it follows again.
+    state.update(Action::Seek(state.layout.len()));
+    state.update(Action::TapChecked(so_far(4)));
+    assert!(state.following && state.at_end());
+    // Each exchange graded by the core: the answers pass.
+    assert!(state.lanes[0]
+        .verdicts
+        .iter()
+        .all(|v| v.verdict != mcp_lanes_core::check::Outcome::Fail));
+}
