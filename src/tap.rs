@@ -2,7 +2,8 @@
 //! `mcp-lanes tap --live` stream (server-sent events: `hello` with the
 //! run's label, a `message` per recorded entry, `end`); the entries of each
 //! are read as one transcript by the core's importer and grader
-//! (`checked::read`, what `check --transcript` runs), their runs side by
+//! (`checked::read_so_far` while it goes on, then `checked::read`, what
+//! `check --transcript` runs), their runs side by
 //! side, and handed to the page as [`Action::TapChecked`] at most every
 //! [`REDRAW_MS`]. S-SCHEMA joins once a conversation pauses
 //! ([`SCHEMA_AFTER_MS`]): the schema worker reads it whole each time.
@@ -32,6 +33,8 @@ struct Stream {
     url: String,
     label: String,
     entries: Vec<String>,
+    /// The stream said `end`: the conversation is over.
+    ended: bool,
 }
 
 /// Every stream of the page, and what is waiting to be drawn.
@@ -72,6 +75,7 @@ pub fn watch(urls: &[String], dispatch: Dispatch) {
                 url: url.clone(),
                 label: url.clone(),
                 entries: Vec::new(),
+                ended: false,
             })
             .collect(),
         dispatch: Rc::clone(&dispatch),
@@ -107,6 +111,7 @@ pub fn watch(urls: &[String], dispatch: Dispatch) {
         EventListener::new(&source, "end", move |_| {
             // The server has exited: no reconnecting.
             closing.close();
+            w.borrow_mut().streams[n].ended = true;
             soon(&w);
         })
         .forget();
@@ -145,7 +150,13 @@ fn draw(watch: &Rc<RefCell<Watch>>) {
         let mut problem = None;
         for stream in w.streams.iter().filter(|s| !s.entries.is_empty()) {
             let text = format!("[{}]", stream.entries.join(","));
-            match crate::checked::read(&stream.label, &text) {
+            // Until it ends, an answer not come yet is no failure.
+            let read = if stream.ended {
+                crate::checked::read(&stream.label, &text)
+            } else {
+                crate::checked::read_so_far(&stream.label, &text)
+            };
+            match read {
                 Ok(read) => {
                     for mut notice in read.notices {
                         notice.lane += all.runs.len();

@@ -557,3 +557,18 @@ fn a_tapped_conversation_follows_its_end_until_the_person_steps_back() {
         .iter()
         .all(|v| v.verdict != mcp_lanes_core::check::Outcome::Fail));
 }
+
+#[test]
+fn a_tapped_request_waiting_for_its_answer_is_no_failure_yet() {
+    let text = r#"[{"message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}},"from":"client","at_ms":0}]"#;
+    let fails = |c: &crate::checked::Checked| {
+        c.verdicts()
+            .iter()
+            .filter(|v| v.verdict == mcp_lanes_core::check::Outcome::Fail)
+            .count()
+    };
+    let going_on = crate::checked::read_so_far("tap", text).expect("a transcript");
+    assert_eq!(fails(&going_on), 0, "{:?}", going_on.verdicts());
+    let over = crate::checked::read("tap", text).expect("a transcript");
+    assert!(fails(&over) > 0, "the end says what never came");
+}

@@ -117,3 +117,43 @@ fn tap_live_sends_each_message_as_it_passes_and_the_end() {
     assert_eq!(end, "end");
     assert!(tap.wait_exit().success());
 }
+
+#[test]
+fn rpc_id_a_server_that_crashes_mid_call_ends_the_live_stream_and_is_said() {
+    let origin = "http://127.0.0.1:8080";
+    // A server that reads one request and dies without answering it.
+    let mut tap = Proc::spawn(&[
+        "tap",
+        "--live",
+        "0",
+        "--allow-origin",
+        origin,
+        "--",
+        "sh",
+        "-c",
+        "read line; exit 3",
+    ]);
+    let said = tap.stderr_line("/?tap=");
+    let port: u16 = said
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("a port in {said:?}"));
+    let mut page = Watcher::open(port, origin);
+    assert!(page.next().0.starts_with("status 200"));
+    assert_eq!(page.next().0, "hello");
+    tap.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {}}}));
+    assert_eq!(page.entry()["message"]["id"], 7);
+    // The server is gone: the page gets the end, tap its status, and the
+    // last grade says the call was never answered.
+    assert_eq!(page.next().0, "end");
+    assert_eq!(tap.wait_exit().code(), Some(3));
+    let log = tap.stderr_text();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("tools/call") && l.contains("breaks")),
+        "{log}"
+    );
+}
