@@ -157,3 +157,52 @@ fn rpc_id_a_server_that_crashes_mid_call_ends_the_live_stream_and_is_said() {
         "{log}"
     );
 }
+
+#[test]
+fn tap_live_a_5_mib_request_over_http_is_refused_with_its_reason_and_the_tap_goes_on() {
+    use common::{http, http_server};
+    let (_server, upstream) = http_server("reference");
+    let url = format!("http://127.0.0.1:{upstream}/mcp");
+    let origin = "http://127.0.0.1:8080";
+    let mut tap = Proc::spawn(&[
+        "tap",
+        "--upstream",
+        &url,
+        "--port",
+        "0",
+        "--live",
+        "0",
+        "--allow-origin",
+        origin,
+    ]);
+    let port_in = |line: String| -> u16 {
+        line.split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("a port in {line:?}"))
+    };
+    let live = port_in(tap.stderr_line("/?tap="));
+    let proxy = port_in(tap.stderr_line("passing http://127.0.0.1:"));
+    let mut page = Watcher::open(live, origin);
+    assert!(page.next().0.starts_with("status 200"));
+    assert_eq!(page.next().0, "hello");
+    let pad = "x".repeat(5 * 1024 * 1024);
+    let huge = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "test_simple_text", "arguments": {"pad": pad}}})
+    .to_string();
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    let refused = http(proxy, "POST", "/mcp", &headers, &huge);
+    assert_eq!(refused.status, 413);
+    assert!(String::from_utf8_lossy(&refused.body).contains("over"));
+    // The tap goes on: the next request passes, and the page gets it (the
+    // refused one was never recorded).
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}).to_string();
+    let passed = http(proxy, "POST", "/mcp", &headers, &ping);
+    assert_ne!(passed.status, 413);
+    assert_eq!(page.entry()["message"]["id"], 2);
+    tap.terminate();
+}
