@@ -391,6 +391,7 @@ fn describe_in_language(setting: &mcp_lanes_core::settings::Setting) -> Option<S
         Setting::Transport(kind) => said("settings.change.over", "transport", kind.name()),
         Setting::ChecksBeforeWork(true) => get("settings.change.checks"),
         Setting::ChecksBeforeWork(false) => get("settings.change.no_checks"),
+        Setting::AuthBreak(b) => get(&setting_words::auth_break_key(*b)),
         // A newer setting: its English words (`setting_words::describe`).
         _ => None,
     }

@@ -79,6 +79,7 @@ pub fn stand_in(label: &str, transport: TransportKind) -> Setup {
         channel: ChannelConfig::new(transport),
         script: Vec::new(),
         server_events: Vec::new(),
+        auth: None,
     }
 }
 

@@ -4,9 +4,10 @@
 //!
 //! Data layer: plain Rust.
 
+use mcp_lanes_core::auth::Break;
 use mcp_lanes_core::client::UndeclaredPolicy;
 use mcp_lanes_core::protocol::version::EraMode;
-use mcp_lanes_core::settings::{known_versions, Capability, Setting};
+use mcp_lanes_core::settings::{known_versions, Capability, Setting, AUTH_BREAKS};
 use mcp_lanes_core::transport::TransportKind;
 
 /// Words for a setting, used in a compared lane's label.
@@ -25,6 +26,7 @@ pub fn describe(setting: &Setting) -> String {
         Setting::Undeclared(policy) => format!("client {}", policy.label()),
         Setting::ChecksBeforeWork(true) => "checks capability first".to_string(),
         Setting::ChecksBeforeWork(false) => "no capability check first".to_string(),
+        Setting::AuthBreak(b) => auth_break(*b).to_string(),
         // A setting without words yet: as the share state writes it.
         other => serde_json::to_string(other).unwrap_or_default(),
     }
@@ -59,5 +61,28 @@ pub fn all() -> Vec<mcp_lanes_core::settings::Setting> {
     }
     all.push(Setting::ChecksBeforeWork(true));
     all.push(Setting::ChecksBeforeWork(false));
+    all.push(Setting::AuthBreak(None));
+    for b in AUTH_BREAKS {
+        all.push(Setting::AuthBreak(Some(b)));
+    }
     all
+}
+
+/// The words of a protected server's flow with `b` broken (as the page's
+/// catalog keys `settings.auth.<name>` say them in English).
+pub fn auth_break(b: Option<Break>) -> &'static str {
+    match b {
+        None => "nothing broken",
+        Some(Break::NoPkce) => "no PKCE",
+        Some(Break::WrongResource) => "a wrong resource",
+        Some(Break::MissingScope) => "a missing scope",
+        Some(Break::ExpiredToken) => "an expired token",
+        Some(Break::WrongIssuer) => "a wrong issuer",
+        Some(Break::NoResourceMetadata) => "no resource_metadata",
+    }
+}
+
+/// The catalog key of [`auth_break`]'s words.
+pub fn auth_break_key(b: Option<Break>) -> String {
+    format!("settings.auth.{}", b.map_or("none", Break::name))
 }

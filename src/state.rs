@@ -264,6 +264,9 @@ pub struct State {
     /// The editor's content as a permalink records it (`None` until the
     /// person changes something in the editor).
     pub editor_link: Option<EditorState>,
+    /// Tokens, codes and secrets kept in exports and permalinks (the
+    /// reader asked; redacted by default).
+    pub keep_secrets: bool,
     /// The editor content a permalink restored (handed to the editor once).
     pub editor_restored: Option<EditorState>,
     /// Without a simulator: the full bundle is needed for this (set here,
@@ -286,6 +289,8 @@ pub struct State {
 /// Everything a person (or a timer) can do to the state.
 #[non_exhaustive]
 pub enum Action {
+    /// Keep (true) or redact (false) secrets in exports and permalinks.
+    KeepSecrets(bool),
     /// Open a scenario by id (from the picker or the URL).
     Load(String),
     /// Open what a permalink describes.
@@ -392,6 +397,7 @@ impl State {
             help_open: false,
             editor: false,
             editor_link: None,
+            keep_secrets: false,
             editor_restored: None,
             upgrade: None,
             fetching: None,
@@ -763,6 +769,7 @@ impl State {
                 }
             }
             Action::Help(open) => next.help_open = open,
+            Action::KeepSecrets(on) => next.keep_secrets = on,
             Action::ShowEditor(on) => next.editor = on,
             Action::ToggleEditor => next.editor = !next.editor,
         }

@@ -160,6 +160,30 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
             .map(Setting::Undeclared)
     });
     let on_checks = emit.reform(|e: Event| Setting::ChecksBeforeWork(checked(&e)));
+    let on_auth_break = emit_some(&emit, |e: Event| {
+        let v = select_value(&e);
+        let none = std::iter::once(None);
+        none.chain(settings::AUTH_BREAKS.into_iter().map(Some))
+            .find(|b| b.map_or("none", |b| b.name()) == v)
+            .map(Setting::AuthBreak)
+    });
+    // A protected server's flow: which step is broken on purpose.
+    let auth_row = setup.auth.as_ref().map(|auth| {
+        let current = auth.broken;
+        let options = std::iter::once(None).chain(settings::AUTH_BREAKS.into_iter().map(Some));
+        html! {
+            <div class="field">
+                <label for={id("auth-break")}>{ t("settings.auth_break") }</label>
+                <select id={id("auth-break")} data-testid={format!("auth-break-{n}")} onchange={on_auth_break}>
+                    { for options.map(|b| html! {
+                        <option value={b.map_or("none", |b| b.name())} selected={b == current}>
+                            { t(&crate::setting_words::auth_break_key(b)) }
+                        </option>
+                    }) }
+                </select>
+            </div>
+        }
+    });
     let on_toggle_compare = {
         let compare = compare.clone();
         Callback::from(move |_: MouseEvent| compare.set(!*compare))
@@ -248,6 +272,7 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                         </fieldset>
                         { check_row(id("checks"), format!("checks-before-work-{n}"), "settings.checks",
                             setup.server.checks_capability_before_work, on_checks) }
+                        { for auth_row }
                     </fieldset>
                     { select_row(id("transport"), format!("transport-{n}"), "settings.transport",
                         TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport, false) }

@@ -15,7 +15,7 @@ use yew::prelude::*;
 
 use crate::browser::{copy_text, download};
 use crate::model::Shared;
-use crate::state::Lane;
+use crate::state::{Action, Lane};
 
 /// Port the curl export and its `serve` command use.
 const PORT: &str = "8931";
@@ -40,9 +40,16 @@ fn serve_command(preset: &str) -> String {
     format!("mcp-lanes serve --transport http --port {PORT} --preset {preset}")
 }
 
-/// The text of an export of one lane (`None`: curl for a stdio lane).
-fn export_text(format: usize, scenario: &str, lane: &Lane) -> Option<String> {
-    let timeline = &*lane.timeline;
+/// The text of an export of one lane (`None`: curl for a stdio lane), its
+/// secrets redacted unless `keep`.
+fn export_text(format: usize, scenario: &str, lane: &Lane, keep: bool) -> Option<String> {
+    let redacted;
+    let timeline = if keep {
+        &*lane.timeline
+    } else {
+        redacted = mcp_lanes_core::redact::timeline(&lane.timeline);
+        &redacted
+    };
     Some(match format {
         0 => {
             let doc = transcript::scenario_document(scenario, std::slice::from_ref(timeline));
@@ -92,6 +99,10 @@ pub struct ExportsProps {
     pub scenario: AttrValue,
     /// The lanes one may export.
     pub lanes: Shared<Vec<Lane>>,
+    /// Secrets kept in exports and permalinks (`State::keep_secrets`).
+    pub keep_secrets: bool,
+    /// Hands the page an action (the runtime's dispatch).
+    pub dispatch: Callback<Action>,
     /// The figure's language (`i18n::select`ed before it draws: a page may
     /// hold figures in several).
     pub lang: AttrValue,
@@ -121,6 +132,7 @@ pub fn Exports(props: &ExportsProps) -> Html {
     let onclick = {
         let (status, lane) = (status.clone(), lane.clone());
         let scenario = scenario.to_string();
+        let keep = props.keep_secrets;
         Callback::from(move |e: MouseEvent| {
             let what = e
                 .target()
@@ -134,7 +146,7 @@ pub fn Exports(props: &ExportsProps) -> Html {
                 Some(b'c') => 2,
                 _ => return,
             };
-            let Some(text) = export_text(format, &scenario, &lane) else {
+            let Some(text) = export_text(format, &scenario, &lane, keep) else {
                 return;
             };
             if what.ends_with("copy") {
@@ -149,8 +161,17 @@ pub fn Exports(props: &ExportsProps) -> Html {
             }
         })
     };
+    let onkeep = props.dispatch.reform(|e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Action::KeepSecrets(input.checked())
+    });
     html! {
         <>
+                <div class="check">
+                    <input type="checkbox" id="export-keep-secrets" data-testid="export-keep-secrets"
+                        checked={props.keep_secrets} onchange={onkeep} />
+                    <label for="export-keep-secrets">{ t("export.keep_secrets") }</label>
+                </div>
                 <div class="field">
                     <label for="export-lane">{ t("export.lane") }</label>
                     <select id="export-lane" data-testid="export-lane" onchange={onlane}>

@@ -160,8 +160,10 @@ impl State {
                 .all(|(i, l)| l.base == i && !l.is_changed());
         if untouched {
             String::new()
-        } else {
+        } else if self.keep_secrets {
             share::to_fragment(&link)
+        } else {
+            share::to_fragment(&mcp_lanes_core::redact::share_state(&link))
         }
     }
 

@@ -572,3 +572,66 @@ fn a_tapped_request_waiting_for_its_answer_is_no_failure_yet() {
     let over = crate::checked::read("tap", text).expect("a transcript");
     assert!(fails(&over) > 0, "the end says what never came");
 }
+
+#[test]
+fn a_protected_lanes_auth_setting_breaks_one_step_and_travels_in_the_permalink() {
+    use mcp_lanes_core::auth::Break;
+    let mut state = full("auth-happy-path");
+    let label = |state: &State, lane: usize| {
+        state.lanes[lane]
+            .timeline
+            .messages()
+            .last()
+            .map(|(_, m)| m.label.clone())
+    };
+    assert_eq!(label(&state, 0).as_deref(), Some("200 result"));
+    state.update(Action::Apply {
+        lane: 0,
+        setting: Setting::AuthBreak(Some(Break::NoPkce)),
+    });
+    assert_eq!(label(&state, 0).as_deref(), Some("400 invalid_grant"));
+    state.update(Action::Compare {
+        lane: 0,
+        setting: Setting::AuthBreak(Some(Break::ExpiredToken)),
+    });
+    assert!(state.lanes[1].setup.label.contains("an expired token"));
+    let refreshed = state.lanes[1]
+        .timeline
+        .messages()
+        .any(|(_, m)| m.label == "POST /token (refresh)");
+    assert!(refreshed, "an expired token is refreshed");
+    let link = state.share();
+    let restored = after(full("discover"), [Action::Restore(Box::new(link.clone()))]);
+    assert_eq!(restored.share(), link);
+    assert_eq!(label(&restored, 0).as_deref(), Some("400 invalid_grant"));
+    // A lane whose server is not protected does not change.
+    let mut plain = full("plain-vs-rich");
+    let before = plain.lanes[0].timeline.clone();
+    plain.update(Action::Apply {
+        lane: 0,
+        setting: Setting::AuthBreak(Some(Break::NoPkce)),
+    });
+    assert_eq!(*plain.lanes[0].timeline, *before);
+}
+
+#[test]
+fn a_permalink_redacts_the_editors_secrets_unless_the_reader_keeps_them() {
+    use mcp_lanes_core::share::EditorState;
+    let editor = EditorState {
+        target: "reference".into(),
+        transport: TransportKind::Http,
+        text: r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"refresh_token":"r-7"}}}"#.into(),
+        headers: vec![("Authorization".into(), "Bearer tok-9".into())],
+    };
+    let state = after(
+        full("discover"),
+        [Action::EditorLink(Box::new(editor.clone()))],
+    );
+    let link = share::from_fragment(&state.fragment()).expect("a link");
+    let got = link.editor.expect("the editor");
+    assert_eq!(got.headers[0].1, "Bearer [redacted]");
+    assert!(!got.text.contains("r-7"), "{}", got.text);
+    let kept = after(state, [Action::KeepSecrets(true)]);
+    let link = share::from_fragment(&kept.fragment()).expect("a link");
+    assert_eq!(link.editor, Some(editor));
+}

@@ -30,6 +30,8 @@ pub struct ClientArgs {
     pub target: Target,
     /// `--lang`: the language of the printed runs (a catalog's tag, checked).
     pub lang: Option<String>,
+    /// `--keep-secrets`: tokens and codes left in `--out`.
+    pub keep_secrets: bool,
 }
 
 /// Runs the flow and prints it; writes `--out`. Exit status 1 when an
@@ -76,7 +78,8 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
     }
     let stderr_tail = connection.close();
     if let Some(path) = &args.out {
-        let mut json = serde_json::to_string(&timelines)
+        let written = mcp_lanes_core::redact::timelines(&timelines, args.keep_secrets);
+        let mut json = serde_json::to_string(&written)
             .map_err(|e| Failure::Io(format!("cannot encode the timeline: {e}")))?;
         json.push('\n');
         std::fs::write(path, json)

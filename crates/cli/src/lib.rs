@@ -102,7 +102,9 @@ pub fn main() -> ExitCode {
             scenario,
             format,
             lang,
-        } => run::run(&scenario, format, catalog(lang).as_ref()).and_then(|s| print(&s)),
+            keep_secrets,
+        } => run::run(&scenario, format, catalog(lang).as_ref(), keep_secrets)
+            .and_then(|s| print(&s)),
         Command::Client(args) => client::client(&args),
         Command::Check(args) => check::check(&args),
         Command::CheckTranscript(args) => check::transcript::check(&args),

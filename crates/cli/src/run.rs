@@ -49,8 +49,15 @@ fn unknown(id: &str, lang: Option<&Catalog>) -> Failure {
 
 /// Runs a catalog scenario (an id or its catalog number) or a scenario
 /// file and renders it; with `lang` (`--lang`), a catalog scenario's title
-/// and summary in its language (JSON is the same in every language).
-pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Result<String, Failure> {
+/// and summary in its language (JSON is the same in every language), the
+/// JSON output's secrets (tokens, codes, verifiers) redacted unless
+/// `keep_secrets` (`--keep-secrets`).
+pub fn run(
+    scenario: &Scenario,
+    format: Format,
+    lang: Option<&Catalog>,
+    keep_secrets: bool,
+) -> Result<String, Failure> {
     let (heading, timelines) = match scenario {
         Scenario::Builtin(id) => {
             let info = scenarios::find(id).ok_or_else(|| unknown(id, lang))?;
@@ -89,6 +96,7 @@ pub fn run(scenario: &Scenario, format: Format, lang: Option<&Catalog>) -> Resul
     };
     match format {
         Format::Json => {
+            let timelines = mcp_lanes_core::redact::timelines(&timelines, keep_secrets);
             let doc = transcript::scenario_document(&heading.id, &timelines);
             let mut text = serde_json::to_string_pretty(&doc)
                 .map_err(|err| Failure::Io(format!("cannot encode the transcript: {err}")))?;
@@ -385,15 +393,19 @@ mod tests {
     fn every_scenario_renders_as_text_and_json() {
         for info in scenarios::CATALOG {
             let scenario = Scenario::Builtin(info.id.into());
-            let text = run(&scenario, Format::Text, None).ok().unwrap_or_default();
+            let text = run(&scenario, Format::Text, None, false)
+                .ok()
+                .unwrap_or_default();
             assert!(text.starts_with(info.id), "{}", info.id);
             assert!(text.contains("summary: "), "{}", info.id);
-            let json = run(&scenario, Format::Json, None).ok().unwrap_or_default();
+            let json = run(&scenario, Format::Json, None, false)
+                .ok()
+                .unwrap_or_default();
             let doc: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
             assert_eq!(doc["scenario"], info.id);
             // --lang: the heading in the language, the JSON the same.
             let zh = Catalog::load("zh");
-            let text = run(&scenario, Format::Text, zh.as_ref())
+            let text = run(&scenario, Format::Text, zh.as_ref(), false)
                 .ok()
                 .unwrap_or_default();
             let title = zh
@@ -406,7 +418,7 @@ mod tests {
                 "{text}"
             );
             assert_eq!(
-                run(&scenario, Format::Json, zh.as_ref())
+                run(&scenario, Format::Json, zh.as_ref(), false)
                     .ok()
                     .unwrap_or_default(),
                 json
@@ -417,12 +429,12 @@ mod tests {
     #[test]
     fn catalog_numbers_are_accepted_and_unknown_ids_are_usage_errors() {
         let builtin = |id: &str| Scenario::Builtin(id.into());
-        let by_number = run(&builtin("1"), Format::Json, None)
+        let by_number = run(&builtin("1"), Format::Json, None, false)
             .ok()
             .unwrap_or_default();
         assert!(by_number.contains("\"scenario\": \"discover\""));
         assert!(
-            matches!(run(&builtin("nope"), Format::Text, None), Err(Failure::Usage(msg)) if msg.contains("discover"))
+            matches!(run(&builtin("nope"), Format::Text, None, false), Err(Failure::Usage(msg)) if msg.contains("discover"))
         );
     }
 

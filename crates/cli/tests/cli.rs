@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 22] = [
+const SCENARIOS: [&str; 29] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -28,6 +28,13 @@ const SCENARIOS: [&str; 22] = [
     "subscriptions-listen",
     "tool-errors-pages-progress",
     "scripted-server",
+    "tool-state",
+    "auth-happy-path",
+    "auth-registration",
+    "auth-scope-step-up",
+    "auth-audience",
+    "auth-wrong-issuer",
+    "auth-no-resource-metadata",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

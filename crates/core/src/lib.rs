@@ -42,6 +42,7 @@ pub mod export;
 pub mod import;
 pub mod note;
 pub mod protocol;
+pub mod redact;
 pub mod rules;
 pub mod scenarios;
 pub mod server;

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::auth::Break;
 use crate::client::UndeclaredPolicy;
 use crate::protocol::capabilities::{settings, ElicitationCapability};
 use crate::protocol::version::EraMode;
@@ -71,7 +72,19 @@ pub enum Setting {
     Undeclared(UndeclaredPolicy),
     /// Whether the server checks capabilities before doing work.
     ChecksBeforeWork(bool),
+    /// A protected server's flow with one step broken on purpose (`None`:
+    /// nothing broken); no change to a set-up whose server is not protected.
+    AuthBreak(Option<Break>),
 }
+
+/// The breaks the settings panel offers (the others are scenarios of their
+/// own: a wrong issuer, a challenge without `resource_metadata`).
+pub const AUTH_BREAKS: [Break; 4] = [
+    Break::NoPkce,
+    Break::WrongResource,
+    Break::MissingScope,
+    Break::ExpiredToken,
+];
 
 /// Every version string the settings offer.
 pub fn known_versions() -> Vec<&'static str> {
@@ -150,6 +163,11 @@ pub fn apply(setup: &mut Setup, setting: &Setting) {
         Setting::Transport(kind) => setup.channel.kind = *kind,
         Setting::Undeclared(policy) => setup.client.undeclared = *policy,
         Setting::ChecksBeforeWork(on) => setup.server.checks_capability_before_work = *on,
+        Setting::AuthBreak(b) => {
+            if let Some(auth) = setup.auth.as_mut() {
+                auth.broken = *b;
+            }
+        }
     }
 }
 

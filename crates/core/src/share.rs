@@ -9,6 +9,7 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::auth::Break;
 use crate::client::UndeclaredPolicy;
 use crate::protocol::version::EraMode;
 use crate::settings::{Capability, Setting};
@@ -239,6 +240,13 @@ fn push_setting(out: &mut String, setting: &Setting) {
         Setting::Transport(t) => (5, index_of(&TRANSPORTS, t), None, None),
         Setting::Undeclared(p) => (6, index_of(&POLICIES, p), None, None),
         Setting::ChecksBeforeWork(on) => (7, 0, None, Some(*on)),
+        // 0: nothing broken, else 1 + its place in `Break::ALL`.
+        Setting::AuthBreak(b) => (
+            8,
+            b.map_or(0, |b| 1 + index_of(&Break::ALL.map(|(_, b)| b), &b)),
+            None,
+            None,
+        ),
     };
     out.push_str(",[");
     out.push_str(&kind.to_string());
@@ -268,6 +276,10 @@ fn setting_from(value: &Value) -> Option<Setting> {
         5 => Setting::Transport(*TRANSPORTS.get(index()?)?),
         6 => Setting::Undeclared(*POLICIES.get(index()?)?),
         7 => Setting::ChecksBeforeWork(on(1)?),
+        8 => Setting::AuthBreak(match index()? {
+            0 => None,
+            i => Some(Break::ALL.get(i - 1)?.1),
+        }),
         _ => return None,
     })
 }
@@ -593,6 +605,8 @@ mod tests {
             Setting::Transport(TransportKind::Http),
             Setting::Undeclared(UndeclaredPolicy::Close),
             Setting::ChecksBeforeWork(false),
+            Setting::AuthBreak(Some(crate::auth::Break::ExpiredToken)),
+            Setting::AuthBreak(None),
         ]);
         let fragment = to_fragment(&state);
         assert!(fragment.starts_with(PREFIX_V3));

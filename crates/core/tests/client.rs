@@ -28,6 +28,7 @@ fn setup(
         channel: ChannelConfig::new(STDIO),
         script,
         server_events: Vec::new(),
+        auth: None,
     }
 }
 

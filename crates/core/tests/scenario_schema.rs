@@ -55,6 +55,7 @@ fn is_semantic(message: &str) -> bool {
         "levels deep",
         "no set-up is labelled",
         "no step says",
+        "names it in its result",
     ]
     .iter()
     .any(|m| message.contains(m))

@@ -65,6 +65,8 @@ fn props(name: &str, state: &State, dispatch: &Callback<Action>, lang: &str) -> 
         "exports" => Props::Exports(ExportsProps {
             scenario: AttrValue::from(state.scenario_id().to_string()),
             lanes: state.lanes.clone(),
+            keep_secrets: state.keep_secrets,
+            dispatch,
             lang,
         }),
         "check" => Props::Check(CheckOpenerProps { dispatch, lang }),

@@ -16,15 +16,15 @@ use clap::{Args, Parser, Subcommand, ValueHint};
 /// below an error that names no command).
 const SYNOPSIS: &str = "\
 mcp-lanes list [--lang TAG]
-       mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
-       mcp-lanes run --file PATH [--format text|json] [--lang TAG]
+       mcp-lanes run --scenario ID [--format text|json] [--lang TAG] [--keep-secrets]
+       mcp-lanes run --file PATH [--format text|json] [--lang TAG] [--keep-secrets]
        mcp-lanes serve [--transport stdio] --preset ID
        mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
        mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
                        --file PATH --server ID
        mcp-lanes export --scenario ID
        mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]
-       mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
+       mcp-lanes client [--flow NAME] [--out FILE [--keep-secrets]] [--timeout MS] [--lang TAG] URL
        mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
        mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
                        [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
@@ -34,6 +34,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...
        mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
        mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
+                     [--keep-secrets]
        mcp-lanes tap --replay FILE [--lang TAG]
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";
@@ -177,7 +178,8 @@ mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--time
     /// proxy on loopback; --replay FILE serves a recording back as its
     /// server.
     #[command(
-        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N] [--log FILE] [--lang TAG]\n       mcp-lanes tap --replay FILE [--lang TAG]"
+        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
+                     [--keep-secrets] [--log FILE] [--lang TAG]\n       mcp-lanes tap --replay FILE [--lang TAG]"
     )]
     Tap(TapOpts),
     /// Print the completion script of a shell
@@ -211,6 +213,9 @@ pub struct RunOpts {
     /// Language of the text output: scenario title and summary, notes, outcomes and set-up labels (ids, MCP terms and JSON stay as they are)
     #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
     pub lang: Option<String>,
+    /// Keep tokens, authorization codes, code verifiers and client secrets in what is written (redacted by default)
+    #[arg(long)]
+    pub keep_secrets: bool,
 }
 
 /// `serve`'s options.
@@ -317,6 +322,9 @@ pub struct ClientOpts {
     /// Language of the printed runs (ids, MCP terms and JSON stay as they are)
     #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
     pub lang: Option<String>,
+    /// Keep tokens, authorization codes, code verifiers and client secrets in what is written (redacted by default)
+    #[arg(long)]
+    pub keep_secrets: bool,
     /// A Streamable HTTP server (http://HOST:PORT/PATH)
     #[arg(value_name = "URL", value_hint = ValueHint::Url)]
     pub url: Option<String>,
@@ -407,6 +415,9 @@ pub struct TapOpts {
     /// Language of what tap says on stderr
     #[arg(long, value_name = "TAG", allow_hyphen_values = true, value_parser = Choices::langs())]
     pub lang: Option<String>,
+    /// Keep tokens, authorization codes, code verifiers and client secrets in what is written (redacted by default)
+    #[arg(long)]
+    pub keep_secrets: bool,
     /// The server's command line, after --
     #[arg(last = true, value_name = "COMMAND", value_hint = ValueHint::CommandWithArguments)]
     pub command: Vec<String>,

@@ -11,6 +11,7 @@
 //! the modules it imports imports it back.
 
 mod cli;
+mod completions;
 mod tap;
 mod usage;
 
@@ -63,6 +64,8 @@ pub enum Command {
         format: Format,
         /// The language of the text output's headings (`--lang`, checked).
         lang: Option<String>,
+        /// `--keep-secrets`: tokens and codes left in the JSON output.
+        keep_secrets: bool,
     },
     /// `client [--flow NAME] [--out FILE] [--timeout MS] (URL | --cmd C)`.
     Client(ClientArgs),
@@ -178,32 +181,8 @@ fn command(sub: Sub, matches: &ArgMatches) -> Result<Command, Keyed> {
         Sub::Check(o) => check(o, matches.subcommand_matches("check")),
         Sub::Bridge(o) => bridge(o),
         Sub::Tap(o) => tap::tap(o),
-        Sub::Completions(o) => Ok(Command::Completions(completions(o.shell))),
+        Sub::Completions(o) => Ok(Command::Completions(completions::script(o.shell))),
     }
-}
-
-/// The completion script of `shell`. clap_complete's bash script never
-/// completes a command's options when the program's name has a hyphen
-/// (clap issue 6421): bash's is made for `mcp_lanes`, then registered for
-/// `mcp-lanes`.
-fn completions(shell: clap_complete::Shell) -> String {
-    let bash = shell == clap_complete::Shell::Bash;
-    let name = if bash { "mcp_lanes" } else { "mcp-lanes" };
-    let mut script = Vec::new();
-    clap_complete::generate(shell, &mut cli::Cli::command(), name, &mut script);
-    let script = String::from_utf8_lossy(&script).into_owned();
-    if !bash {
-        return script;
-    }
-    script
-        .lines()
-        .map(|line| match line.strip_suffix(" mcp_lanes") {
-            Some(head) if line.trim_start().starts_with("complete ") => {
-                format!("{head} mcp-lanes\n")
-            }
-            _ => format!("{line}\n"),
-        })
-        .collect()
 }
 
 /// `--lang`, when it names a language of the catalogs (`None`: English,
@@ -280,6 +259,7 @@ fn run(o: RunOpts) -> Result<Command, Keyed> {
         scenario,
         format,
         lang: catalog(o.lang)?,
+        keep_secrets: o.keep_secrets,
     })
 }
 
@@ -470,6 +450,7 @@ fn client(o: ClientOpts) -> Result<Command, Keyed> {
         timeout_ms,
         target,
         lang: catalog(o.lang)?,
+        keep_secrets: o.keep_secrets,
     }))
 }
 

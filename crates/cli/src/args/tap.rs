@@ -88,6 +88,7 @@ pub(super) fn tap(o: TapOpts) -> Result<Command, Keyed> {
         port,
         allow_origin,
         har: o.har.map(std::path::PathBuf::from),
+        keep_secrets: o.keep_secrets,
         live,
         lang: catalog(o.lang)?,
     }))

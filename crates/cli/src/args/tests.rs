@@ -261,6 +261,7 @@ fn parses_each_command() {
             scenario: Scenario::Builtin("discover".into()),
             format: Format::Text,
             lang: None,
+            keep_secrets: false,
         })
     );
     assert_eq!(
@@ -269,6 +270,7 @@ fn parses_each_command() {
             scenario: Scenario::Builtin("5".into()),
             format: Format::Json,
             lang: None,
+            keep_secrets: false,
         })
     );
     assert_eq!(
@@ -340,6 +342,7 @@ fn parses_each_command() {
             scenario: Scenario::File("lesson.json".into()),
             format: Format::Json,
             lang: None,
+            keep_secrets: false,
         })
     );
     assert_eq!(
@@ -445,6 +448,7 @@ fn parses_each_command() {
                 url: "http://localhost:1/mcp".into()
             },
             lang: None,
+            keep_secrets: false,
         }))
     );
     assert_eq!(
@@ -463,6 +467,7 @@ fn parses_each_command() {
                 command: vec!["python3".into(), "my server.py".into(), "--stdio".into()]
             },
             lang: None,
+            keep_secrets: false,
         }))
     );
 }
@@ -608,5 +613,43 @@ fn typos_get_a_keyed_tip() {
 fn refuses_what_does_not_fit() {
     for bad in BAD {
         assert!(p(bad).is_err(), "{bad:?} should be a usage error");
+    }
+}
+
+#[test]
+fn keep_secrets_is_a_flag_of_run_client_and_tap() {
+    assert_eq!(
+        p(&[
+            "run",
+            "--scenario",
+            "23",
+            "--format",
+            "json",
+            "--keep-secrets"
+        ]),
+        Ok(Command::Run {
+            scenario: Scenario::Builtin("23".into()),
+            format: Format::Json,
+            lang: None,
+            keep_secrets: true,
+        })
+    );
+    match p(&[
+        "client",
+        "--keep-secrets",
+        "--out",
+        "r.json",
+        "http://localhost:1/mcp",
+    ]) {
+        Ok(Command::Client(args)) => assert!(args.keep_secrets),
+        other => panic!("{other:?}"),
+    }
+    match p(&["tap", "--keep-secrets", "--out", "r.json", "--", "cat"]) {
+        Ok(Command::Tap(args)) => assert!(args.keep_secrets),
+        other => panic!("{other:?}"),
+    }
+    match p(&["tap", "--out", "r.json", "--", "cat"]) {
+        Ok(Command::Tap(args)) => assert!(!args.keep_secrets),
+        other => panic!("{other:?}"),
     }
 }

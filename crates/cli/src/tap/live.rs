@@ -47,6 +47,9 @@ pub struct Hub {
     state: Mutex<Recorded>,
     changed: Condvar,
     watchers: AtomicUsize,
+    /// Secrets (credentials in headers and bodies) are redacted before a
+    /// page sees them, as in `--out` (all but `--keep-secrets`).
+    redact: bool,
 }
 
 /// What the hub holds.
@@ -57,8 +60,9 @@ struct Recorded {
 }
 
 impl Hub {
-    /// An empty hub for the run called `label`.
-    pub fn new(label: &str) -> Arc<Hub> {
+    /// An empty hub for the run called `label`; `redact`: secrets are
+    /// redacted from what the pages get.
+    pub fn new(label: &str, redact: bool) -> Arc<Hub> {
         Arc::new(Hub {
             state: Mutex::new(Recorded {
                 label: label.to_string(),
@@ -67,6 +71,7 @@ impl Hub {
             }),
             changed: Condvar::new(),
             watchers: AtomicUsize::new(0),
+            redact,
         })
     }
 
@@ -76,7 +81,14 @@ impl Hub {
 
     /// Adds a recorded entry; every page watching gets it.
     pub fn push(&self, entry: &Value) {
-        self.lock().entries.push(Arc::from(entry.to_string()));
+        let text = if self.redact {
+            let mut entry = entry.clone();
+            mcp_lanes_core::redact::json(&mut entry);
+            entry.to_string()
+        } else {
+            entry.to_string()
+        };
+        self.lock().entries.push(Arc::from(text));
         self.changed.notify_all();
     }
 
@@ -265,7 +277,7 @@ mod tests {
 
     #[test]
     fn a_page_gets_every_entry_from_the_first_then_the_end() {
-        let hub = Hub::new("python3 server.py");
+        let hub = Hub::new("python3 server.py", true);
         hub.push(&json!({"message": {"jsonrpc": "2.0", "id": 1, "method": "ping"}, "from": "client", "at_ms": 0}));
         let (listener, port) = listen(0).expect("listen");
         serve(
@@ -298,7 +310,7 @@ mod tests {
 
     #[test]
     fn another_page_or_name_gets_403() {
-        let hub = Hub::new("t");
+        let hub = Hub::new("t", true);
         let (listener, port) = listen(0).expect("listen");
         serve(listener, Arc::clone(&hub), None);
         let text = read_all(get(port, "Origin: http://evil.example\r\n"));
@@ -308,5 +320,17 @@ mod tests {
             .expect("write");
         assert!(read_all(s).starts_with("HTTP/1.1 403"));
         hub.end();
+    }
+
+    #[test]
+    fn secrets_are_redacted_before_a_page_sees_them() {
+        let hub = Hub::new("t", true);
+        hub.push(
+            &json!({"message": {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+            "from": "client", "at_ms": 0,
+            "http": {"method": "POST", "headers": {"Authorization": "Bearer s3cr3t-token"}}}),
+        );
+        let kept = hub.lock().entries[0].to_string();
+        assert!(!kept.contains("s3cr3t-token"), "{kept}");
     }
 }

@@ -70,6 +70,8 @@ pub struct TapArgs {
     pub live: Option<u16>,
     /// `--lang`: the language of what tap says on stderr (checked).
     pub lang: Option<String>,
+    /// `--keep-secrets`: tokens and codes left in `--out` and `--har`.
+    pub keep_secrets: bool,
 }
 
 /// Runs the server through tap (or prints a host's entry).
@@ -185,7 +187,7 @@ fn start_live(
             &[("port", port.to_string()), ("error", e.to_string())],
         ))
     })?;
-    let hub = live::Hub::new(label);
+    let hub = live::Hub::new(label, !args.keep_secrets);
     live::serve(listener, Arc::clone(&hub), args.allow_origin.clone());
     let url = format!("http://127.0.0.1:{port}/");
     say(&lang.fill(
@@ -267,7 +269,11 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
     finish(args, &tape, &lang);
     if let (Some(path), Some(exchanges)) = (&args.har, &shared.har) {
         let exchanges = exchanges.lock().unwrap_or_else(|p| p.into_inner());
-        let text = har::capture(&exchanges).to_string() + "\n";
+        let mut capture = har::capture(&exchanges);
+        if !args.keep_secrets {
+            mcp_lanes_core::redact::json(&mut capture);
+        }
+        let text = capture.to_string() + "\n";
         let written = write_whole(path, &text).map_err(|e| e.to_string());
         said_written(
             &lang,
@@ -419,6 +425,7 @@ fn finish(args: &TapArgs, tape: &Tape, lang: &Catalog) {
         .unwrap_or_else(|| args.command.join(" "));
     let written = tape
         .timelines(&label)
+        .map(|timelines| mcp_lanes_core::redact::timelines(&timelines, args.keep_secrets))
         .and_then(|timelines| serde_json::to_string(&timelines).map_err(|e| e.to_string()))
         .and_then(|json| write_whole(path, &(json + "\n")).map_err(|e| e.to_string()));
     said_written(

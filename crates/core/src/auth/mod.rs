@@ -13,6 +13,8 @@ pub mod resource;
 pub mod server;
 pub mod token;
 
+use serde::{Deserialize, Serialize};
+
 /// The MCP server's canonical URI in the simulated set-ups (its RFC 8707
 /// `resource`, the audience of its tokens).
 pub const RESOURCE: &str = "https://mcp.example.com/mcp";
@@ -28,9 +30,11 @@ pub const CLIENT_ID_URL: &str = "https://client.example.com/oauth/metadata.json"
 pub const REDIRECT_URI: &str = "http://127.0.0.1:33418/callback";
 
 /// How the client gets its client ID (A-REGISTER).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Registration {
     /// A Client ID Metadata Document: the client ID is its HTTPS URL.
+    #[default]
     MetadataDocument,
     /// Dynamic client registration (RFC 7591).
     Dynamic,
@@ -39,7 +43,8 @@ pub enum Registration {
 }
 
 /// One thing a set-up gets wrong on purpose, to show what it costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Break {
     /// The client sends no PKCE challenge.
     NoPkce,
@@ -53,4 +58,59 @@ pub enum Break {
     WrongIssuer,
     /// The server's 401 leaves `resource_metadata` out.
     NoResourceMetadata,
+}
+
+impl Registration {
+    /// Every way, with its name in scenario files.
+    pub const ALL: [(&'static str, Registration); 3] = [
+        ("metadata-document", Registration::MetadataDocument),
+        ("dynamic", Registration::Dynamic),
+        ("pre-registered", Registration::PreRegistered),
+    ];
+
+    /// Its name in scenario files.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, r)| *r == self)
+            .map_or("metadata-document", |(n, _)| n)
+    }
+}
+
+impl Break {
+    /// Every break, with its name in scenario files.
+    pub const ALL: [(&'static str, Break); 6] = [
+        ("no-pkce", Break::NoPkce),
+        ("wrong-resource", Break::WrongResource),
+        ("missing-scope", Break::MissingScope),
+        ("expired-token", Break::ExpiredToken),
+        ("wrong-issuer", Break::WrongIssuer),
+        ("no-resource-metadata", Break::NoResourceMetadata),
+    ];
+
+    /// Its name in scenario files.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map_or("no-pkce", |(n, _)| n)
+    }
+}
+
+/// A set-up's protected server (`Setup::auth`): over HTTP, the run is the
+/// whole authorization flow between the client, the server and its
+/// authorization server ([`crate::sim::auth_flow`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Protection {
+    /// How the client gets its client ID.
+    #[serde(default)]
+    pub registration: Registration,
+    /// A scope the called tool needs beyond the first one granted (a
+    /// step-up, A-SCOPE-STEP-UP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_up: Option<String>,
+    /// One step broken on purpose.
+    #[serde(default, rename = "break", skip_serializing_if = "Option::is_none")]
+    pub broken: Option<Break>,
 }

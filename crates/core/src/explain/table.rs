@@ -245,6 +245,10 @@ pub const HEADERS: &[Field] = &[
     Field { key: "header.origin", text: en!("The web page that sent the request; a server refuses an origin it does not trust (403)."), rules: &["H-HOST"], section: "2026-07-28/basic/transports/streamable-http#security-warning" },
     Field { key: "header.host", text: en!("The name the client connected to; a local server refuses a name that is not its own (DNS rebinding)."), rules: &["H-HOST"], section: "2026-07-28/basic/transports/streamable-http#security-warning" },
     Field { key: "header.allow", text: en!("The methods this endpoint accepts (sent with 405)."), rules: &["H-STATUS"], section: "2026-07-28/basic/transports/streamable-http" },
+    Field { key: "header.authorization", text: en!("The access token, as Bearer TOKEN: on every request to a protected server, never in the query string."), rules: &["A-BEARER"], section: "2026-07-28/basic/authorization#access-token-usage" },
+    Field { key: "header.www-authenticate", text: en!("Why a protected server refused (401 or 403): the Bearer challenge, naming the resource metadata and the scope needed."), rules: &["A-CHALLENGE", "A-SCOPE-STEP-UP"], section: "2026-07-28/basic/authorization/authorization-server-discovery" },
+    Field { key: "header.location", text: en!("Where the browser goes next: the client's redirect URI, with the authorization code and iss."), rules: &["A-CONSENT", "A-ISS"], section: "2026-07-28/basic/authorization#authorization-response-validation" },
+    Field { key: "header.:path", text: en!("The path (and query) the request was sent to."), rules: &["A-PRM"], section: "2026-07-28/basic/authorization#overview" },
 ];
 
 /// The abbreviations, as written in the rules and notes.

@@ -15,9 +15,11 @@ use crate::sim::engine::ServerEvent;
 use crate::sim::{Setup, SimTime};
 use crate::transport::{ChannelConfig, TransportKind};
 
+mod auth;
 mod course;
 mod discovery;
 
+use auth::*;
 use course::*;
 use discovery::*;
 
@@ -63,6 +65,7 @@ fn setup(
         channel: ChannelConfig::new(kind),
         script,
         server_events: Vec::new(),
+        auth: None,
     }
 }
 
@@ -96,7 +99,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The twenty-two scenarios, in catalog order: each one's id, title, summary
+/// The twenty-nine scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -121,6 +124,13 @@ pub const CATALOG: &[ScenarioInfo] = &[
     SUBSCRIPTIONS_LISTEN.info(),
     TOOL_ERRORS_PAGES_PROGRESS.info(),
     SCRIPTED_SERVER.info(),
+    TOOL_STATE.info(),
+    AUTH_HAPPY_PATH.info(),
+    AUTH_REGISTRATION.info(),
+    AUTH_SCOPE_STEP_UP.info(),
+    AUTH_AUDIENCE.info(),
+    AUTH_WRONG_ISSUER.info(),
+    AUTH_NO_RESOURCE_METADATA.info(),
 ];
 
 /// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
@@ -149,6 +159,13 @@ const DEFINITIONS: &[Definition] = &[
     SUBSCRIPTIONS_LISTEN,
     TOOL_ERRORS_PAGES_PROGRESS,
     SCRIPTED_SERVER,
+    TOOL_STATE,
+    AUTH_HAPPY_PATH,
+    AUTH_REGISTRATION,
+    AUTH_SCOPE_STEP_UP,
+    AUTH_AUDIENCE,
+    AUTH_WRONG_ISSUER,
+    AUTH_NO_RESOURCE_METADATA,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.

@@ -1,4 +1,4 @@
-//! The scenario catalog of DESIGN.md: twenty-two flows, each as data (set-ups
+//! The scenario catalog of DESIGN.md: twenty-nine flows, each as data (set-ups
 //! of a client preset, a server preset, a transport and a script) next to
 //! its id, title and summary in `catalog.rs`. Each set-up runs on its own
 //! timeline; the UI shows them side by side on the shared virtual clock.
@@ -6,6 +6,7 @@
 mod catalog;
 pub mod file;
 mod scripted_server;
+mod tool_state;
 
 use crate::sim::{self, Setup, Timeline};
 
@@ -16,7 +17,7 @@ pub use catalog::{setups, CATALOG};
 /// them).
 #[derive(Clone, Copy)]
 pub struct ScenarioInfo {
-    /// Catalog number (1..=20).
+    /// Catalog number (1..=28).
     pub number: u8,
     /// Stable id used in URLs and the CLI.
     pub id: &'static str,
@@ -91,6 +92,7 @@ pub fn stress(lanes: usize, messages: usize) -> Vec<Setup> {
                     .map(|_| Step::request(crate::protocol::methods::TOOLS_LIST))
                     .collect(),
                 server_events: Vec::new(),
+                auth: None,
             }
         })
         .collect()

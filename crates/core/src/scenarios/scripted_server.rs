@@ -43,6 +43,7 @@ fn lane(label: &str, kind: TransportKind, script: Vec<Step>) -> Setup {
         channel: ChannelConfig::new(kind),
         script,
         server_events: Vec::new(),
+        auth: None,
     }
 }
 

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::tool_state::ToolState;
 use crate::protocol::version::EraMode;
 use crate::protocol::{ClientCapabilities, Implementation, ProtocolVersion, ServerCapabilities};
 
@@ -88,6 +89,10 @@ pub struct ToolSpec {
     /// (M-PROGRESS). `None`: it answers at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+    /// What the tool keeps from one call to the next: a rate limit,
+    /// handles, a quarantine (`server/tool_state.rs`).
+    #[serde(default, skip_serializing_if = "ToolState::is_empty")]
+    pub state: ToolState,
 }
 
 /// A failure a tool declares (`errors` of a scenario file's tool).

@@ -93,6 +93,11 @@ impl Server {
         if let Some((result, rules, note)) = self.declared_failure(&spec, &arguments, &revision) {
             return Some(answer(result, rules, note));
         }
+        let mut tool = tool;
+        if let Some((result, rules, note)) = self.tool_state(conn, &mut tool, &arguments, &revision)
+        {
+            return Some(answer(result, rules, note));
+        }
         if let Some(behaviour) = tool.behaviour.clone() {
             let mut params = params.clone();
             if let Some(obj) = params.as_object_mut() {

@@ -34,6 +34,7 @@ mod signed;
 mod streams;
 mod subscriptions;
 mod tool_checks;
+pub mod tool_state;
 mod tools;
 mod used_ids;
 
@@ -61,6 +62,7 @@ pub(crate) use fault::Fault;
 pub use mrtr::{simulation_key, SIMULATION_KEY};
 pub use sessions::{SessionIds, SessionPolicy};
 pub use streams::SseEvent;
+pub use tool_state::{Quarantine, QuarantineScope, RateLimit, Returns, ToolState, Uses};
 pub use tools::LOG_LEVELS;
 
 use sessions::SessionTable;
@@ -271,6 +273,9 @@ pub struct Server {
     /// Set while handling a call whose tool polls (H-SSE-POLL): the
     /// `retry:` in ms, if the session lets the stream end early.
     pub(crate) poll_reply: Option<u64>,
+    /// What the tools keep from one call to the next (rate limits,
+    /// handles, quarantines).
+    pub(crate) ledger: tool_state::Ledger,
 }
 
 /// An error reply in the making: why ([`Fault`]), the message, data, rules
@@ -321,6 +326,7 @@ impl Server {
             opened_stream: None,
             state_key: mrtr::SIMULATION_KEY.to_vec(),
             poll_reply: None,
+            ledger: tool_state::Ledger::default(),
         }
     }
 

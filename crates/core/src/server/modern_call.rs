@@ -50,7 +50,7 @@ impl Server {
         };
         let args_value = Value::Object(arguments.clone());
         let modern = ProtocolVersion::modern();
-        let tool = spec.instantiate(&args_value);
+        let mut tool = spec.instantiate(&args_value);
         let lock_first = !self.config.checks_capability_before_work;
         if lock_first {
             if let Some(lock) = &tool.side_effect {
@@ -92,7 +92,10 @@ impl Server {
         // capability check (the check switched off) is let go.
         let input = self.check_arguments(&spec, &args_value, &modern);
         let failed = match input {
-            Ok(None) => self.declared_failure(&spec, &args_value, &modern).map(Ok),
+            Ok(None) => self
+                .declared_failure(&spec, &args_value, &modern)
+                .or_else(|| self.tool_state(conn, &mut tool, &args_value, &modern))
+                .map(Ok),
             other => other.transpose(),
         };
         if let Some(answer) = failed {

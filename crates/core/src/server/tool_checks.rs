@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::config::ToolSpec;
 use super::tools::Answered;
 use super::{ConnId, Fault, OutputKind, Refusal, Server};
-use crate::protocol::{input_schema, methods, Era, ProtocolVersion};
+use crate::protocol::{input_schema, methods, ProtocolVersion};
 use crate::rules;
 
 /// The revisions whose tools page counts invalid arguments among protocol
@@ -47,6 +47,14 @@ fn filled_texts(tool: &ToolSpec) -> Vec<&str> {
     if let Some(q) = &tool.asks {
         texts.push(&q.message);
     }
+    if let Some(running) = tool
+        .state
+        .uses
+        .as_ref()
+        .and_then(|u| u.while_running.as_ref())
+    {
+        texts.push(running);
+    }
     texts
 }
 
@@ -80,6 +88,8 @@ impl Server {
                     .into_iter()
                     .flat_map(|t| unfilled(t, arguments))
                     .filter(|w| Some(w.as_str()) != asked)
+                    // A handle the tool returns fills `{handle}` itself.
+                    .filter(|w| !(tool.state.returns.is_some() && w == "handle"))
                     .collect();
                 match missing.first() {
                     None => return Ok(None),
@@ -139,12 +149,7 @@ impl Server {
     /// A tool result with `isError: true` and this text, shaped for the
     /// revision (`resultType` in a modern one).
     fn tool_error(&self, text: &str, revision: &ProtocolVersion) -> Value {
-        let content = Server::text_content(text);
-        if revision.era() == Era::Modern {
-            self.modern_content(content, true)
-        } else {
-            json!({"content": content, "isError": true})
-        }
+        self.tool_text(text, true, revision)
     }
 
     /// Sends the progress `tool` declares for a request carrying

@@ -52,6 +52,8 @@ const KEY: &[u8] = b"mcp-lanes simulated authorization";
 const TOOL: &str = "search_files";
 /// The scope every call needs.
 const READ: &str = "files:read";
+/// The scope a client that asks for too few leaves out.
+const WRITE: &str = "files:write";
 /// One hop's travel time.
 const HOP_MS: u64 = 10;
 
@@ -236,6 +238,9 @@ fn walk(run: &mut Run) -> Note {
     let mut needed: Vec<String> = vec![READ.into()];
     if let Some(extra) = &run.setup.step_up {
         needed.push(extra.clone());
+    } else if broken == Some(Break::MissingScope) {
+        // The call needs a second scope the client leaves out of its request.
+        needed.push(WRITE.into());
     }
     let needed_refs: Vec<&str> = needed.iter().map(String::as_str).collect();
 
@@ -250,17 +255,22 @@ fn walk(run: &mut Run) -> Note {
             )
         }
     };
-    // The first challenge names only the scopes of a first grant.
+    // The first challenge names only the scopes of a first grant; a client
+    // that asks for too few scopes leaves out some the challenge named.
     let first_scope: Vec<String> =
         if broken == Some(Break::MissingScope) || run.setup.step_up.is_some() {
             vec![READ.into()]
         } else {
             needed.clone()
         };
-    let www = challenge.www_authenticate.replace(
-        &format!("scope=\"{}\"", needed.join(" ")),
-        &format!("scope=\"{}\"", first_scope.join(" ")),
-    );
+    let www = if broken == Some(Break::MissingScope) {
+        challenge.www_authenticate.clone()
+    } else {
+        challenge.www_authenticate.replace(
+            &format!("scope=\"{}\"", needed.join(" ")),
+            &format!("scope=\"{}\"", first_scope.join(" ")),
+        )
+    };
     run.hop(Hop {
         from: Actor::Server,
         to: Actor::Client,
@@ -338,7 +348,8 @@ fn walk(run: &mut Run) -> Note {
         match resource.check(&headers, &needed_refs, run.now) {
             Ok(claims) => {
                 let body = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
-                    "content": [{"type": "text", "text": format!("3 files found for {}", claims.sub)}]}});
+                    "content": [{"type": "text", "text": format!("3 files found for {}", claims.sub)}],
+                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "files-server", "version": "1.0.0"}}}});
                 run.hop(Hop {
                     from: Actor::Server, to: Actor::Client, request: None, status: Some(200), headers: json_headers(),
                     body: body.to_string(), label: "200 result".into(), rules: vec![rules::A_AUDIENCE],

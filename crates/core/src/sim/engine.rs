@@ -7,9 +7,7 @@ use serde_json::Value;
 
 use super::recorder::Recorder;
 use super::scripted::{self, ScriptedNotice, ScriptedReply};
-use super::timeline::{
-    Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,
-};
+use super::timeline::{EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline};
 use super::SimTime;
 use crate::client::Client;
 use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
@@ -64,6 +62,9 @@ pub struct Setup {
     pub script: Vec<Step>,
     /// Things that happen to the server on their own, with their times.
     pub server_events: Vec<(SimTime, ServerEvent)>,
+    /// The server is an OAuth protected resource (HTTP only, A-HTTP-ONLY).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<crate::auth::Protection>,
 }
 
 /// Runs stop after this much virtual time even if something is still pending.
@@ -96,6 +97,8 @@ enum Delivery {
     /// A server message recorded when it is sent, later than the input
     /// that caused it (a tool that works for a while, `later.rs`).
     Later(Later),
+    /// The client closed this stream (on HTTP, how it cancels a request).
+    StreamClosed(String),
 }
 
 struct Engine {
@@ -114,6 +117,8 @@ struct Engine {
     armed: Vec<ScriptedReply>,
     /// Notifications waiting for the request they follow, with their delay.
     tied: Vec<(u64, ScriptedNotice)>,
+    /// The streams that stay open after a response: (request id, key).
+    streams: Vec<(String, String)>,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -137,6 +142,7 @@ pub fn run(setup: &Setup) -> Timeline {
         sent_by_server: 0,
         armed: Vec::new(),
         tied: Vec::new(),
+        streams: Vec::new(),
     };
     for (at, ev) in &setup.server_events {
         match ev {
@@ -188,41 +194,6 @@ pub fn run(setup: &Setup) -> Timeline {
             outcome_msg,
         },
     }
-}
-
-fn outcome(events: &[Event], leaked: u32, truncated: bool) -> Note {
-    let last = events
-        .iter()
-        .rev()
-        .find_map(|e| e.message().map(|m| (m.from, m.label.clone())));
-    let mut text = match last {
-        Some((from, label)) => crate::note!(
-            "sim.outcome.last",
-            "Last message: {label} from the {from}.",
-            label = label,
-            from = side_word(from)
-        ),
-        None => crate::note!("sim.outcome.none", "No message was exchanged."),
-    };
-    if leaked > 0 {
-        let locks = if leaked == 1 {
-            crate::note!("sim.outcome.one_lock", "1 lock")
-        } else {
-            crate::note!("sim.outcome.locks", "{n} locks", n = leaked)
-        };
-        text.push(crate::note!(
-            "sim.outcome.leaked",
-            "{locks} still held: leaked until the server process restarts.",
-            locks = locks
-        ));
-    }
-    if truncated {
-        text.push(crate::note!(
-            "sim.outcome.cut_off",
-            "The run was cut off at the simulator's limit."
-        ));
-    }
-    text
 }
 
 impl Engine {
@@ -329,6 +300,7 @@ impl Engine {
                 }
             }
             ClientAction::Record(kind) => {
+                self.cancels(&kind, &rules);
                 self.push(kind, rules, note);
             }
             ClientAction::Close => {
@@ -651,6 +623,7 @@ impl Engine {
                     return;
                 }
                 let reply = server.handle_http(now, &request);
+                self.opened(&request.body, &reply);
                 // Effects of handling (locks, decisions) come before the
                 // response; messages the server sends on an already open SSE
                 // stream come after it.
@@ -705,6 +678,7 @@ impl Engine {
             },
             Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
             Delivery::Later(later) => self.later(later),
+            Delivery::StreamClosed(key) => server.stream_closed(now, &key),
         }
     }
 }
@@ -787,6 +761,10 @@ fn side_word(side: Side) -> Note {
     }
 }
 
+mod cancel;
 mod later;
+mod outcome;
+
+use outcome::outcome;
 #[cfg(test)]
 mod tests;

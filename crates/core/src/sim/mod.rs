@@ -3,13 +3,15 @@
 
 pub mod auth_flow;
 pub mod engine;
+mod protected;
 pub mod recorder;
 pub mod scripted;
 pub mod timeline;
 
 use serde::{Deserialize, Serialize};
 
-pub use engine::{message_event, run, Setup};
+pub use engine::{message_event, Setup};
+pub use protected::run;
 pub use recorder::{request_id, Recorded, Recorder};
 pub use timeline::{
     Actor, Event, EventKind, HttpInfo, MessageEvent, MessageKind, Side, Summary, Timeline,

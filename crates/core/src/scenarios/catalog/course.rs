@@ -104,6 +104,21 @@ pub(super) const SCRIPTED_SERVER: Definition = Definition {
     setups: crate::scenarios::scripted_server::setups,
 };
 
+pub(super) const TOOL_STATE: Definition = Definition {
+    number: 23,
+    id: "tool-state",
+    title: en!("Tools that remember: rate limits, handles, quarantine, polling"),
+    summary: en!(
+        "A search allowed two calls a second refuses the third with a tool error naming \
+        when to retry, and answers again once the second has passed; reading a file outside \
+        the workspace quarantines every tool. Beside it, an export started with one call \
+        answers a job handle; an unknown handle is a tool error, and the status call answers \
+        running until the job's virtual time has passed, then done."
+    ),
+    lanes: 2,
+    setups: crate::scenarios::tool_state::setups,
+};
+
 pub(super) const TOOL_ERRORS_PAGES_PROGRESS: Definition = Definition {
     number: 21,
     id: "tool-errors-pages-progress",

@@ -294,6 +294,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         errors: def.errors.clone().unwrap_or_default(),
         progress: def.progress.clone().unwrap_or_default(),
         duration_ms: def.duration_ms,
+        state: def.state.clone(),
     }
 }
 
@@ -427,6 +428,7 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
             channel,
             script,
             server_events: events,
+            auth: def.auth.clone(),
         });
     }
     let translations = translations(e, &file.translations, &setups);

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::read::{era_name, FORMAT, UNDECLARED};
 use super::types::*;
 use crate::protocol::{ClientCapabilities, ServerCapabilities};
-use crate::server::{CacheScope, UnknownMethodPolicy};
+use crate::server::{CacheScope, QuarantineScope, UnknownMethodPolicy};
 use crate::transport::TransportKind;
 
 /// An object built key by key, in the order written.
@@ -220,6 +220,41 @@ fn tool_value(t: &ToolDef) -> Value {
             }),
         )
         .opt("durationMs", t.duration_ms)
+        .opt(
+            "rateLimit",
+            t.state
+                .rate_limit
+                .map(|r| serde_json::json!({"calls": r.calls, "windowMs": r.window_ms})),
+        )
+        .opt(
+            "returns",
+            t.state.returns.as_ref().map(|r| {
+                Obj::default()
+                    .put("handle", r.handle.as_str())
+                    .opt("runsMs", r.runs_ms)
+                    .done()
+            }),
+        )
+        .opt(
+            "uses",
+            t.state.uses.as_ref().map(|u| {
+                Obj::default()
+                    .put("handle", u.handle.as_str())
+                    .put("argument", u.argument.as_str())
+                    .opt("whileRunning", u.while_running.clone())
+                    .done()
+            }),
+        )
+        .opt(
+            "quarantine",
+            t.state.quarantine.as_ref().map(|q| {
+                let scope = match q.scope {
+                    QuarantineScope::Tool => "tool",
+                    QuarantineScope::All => "all",
+                };
+                serde_json::json!({"when": q.when, "violation": q.violation, "scope": scope})
+            }),
+        )
         .done()
 }
 
@@ -337,6 +372,13 @@ fn setup_value(s: &SetupDef) -> Value {
             })
             .collect();
         o.put("serverEvents", events);
+    }
+    if let Some(auth) = &s.auth {
+        let mut a = Obj::default();
+        a.put("registration", auth.registration.name())
+            .opt("stepUp", auth.step_up.as_deref())
+            .opt("break", auth.broken.map(|b| b.name()));
+        o.put("auth", a.done());
     }
     o.done()
 }

@@ -107,6 +107,9 @@ pub struct ToolDef {
     pub progress: Option<Vec<ProgressStep>>,
     /// How long it works, in virtual ms (`durationMs`).
     pub duration_ms: Option<u64>,
+    /// What it keeps between calls (`rateLimit`, `returns`, `uses`,
+    /// `quarantine`).
+    pub state: crate::server::ToolState,
 }
 
 /// An elicitation question (MRTR on modern requests, elicitation/create in
@@ -238,6 +241,8 @@ pub struct SetupDef {
     pub steps: Vec<StepDef>,
     /// What happens to the server on its own.
     pub server_events: Vec<ServerEventDef>,
+    /// The server is an OAuth protected resource (`"auth"`).
+    pub auth: Option<crate::auth::Protection>,
 }
 
 /// How a request is sent (the options every request-like step shares).

@@ -103,6 +103,7 @@ pub(super) fn file(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Fi
             },
             steps: steps(&setup.script),
             server_events,
+            auth: setup.auth.clone(),
         });
     }
     FileDef {
@@ -211,6 +212,7 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
         errors: (!tool.errors.is_empty()).then(|| tool.errors.clone()),
         progress: (!tool.progress.is_empty()).then(|| tool.progress.clone()),
         duration_ms: tool.duration_ms,
+        state: tool.state.clone(),
     }
 }
 

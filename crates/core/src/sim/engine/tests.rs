@@ -13,6 +13,7 @@ fn setup(kind: TransportKind, script: Vec<Step>) -> Setup {
         channel: ChannelConfig::new(kind),
         script,
         server_events: Vec::new(),
+        auth: None,
     }
 }
 

@@ -25,6 +25,7 @@ mod caps;
 mod peers;
 mod scripted;
 mod setups;
+mod state;
 mod steps;
 mod translations;
 

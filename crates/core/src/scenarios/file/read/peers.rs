@@ -202,9 +202,15 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         "errors",
         "progress",
         "durationMs",
+        "rateLimit",
+        "returns",
+        "uses",
+        "quarantine",
     ];
     let f = fields(e, path, value, &note!("file.what.tool", "a tool"), KEYS)?;
     let before = e.0.len();
+    let result = text(e, &f, "result", false);
+    let state = super::state::tool_state(e, &f, result.as_deref());
     let def = ToolDef {
         name: tool_name(e, &f, "name").unwrap_or_default(),
         description: text(e, &f, "description", false),
@@ -215,7 +221,7 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         asks: f.get("asks").and_then(|v| question(e, &f.path("asks"), v)),
         refusal_message: text(e, &f, "refusalMessage", false),
         side_effect: name(e, &f, "sideEffect", false),
-        result: text(e, &f, "result", false),
+        result,
         errors: items(
             e,
             &f,
@@ -228,6 +234,7 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
             .get("progress")
             .and_then(|v| progress(e, &f.path("progress"), v)),
         duration_ms: uint(e, &f, "durationMs", MAX_MS),
+        state,
     };
     (e.0.len() == before).then_some(def)
 }

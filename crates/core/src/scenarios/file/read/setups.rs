@@ -11,6 +11,7 @@ pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDe
         "transport",
         "steps",
         "serverEvents",
+        "auth",
     ];
     let f = fields(e, path, value, &note!("file.what.setup", "a set-up"), KEYS)?;
     let before = e.0.len();
@@ -48,6 +49,20 @@ pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDe
         MAX_LIST,
         server_event,
     );
+    let auth = f
+        .get("auth")
+        .and_then(|v| protection(e, &f.path("auth"), v));
+    if let (Some(_), Some(t)) = (f.get("auth"), &transport) {
+        if t.kind != TransportKind::Http {
+            e.at(
+                &f.path("auth"),
+                note!(
+                    "file.auth_http_only",
+                    "authorization applies to HTTP only (A-HTTP-ONLY): set \"transport\" to \"http\""
+                ),
+            );
+        }
+    }
     if e.0.len() != before {
         return None;
     }
@@ -59,7 +74,39 @@ pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDe
         transport: transport?,
         steps: steps?,
         server_events: events.unwrap_or_default(),
+        auth,
     })
+}
+
+/// A protected server's authorization (`"auth": {"registration",
+/// "stepUp", "break"}`, each optional).
+fn protection(e: &mut Errors, path: &str, value: &Value) -> Option<crate::auth::Protection> {
+    let what = note!("file.what.auth", "an authorization (an object)");
+    let f = fields(e, path, value, &what, &["registration", "stepUp", "break"])?;
+    let before = e.0.len();
+    let registration = choice(e, &f, "registration", &crate::auth::Registration::ALL);
+    let broken = choice(e, &f, "break", &crate::auth::Break::ALL);
+    let step_up = id_like_scope(e, &f);
+    (e.0.len() == before).then(|| crate::auth::Protection {
+        registration: registration.unwrap_or_default(),
+        step_up,
+        broken,
+    })
+}
+
+/// A scope of `stepUp`: letters, digits and `:._-`.
+fn id_like_scope(e: &mut Errors, f: &Fields) -> Option<String> {
+    let v = f.get("stepUp")?;
+    let what = note!("file.what.scope", "a scope such as \"files:write\"");
+    let ok = v.as_str().filter(|s| {
+        (1..=64).contains(&s.len())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || ":._-".contains(c))
+    });
+    if ok.is_none() {
+        e.at(&f.path("stepUp"), expected(&what, v));
+    }
+    ok.map(str::to_string)
 }
 
 pub(super) const TRANSPORTS: &[(&str, TransportKind)] = &[

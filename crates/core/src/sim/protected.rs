@@ -1,0 +1,42 @@
+//! [`run`]: a set-up's run, whether its server is protected or not. A
+//! set-up whose server is an OAuth protected resource (`Setup::auth`) is,
+//! over HTTP, the whole authorization flow between three actors
+//! ([`super::auth_flow`]); over stdio authorization does not apply
+//! (A-HTTP-ONLY): the run is the plain one, ending with a note that says so.
+
+use super::auth_flow::{self, FlowSetup};
+use super::{engine, EventKind, Setup, Side, Timeline};
+use crate::rules;
+use crate::transport::TransportKind;
+
+/// Runs a set-up to completion and returns its timeline.
+pub fn run(setup: &Setup) -> Timeline {
+    let Some(protection) = &setup.auth else {
+        return engine::run(setup);
+    };
+    if setup.channel.kind == TransportKind::Http {
+        return auth_flow::run(&FlowSetup {
+            label: setup.label.clone(),
+            registration: protection.registration,
+            step_up: protection.step_up.clone(),
+            broken: protection.broken,
+        });
+    }
+    let mut t = engine::run(setup);
+    let (note, note_msg) = crate::note!(
+        "auth.stdio_no_auth",
+        "Authorization applies to HTTP only: over stdio the server takes its credentials from its environment, and nothing here answers 401."
+    )
+    .into_parts();
+    t.events.push(super::Event {
+        index: t.events.len(),
+        at_ms: t.summary.ended_at_ms,
+        kind: EventKind::Decision { side: Side::Server },
+        rules: vec![rules::A_HTTP_ONLY],
+        note,
+        note_msg,
+        narration: None,
+        actor: None,
+    });
+    t
+}
