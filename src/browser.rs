@@ -427,6 +427,26 @@ pub fn follow_playhead() {
     }
 }
 
+thread_local! {
+    /// Where [`follow_end`] left the window (its `scrollY`).
+    static FOLLOWED_TO: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Keeps a growing conversation's end in view, as [`follow_playhead`]
+/// does, until the person scrolls back up; once they scroll down to where
+/// it left the window again, it follows again.
+pub fn follow_end() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let y = window.scroll_y().unwrap_or(0.0);
+    if FOLLOWED_TO.get().is_some_and(|left| y + 8.0 < left) {
+        return;
+    }
+    follow_playhead();
+    FOLLOWED_TO.set(window.scroll_y().ok());
+}
+
 /// `McpLanes.mount`'s refusal: one console error, and the error its promise
 /// rejects with.
 pub fn refuse<T>(why: &str) -> Result<T, JsValue> {

@@ -70,12 +70,24 @@ impl Checked {
 /// for the reader (the page's language).
 pub fn read(source: &str, text: &str) -> Result<Checked, String> {
     let imported = import::read(source, text).map_err(|e| i18n::note(&e.note))?;
-    Ok(from_imported(source, imported))
+    let verdicts = imported.verdicts();
+    Ok(from_imported(source, imported, verdicts))
 }
 
-/// A file the importer read, as the page draws it.
-fn from_imported(source: &str, imported: Imported) -> Checked {
-    let verdicts = imported.verdicts();
+/// Reads a conversation still going on (`?tap=`) as [`read`] does, graded
+/// by the core as one (`check::grade_so_far`): a request whose answer has
+/// not come yet is no failure.
+pub fn read_so_far(source: &str, text: &str) -> Result<Checked, String> {
+    let imported = import::read(source, text).map_err(|e| i18n::note(&e.note))?;
+    let verdicts = match &imported.report {
+        Some(_) => imported.verdicts(),
+        None => imported.lanes.iter().map(check::grade_so_far).collect(),
+    };
+    Ok(from_imported(source, imported, verdicts))
+}
+
+/// A file the importer read, as the page draws it, with its verdicts.
+fn from_imported(source: &str, imported: Imported, verdicts: Vec<Vec<Verdict>>) -> Checked {
     let graded_here = imported.report.is_none();
     let (target, era) = match &imported.report {
         Some(report) => (report.target.clone(), Some(report.era.clone())),

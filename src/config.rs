@@ -95,7 +95,14 @@ pub struct Config {
     /// That recording once the full bundle fetched and read it, or why it
     /// cannot be shown.
     pub checked: Option<Result<Rc<crate::checked::Checked>, String>>,
+    /// Tapped conversations to draw as they happen (`?tap=URL[,URL]…`,
+    /// page only): each a `mcp-lanes tap --live` stream, its runs side by
+    /// side.
+    pub tap: Vec<String>,
 }
+
+/// The most conversations one page taps at once.
+pub const MAX_TAPS: usize = 8;
 
 /// Where a scenario file or a recorded conversation comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -379,6 +386,7 @@ impl Config {
             fragment: None,
             timeline,
             checked: None,
+            tap: Vec::new(),
         }
     }
 
@@ -458,6 +466,16 @@ impl Config {
             .map(|u| u.trim().to_string())
             .filter(|u| !u.is_empty() && u.len() <= MAX_URL)
             .map(FileRequest::Url);
+        config.tap = param("tap")
+            .filter(|u| u.len() <= MAX_URL * MAX_TAPS)
+            .map(|list| {
+                list.split(',')
+                    .map(|u| u.trim().to_string())
+                    .filter(|u| !u.is_empty())
+                    .take(MAX_TAPS)
+                    .collect()
+            })
+            .unwrap_or_default();
         config
     }
 

@@ -91,6 +91,8 @@ pub mod schema_worker;
 #[cfg(target_arch = "wasm32")]
 pub mod shortcuts;
 #[cfg(target_arch = "wasm32")]
+pub mod tap;
+#[cfg(target_arch = "wasm32")]
 pub mod theme;
 
 // Components layer (yew: the full bundle's islands).

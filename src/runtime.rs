@@ -163,6 +163,11 @@ impl Page {
         dispatch(&self.0, action);
     }
 
+    /// What hands this page an action (for a source that outlives a call).
+    pub fn dispatcher(&self) -> Dispatch {
+        Rc::clone(&self.0.dispatcher)
+    }
+
     /// Stops the page: its timers, listeners and islands end; what it drew
     /// stays (the full bundle takes it over after a hand-over).
     pub fn release(&self) {
@@ -214,6 +219,8 @@ struct Before {
     selected: Option<Selection>,
     fetching: Option<(String, usize)>,
     upgrade: bool,
+    following: bool,
+    length: usize,
 }
 
 impl Before {
@@ -225,6 +232,8 @@ impl Before {
             selected: state.selected,
             fetching: state.fetching.clone(),
             upgrade: state.upgrade.is_some(),
+            following: state.following,
+            length: state.layout.len(),
         }
     }
 }
@@ -378,6 +387,10 @@ fn after(inner: &Rc<Inner>, before: &Before) {
     }
     if now.playing && inner.config.mode == Mode::Page {
         crate::browser::follow_playhead();
+    }
+    // A tapped conversation grew while the playhead follows its end.
+    if now.following && now.length != before.length && inner.config.mode == Mode::Page {
+        crate::browser::follow_end();
     }
     if now.selected.is_some() && now.selected != before.selected {
         inspector_shown(inner);

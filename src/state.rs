@@ -30,6 +30,7 @@ mod control;
 mod hand_over;
 pub mod keys;
 mod link;
+mod tap;
 #[cfg(test)]
 mod tests;
 
@@ -274,6 +275,9 @@ pub struct State {
     /// Without a simulator: a scenario whose recorded runs are being
     /// fetched, and the step to open it at.
     pub fetching: Option<(String, usize)>,
+    /// A tapped conversation (`?tap=`) grows and the playhead follows its
+    /// end (the page keeps the end in view while this holds).
+    pub following: bool,
     /// What changes set-ups and runs them (`None`: the lite bundle, which
     /// shows recorded runs).
     simulator: Option<Simulator>,
@@ -356,6 +360,9 @@ pub enum Action {
     OpenChecked(Rc<Checked>),
     /// A live check's runs so far (the playhead follows the newest event).
     LiveChecked(Rc<Checked>),
+    /// A tapped conversation so far (`?tap=`): the playhead follows its end
+    /// while it is there.
+    TapChecked(Rc<Checked>),
     /// A recorded check could not be opened: why.
     CheckedProblem(String),
     /// S-SCHEMA's verdicts on each run of the recording read from
@@ -394,6 +401,7 @@ impl State {
             editor_restored: None,
             upgrade: None,
             fetching: None,
+            following: false,
             simulator,
             bases: Rc::default(),
             next_key: 0,
@@ -687,7 +695,8 @@ impl State {
                 next.open_checked(checked);
                 next.pos = next.layout.len();
             }
-            Action::OpenChecked(_) | Action::LiveChecked(_) => {}
+            Action::TapChecked(checked) if crate::bundle::CHECKS => next.tap_checked(checked),
+            Action::OpenChecked(_) | Action::LiveChecked(_) | Action::TapChecked(_) => {}
             Action::CheckedProblem(why) => next.notice = Some(why),
             Action::CheckedSchema { source, verdicts } if crate::bundle::CHECKS => {
                 next.add_schema(&source, verdicts);

@@ -46,6 +46,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "permalink",
             "recording",
             "schema_worker",
+            "tap",
             "hooks",
             "bundle::hand_over",
             "bundle::recorded",

@@ -181,6 +181,24 @@ fn an_iframe_figure_honours_a_permalink_fragment() {
 }
 
 #[test]
+fn tapped_conversations_come_as_a_list_of_urls() {
+    let page = Config::from_url(
+        query(&[("tap", "http://127.0.0.1:7001/, http://127.0.0.1:7002/,")]),
+        "",
+    );
+    assert_eq!(
+        page.tap,
+        vec!["http://127.0.0.1:7001/", "http://127.0.0.1:7002/"]
+    );
+    let many = ["http://127.0.0.1:1/"; MAX_TAPS + 3].join(",");
+    assert_eq!(
+        Config::from_url(query(&[("tap", &many)]), "").tap.len(),
+        MAX_TAPS
+    );
+    assert!(Config::from_url(query(&[]), "").tap.is_empty());
+}
+
+#[test]
 fn recorded_conversations_come_by_url_or_inline() {
     // The page: `?transcript=` is `?timeline=`'s alias.
     let page = Config::from_url(query(&[("transcript", " /t.json ")]), "");

@@ -523,6 +523,57 @@ fn a_hand_over_keeps_the_inspector_as_drawn_until_the_reader_selects_again() {
 }
 
 #[test]
+fn a_tapped_conversation_follows_its_end_until_the_person_steps_back() {
+    let entries = [
+        r#"{"message":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}},"from":"client","at_ms":0}"#,
+        r#"{"message":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}},"from":"server","at_ms":5}"#,
+        r#"{"message":{"jsonrpc":"2.0","id":2,"method":"prompts/list","params":{}},"from":"client","at_ms":9}"#,
+        r#"{"message":{"jsonrpc":"2.0","id":2,"result":{"prompts":[]}},"from":"server","at_ms":12}"#,
+    ];
+    let so_far = |n: usize| {
+        let text = format!("[{}]", entries[..n].join(","));
+        Rc::new(crate::checked::read("python3 server.py", &text).expect("a transcript"))
+    };
+    let mut state = State::load(None, None);
+    state.update(Action::TapChecked(so_far(1)));
+    assert!(state.following && state.at_end());
+    state.update(Action::TapChecked(so_far(2)));
+    assert!(state.following && state.at_end() && state.pos > 0);
+    assert_eq!(state.lanes[0].timeline.messages().count(), 2);
+    // The person steps back: the view stays where they are.
+    state.update(Action::Seek(1));
+    let time = state.time();
+    state.update(Action::TapChecked(so_far(4)));
+    assert!(!state.following && !state.at_end());
+    assert_eq!(state.time(), time);
+    assert_eq!(state.lanes[0].timeline.messages().count(), 4);
+    // Back at the end, it follows again.
+    state.update(Action::Seek(state.layout.len()));
+    state.update(Action::TapChecked(so_far(4)));
+    assert!(state.following && state.at_end());
+    // Each exchange graded by the core: the answers pass.
+    assert!(state.lanes[0]
+        .verdicts
+        .iter()
+        .all(|v| v.verdict != mcp_lanes_core::check::Outcome::Fail));
+}
+
+#[test]
+fn a_tapped_request_waiting_for_its_answer_is_no_failure_yet() {
+    let text = r#"[{"message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}},"from":"client","at_ms":0}]"#;
+    let fails = |c: &crate::checked::Checked| {
+        c.verdicts()
+            .iter()
+            .filter(|v| v.verdict == mcp_lanes_core::check::Outcome::Fail)
+            .count()
+    };
+    let going_on = crate::checked::read_so_far("tap", text).expect("a transcript");
+    assert_eq!(fails(&going_on), 0, "{:?}", going_on.verdicts());
+    let over = crate::checked::read("tap", text).expect("a transcript");
+    assert!(fails(&over) > 0, "the end says what never came");
+}
+
+#[test]
 fn a_protected_lanes_auth_setting_breaks_one_step_and_travels_in_the_permalink() {
     use mcp_lanes_core::auth::Break;
     let mut state = full("auth-happy-path");

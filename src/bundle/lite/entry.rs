@@ -37,6 +37,10 @@ pub fn start() {
         start_full(None);
         return;
     }
+    if !config.tap.is_empty() {
+        start_tap(config);
+        return;
+    }
     if config.timeline.is_some() {
         start_recording(config);
         return;
@@ -102,6 +106,30 @@ fn start_recording(config: Config) {
         load_check_catalogs().await;
         localize_page(&tag);
         run_page(with_recording(config, &tag).await);
+    });
+}
+
+/// Draws the conversations `?tap=` names as they happen (`crate::tap`),
+/// read and graded by the core here as a recording is.
+fn start_tap(config: Config) {
+    if let (Ok(link), Some(head)) = (stylesheet(FULL_CSS), gloo::utils::document().head()) {
+        let _ = head.append_child(&link);
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let tag = load_catalog("", config.lang.as_deref(), None).await;
+        load_check_catalogs().await;
+        localize_page(&tag);
+        let urls = config.tap.clone();
+        let config = Config {
+            problem: page_config().problem,
+            checked: Some(Ok(std::rc::Rc::new(crate::tap::waiting(&urls)))),
+            ..config
+        };
+        if let Some(page) = runtime::render_page(config) {
+            crate::tap::watch(&urls, page.dispatcher());
+            let root = page.root().clone();
+            hand_over::keep(root, Box::new(move || page.release()));
+        }
     });
 }
 

@@ -32,9 +32,9 @@ mcp-lanes list [--lang TAG]
                        [--low-scope-token T]
        mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]
        mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
-       mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...
+       mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...
        mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
-       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE]
+       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
                      [--keep-secrets]
        mcp-lanes tap --replay FILE [--lang TAG]
        mcp-lanes completions SHELL
@@ -180,7 +180,7 @@ mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--time
     /// proxy on loopback; --replay FILE serves a recording back as its
     /// server.
     #[command(
-        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE]
+        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
                      [--keep-secrets] [--log FILE] [--lang TAG]\n       mcp-lanes tap --replay FILE [--lang TAG]"
     )]
     Tap(TapOpts),
@@ -435,6 +435,9 @@ pub struct TapOpts {
     /// With --upstream: write what passed to FILE as a HAR 1.2 capture when tap stops
     #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
     pub har: Option<String>,
+    /// Serve the conversation as it happens on loopback port N (0 = any free port) to the page at --allow-origin: open /?tap=http://127.0.0.1:N/
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub live: Option<String>,
     /// Serve the recording FILE back over stdio as its server (no command): each request gets the recorded reply, with its id
     #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
     pub replay: Option<String>,

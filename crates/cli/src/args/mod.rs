@@ -12,6 +12,7 @@
 
 mod cli;
 mod completions;
+mod tap;
 mod usage;
 
 use std::ffi::OsString;
@@ -28,7 +29,7 @@ use crate::http::HttpOptions;
 use crate::i18n::Keyed;
 use crate::run::{Format, Scenario};
 use crate::source::ServerSource;
-use cli::{BridgeOpts, CheckOpts, ClientOpts, ExportOpts, RunOpts, ServeOpts, Sub, TapOpts};
+use cli::{BridgeOpts, CheckOpts, ClientOpts, ExportOpts, RunOpts, ServeOpts, Sub};
 pub use usage::UsageError;
 use usage::{usage, HTTP_ONLY};
 
@@ -178,14 +179,14 @@ fn command(sub: Sub, matches: &ArgMatches) -> Result<Command, Keyed> {
         Sub::Client(o) => client(o),
         Sub::Check(o) => check(o, matches.subcommand_matches("check")),
         Sub::Bridge(o) => bridge(o),
-        Sub::Tap(o) => tap(o),
+        Sub::Tap(o) => tap::tap(o),
         Sub::Completions(o) => Ok(Command::Completions(completions::script(o.shell))),
     }
 }
 
 /// `--lang`, when it names a language of the catalogs (`None`: English,
 /// the core's own text).
-fn catalog(lang: Option<String>) -> Result<Option<String>, Keyed> {
+pub(super) fn catalog(lang: Option<String>) -> Result<Option<String>, Keyed> {
     match lang {
         None => Ok(None),
         Some(tag) => crate::i18n::Catalog::load(&tag)
@@ -604,86 +605,6 @@ fn bridge(o: BridgeOpts) -> Result<Command, Keyed> {
     }))
 }
 
-/// `tap`: the server's command (after `--`), `--out`, `--log`,
-/// `--print-config`, or `--replay FILE` instead of a command.
-fn tap(o: TapOpts) -> Result<Command, Keyed> {
-    if o.replay.is_some() && !o.command.is_empty() {
-        return Err(usage(
-            "cli.usage.tap_replay_no_command",
-            "tap --replay FILE is the server: it takes no command after --",
-            &[],
-        ));
-    }
-    if o.upstream.is_some() && !o.command.is_empty() {
-        return Err(usage(
-            "cli.usage.tap_upstream_no_command",
-            "tap --upstream URL passes HTTP on to a running server: it takes no command after --",
-            &[],
-        ));
-    }
-    if o.har.is_some() && o.upstream.is_none() {
-        return Err(usage(
-            "cli.usage.tap_har_needs_upstream",
-            "--har FILE records HTTP: it goes with --upstream URL",
-            &[],
-        ));
-    }
-    if let Some(url) = &o.upstream {
-        crate::driver::Endpoint::parse(url)?;
-        if o.port.is_none() {
-            return Err(usage(
-                "cli.usage.tap_needs_port",
-                "tap --upstream URL needs --port N (0 = any free port)",
-                &[],
-            ));
-        }
-    }
-    let port = o.port.as_deref().map(port_number).transpose()?.unwrap_or(0);
-    let allow_origin = o
-        .allow_origin
-        .map(|origin| crate::bridge::guard::parse_origin(&origin))
-        .transpose()?;
-    if o.command.is_empty() && o.replay.is_none() && o.upstream.is_none() {
-        return Err(usage(
-            "cli.usage.tap_needs_command",
-            "tap needs the server's command after --: mcp-lanes tap -- COMMAND ARGS",
-            &[],
-        ));
-    }
-    if let Some(host) = &o.print_config {
-        if !crate::tap::HOSTS.iter().any(|(h, _)| h == host) {
-            return Err(usage(
-                "cli.usage.tap_unknown_host",
-                "--print-config {value}: tap knows {hosts}",
-                &[
-                    ("value", host.clone()),
-                    (
-                        "hosts",
-                        crate::tap::HOSTS
-                            .iter()
-                            .map(|(h, _)| *h)
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    ),
-                ],
-            ));
-        }
-    }
-    Ok(Command::Tap(crate::tap::TapArgs {
-        command: o.command,
-        out: o.out.map(std::path::PathBuf::from),
-        log: o.log.map(std::path::PathBuf::from),
-        print_config: o.print_config,
-        replay: o.replay,
-        upstream: o.upstream,
-        port,
-        allow_origin,
-        har: o.har.map(std::path::PathBuf::from),
-        keep_secrets: o.keep_secrets,
-        lang: catalog(o.lang)?,
-    }))
-}
-
 /// The language a command line asks for (`--lang TAG` or `--lang=TAG`),
 /// read before it is parsed: what its usage errors are said in.
 pub fn asked_lang<I>(args: I) -> Option<String>
@@ -755,7 +676,7 @@ fn target(
 }
 
 /// A `--port` value: 0 to 65535.
-fn port_number(port: &str) -> Result<u16, Keyed> {
+pub(super) fn port_number(port: &str) -> Result<u16, Keyed> {
     port.parse::<u16>().map_err(|_| {
         usage(
             "cli.usage.not_a_port",

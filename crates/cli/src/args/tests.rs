@@ -32,6 +32,8 @@ const BAD: &[&[&str]] = &[
     &["tap"],
     &["tap", "--replay", "r.json", "--", "cat"],
     &["tap", "--har", "f.har", "--", "cat"],
+    &["tap", "--live", "x", "--", "cat"],
+    &["tap", "--live", "0", "--replay", "r.json"],
     &["tap", "--upstream", "http://127.0.0.1:1/mcp"],
     &[
         "tap",

@@ -27,9 +27,6 @@ use crate::run::event_line;
 /// most this late, and a flood costs a grade per pause, not per message.
 const PAUSE: Duration = Duration::from_millis(50);
 
-/// What the grader says of a request whose answer has not come (yet).
-const NO_ANSWER: &str = "no answer";
-
 /// What the log is fed.
 pub enum Fed {
     /// A recorded entry (the transcript's wrapper: message, side, time).
@@ -107,8 +104,13 @@ impl Log {
             if self.written.len() <= lane {
                 self.written.push(0);
             }
-            let verdicts = check::grade_recorded(timeline);
-            let failing = |v: &&Verdict| v.verdict == Outcome::Fail && (last || v.got != NO_ANSWER);
+            // While it goes on, an answer not come yet is no failure.
+            let verdicts = if last {
+                check::grade_recorded(timeline)
+            } else {
+                check::grade_so_far(timeline)
+            };
+            let failing = |v: &&Verdict| v.verdict == Outcome::Fail;
             let new: Vec<&Verdict> = verdicts
                 .iter()
                 .filter(failing)

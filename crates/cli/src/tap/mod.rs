@@ -13,11 +13,13 @@
 //! configuration needs ([`hosts`]); tap edits no configuration file.
 //! `tap --replay FILE` serves a recording back as its server ([`replay`]);
 //! `tap --upstream URL --port N` is the same tap for Streamable HTTP, a
-//! reverse proxy on loopback ([`proxy`]).
+//! reverse proxy on loopback ([`proxy`]). `--live N` serves the
+//! conversation as it happens to the page, as server-sent events ([`live`]).
 
 mod har;
 mod hosts;
 mod lines;
+mod live;
 mod log;
 mod proxy;
 mod replay;
@@ -63,6 +65,9 @@ pub struct TapArgs {
     pub allow_origin: Option<String>,
     /// `--har FILE`: the proxy's traffic as a HAR capture.
     pub har: Option<PathBuf>,
+    /// `--live N`: serve the conversation to the page on this loopback
+    /// port as it happens (0: any free port).
+    pub live: Option<u16>,
     /// `--lang`: the language of what tap says on stderr (checked).
     pub lang: Option<String>,
     /// `--keep-secrets`: tokens and codes left in `--out` and `--har`.
@@ -86,6 +91,7 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
         .split_first()
         .ok_or_else(|| Failure::Usage("tap needs the server's command after --".into()))?;
     let log_file = open_log(args, &lang)?;
+    let hub = start_live(args, &args.command.join(" "), &lang)?;
     let mut child = Command::new(program)
         .args(rest)
         .stdin(Stdio::piped())
@@ -103,25 +109,27 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
     let (feed, logger) = start_log(args, log_file, &args.command.join(" "));
     let lang = Arc::new(lang);
     if let Some(to_server) = child.stdin.take() {
-        let (tape, lang, feed) = (tape.clone(), lang.clone(), feed.clone());
+        let (tape, lang, feed, hub) = (tape.clone(), lang.clone(), feed.clone(), hub.clone());
         // Not joined: the host may keep its end open after the server left.
         thread::spawn(move || {
             let sides = Sides {
                 tape: &tape,
                 lang: &lang,
                 log: &feed,
+                live: hub.as_deref(),
             };
             pump(io::stdin().lock(), to_server, Pipe::Client, &sides);
         });
     }
     let (done, drained) = mpsc::channel();
     if let Some(from_server) = child.stdout.take() {
-        let (tape, lang, feed) = (tape.clone(), lang.clone(), feed.clone());
+        let (tape, lang, feed, hub) = (tape.clone(), lang.clone(), feed.clone(), hub.clone());
         thread::spawn(move || {
             let sides = Sides {
                 tape: &tape,
                 lang: &lang,
                 log: &feed,
+                live: hub.as_deref(),
             };
             pump(from_server, io::stdout(), Pipe::Server, &sides);
             let _ = done.send(());
@@ -133,6 +141,9 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
     // The last grade, written before tap's last words.
     let _ = feed.send(Fed::End);
     let _ = logger.join();
+    if let Some(hub) = &hub {
+        hub.end();
+    }
     finish(args, &tape, &lang);
     match exit_code(&status) {
         0 => Ok(()),
@@ -156,6 +167,35 @@ fn open_log(args: &TapArgs, lang: &Catalog) -> Result<Option<std::fs::File>, Fai
             ],
         ))
     })
+}
+
+/// `--live N`: listening (before the server starts: a port that cannot
+/// be had stops tap there), serving the page, and said on stderr; the hub
+/// the pumps feed. `None` without `--live`.
+fn start_live(
+    args: &TapArgs,
+    label: &str,
+    lang: &Catalog,
+) -> Result<Option<Arc<live::Hub>>, Failure> {
+    let Some(port) = args.live else {
+        return Ok(None);
+    };
+    let (listener, port) = live::listen(port).map_err(|e| {
+        Failure::Io(lang.fill(
+            "cli.tap.cannot_listen",
+            "cannot listen on 127.0.0.1:{port}: {error}",
+            &[("port", port.to_string()), ("error", e.to_string())],
+        ))
+    })?;
+    let hub = live::Hub::new(label, !args.keep_secrets);
+    live::serve(listener, Arc::clone(&hub), args.allow_origin.clone());
+    let url = format!("http://127.0.0.1:{port}/");
+    say(&lang.fill(
+        "cli.tap.live",
+        "the conversation, live: {url} (open the page at /?tap={url}; it must be --allow-origin)",
+        &[("url", url.clone())],
+    ));
+    Ok(Some(hub))
 }
 
 /// The log's thread (a run called `label`), writing to `file` or stderr,
@@ -195,6 +235,7 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
             ))
         })?;
     let port = listener.local_addr().map_or(args.port, |a| a.port());
+    let hub = start_live(args, url, &lang)?;
     let tape = Arc::new(Mutex::new(Tape::new()));
     let (feed, logger) = start_log(args, log_file, url);
     say(&lang.fill(
@@ -215,11 +256,15 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
         tape: Arc::clone(&tape),
         log: feed.clone(),
         har: args.har.as_ref().map(|_| Mutex::new(Vec::new())),
+        live: hub.clone(),
     });
     runtime.block_on(proxy::serve(listener, Arc::clone(&shared)));
     runtime.shutdown_timeout(Duration::from_millis(500));
     let _ = feed.send(Fed::End);
     let _ = logger.join();
+    if let Some(hub) = &hub {
+        hub.end();
+    }
     let tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     finish(args, &tape, &lang);
     if let (Some(path), Some(exchanges)) = (&args.har, &shared.har) {
@@ -260,12 +305,13 @@ fn exit_code(status: &std::process::ExitStatus) -> u8 {
     1
 }
 
-/// What both pumps share: the record, the language of tap's notes, and
-/// the log's feed.
+/// What both pumps share: the record, the language of tap's notes, the
+/// log's feed and the live view's hub.
 struct Sides<'a> {
     tape: &'a Mutex<Tape>,
     lang: &'a Catalog,
     log: &'a mpsc::Sender<Fed>,
+    live: Option<&'a live::Hub>,
 }
 
 /// Passes `from` on to `to` chunk by chunk as it comes, and records each
@@ -273,7 +319,12 @@ struct Sides<'a> {
 /// not stop the reading (nothing blocks the writer on the other side); the
 /// end of `from` ends it, and closes `to`.
 fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
-    let Sides { tape, lang, log } = sides;
+    let Sides {
+        tape,
+        lang,
+        log,
+        live,
+    } = sides;
     let mut lines = Lines::default();
     let mut buf = vec![0u8; 64 * 1024];
     let mut open = true;
@@ -298,6 +349,9 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
                 (said, entry)
             };
             if let Some(entry) = entry {
+                if let Some(hub) = live {
+                    hub.push(&entry);
+                }
                 let _ = log.send(Fed::Entry(entry));
             }
             if let Some(said) = said {

@@ -49,6 +49,8 @@ pub struct Shared {
     pub log: mpsc::Sender<Fed>,
     /// The HAR capture (`--har`), when asked for.
     pub har: Option<Mutex<Vec<Exchange>>>,
+    /// The live view's hub (`--live`), when asked for.
+    pub live: Option<Arc<super::live::Hub>>,
 }
 
 impl Shared {
@@ -141,6 +143,9 @@ fn record(shared: &Shared, pipe: Pipe, body: &[u8], http: &Value) {
             tape.record_message(pipe, message, Some(http.clone()))
         };
         if let Some(entry) = entry {
+            if let Some(hub) = &shared.live {
+                hub.push(&entry);
+            }
             let _ = shared.log.send(Fed::Entry(entry));
         }
     }

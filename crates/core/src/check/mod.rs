@@ -51,7 +51,7 @@ mod status;
 mod verdict;
 
 pub use plan::{Plan, PlanOptions, PlannedFlow, FLOWS};
-pub use recorded::{add_schema, grade_recorded, mark_expected_failures};
+pub use recorded::{add_schema, grade_recorded, grade_so_far, mark_expected_failures};
 pub use report::{merge, merge_labelled, verdicts_from_json, Report};
 pub use verdict::{summary, Outcome, RuleCount, Summary, Verdict};
 

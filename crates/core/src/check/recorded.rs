@@ -23,6 +23,26 @@ const LIVE_ONLY: &[RuleId] = &[rules::M_CAP_BEFORE_WORK, rules::M_MRTR_STATE, ru
 /// Rules graded here, beyond [`super::grade`]'s.
 const RECORDED: &[RuleId] = &[rules::RPC_ID, rules::M_MRTR, rules::RPC_CODES];
 
+/// Judges a conversation that is still going on (tap's log, the page's
+/// `?tap=`): [`grade_recorded`]'s verdicts but those on a request whose
+/// answer has not come yet, which may still come. Once the conversation is
+/// over, [`grade_recorded`] says what never came.
+pub fn grade_so_far(timeline: &Timeline) -> Vec<Verdict> {
+    let mut out = grade_recorded(timeline);
+    out.retain(|v| !(v.verdict == Outcome::Fail && awaited(v)));
+    out
+}
+
+/// Whether a verdict fails a request only because its answer has not come.
+fn awaited(v: &Verdict) -> bool {
+    let key = v
+        .got_msg
+        .as_ref()
+        .and_then(|m| m.get("key"))
+        .and_then(Value::as_str);
+    key == Some("check.no_answer")
+}
+
 /// Judges a recorded conversation: every rule [`super::grade`] judges,
 /// and RPC-ID, M-MRTR and RPC-CODES; n/a verdicts say what the recording
 /// does not show; a failure at a message marked as a deliberate violation

@@ -27,6 +27,7 @@ mod direction;
 mod era;
 mod har;
 pub mod replay;
+mod sessions;
 mod time;
 mod transcript;
 

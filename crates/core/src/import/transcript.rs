@@ -268,11 +268,22 @@ pub(super) fn read(source: &str, values: &[Value]) -> Result<Imported, ImportErr
     let mut notices = Vec::new();
     let mut count = 0;
     let list = entries(source, 0, source, values, &mut count, &mut notices)?;
-    let lane = build::lane(source, source, list);
-    super::undecided_notices(0, &lane, true, &mut notices);
+    // Over HTTP with several sessions: a lane each.
+    let groups = super::sessions::split(list);
+    let several = groups.len() > 1;
+    let mut lanes = Vec::with_capacity(groups.len());
+    for (n, (session, group)) in groups.into_iter().enumerate() {
+        let label = match session {
+            Some(id) if several => format!("{source} · {id}"),
+            _ => source.to_string(),
+        };
+        let lane = build::lane(&label, source, group);
+        super::undecided_notices(n, &lane, true, &mut notices);
+        lanes.push(lane);
+    }
     Ok(Imported {
         format: Format::Transcript,
-        lanes: vec![lane],
+        lanes,
         notices,
         report: None,
     })
