@@ -315,7 +315,7 @@ struct Sides<'a> {
 }
 
 /// Passes `from` on to `to` chunk by chunk as it comes, and records each
-/// line it completes (a copy goes to the log). A reader that is gone does
+/// line a chunk completes first (a copy goes to the log and the live view). A reader that is gone does
 /// not stop the reading (nothing blocks the writer on the other side); the
 /// end of `from` ends it, and closes `to`.
 fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
@@ -335,9 +335,9 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        if open && to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
-            open = false;
-        }
+        // Recorded before it is passed on: a server that reads a request
+        // and exits at once must not end the recording, the log and the
+        // live view before they hold what it was sent.
         for line in lines.feed(&buf[..n]) {
             let (said, entry) = {
                 let mut tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -357,6 +357,9 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
             if let Some(said) = said {
                 say(&words(lang, &said));
             }
+        }
+        if open && to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
+            open = false;
         }
     }
     if let Some(bytes) = lines.finish() {
