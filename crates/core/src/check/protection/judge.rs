@@ -145,22 +145,26 @@ fn judge_challenge(obs: &Observations, out: &mut Vec<Verdict>) {
     );
 }
 
+/// What each fetch of a metadata document answered (none was a document).
+fn tried(fetches: &[Fetch]) -> Vec<Note> {
+    fetches
+        .iter()
+        .map(|f| match answer(f) {
+            Ok(a) => note!(
+                "check.auth.prm_status",
+                "{url} answered HTTP {status}.",
+                url = short(&f.url, 120),
+                status = a.status
+            ),
+            Err(n) => n,
+        })
+        .collect()
+}
+
 /// Judges the protected resource metadata; returns the issuer it names.
 fn judge_prm(obs: &Observations, out: &mut Vec<Verdict>) -> Option<String> {
     let Some(doc) = obs.prm.iter().find_map(Fetch::document) else {
-        let tried: Vec<Note> = obs
-            .prm
-            .iter()
-            .map(|f| match answer(f) {
-                Ok(a) => note!(
-                    "check.auth.prm_status",
-                    "{url} answered HTTP {status}.",
-                    url = short(&f.url, 120),
-                    status = a.status
-                ),
-                Err(n) => n,
-            })
-            .collect();
+        let tried = tried(&obs.prm);
         let got = if tried.is_empty() {
             note!(
                 "check.auth.prm_nowhere",
@@ -292,19 +296,7 @@ fn judge_as(obs: &Observations, issuer: Option<&str>, out: &mut Vec<Verdict>) {
             );
             return;
         }
-        let tried: Vec<Note> = obs
-            .as_metadata
-            .iter()
-            .map(|f| match answer(f) {
-                Ok(a) => note!(
-                    "check.auth.prm_status",
-                    "{url} answered HTTP {status}.",
-                    url = short(&f.url, 120),
-                    status = a.status
-                ),
-                Err(n) => n,
-            })
-            .collect();
+        let tried = tried(&obs.as_metadata);
         push(out, rules::A_AS_METADATA, Outcome::Fail, note!(
             "check.auth.as_missing",
             "the authorization server {issuer} is not reachable or publishes no metadata. Tried: {tried}",
