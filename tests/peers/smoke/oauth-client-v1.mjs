@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The official TypeScript SDK v1 client (@modelcontextprotocol/sdk 1.32.2)
+// through the whole OAuth flow against a protected server whose
+// authorization server consents at once (`mcp-lanes serve --auth`).
+//
+//   node tests/peers/smoke/oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout MS]
+//
+// The SDK does the flow: its first request gets 401, it reads the protected
+// resource metadata and the authorization server's metadata, registers
+// dynamically, and hands this script the authorization URL (PKCE S256,
+// resource). This script is the user's browser: it opens the URL, and the
+// lab server's redirect carries the code straight back (no sign-in page);
+// the SDK exchanges it for tokens (finishAuth), then initializes, lists
+// the tools and calls --tool with its bearer token. Prints one JSON
+// summary: {"sdk", "ok", "requests": ["METHOD /path -> status"...],
+// "authorization": {"state_returned", "iss"}, "tools", "call", "error"?}.
+// No token, code or verifier is printed.
+// Exit status: 0 when every step succeeded, 1 otherwise, 2 on a usage error.
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+
+let opts;
+try {
+  opts = parseArgs({
+    allowPositionals: true,
+    options: {
+      tool: { type: 'string', default: 'test_simple_text' },
+      args: { type: 'string', default: '{}' },
+      timeout: { type: 'string', default: '20000' },
+    },
+  });
+  if (opts.positionals.length !== 1) throw new Error('one URL expected');
+} catch (err) {
+  console.error(`${err.message}\nusage: oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout MS]`);
+  process.exit(2);
+}
+const url = new URL(opts.positionals[0]);
+const timeout = Number(opts.values.timeout);
+const version = JSON.parse(
+  readFileSync(new URL('../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url), 'utf8'),
+).version;
+const summary = { sdk: `typescript sdk ${version}`, ok: false, requests: [] };
+
+/** Every request the SDK makes, as METHOD /path -> status (no query: it holds the code). */
+const logged = async (input, init) => {
+  const answer = await fetch(input, { ...init, signal: AbortSignal.timeout(timeout) });
+  const target = new URL(input instanceof Request ? input.url : String(input));
+  summary.requests.push(`${init?.method ?? 'GET'} ${target.pathname} -> ${answer.status}`);
+  return answer;
+};
+
+// Nothing listens here: the script reads the code from the redirect itself.
+const redirectUrl = 'http://127.0.0.1:9/callback';
+const provider = {
+  saved: {},
+  get redirectUrl() { return redirectUrl; },
+  get clientMetadata() {
+    return {
+      client_name: 'mcp-lanes oauth smoke (sdk v1)',
+      redirect_uris: [redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  },
+  state() { this.saved.state = `state-${Date.now()}`; return this.saved.state; },
+  clientInformation() { return this.saved.client; },
+  saveClientInformation(info) { this.saved.client = info; },
+  tokens() { return this.saved.tokens; },
+  saveTokens(tokens) { this.saved.tokens = tokens; },
+  saveCodeVerifier(verifier) { this.saved.verifier = verifier; },
+  codeVerifier() { return this.saved.verifier; },
+  /** The browser: open the authorization URL; the lab consents at once and redirects back. */
+  async redirectToAuthorization(authorizationUrl) {
+    const answer = await logged(authorizationUrl.href, { redirect: 'manual' });
+    const location = answer.headers.get('location');
+    if (!location) throw new Error(`the authorization endpoint answered ${answer.status} without a redirect`);
+    const back = new URL(location);
+    summary.authorization = {
+      state_returned: back.searchParams.get('state') === this.saved.state,
+      iss: back.searchParams.get('iss'),
+      asked: Object.fromEntries(['response_type', 'code_challenge_method', 'resource', 'scope']
+        .map((k) => [k, authorizationUrl.searchParams.get(k)])),
+    };
+    this.code = back.searchParams.get('code');
+  },
+};
+
+const transport = () => new StreamableHTTPClientTransport(url, { authProvider: provider, fetch: logged });
+try {
+  let client = new Client({ name: 'mcp-lanes-oauth-smoke-v1', version: '1.0.0' });
+  try {
+    await client.connect(transport());
+  } catch (err) {
+    if (!(err instanceof UnauthorizedError) || !provider.code) throw err;
+    const first = transport();
+    await first.finishAuth(provider.code);
+    client = new Client({ name: 'mcp-lanes-oauth-smoke-v1', version: '1.0.0' });
+    await client.connect(first);
+  }
+  summary.server_info = client.getServerVersion();
+  summary.token_type = provider.saved.tokens?.token_type;
+  summary.scope = provider.saved.tokens?.scope;
+  const listed = await client.listTools(undefined, { timeout });
+  summary.tools = listed.tools.map((t) => t.name);
+  const result = await client.callTool({ name: opts.values.tool, arguments: JSON.parse(opts.values.args) }, undefined, { timeout });
+  summary.call = { name: opts.values.tool, result };
+  summary.ok = !result.isError;
+  await client.close();
+} catch (err) {
+  summary.error = String(err?.message ?? err);
+}
+console.log(JSON.stringify(summary));
+process.exit(summary.ok ? 0 : 1);
