@@ -3,10 +3,12 @@
 //! whole flow over real HTTP (401, metadata, registration, authorize with
 //! PKCE, token, the MCP call with the token), `check --url` grading its
 //! protection, and the official TypeScript SDK v1 client completing the
-//! flow on its own (tests/peers/smoke/oauth-client-v1.mjs).
+//! flow on its own (tests/peers/smoke/oauth-client-v1.mjs), and the
+//! official Python SDK client too (tests/peers/smoke/oauth-client.py).
 
 mod common;
 
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -226,19 +228,14 @@ fn a_challenge_check_grades_serve_auth_as_correctly_protected() {
     assert_eq!(code, Some(0));
 }
 
-#[test]
-fn a_consent_ts_sdk_v1_client_completes_the_oauth_flow() {
-    let Some(peers) = peers_having(&["node_modules/@modelcontextprotocol/sdk"]) else {
-        return;
-    };
+/// Runs an SDK client script against `serve --preset reference --auth` and
+/// checks that it went through every step of the flow and called a tool.
+fn sdk_client_completes_the_flow(program: &Path, script: &Path) {
     let (mut server, port) = http_server_with("reference", &["--auth"]);
-    let mut cmd = Command::new("node");
-    cmd.arg(peers.join("smoke/oauth-client-v1.mjs")).args([
-        &format!("http://127.0.0.1:{port}/mcp"),
-        "--timeout",
-        "15000",
-    ]);
-    let done = run_guarded(cmd, "oauth-client-v1.mjs", Duration::from_secs(60));
+    let mut cmd = Command::new(program);
+    cmd.arg(script)
+        .args([&format!("http://127.0.0.1:{port}/mcp"), "--timeout", "15"]);
+    let done = run_guarded(cmd, "an SDK OAuth client", Duration::from_secs(60));
     let summary: Value = serde_json::from_str(done.stdout.lines().last().unwrap_or(""))
         .unwrap_or_else(|err| panic!("no summary ({err}): {}\n{}", done.stdout, done.stderr));
     assert_eq!(summary["ok"], true, "{summary}");
@@ -246,7 +243,7 @@ fn a_consent_ts_sdk_v1_client_completes_the_oauth_flow() {
         .as_array()
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    for step in [
+    let steps = [
         "POST /mcp -> 401",
         "GET /.well-known/oauth-protected-resource/mcp -> 200",
         "GET /.well-known/oauth-authorization-server -> 200",
@@ -254,11 +251,18 @@ fn a_consent_ts_sdk_v1_client_completes_the_oauth_flow() {
         "GET /authorize -> 302",
         "POST /token -> 200",
         "POST /mcp -> 200",
-    ] {
-        assert!(requests.contains(&step), "{step} missing: {summary}");
+    ];
+    let mut at = 0;
+    for step in steps {
+        let found = requests[at..].iter().position(|r| *r == step);
+        let Some(k) = found else {
+            panic!("{step} missing or out of order: {summary}")
+        };
+        at += k + 1;
     }
     let asked = &summary["authorization"]["asked"];
     assert_eq!(asked["code_challenge_method"], "S256", "{summary}");
+    assert_eq!(asked["response_type"], "code", "{summary}");
     assert_eq!(
         asked["resource"],
         format!("http://127.0.0.1:{port}/mcp"),
@@ -266,8 +270,32 @@ fn a_consent_ts_sdk_v1_client_completes_the_oauth_flow() {
     );
     assert_eq!(summary["authorization"]["state_returned"], true);
     assert_eq!(
+        summary["authorization"]["iss"],
+        format!("http://127.0.0.1:{port}")
+    );
+    assert_eq!(
         summary["call"]["result"]["content"][0]["text"],
         "This is a simple text response for testing."
     );
-    server.stderr_line("tools/call id 2 -> 200");
+    server.stderr_line("tools/call id");
+    assert!(!done.stdout.contains("access_token"), "a token printed");
+}
+
+#[test]
+fn a_consent_ts_sdk_v1_client_completes_the_oauth_flow() {
+    let Some(peers) = peers_having(&["node_modules/@modelcontextprotocol/sdk"]) else {
+        return;
+    };
+    sdk_client_completes_the_flow(Path::new("node"), &peers.join("smoke/oauth-client-v1.mjs"));
+}
+
+#[test]
+fn a_consent_python_sdk_client_completes_the_oauth_flow() {
+    let Some(peers) = peers_having(&[".venv/bin/python"]) else {
+        return;
+    };
+    sdk_client_completes_the_flow(
+        &peers.join(".venv/bin/python"),
+        &peers.join("smoke/oauth-client.py"),
+    );
 }

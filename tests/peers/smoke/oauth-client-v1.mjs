@@ -3,7 +3,7 @@
 // through the whole OAuth flow against a protected server whose
 // authorization server consents at once (`mcp-lanes serve --auth`).
 //
-//   node tests/peers/smoke/oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout MS]
+//   node tests/peers/smoke/oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout SECONDS]
 //
 // The SDK does the flow: its first request gets 401, it reads the protected
 // resource metadata and the authorization server's metadata, registers
@@ -29,16 +29,16 @@ try {
     options: {
       tool: { type: 'string', default: 'test_simple_text' },
       args: { type: 'string', default: '{}' },
-      timeout: { type: 'string', default: '20000' },
+      timeout: { type: 'string', default: '20' },
     },
   });
   if (opts.positionals.length !== 1) throw new Error('one URL expected');
 } catch (err) {
-  console.error(`${err.message}\nusage: oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout MS]`);
+  console.error(`${err.message}\nusage: oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout SECONDS]`);
   process.exit(2);
 }
 const url = new URL(opts.positionals[0]);
-const timeout = Number(opts.values.timeout);
+const timeout = Number(opts.values.timeout) * 1000;
 const version = JSON.parse(
   readFileSync(new URL('../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url), 'utf8'),
 ).version;
