@@ -246,3 +246,28 @@ fn code_of_other(reply: &LabReply) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+#[test]
+fn a_consent_lab_codes_are_unique_unguessable_and_bounded() {
+    let mut lab = lab();
+    let client = register(&mut lab);
+    let first = code_of(&authorize(&mut lab, &client, CALLBACK, SCOPE));
+    let second = code_of(&authorize(&mut lab, &client, CALLBACK, SCOPE));
+    assert!(first.starts_with("code-1.") && first.len() > 20, "{first}");
+    // Spending the first, the next code is not the second one again.
+    let spent = exchange(&mut lab, &client, &first, &pkce::verifier("t"));
+    assert_eq!(spent.status, 200);
+    let third = code_of(&authorize(&mut lab, &client, CALLBACK, SCOPE));
+    assert_ne!(third.split('.').next(), second.split('.').next());
+    let tokens = exchange(&mut lab, &client, &second, &pkce::verifier("t"));
+    assert_eq!(tokens.status, 200, "{}", tokens.body);
+    // A guessed code without its tag is nobody's.
+    let guessed = exchange(&mut lab, &client, "code-3", &pkce::verifier("t"));
+    assert_eq!(json(&guessed)["error"], "invalid_grant");
+    // Clients that register without end do not grow the lab without end.
+    for _ in 0..mcp_lanes_core::auth::lab::MAX_CLIENTS {
+        register(&mut lab);
+    }
+    let forgotten = authorize(&mut lab, &client, CALLBACK, SCOPE);
+    assert_eq!(json(&forgotten)["error"], "invalid_client");
+}

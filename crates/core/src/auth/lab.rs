@@ -35,6 +35,10 @@ pub const REGISTER_PATH: &str = "/register";
 pub const AUTHORIZE_PATH: &str = "/authorize";
 /// The token endpoint.
 pub const TOKEN_PATH: &str = "/token";
+/// Registered clients kept; a registration beyond forgets the oldest.
+pub const MAX_CLIENTS: usize = 1000;
+/// Codes kept waiting for their exchange; beyond, the oldest is forgotten.
+pub const MAX_WAITING_CODES: usize = 1000;
 
 /// A request to one of the lab's OAuth paths, as it came.
 #[derive(Debug, Clone, Copy)]
@@ -145,6 +149,7 @@ impl Lab {
         resource.metadata_url = format!("{origin}{PRM_PATH}");
         let mut server = AuthorizationServer::new(key);
         server.issuer = origin.clone();
+        server.signed_codes = true;
         Lab {
             origin,
             resource,
@@ -307,6 +312,8 @@ impl Lab {
             id,
             redirect_uris: uris,
         });
+        let extra = self.clients.len().saturating_sub(MAX_CLIENTS);
+        self.clients.drain(..extra);
         LabReply::json(201, &info, rules, note)
     }
 
@@ -381,6 +388,7 @@ impl Lab {
             rules::A_RESOURCE,
             rules::A_ISS,
         ];
+        self.server.forget_oldest_codes(MAX_WAITING_CODES - 1);
         match self
             .server
             .authorize(&client.id, challenge, &resource, &scope)
