@@ -2,9 +2,9 @@
 //! with the lab authorization server on the same loopback origin. The
 //! whole flow over real HTTP (401, metadata, registration, authorize with
 //! PKCE, token, the MCP call with the token), `check --url` grading its
-//! protection, and the official TypeScript SDK v1 client completing the
-//! flow on its own (tests/peers/smoke/oauth-client-v1.mjs), and the
-//! official Python SDK client too (tests/peers/smoke/oauth-client.py).
+//! protection, and the official TypeScript SDK v1 (1.32.2) client completing the
+//! flow on its own (tests/peers/smoke/oauth-client.mjs), and the v2
+//! (2.4.0) and Python SDK (mcp 2.3.0) clients too (`oauth-client.py`).
 
 mod common;
 
@@ -228,13 +228,15 @@ fn a_challenge_check_grades_serve_auth_as_correctly_protected() {
     assert_eq!(code, Some(0));
 }
 
-/// Runs an SDK client script against `serve --preset reference --auth` and
-/// checks that it went through every step of the flow and called a tool.
-fn sdk_client_completes_the_flow(program: &Path, script: &Path) {
+/// Runs an SDK client script (with `extra` arguments) against `serve
+/// --preset reference --auth` and checks that it went through every step
+/// of the flow and called a tool.
+fn sdk_client_completes_the_flow(program: &Path, script: &Path, extra: &[&str]) {
     let (mut server, port) = http_server_with("reference", &["--auth"]);
     let mut cmd = Command::new(program);
     cmd.arg(script)
-        .args([&format!("http://127.0.0.1:{port}/mcp"), "--timeout", "15"]);
+        .args([&format!("http://127.0.0.1:{port}/mcp"), "--timeout", "15"])
+        .args(extra);
     let done = run_guarded(cmd, "an SDK OAuth client", Duration::from_secs(60));
     let summary: Value = serde_json::from_str(done.stdout.lines().last().unwrap_or(""))
         .unwrap_or_else(|err| panic!("no summary ({err}): {}\n{}", done.stdout, done.stderr));
@@ -286,7 +288,17 @@ fn a_consent_ts_sdk_v1_client_completes_the_oauth_flow() {
     let Some(peers) = peers_having(&["node_modules/@modelcontextprotocol/sdk"]) else {
         return;
     };
-    sdk_client_completes_the_flow(Path::new("node"), &peers.join("smoke/oauth-client-v1.mjs"));
+    let script = peers.join("smoke/oauth-client.mjs");
+    sdk_client_completes_the_flow(Path::new("node"), &script, &["--sdk", "v1"]);
+}
+
+#[test]
+fn a_consent_ts_sdk_v2_client_completes_the_oauth_flow() {
+    let Some(peers) = peers_having(&["node_modules/@modelcontextprotocol/client"]) else {
+        return;
+    };
+    let script = peers.join("smoke/oauth-client.mjs");
+    sdk_client_completes_the_flow(Path::new("node"), &script, &["--sdk", "v2"]);
 }
 
 #[test]
@@ -297,5 +309,6 @@ fn a_consent_python_sdk_client_completes_the_oauth_flow() {
     sdk_client_completes_the_flow(
         &peers.join(".venv/bin/python"),
         &peers.join("smoke/oauth-client.py"),
+        &[],
     );
 }

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// The official TypeScript SDK v1 client (@modelcontextprotocol/sdk 1.32.2)
-// through the whole OAuth flow against a protected server whose
-// authorization server consents at once (`mcp-lanes serve --auth`).
+// An official TypeScript SDK client through the whole OAuth flow against a
+// protected server whose authorization server consents at once
+// (`mcp-lanes serve --auth`): --sdk v1 is @modelcontextprotocol/sdk 1.32.2
+// (legacy era, initialize), --sdk v2 @modelcontextprotocol/client 2.4.0.
 //
-//   node tests/peers/smoke/oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout SECONDS]
+//   node tests/peers/smoke/oauth-client.mjs URL [--sdk v1|v2] [--tool NAME [--args JSON]] [--timeout SECONDS]
 //
 // The SDK does the flow: its first request gets 401, it reads the protected
 // resource metadata and the authorization server's metadata, registers
 // dynamically, and hands this script the authorization URL (PKCE S256,
 // resource). This script is the user's browser: it opens the URL, and the
 // lab server's redirect carries the code straight back (no sign-in page);
-// the SDK exchanges it for tokens (finishAuth), then initializes, lists
+// the SDK exchanges it for tokens (finishAuth; v2 also checks the
+// redirect's state and iss), then connects (initialize or discover), lists
 // the tools and calls --tool with its bearer token. Prints one JSON
 // summary: {"sdk", "ok", "requests": ["METHOD /path -> status"...],
 // "authorization": {"state_returned", "iss"}, "tools", "call", "error"?}.
@@ -18,31 +20,39 @@
 // Exit status: 0 when every step succeeded, 1 otherwise, 2 on a usage error.
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
 let opts;
 try {
   opts = parseArgs({
     allowPositionals: true,
     options: {
+      sdk: { type: 'string', default: 'v1' },
       tool: { type: 'string', default: 'test_simple_text' },
       args: { type: 'string', default: '{}' },
       timeout: { type: 'string', default: '20' },
     },
   });
   if (opts.positionals.length !== 1) throw new Error('one URL expected');
+  if (!['v1', 'v2'].includes(opts.values.sdk)) throw new Error('--sdk is v1 or v2');
 } catch (err) {
-  console.error(`${err.message}\nusage: oauth-client-v1.mjs URL [--tool NAME [--args JSON]] [--timeout SECONDS]`);
+  console.error(`${err.message}\nusage: oauth-client.mjs URL [--sdk v1|v2] [--tool NAME [--args JSON]] [--timeout SECONDS]`);
   process.exit(2);
 }
 const url = new URL(opts.positionals[0]);
 const timeout = Number(opts.values.timeout) * 1000;
+const v2 = opts.values.sdk === 'v2';
+const pkg = v2 ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk';
 const version = JSON.parse(
-  readFileSync(new URL('../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url), 'utf8'),
+  readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8'),
 ).version;
-const summary = { sdk: `typescript sdk ${version}`, ok: false, requests: [] };
+const { Client, StreamableHTTPClientTransport, UnauthorizedError } = v2
+  ? await import('@modelcontextprotocol/client')
+  : {
+    ...(await import('@modelcontextprotocol/sdk/client/index.js')),
+    ...(await import('@modelcontextprotocol/sdk/client/streamableHttp.js')),
+    ...(await import('@modelcontextprotocol/sdk/client/auth.js')),
+  };
+const summary = { sdk: `${pkg} ${version}`, ok: false, requests: [] };
 
 /** Every request the SDK makes, as METHOD /path -> status (no query: it holds the code). */
 const logged = async (input, init) => {
@@ -59,7 +69,7 @@ const provider = {
   get redirectUrl() { return redirectUrl; },
   get clientMetadata() {
     return {
-      client_name: 'mcp-lanes oauth smoke (sdk v1)',
+      client_name: `mcp-lanes oauth smoke (${pkg})`,
       redirect_uris: [redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -73,6 +83,9 @@ const provider = {
   saveTokens(tokens) { this.saved.tokens = tokens; },
   saveCodeVerifier(verifier) { this.saved.verifier = verifier; },
   codeVerifier() { return this.saved.verifier; },
+  // v2 binds the callback to the authorization server it discovered (SEP-2352).
+  saveDiscoveryState(state) { this.saved.discovery = state; },
+  discoveryState() { return this.saved.discovery; },
   /** The browser: open the authorization URL; the lab consents at once and redirects back. */
   async redirectToAuthorization(authorizationUrl) {
     const answer = await logged(authorizationUrl.href, { redirect: 'manual' });
@@ -86,19 +99,20 @@ const provider = {
         .map((k) => [k, authorizationUrl.searchParams.get(k)])),
     };
     this.code = back.searchParams.get('code');
+    this.callback = back.searchParams;
   },
 };
 
 const transport = () => new StreamableHTTPClientTransport(url, { authProvider: provider, fetch: logged });
 try {
-  let client = new Client({ name: 'mcp-lanes-oauth-smoke-v1', version: '1.0.0' });
+  let client = new Client({ name: 'mcp-lanes-oauth-smoke', version: '1.0.0' });
   try {
     await client.connect(transport());
   } catch (err) {
     if (!(err instanceof UnauthorizedError) || !provider.code) throw err;
     const first = transport();
-    await first.finishAuth(provider.code);
-    client = new Client({ name: 'mcp-lanes-oauth-smoke-v1', version: '1.0.0' });
+    await (v2 ? first.finishAuth(provider.callback) : first.finishAuth(provider.code));
+    client = new Client({ name: 'mcp-lanes-oauth-smoke', version: '1.0.0' });
     await client.connect(first);
   }
   summary.server_info = client.getServerVersion();
