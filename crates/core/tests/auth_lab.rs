@@ -271,3 +271,29 @@ fn a_consent_lab_codes_are_unique_unguessable_and_bounded() {
     let forgotten = authorize(&mut lab, &client, CALLBACK, SCOPE);
     assert_eq!(json(&forgotten)["error"], "invalid_client");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// Whatever a client sends to the lab's paths, or as its bearer token,
+    /// the lab answers (a status, never a panic).
+    #[test]
+    fn rpc_lab_arbitrary_requests_never_panic(
+        query in "[a-z_=&%+.:/0-9A-F\u{e9}-]{0,120}",
+        body in proptest::prelude::any::<String>(),
+        token in proptest::prelude::any::<String>(),
+        method in proptest::sample::select(vec!["GET", "POST", "HEAD", "PUT"]),
+    ) {
+        let mut lab = lab();
+        register(&mut lab);
+        for path in ["/register", "/authorize", "/token", "/.well-known/oauth-authorization-server"] {
+            let reply = lab.handle(&LabRequest { method, path, query: &query, body: &body }, 5);
+            proptest::prop_assert!((200..600).contains(&reply.status));
+        }
+        let form_body = format!("grant_type=authorization_code&client_id=client-1&{query}");
+        let reply = ask(&mut lab, "POST", "/token", &form_body);
+        proptest::prop_assert!(reply.status == 400 || reply.status == 200);
+        let refused = lab.guard(&bearer(&token), 5);
+        proptest::prop_assert!(refused.is_err());
+    }
+}
