@@ -14,6 +14,7 @@
 //! ends open streams, then exits.
 
 pub mod adapter;
+pub mod auth;
 pub mod body;
 pub mod fuzzing;
 pub mod io;
@@ -55,6 +56,8 @@ pub struct Shared {
     quiet: bool,
     large_bodies: Semaphore,
     keep_alive: std::time::Duration,
+    /// The lab authorization set-up (`--auth`).
+    lab: Option<std::sync::Mutex<mcp_lanes_core::auth::lab::Lab>>,
 }
 
 impl Shared {
@@ -75,6 +78,7 @@ impl Shared {
             quiet,
             large_bodies: Semaphore::new(limits::large_body_slots(mem)),
             keep_alive: body::KEEP_ALIVE,
+            lab: None,
         }
     }
 
@@ -83,6 +87,14 @@ impl Shared {
     pub fn with_keep_alive(mut self, every: std::time::Duration) -> Self {
         self.keep_alive = every;
         self
+    }
+
+    /// Protects `/mcp` with `lab` (`serve --auth`).
+    pub fn with_lab(self, lab: std::sync::Mutex<mcp_lanes_core::auth::lab::Lab>) -> Self {
+        Self {
+            lab: Some(lab),
+            ..self
+        }
     }
 
     /// Plays `script` (a scenario file's scripted server events).
@@ -171,6 +183,8 @@ pub struct HttpOptions {
     pub keep_alive_secs: u64,
     /// Log start, shutdown and failures only.
     pub quiet: bool,
+    /// Protect `/mcp` with the lab authorization server (`--auth`).
+    pub auth: bool,
 }
 
 /// Default of `--session-idle`: 30 minutes.
@@ -191,6 +205,7 @@ impl HttpOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             keep_alive_secs: DEFAULT_KEEP_ALIVE_SECS,
             quiet: false,
+            auth: false,
         }
     }
 }
@@ -227,11 +242,9 @@ pub fn serve(
         idle_ms: options.session_idle_secs.saturating_mul(1000),
         max: options.max_sessions,
     };
-    let shared = Arc::new(
-        Shared::new(&config, threads, &key, sessions, options.quiet, mem)
-            .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs))
-            .with_script(script),
-    );
+    let shared = Shared::new(&config, threads, &key, sessions, options.quiet, mem)
+        .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs))
+        .with_script(script);
     let label = config.label();
     runtime.block_on(async move {
         // Loopback only, never 0.0.0.0: a simulator is no public server.
@@ -244,6 +257,11 @@ pub fn serve(
             .local_addr()
             .map_err(|err| Failure::Io(format!("cannot read the bound address: {err}")))?
             .port();
+        let shared = Arc::new(if options.auth {
+            shared.with_lab(auth::lab(port)?)
+        } else {
+            shared
+        });
         log::line(0, &format!("serving {label} on Streamable HTTP"));
         log::line(
             0,
@@ -260,6 +278,9 @@ pub fn serve(
                     options.session_idle_secs, options.max_sessions
                 ),
             );
+        }
+        if let Some(lab) = &shared.lab {
+            auth::announce(lab);
         }
         log::line(0, &format!("listening on http://127.0.0.1:{port}{ENDPOINT}"));
         let sweeper = tokio::spawn(sweep(Arc::clone(&shared), options.session_idle_secs));
@@ -455,6 +476,11 @@ async fn respond(
     let now = shared.now();
     let method = request.method().as_str().to_string();
     let target = request.uri().to_string();
+    if let Some(lab) = &shared.lab {
+        if mcp_lanes_core::auth::lab::Lab::owns(request.uri().path()) {
+            return Ok(auth::answer(&shared, lab, request).await);
+        }
+    }
     if request.uri().path() != ENDPOINT {
         shared.log(
             now,
@@ -533,6 +559,11 @@ async fn respond(
     } else {
         log::label_text(&request.body)
     };
+    if let Some(lab) = &shared.lab {
+        if let Some(refused) = auth::guard(&shared, lab, now, &request) {
+            return Ok(refused);
+        }
+    }
     if let Some(reply) = shared.scripted(now, &request) {
         return Ok(reply);
     }
