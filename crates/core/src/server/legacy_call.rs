@@ -27,6 +27,9 @@ impl Server {
             .get("arguments")
             .cloned()
             .unwrap_or_else(|| json!({}));
+        if let Some(hidden) = self.hidden_call(&name, &[rules::M_UNKNOWN_TOOL]) {
+            return Some(self.refuse(Some(&id), hidden, revision));
+        }
         let Some(spec) = self.config.tool(&name).cloned() else {
             return Some(self.refuse(
                 Some(&id),
@@ -51,7 +54,12 @@ impl Server {
             revision: revision.clone(),
             headers: Vec::new(),
         };
-        let tool = spec.instantiate(&arguments);
+        let mut tool = spec.instantiate(&arguments);
+        if let Some((result, rules, note)) =
+            self.policy_gate(conn, &mut tool, &arguments, &revision)
+        {
+            return Some(answer(result, rules, note));
+        }
         let session_caps = self
             .sessions
             .get(conn)
@@ -93,7 +101,6 @@ impl Server {
         if let Some((result, rules, note)) = self.declared_failure(&spec, &arguments, &revision) {
             return Some(answer(result, rules, note));
         }
-        let mut tool = tool;
         if let Some((result, rules, note)) = self.tool_state(conn, &mut tool, &arguments, &revision)
         {
             return Some(answer(result, rules, note));
