@@ -105,6 +105,12 @@ impl Server {
         {
             return Some(answer(result, rules, note));
         }
+        // A call that asks first mints its handle when the answer comes.
+        if question.is_none() {
+            if let Some(handle) = self.mint_handle(conn, &tool) {
+                tool.result_text = tool.result_text.replace("{handle}", &handle);
+            }
+        }
         if let Some(behaviour) = tool.behaviour.clone() {
             let mut params = params.clone();
             if let Some(obj) = params.as_object_mut() {
@@ -309,6 +315,10 @@ impl Server {
                 reply
             }
             Ok(result) if result.get("action").and_then(Value::as_str) == Some("accept") => {
+                let result_text = match tool.as_ref().and_then(|t| self.mint_handle(conn, t)) {
+                    Some(handle) => result_text.replace("{handle}", &handle),
+                    None => result_text,
+                };
                 let mut reply = self.legacy_finish_call(
                     conn,
                     &call.call_id,

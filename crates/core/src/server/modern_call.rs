@@ -190,6 +190,9 @@ impl Server {
                 }
             }
         }
+        // The call completes on this round: a handle it returns is minted
+        // now, never on a round that only asked.
+        let minted = self.mint_handle(conn, &tool);
         if !lock_first {
             if let Some(lock) = &tool.side_effect {
                 self.take(
@@ -229,6 +232,10 @@ impl Server {
                 spec.instantiate(&Value::Object(filled)).result_text
             }
             None => tool.result_text.clone(),
+        };
+        let result_text = match &minted {
+            Some(handle) => result_text.replace("{handle}", handle),
+            None => result_text,
         };
         let result = self.tool_result(&result_text, false);
         let note = if tool.state.is_empty() {
