@@ -23,6 +23,7 @@ mod legacy_call;
 mod modern;
 mod modern_call;
 mod mrtr;
+mod notices;
 mod pages;
 mod params;
 pub mod policy;
