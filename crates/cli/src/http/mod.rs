@@ -113,7 +113,8 @@ impl Shared {
     /// due are applied on every instance; a reply armed for this request
     /// answers in the server's place (the server never sees it). A
     /// scripted notification needs a stream to travel on, which a JSON
-    /// response is not: it is logged, not sent.
+    /// response is not: it goes on every session's or listen stream's
+    /// stream, or is logged when there is none.
     fn scripted(&self, now: u64, request: &HttpRequest) -> Option<Response<Body>> {
         let mut script = self.script.lock().unwrap_or_else(|p| p.into_inner());
         if script.is_empty() {
@@ -134,13 +135,18 @@ impl Shared {
         }
         let (tied, replaced) = script.request(at, &request.body);
         for message in notices.into_iter().chain(tied) {
-            self.log(
-                now,
-                &format!(
-                    "scripted: {} not sent: over HTTP it needs an open SSE stream",
-                    log::label(&message)
-                ),
-            );
+            let outputs = self.pool.notify_all(now, &message);
+            if outputs.is_empty() {
+                self.log(
+                    now,
+                    &format!(
+                        "scripted: {} not sent: no session or listen stream to carry it",
+                        log::label(&message)
+                    ),
+                );
+            } else if !self.quiet {
+                log_outputs(now, &outputs);
+            }
         }
         let replaced = replaced?;
         self.log(
