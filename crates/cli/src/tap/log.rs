@@ -5,8 +5,10 @@
 //!
 //! The log runs on a thread of its own, fed a copy of each recorded entry:
 //! the bytes never wait for the grader. It grades the whole conversation
-//! at most every 50 ms, with every entry that came meanwhile, so that a
-//! flood costs a grade per pause, not per message. While the
+//! at most every 50 ms (or twice as long as the last grade took, when
+//! that is longer), with every entry that came meanwhile, so that a flood
+//! costs a grade per pause, not per message, and the grader never takes
+//! the CPU the pumps need. While the
 //! conversation goes on, a request not answered yet is no failure; the
 //! last grade, when the server has exited, says everything.
 
@@ -31,6 +33,9 @@ const PAUSE: Duration = Duration::from_millis(50);
 pub enum Fed {
     /// A recorded entry (the transcript's wrapper: message, side, time).
     Entry(Value),
+    /// A side that left: a line of tap's own, written after the lines of
+    /// the entries fed before it.
+    Gone(super::gone::Gone),
     /// The conversation is over: the last grade.
     End,
 }
@@ -62,16 +67,25 @@ impl Log {
     /// gone), writing lines to `out` as it grades; then the last grade.
     pub fn run(mut self, from: &Receiver<Fed>, out: &mut dyn Write) {
         let mut open = true;
-        while let Ok(Fed::Entry(entry)) = from.recv() {
-            self.entries.push(entry);
+        // Grown to twice what the last grade took: a long conversation's
+        // grades (each reads it whole) take at most a third of a core.
+        let mut pause = PAUSE;
+        loop {
+            let mut said = Vec::new();
+            match from.recv() {
+                Ok(Fed::Entry(entry)) => self.entries.push(entry),
+                Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
+                Ok(Fed::End) | Err(_) => break,
+            }
             // What comes within the pause is graded with it: a grade reads
             // the whole conversation, and a busy one must not take the CPU
             // the bytes need.
-            let until = Instant::now() + PAUSE;
+            let until = Instant::now() + pause;
             let mut ended = false;
             while let Some(left) = until.checked_duration_since(Instant::now()) {
                 match from.recv_timeout(left) {
                     Ok(Fed::Entry(entry)) => self.entries.push(entry),
+                    Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
                     Ok(Fed::End) | Err(RecvTimeoutError::Disconnected) => {
                         ended = true;
                         break;
@@ -79,8 +93,12 @@ impl Log {
                     Err(RecvTimeoutError::Timeout) => break,
                 }
             }
+            let graded = Instant::now();
+            let mut lines = self.grade(false);
+            pause = PAUSE.max(graded.elapsed() * 2);
+            lines.extend(said);
             // A log that cannot be written: the conversation goes on.
-            if open && write_lines(out, &self.grade(false)).is_err() {
+            if open && write_lines(out, &lines).is_err() {
                 open = false;
             }
             if ended {
