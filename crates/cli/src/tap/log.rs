@@ -14,7 +14,8 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_lanes_core::check::{self, Outcome, Verdict};
@@ -79,18 +80,27 @@ impl Log {
             }
             // What comes within the pause is graded with it: a grade reads
             // the whole conversation, and a busy one must not take the CPU
-            // the bytes need.
+            // the bytes need. The thread sleeps through the pause in steps
+            // and takes what came after each: a flood wakes it once per
+            // step, not once per message, and a pump's send never has to
+            // wake it; the end is seen within a step.
             let until = Instant::now() + pause;
             let mut ended = false;
             while let Some(left) = until.checked_duration_since(Instant::now()) {
-                match from.recv_timeout(left) {
-                    Ok(Fed::Entry(entry)) => self.entries.push(entry),
-                    Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
-                    Ok(Fed::End) | Err(RecvTimeoutError::Disconnected) => {
-                        ended = true;
-                        break;
+                thread::sleep(left.min(PAUSE));
+                loop {
+                    match from.try_recv() {
+                        Ok(Fed::Entry(entry)) => self.entries.push(entry),
+                        Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
+                        Ok(Fed::End) | Err(TryRecvError::Disconnected) => {
+                            ended = true;
+                            break;
+                        }
+                        Err(TryRecvError::Empty) => break,
                     }
-                    Err(RecvTimeoutError::Timeout) => break,
+                }
+                if ended {
+                    break;
                 }
             }
             let graded = Instant::now();
