@@ -224,8 +224,9 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
     let upstream = crate::driver::Endpoint::parse(url)
         .map_err(|keyed| Failure::Usage(keyed.say(Some(&lang))))?;
     let log_file = open_log(args, &lang)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: a request and its upstream exchange stay on it (no
+    // hop between cores per request); nothing here blocks for long.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(e.to_string()))?;
