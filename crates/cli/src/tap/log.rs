@@ -5,8 +5,8 @@
 //!
 //! The log runs on a thread of its own, fed a copy of each recorded entry:
 //! the bytes never wait for the grader. It grades the whole conversation
-//! at most every 50 ms (or twice as long as the last grade took, when
-//! that is longer), with every entry that came meanwhile, so that a flood
+//! at most every 50 ms (or eight times as long as the last grade took,
+//! when that is longer), with every entry that came meanwhile, so that a flood
 //! costs a grade per pause, not per message, and the grader never takes
 //! the CPU the pumps need. While the
 //! conversation goes on, a request not answered yet is no failure; the
@@ -68,8 +68,9 @@ impl Log {
     /// gone), writing lines to `out` as it grades; then the last grade.
     pub fn run(mut self, from: &Receiver<Fed>, out: &mut dyn Write) {
         let mut open = true;
-        // Grown to twice what the last grade took: a long conversation's
-        // grades (each reads it whole) take at most a third of a core.
+        // Grown to eight times what the last grade took: a long
+        // conversation's grades (each reads it whole) take at most a ninth
+        // of a core, which the pumps would otherwise wait behind.
         let mut pause = PAUSE;
         loop {
             let mut said = Vec::new();
@@ -105,7 +106,7 @@ impl Log {
             }
             let graded = Instant::now();
             let mut lines = self.grade(false);
-            pause = PAUSE.max(graded.elapsed() * 2);
+            pause = PAUSE.max(graded.elapsed() * 8);
             lines.extend(said);
             // A log that cannot be written: the conversation goes on.
             if open && write_lines(out, &lines).is_err() {
