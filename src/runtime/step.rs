@@ -38,10 +38,10 @@ pub(super) fn render_step(inner: &Inner) -> bool {
         view::narration::narration(&state).into_string(),
     );
     for (i, article) in lanes.iter().enumerate() {
-        let (Some(parts), Ok(Some(status)), Ok(Some(svg))) = (
+        let (Some(parts), Some(status), Some(svg)) = (
             view::lane::moving(&state, i, false),
-            article.query_selector(":scope > .lane-status"),
-            article.query_selector(":scope > svg.lane-svg"),
+            child(article, "lane-status"),
+            child(article, "lane-svg"),
         ) else {
             return false;
         };
@@ -76,13 +76,7 @@ pub(super) fn render_step(inner: &Inner) -> bool {
             None => cache.region(&svg, Region::Diagram(i), drawn.clone()),
         }
         let end = parts.end.into_string();
-        match (
-            article
-                .query_selector(":scope > footer.lane-end")
-                .ok()
-                .flatten(),
-            end.is_empty(),
-        ) {
+        match (child(article, "lane-end"), end.is_empty()) {
             (Some(footer), false) => cache.region(&footer, Region::End(i), end),
             (Some(footer), true) => footer.remove(),
             (None, false) => {
@@ -92,4 +86,20 @@ pub(super) fn render_step(inner: &Inner) -> bool {
         }
     }
     true
+}
+
+/// The child of `article` with class `class` (a lane has a handful of
+/// children; a selector would walk its whole diagram to find the last).
+fn child(article: &web_sys::Element, class: &str) -> Option<web_sys::Element> {
+    let mut next = article.first_element_child();
+    while let Some(el) = next {
+        if el
+            .get_attribute("class")
+            .is_some_and(|c| c.split_whitespace().any(|w| w == class))
+        {
+            return Some(el);
+        }
+        next = el.next_element_sibling();
+    }
+    None
 }
