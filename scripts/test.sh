@@ -18,7 +18,8 @@
 #   5 conformance  the official MCP conformance suite (tests/peers): its server
 #               scenarios for 2026-07-28 and 2025-11-25 against
 #               `serve --preset reference`, and its client scenarios for
-#               2026-07-28 (outside OAuth) against `mcp-lanes client` (the
+#               2026-07-28 and 2025-11-25 (outside OAuth) against
+#               `mcp-lanes client` (the
 #               binary step 4 built), gated by
 #               tests/peers/conformance-gate.mjs: a failed or warned check not
 #               listed in tests/peers/conformance-allowed.json (with the reason
@@ -92,9 +93,11 @@ scripts/conformance.sh server --url "http://127.0.0.1:$port/mcp" \
   --start "$bin serve --transport http --port $port --preset reference" \
   --out target/conformance/server --timeout 15000 >/dev/null || true
 gate_dirs=(target/conformance/server)
-# Client scenarios (2026-07-28, outside OAuth) against `mcp-lanes client`:
-# the suite starts a test server per scenario and runs the client on it.
-scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" --spec-version 2026-07-28 \
+# Client scenarios (2026-07-28 and 2025-11-25, outside OAuth) against
+# `mcp-lanes client`: the suite starts a test server per scenario and runs
+# the client on it.
+scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
+  --spec-version 2026-07-28 --spec-version 2025-11-25 \
   --out target/conformance/client --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client)
 node tests/peers/conformance-gate.mjs "${gate_dirs[@]}" --allowed tests/peers/conformance-allowed.json

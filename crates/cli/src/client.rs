@@ -45,7 +45,9 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| flows::DEFAULT.to_string());
     let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok();
-    let flows = flows::resolve(&name, context.as_deref()).map_err(Failure::Usage)?;
+    let version = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").ok();
+    let flows =
+        flows::resolve(&name, context.as_deref(), version.as_deref()).map_err(Failure::Usage)?;
     let mut limits = Limits::default();
     if let Some(ms) = args.timeout_ms {
         limits.exchange = Duration::from_millis(ms.max(1));

@@ -22,7 +22,9 @@
 
 pub(crate) mod fetch;
 mod http;
+mod listen;
 mod record;
+mod resume;
 pub(crate) mod stdio;
 
 use std::time::Duration;
