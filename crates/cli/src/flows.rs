@@ -55,6 +55,10 @@ pub const CONFORMANCE: &[(&str, &str)] = &[
     ),
     ("initialize", "initialize (2025 revisions), then tools/list"),
     (
+        "auth/*",
+        "the authorization flow after HTTP 401, then tools/list and every listed tool with the token",
+    ),
+    (
         "elicitation-sep1034-client-defaults",
         "tools/list, then every listed tool; elicitations accepted with the schema's defaults",
     ),
@@ -155,6 +159,7 @@ fn each(list: &str, limit: Option<usize>) -> Step {
 fn conformance(name: &str, context: Option<&str>) -> Option<Vec<Step>> {
     Some(match name {
         "initialize" => vec![list("tools/list")],
+        auth if auth.starts_with("auth/") => vec![list("tools/list"), each("tools/list", None)],
         "elicitation-sep1034-client-defaults" | "sse-retry" => {
             vec![list("tools/list"), each("tools/list", None)]
         }

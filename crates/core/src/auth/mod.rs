@@ -3,11 +3,13 @@
 //! challenges, audience and scope checks, its RFC 9728 metadata), a
 //! simulated authorization server ([`server`]: RFC 8414 metadata,
 //! registration, PKCE, consent, tokens, refresh), signed tokens
-//! ([`token`]), PKCE S256 ([`pkce`]). A run of the whole flow between three
+//! ([`token`]), PKCE S256 ([`pkce`]); the client's side of the flow against
+//! a real server ([`client`]). A run of the whole flow between three
 //! actors is [`crate::sim::auth_flow`]. Nothing here reads a clock or draws a random
 //! number: times are arguments, codes and tokens are derived from the
 //! set-up. Authorization applies to HTTP transports only (A-HTTP-ONLY).
 
+pub mod client;
 pub mod pkce;
 pub mod resource;
 pub mod server;
