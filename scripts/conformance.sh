@@ -23,8 +23,8 @@
 #   `COMMAND <server-url>` through the shell, with MCP_CONFORMANCE_SCENARIO,
 #   MCP_CONFORMANCE_PROTOCOL_VERSION (and, for some scenarios,
 #   MCP_CONFORMANCE_CONTEXT) in its environment. Default spec version
-#   2026-07-28; default scenarios: every client scenario of that version
-#   outside auth/ (OAuth).
+#   2026-07-28; default scenarios: every client scenario of that version,
+#   auth/ (OAuth) included.
 #
 # OUT defaults to target/conformance/<role>; it is emptied first. Per spec
 # version the suite's raw output lands in OUT/<role>-<spec>/ (one folder per
@@ -128,7 +128,7 @@ for spec in "${specs[@]}"; do
   else
     list=("${scenarios[@]}")
     if [ "${#list[@]}" -eq 0 ]; then
-      mapfile -t list < <(suite list --client --spec-version "$spec" | sed -n 's/^  - \([^ ]*\).*/\1/p' | grep -v '^auth/')
+      mapfile -t list < <(suite list --client --spec-version "$spec" | sed -n 's/^  - \([^ ]*\).*/\1/p')
     fi
     for s in "${list[@]}"; do
       printf '[conformance]   %s\n' "$s" >&2

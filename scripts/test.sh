@@ -18,7 +18,7 @@
 #   5 conformance  the official MCP conformance suite (tests/peers): its server
 #               scenarios for 2026-07-28 and 2025-11-25 against
 #               `serve --preset reference`, and its client scenarios for
-#               2026-07-28 and 2025-11-25 (outside OAuth) against
+#               2026-07-28 and 2025-11-25 (OAuth included) against
 #               `mcp-lanes client` (the
 #               binary step 4 built), gated by
 #               tests/peers/conformance-gate.mjs: a failed or warned check not
@@ -93,7 +93,7 @@ scripts/conformance.sh server --url "http://127.0.0.1:$port/mcp" \
   --start "$bin serve --transport http --port $port --preset reference" \
   --out target/conformance/server --timeout 15000 >/dev/null || true
 gate_dirs=(target/conformance/server)
-# Client scenarios (2026-07-28 and 2025-11-25, outside OAuth) against
+# Client scenarios (2026-07-28 and 2025-11-25, auth/ included) against
 # `mcp-lanes client`: the suite starts a test server per scenario and runs
 # the client on it.
 scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
