@@ -24,7 +24,9 @@
 #   MCP_CONFORMANCE_PROTOCOL_VERSION (and, for some scenarios,
 #   MCP_CONFORMANCE_CONTEXT) in its environment. Default spec version
 #   2026-07-28; default scenarios: every client scenario of that version,
-#   auth/ (OAuth) included.
+#   auth/ (OAuth) included. `--spec-version extension`: the extension
+#   scenarios (`suite list --client` marks them [extension]), run on no
+#   spec timeline.
 #
 # OUT defaults to target/conformance/<role>; it is emptied first. Per spec
 # version the suite's raw output lands in OUT/<role>-<spec>/ (one folder per
@@ -128,11 +130,18 @@ for spec in "${specs[@]}"; do
   else
     list=("${scenarios[@]}")
     if [ "${#list[@]}" -eq 0 ]; then
-      mapfile -t list < <(suite list --client --spec-version "$spec" | sed -n 's/^  - \([^ ]*\).*/\1/p')
+      if [ "$spec" = extension ]; then
+        mapfile -t list < <(suite list --client | sed -n 's/^  - \([^ ]*\) \[extension\].*/\1/p')
+      else
+        mapfile -t list < <(suite list --client --spec-version "$spec" | sed -n 's/^  - \([^ ]*\).*/\1/p')
+      fi
     fi
+    # `extension`: the extension scenarios, on no spec timeline (the suite
+    # runs them without --spec-version).
+    version=(--spec-version "$spec"); [ "$spec" != extension ] || version=()
     for s in "${list[@]}"; do
       printf '[conformance]   %s\n' "$s" >&2
-      suite client --command "$command" --scenario "$s" --spec-version "$spec" -o "$dir" "${extra[@]}" >>"$dir/suite.log" 2>&1 || true
+      suite client --command "$command" --scenario "$s" "${version[@]}" -o "$dir" "${extra[@]}" >>"$dir/suite.log" 2>&1 || true
     done
   fi
 done

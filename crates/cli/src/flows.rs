@@ -55,6 +55,10 @@ pub const CONFORMANCE: &[(&str, &str)] = &[
     ),
     ("initialize", "initialize (2025 revisions), then tools/list"),
     (
+        "sep-2640-client-no-prefetch",
+        "skills/list (the skills extension), and no skill file read: none is loaded",
+    ),
+    (
         "auth/*",
         "the authorization flow after HTTP 401, then tools/list and every listed tool with the token",
     ),
@@ -159,6 +163,7 @@ fn each(list: &str, limit: Option<usize>) -> Step {
 fn conformance(name: &str, context: Option<&str>) -> Option<Vec<Step>> {
     Some(match name {
         "initialize" => vec![list("tools/list")],
+        "sep-2640-client-no-prefetch" => vec![list("skills/list")],
         auth if auth.starts_with("auth/") => vec![list("tools/list"), each("tools/list", None)],
         "elicitation-sep1034-client-defaults" | "sse-retry" => {
             vec![list("tools/list"), each("tools/list", None)]
