@@ -100,10 +100,12 @@ scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
   --spec-version 2026-07-28 --spec-version 2025-11-25 \
   --out target/conformance/client --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client)
-# The extension scenarios the client supports (skills, SEP-2640: listing
-# without prefetching; it does not load and verify skills yet).
+# The extension scenarios the client supports: OAuth client credentials
+# with HTTP Basic, and skills (SEP-2640) listed without prefetching (it
+# does not load and verify skills yet).
 scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
-  --spec-version extension --scenario sep-2640-client-no-prefetch \
+  --spec-version extension --scenario auth/client-credentials-basic \
+  --scenario sep-2640-client-no-prefetch \
   --out target/conformance/client-extension --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client-extension)
 node tests/peers/conformance-gate.mjs "${gate_dirs[@]}" --allowed tests/peers/conformance-allowed.json

@@ -297,3 +297,29 @@ fn a_scope_step_up_asks_for_the_union_of_the_scopes_had_and_challenged() {
     assert!(url(&authorize).contains("scope=mcp%3Abasic%20mcp%3Awrite"));
     assert_eq!(auth.scope(), Some("mcp:basic mcp:write"));
 }
+
+#[test]
+fn a_client_credentials_a_server_granting_only_them_gets_no_authorization_request() {
+    let mut pre = setup();
+    pre.pre_registered = Some(Credentials {
+        client_id: "m2m".into(),
+        client_secret: Some("s".into()),
+    });
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(pre, &unauthorized);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let meta = as_meta(json!({"grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic"]}));
+    let Next::Send(call) = auth.answer(&answer(200, &[], meta)) else {
+        panic!("a token request")
+    };
+    assert_eq!(call.url, "http://as.test/token");
+    assert!(call.body.starts_with("grant_type=client_credentials"));
+    assert!(call.body.contains("resource=http%3A%2F%2Fmcp.test%2Fmcp"));
+    assert!(call
+        .headers
+        .iter()
+        .any(|(k, v)| k == "Authorization" && v.starts_with("Basic ")));
+    let token = auth.answer(&answer(200, &[], json!({"access_token": "T"})));
+    assert_eq!(token, Next::Authorized("T".into()));
+}

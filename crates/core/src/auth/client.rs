@@ -347,6 +347,7 @@ impl Authorizer {
                 ),
             },
             Phase::Register => self.register(),
+            Phase::Authorize if self.machine_grant() => Next::Send(self.client_credentials()),
             Phase::Authorize => Next::Send(self.authorization_request()),
             Phase::Token | Phase::Done => Next::Refused,
         }
@@ -610,6 +611,42 @@ impl Authorizer {
         call
     }
 
+    /// Whether the server grants tokens to clients alone: no
+    /// `authorization_code` among its grant types, `client_credentials`
+    /// there, and a client with a secret (A-CLIENT-CREDENTIALS).
+    fn machine_grant(&self) -> bool {
+        let grants = strings(&self.meta, "grant_types_supported");
+        let has_secret = self
+            .client
+            .as_ref()
+            .is_some_and(|c| c.client_secret.is_some());
+        has_secret
+            && !grants.is_empty()
+            && !grants.iter().any(|g| g == "authorization_code")
+            && grants.iter().any(|g| g == "client_credentials")
+    }
+
+    /// The token request of the client credentials grant: no user, no
+    /// code; the client authenticates itself.
+    fn client_credentials(&mut self) -> Call {
+        let challenged = self.challenge.as_ref().and_then(|c| c.param("scope"));
+        self.scope = select_scope(challenged, &self.scopes_supported);
+        self.decide(
+            &[rules::A_CLIENT_CREDENTIALS, rules::A_RESOURCE],
+            crate::note!(
+                "auth.client.client_credentials",
+                "The authorization server grants only client credentials: no user is asked, the client authenticates itself at the token endpoint for resource {resource}.",
+                resource = self.resource
+            ),
+        );
+        self.phase = Phase::Token;
+        let mut call = self.token_call(&[("grant_type", "client_credentials")]);
+        if let Some(scope) = &self.scope {
+            call.body.push_str(&format!("&scope={}", encode(scope)));
+        }
+        call
+    }
+
     fn on_authorization(&mut self, answer: &Result<Answer, String>) -> Next {
         let location = answer.as_ref().ok().and_then(|a| {
             a.headers
@@ -663,6 +700,19 @@ impl Authorizer {
     }
 
     fn token_request(&mut self, code: &str) -> Call {
+        let redirect = self.setup.redirect_uri.clone();
+        let verifier = self.setup.verifier.clone();
+        self.token_call(&[
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", redirect.as_str()),
+            ("code_verifier", verifier.as_str()),
+        ])
+    }
+
+    /// A token request with `grant` and the resource, authenticated the
+    /// way the server supports (A-CLIENT-AUTH).
+    fn token_call(&mut self, grant: &[(&str, &str)]) -> Call {
         let client = self.client.clone().unwrap_or(Credentials {
             client_id: String::new(),
             client_secret: None,
@@ -680,13 +730,8 @@ impl Authorizer {
                 method = method
             ),
         );
-        let mut pairs = vec![
-            ("grant_type", "authorization_code"),
-            ("code", code),
-            ("redirect_uri", self.setup.redirect_uri.as_str()),
-            ("code_verifier", self.setup.verifier.as_str()),
-            ("resource", self.resource.as_str()),
-        ];
+        let mut pairs = grant.to_vec();
+        pairs.push(("resource", self.resource.as_str()));
         let mut headers = vec![
             (
                 "Content-Type".to_string(),
