@@ -9,6 +9,13 @@
 
 use serde_json::{Map, Value};
 
+mod choose;
+mod wire;
+
+pub use choose::{auth_method, resource_matches, select_scope, step_up_scope};
+use wire::{document, form, get, strings, text};
+pub use wire::{encode, query};
+
 use super::pkce;
 use crate::check::protection::challenge::{self, Challenge};
 use crate::check::protection::Answer;
@@ -103,166 +110,6 @@ pub struct Authorizer {
     scope: Option<String>,
     /// The decisions so far, in order.
     pub decisions: Vec<Decision>,
-}
-
-/// `application/x-www-form-urlencoded` (and query) encoding of one value.
-pub fn encode(value: &str) -> String {
-    let mut out = String::new();
-    for b in value.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-fn decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-                match u8::from_str_radix(hex, 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The query parameters of a URL, decoded.
-pub fn query(url: &str) -> Vec<(String, String)> {
-    let Some((_, q)) = url.split_once('?') else {
-        return Vec::new();
-    };
-    let q = q.split('#').next().unwrap_or_default();
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect()
-}
-
-fn form(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-fn get(url: &str) -> Call {
-    Call {
-        method: "GET".into(),
-        url: url.into(),
-        headers: vec![("Accept".into(), "application/json".into())],
-        body: String::new(),
-    }
-}
-
-fn document(answer: &Result<Answer, String>) -> Option<Map<String, Value>> {
-    let answer = answer.as_ref().ok()?;
-    if !(200..300).contains(&answer.status) {
-        return None;
-    }
-    match serde_json::from_str::<Value>(&answer.body).ok()? {
-        Value::Object(map) => Some(map),
-        _ => None,
-    }
-}
-
-fn text<'a>(doc: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    doc.get(key).and_then(Value::as_str)
-}
-
-fn strings(doc: &Map<String, Value>, key: &str) -> Vec<String> {
-    doc.get(key)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Whether protected resource metadata naming `resource` may be used for
-/// `endpoint`: the same URL, or one of its parents on the same origin
-/// (A-PRM).
-pub fn resource_matches(resource: &str, endpoint: &str) -> bool {
-    let (Some((ro, rp)), Some((eo, ep))) = (
-        challenge::origin_and_path(resource),
-        challenge::origin_and_path(endpoint),
-    ) else {
-        return false;
-    };
-    ro.eq_ignore_ascii_case(eo) && (rp == ep || ep.starts_with(&format!("{rp}/")))
-}
-
-/// The token endpoint authentication method to use: the registration's
-/// own when the server supports it, else `client_secret_basic`, then
-/// `client_secret_post` for a client with a secret, else `none`
-/// (A-CLIENT-AUTH).
-pub fn auth_method(supported: &[String], registered: Option<&str>, has_secret: bool) -> String {
-    // RFC 8414: absent means client_secret_basic.
-    let supported: Vec<&str> = if supported.is_empty() {
-        vec!["client_secret_basic"]
-    } else {
-        supported.iter().map(String::as_str).collect()
-    };
-    if let Some(r) = registered.filter(|r| supported.contains(r)) {
-        return r.to_string();
-    }
-    let choices: &[&str] = if has_secret {
-        &["client_secret_basic", "client_secret_post", "none"]
-    } else {
-        &["none"]
-    };
-    choices
-        .iter()
-        .find(|c| supported.contains(c))
-        .map_or_else(|| "none".to_string(), |c| c.to_string())
-}
-
-/// The scope to ask for: the challenge's `scope`, else the resource's
-/// `scopes_supported`, else none (A-SCOPE-SELECT).
-pub fn select_scope(challenged: Option<&str>, supported: &[String]) -> Option<String> {
-    match challenged.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(s) => Some(s.to_string()),
-        None if !supported.is_empty() => Some(supported.join(" ")),
-        None => None,
-    }
-}
-
-/// The scope of a step-up: the scopes asked before, then each challenged
-/// one not among them (A-SCOPE-STEP-UP).
-pub fn step_up_scope(granted: &[String], challenged: Option<&str>) -> Option<String> {
-    let mut all: Vec<String> = granted.to_vec();
-    for s in challenged
-        .unwrap_or_default()
-        .split(' ')
-        .filter(|s| !s.is_empty())
-    {
-        if !all.iter().any(|g| g == s) {
-            all.push(s.to_string());
-        }
-    }
-    (!all.is_empty()).then(|| all.join(" "))
 }
 
 impl Authorizer {
