@@ -1,8 +1,11 @@
 """What `mcp-lanes tap` adds to a conversation (BENCHMARKS.md, "Tap's
 overhead"): round trips of N requests one after another, straight to the
-reference server and through tap, over stdio and over HTTP. Prints one JSON
-line per transport: p50 and p99 of a round trip each way, what tap adds, and
-requests per second. Standard library only.
+reference server and through tap, over stdio and over HTTP, the two in
+turn (one direct, one through tap) so that both meet the machine in the
+same state. Prints one JSON line per transport: p50 and p99 of a round
+trip each way, what tap adds, requests per second one at a time, and over
+stdio the messages per second of N pings written at once. Standard library
+only.
 
     python3 bench/tap_overhead.py BIN [N]
 
@@ -30,30 +33,61 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
 
 
-def stdio_round_trips(command, n):
-    """Per-request round trips (ms) of n pings after a legacy handshake."""
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, bufsize=0)
+class Stdio:
+    """A server over stdio (the command), after a legacy handshake."""
 
-    def call(message):
-        proc.stdin.write((json.dumps(message) + "\n").encode())
-        proc.stdin.flush()
+    def __init__(self, command):
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self.call(INIT)
+        self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self.next_id = 1
+
+    def call(self, message):
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+        self.proc.stdin.flush()
         while True:
-            line = proc.stdout.readline()
+            line = self.proc.stdout.readline()
             if not line:
                 raise SystemExit("the server ended")
             if json.loads(line).get("id") == message["id"]:
                 return
 
-    call(INIT)
-    proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-    times = []
-    for i in range(1, n + 1):
+    def ping(self):
+        """One ping's round trip (ms)."""
+        self.next_id += 1
         start = time.perf_counter()
-        call({"jsonrpc": "2.0", "id": i, "method": "ping"})
-        times.append((time.perf_counter() - start) * 1000)
-    proc.stdin.close()
-    proc.wait(timeout=10)
+        self.call({"jsonrpc": "2.0", "id": self.next_id, "method": "ping"})
+        return (time.perf_counter() - start) * 1000
+
+    def pipelined(self, n):
+        """Messages per second: n pings written at once (on a thread), the
+        time until the last answer has come."""
+        first = self.next_id + 1
+        self.next_id += n
+        lines = b"".join(
+            b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % i for i in range(first, first + n))
+        start = time.perf_counter()
+        writer = threading.Thread(target=self.proc.stdin.write, args=(lines,))
+        writer.start()
+        for _ in range(n):
+            if not self.proc.stdout.readline():
+                raise SystemExit("the server ended")
+        writer.join()
+        return round(n / (time.perf_counter() - start))
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def interleaved(direct, tapped, n):
+    """n round trips (ms) each, one direct then one through tap, in turn:
+    both see the machine as it is at that moment."""
+    times = ([], [])
+    for _ in range(n):
+        times[0].append(direct())
+        times[1].append(tapped())
     return times
 
 
@@ -69,24 +103,25 @@ def wait_line(proc, needle):
             return line
 
 
-def http_round_trips(port, n):
-    """Per-request round trips (ms) of n server/discover POSTs on one
-    keep-alive connection."""
-    conn = http.client.HTTPConnection("127.0.0.1", port)
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
+class Http:
+    """One keep-alive connection to a Streamable HTTP endpoint."""
+
+    BODY = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                   "io.modelcontextprotocol/clientCapabilities": {}}}})
-    times = []
-    for _ in range(n):
+
+    def __init__(self, port):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+
+    def discover(self):
+        """One server/discover POST's round trip (ms)."""
         start = time.perf_counter()
-        conn.request("POST", "/mcp", body, DISCOVER_HEADERS)
-        reply = conn.getresponse()
+        self.conn.request("POST", "/mcp", self.BODY, DISCOVER_HEADERS)
+        reply = self.conn.getresponse()
         reply.read()
         if reply.status != 200:
             raise SystemExit(f"HTTP {reply.status}")
-        times.append((time.perf_counter() - start) * 1000)
-    conn.close()
-    return times
+        return (time.perf_counter() - start) * 1000
 
 
 def summary(transport, direct, tapped):
@@ -106,9 +141,17 @@ def main():
     binary = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     serve = [binary, "serve", "--preset", "reference"]
-    direct = stdio_round_trips(serve, n)
-    tapped = stdio_round_trips([binary, "tap", "--log", "/dev/null", "--"] + serve, n)
-    print(json.dumps(summary("stdio", direct, tapped)))
+    direct = Stdio(serve)
+    tapped = Stdio([binary, "tap", "--log", "/dev/null", "--"] + serve)
+    for _ in range(50):  # warm both up
+        direct.ping()
+        tapped.ping()
+    row = summary("stdio", *interleaved(direct.ping, tapped.ping, n))
+    row["direct_pipelined_msgs_per_s"] = direct.pipelined(n)
+    row["tap_pipelined_msgs_per_s"] = tapped.pipelined(n)
+    direct.close()
+    tapped.close()
+    print(json.dumps(row))
     server = subprocess.Popen([binary, "serve", "--transport", "http", "--port", "0",
                                "--preset", "reference"], stderr=subprocess.PIPE)
     try:
@@ -119,12 +162,14 @@ def main():
         try:
             line = wait_line(tap, "http://127.0.0.1:")
             port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-            direct = http_round_trips(upstream, n)
-            tapped = http_round_trips(port, n)
-            print(json.dumps(summary("http", direct, tapped)))
+            direct, tapped = Http(upstream), Http(port)
+            for _ in range(50):
+                direct.discover()
+                tapped.discover()
+            print(json.dumps(summary("http", *interleaved(direct.discover, tapped.discover, n))))
         finally:
             tap.terminate()
-            tap.wait(timeout=10)
+            tap.wait(timeout=60)  # its last grade reads the whole conversation
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -9,6 +9,9 @@
 #   scripts/conformance.sh client --command "COMMAND"
 #                          [--spec-version V]... [--scenario S]...
 #                          [--out DIR] [--timeout MS]
+#   scripts/conformance.sh authorization --url ISSUER [--resource URI]
+#                          [--spec-version V]... [--start "COMMAND"]
+#                          [--out DIR] [--timeout MS]
 #   scripts/conformance.sh report DIR     re-collect DIR (results.json/.md)
 #   scripts/conformance.sh suite ARGS...  the suite's own CLI, e.g.
 #                          `suite list --server --spec-version 2026-07-28`
@@ -28,6 +31,13 @@
 #   scenarios (`suite list --client` marks them [extension]), run on no
 #   spec timeline.
 #
+# authorization: every authorization-server scenario against the
+#   authorization server ISSUER (e.g. `serve --auth`'s origin), through
+#   tests/peers/conformance-authorization.mjs: it registers a client
+#   dynamically for the suite's callback and opens the authorization URL
+#   as a browser would, for a server that consents at once. Default spec
+#   version 2026-07-28. --start as for server (the port of ISSUER).
+#
 # OUT defaults to target/conformance/<role>; it is emptied first. Per spec
 # version the suite's raw output lands in OUT/<role>-<spec>/ (one folder per
 # scenario with checks.json; suite.log holds the console output).
@@ -43,7 +53,7 @@ root="$MCP_LANES_ROOT"
 peers="$root/tests/peers"
 suite_js="$peers/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
-usage() { sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,42p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { printf '[conformance] %s\n' "$*" >&2; exit 2; }
 
 [ -f "$suite_js" ] || die "the suite is not installed: run scripts/setup.sh (or scripts/setup.sh peers)"
@@ -55,14 +65,17 @@ case "$role" in
   suite) suite "$@"; exit ;;
   report) [ "$#" -eq 1 ] || usage; node "$peers/conformance-report.mjs" "$1"; exit ;;
   server|client) ;;
+  authorization) ;;
   *) usage ;;
 esac
 
 url="" command="" start="" out="" timeout=""
+resource=""
 specs=() scenarios=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --url) url="${2:?}"; shift 2 ;;
+    --resource) resource="${2:?}"; shift 2 ;;
     --command) command="${2:?}"; shift 2 ;;
     --start) start="${2:?}"; shift 2 ;;
     --spec-version) specs+=("${2:?}"); shift 2 ;;
@@ -76,6 +89,10 @@ done
 if [ "$role" = server ]; then
   [ -n "$url" ] || die "server needs --url http://HOST:PORT/mcp"
   [ "${#specs[@]}" -gt 0 ] || specs=(2026-07-28 2025-11-25)
+  target="$url"
+elif [ "$role" = authorization ]; then
+  [ -n "$url" ] || die "authorization needs --url http://HOST:PORT (the issuer)"
+  [ "${#specs[@]}" -gt 0 ] || specs=(2026-07-28)
   target="$url"
 else
   [ -n "$command" ] || die "client needs --command \"COMMAND\""
@@ -127,6 +144,10 @@ for spec in "${specs[@]}"; do
         suite server --url "$url" --scenario "$s" --spec-version "$spec" -o "$dir" "${extra[@]}" >>"$dir/suite.log" 2>&1 || true
       done
     fi
+  elif [ "$role" = authorization ]; then
+    auth_args=(--url "$url" --spec-version "$spec" --out "$dir"); [ -z "$resource" ] || auth_args+=(--resource "$resource")
+    [ -z "$timeout" ] || auth_args+=(--timeout "$timeout")
+    node "$peers/conformance-authorization.mjs" "${auth_args[@]}" >"$dir/runner.log" 2>&1 || true
   else
     list=("${scenarios[@]}")
     if [ "${#list[@]}" -eq 0 ]; then

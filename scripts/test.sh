@@ -19,8 +19,9 @@
 #               scenarios for 2026-07-28 and 2025-11-25 against
 #               `serve --preset reference`, and its client scenarios for
 #               2026-07-28 and 2025-11-25 (OAuth included) against
-#               `mcp-lanes client` (the
-#               binary step 4 built), gated by
+#               `mcp-lanes client` (the binary step 4 built), its
+#               authorization-server scenarios against
+#               `serve --preset reference --auth`, gated by
 #               tests/peers/conformance-gate.mjs: a failed or warned check not
 #               listed in tests/peers/conformance-allowed.json (with the reason
 #               the spec allows) fails the run; results in target/conformance/
@@ -108,6 +109,12 @@ scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
   --scenario sep-2640-client-no-prefetch \
   --out target/conformance/client-extension --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client-extension)
+# Authorization-server scenarios against `serve --auth`'s lab server.
+auth_port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+scripts/conformance.sh authorization --url "http://127.0.0.1:$auth_port" --resource "http://127.0.0.1:$auth_port/mcp" \
+  --start "$bin serve --transport http --port $auth_port --preset reference --auth" \
+  --out target/conformance/authorization --timeout 15000 >/dev/null || true
+gate_dirs+=(target/conformance/authorization)
 node tests/peers/conformance-gate.mjs "${gate_dirs[@]}" --allowed tests/peers/conformance-allowed.json
 section_done
 

@@ -406,6 +406,10 @@ pub fn label_text(english: &str) -> String {
 /// A lane header's peer label ("name version (era)", as the core writes
 /// it) with the era's name in the installed language.
 pub fn peer_label(text: &str) -> String {
+    // A client's principal follows its name and era: `name 1.0 (era) · alice`.
+    if let Some((peer, principal)) = text.rsplit_once(" · ") {
+        return format!("{} · {principal}", peer_label(peer));
+    }
     let era = text
         .rsplit_once(" (")
         .and_then(|(head, era)| Some((head, era.strip_suffix(')')?)));
@@ -591,6 +595,11 @@ mod tests {
         assert_eq!(
             peer_label("plain-script 1.0.0 (modern-only)"),
             "plain-script 1.0.0 (仅现代)"
+        );
+        // A client's principal stays as written, after the translated era.
+        assert_eq!(
+            peer_label("plain-script 1.0.0 (modern-only) \u{b7} alice"),
+            "plain-script 1.0.0 (仅现代) \u{b7} alice"
         );
         install("en", "{}", None);
         assert_eq!(self::note(&note), "Session s-1 ends.");

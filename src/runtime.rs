@@ -33,6 +33,7 @@ use crate::view::{self, Copied, Ui};
 
 mod listen;
 pub mod morph;
+mod parts;
 mod step;
 
 use morph::morph;
@@ -79,6 +80,8 @@ struct Inner {
     /// The page is being printed: the whole run is drawn after the lanes,
     /// every field explained (`view::figure::print_run`).
     printing: Cell<bool>,
+    /// What a step's part-by-part patch drew last (`parts`).
+    parts: RefCell<parts::Cache>,
 }
 
 impl Page {
@@ -122,6 +125,7 @@ impl Page {
             link_pending: Cell::new(false),
             link_frame: RefCell::default(),
             printing: Cell::new(false),
+            parts: RefCell::default(),
             lang: crate::i18n::lang(),
             config,
         });

@@ -70,9 +70,12 @@ export function morph(root, html) {
   template.innerHTML = html;
   patchChildren(root, template.content);
 }
-export function morph_region(el, html) {
+export function morph_region(el, html, mark) {
   // Drawn from this very markup last time: nothing to do.
-  if (el.mcpLanesHtml === html) return;
+  if (el.mcpLanesHtml === html) {
+    el.mcpLanesMark = mark;
+    return;
+  }
   const template = document.createElement('template');
   template.innerHTML = html;
   const next = template.content.firstElementChild;
@@ -80,59 +83,73 @@ export function morph_region(el, html) {
   else if (same(el, next)) {
     update(el, next);
     el.mcpLanesHtml = html;
+    el.mcpLanesMark = mark;
   } else el.replaceWith(next);
+}
+// Whether `el` is as the morph_region call that `mark` names left it.
+export function region_known(el, mark) {
+  return el.mcpLanesHtml !== undefined && el.mcpLanesMark === mark;
 }
 
 const svgTemplate = document.createElement('template');
-export function patch_parts(el, text, ends) {
-  // `text` cut at `ends` (UTF-16 offsets): the markup of each child.
-  const parts = new Array(ends.length);
-  let from = 0;
-  ends.forEach((to, i) => {
-    parts[i] = text.slice(from, to);
-    from = to;
-  });
-  // `parts`: the markup of each child element of `el`, as drawn now. A
-  // child whose markup is as last time stays as it is; the others are
-  // parsed (together) and patched into a live child of the same key, or
-  // put in. Until `el` was drawn this way once, the whole is patched.
-  const known = el.mcpLanesParts;
+// Parses children's markup (the children of an element in `el`'s namespace).
+function parseChildren(el, html) {
+  const wrap = el.namespaceURI === 'http://www.w3.org/2000/svg' ? 'svg' : 'div';
+  svgTemplate.innerHTML = `<${wrap}>${html}</${wrap}>`;
+  return svgTemplate.content.firstChild;
+}
+// `el`'s children as the last patch_parts or patch_plan left them: the
+// count it left, or -1 when something else has patched them since.
+const knownCount = (el) => {
+  const live = el.childElementCount;
+  return el.mcpLanesParts === live && live === el.childNodes.length ? live : -1;
+};
+
+export function patch_parts(el, text, count) {
+  // The whole: every child's markup (`count` children), patched into the
+  // live children.
+  patchChildren(el, parseChildren(el, text));
+  el.mcpLanesParts = count;
+}
+
+export function parts_known(el, count) {
+  return knownCount(el) === count;
+}
+
+export function patch_plan(el, keep, text) {
+  // `keep[j]`: the index of the live child that child j is (its markup as
+  // last drawn), or -1: child j is new, its markup the next element of
+  // `text`. It is parsed and patched into a spare live child of
+  // the same key, or put in. False: the live children are not as the last
+  // patch left them (the caller patches the whole).
+  const count = knownCount(el);
+  if (count < 0) return false;
   const live = Array.from(el.children);
-  if (!known || known.length !== live.length || live.length !== el.childNodes.length) {
-    const wrap = el.namespaceURI === 'http://www.w3.org/2000/svg' ? 'svg' : 'div';
-    svgTemplate.innerHTML = `<${wrap}>${parts.join('')}</${wrap}>`;
-    patchChildren(el, svgTemplate.content.firstChild);
-    el.mcpLanesParts = parts;
-    return;
-  }
-  const at = new Map();
-  known.forEach((text, i) => {
-    const list = at.get(text);
-    if (list) list.push(i);
-    else at.set(text, [i]);
-  });
-  const nodes = new Array(parts.length);
+  const nodes = new Array(keep.length);
   const fresh = [];
-  parts.forEach((text, j) => {
-    const list = at.get(text);
-    if (list && list.length) nodes[j] = live[list.shift()];
+  for (let j = 0; j < keep.length; j++) {
+    const i = keep[j];
+    if (i >= count) return false;
+    if (i >= 0) nodes[j] = live[i];
     else fresh.push(j);
-  });
+  }
   if (fresh.length) {
-    const wrap = el.namespaceURI === 'http://www.w3.org/2000/svg' ? 'svg' : 'div';
-    svgTemplate.innerHTML = `<${wrap}>${fresh.map((j) => parts[j]).join('')}</${wrap}>`;
-    const parsed = Array.from(svgTemplate.content.firstChild.children);
+    const parsed = Array.from(parseChildren(el, text).children);
+    if (parsed.length !== fresh.length) return false;
     const kept = new Set(nodes.filter(Boolean));
     const spare = new Map();
     for (const n of live) {
       const k = keyOf(n);
       if (!kept.has(n) && k !== null && !spare.has(k)) spare.set(k, n);
     }
+    const focused = el.getRootNode().activeElement;
     fresh.forEach((j, i) => {
       const next = parsed[i];
       const old = spare.get(keyOf(next));
-      if (old && same(old, next)) {
-        // Patched in place: focus and the like stay.
+      // Patched in place when it holds focus (focus stays) or is an
+      // envelope (its animation goes on); else the new one replaces it,
+      // which costs less than comparing the two.
+      if (old && same(old, next) && (old.hasAttribute('data-key') || (focused && old.contains(focused)))) {
         spare.delete(keyOf(next));
         update(old, next);
         nodes[j] = old;
@@ -149,5 +166,6 @@ export function patch_parts(el, text, ends) {
     if (n === here) here = here.nextElementSibling;
     else el.insertBefore(n, here);
   }
-  el.mcpLanesParts = parts;
+  el.mcpLanesParts = nodes.length;
+  return true;
 }

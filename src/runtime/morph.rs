@@ -16,10 +16,11 @@
 //! current value follows the markup's, except one marked `data-keep` (the
 //! picker's search keeps what the reader typed).
 //!
-//! On a step, a lane's diagram is patched part by part (`patch_parts`):
-//! each child's markup is compared as text with what was drawn last, and
-//! only the children that differ are parsed (the playhead, new events,
-//! the envelopes), most of the diagram being as it was.
+//! On a step, a lane's diagram is patched part by part (`parts.rs`): each
+//! child's markup is compared as text with what was drawn last, on the
+//! Rust side, and only the children that differ cross to JavaScript and
+//! are parsed (the playhead, new events, the envelopes), most of the
+//! diagram being as it was.
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -30,10 +31,21 @@ extern "C" {
     pub fn morph(root: &Element, html: &str);
     /// Makes `el` itself match the one element of `html` (a region of the
     /// page: the player, the narration, a lane's status); nothing to do
-    /// when `el` was drawn from the same markup last time.
-    pub fn morph_region(el: &Element, html: &str);
-    /// Makes `el`'s children match `text` cut at `ends` (UTF-16 offsets:
-    /// each child element's markup), parsing only the children whose
-    /// markup differs from the last call's (a lane's diagram on a step).
-    pub fn patch_parts(el: &Element, text: &str, ends: Vec<u32>);
+    /// when `el` was drawn from the same markup last time. `mark` names
+    /// the call (see `region_known`).
+    pub fn morph_region(el: &Element, html: &str, mark: u32);
+    /// Whether `el` is still as the `morph_region` call marked `mark` left
+    /// it (nothing has patched it since).
+    pub fn region_known(el: &Element, mark: u32) -> bool;
+    /// Makes `el`'s children match `text` (the markup of its `count`
+    /// children, end to end) and marks them as patched part by part.
+    pub fn patch_parts(el: &Element, text: &str, count: u32);
+    /// Whether `el`'s `count` children are as the last `patch_parts` or
+    /// `patch_plan` left them.
+    pub fn parts_known(el: &Element, count: u32) -> bool;
+    /// Makes `el`'s children match a plan: for each child the index of
+    /// the live child it is (its markup unchanged since the last patch), or
+    /// -1 for the next of the new children's markup in `text`. False when
+    /// the live children are not as the last patch left them.
+    pub fn patch_plan(el: &Element, keep: Vec<i32>, text: &str) -> bool;
 }

@@ -2,9 +2,7 @@
 //! player, the narration, each lane's status, diagram and end), patched
 //! region by region instead of drawing the whole page.
 
-use web_sys::Element;
-
-use super::morph::{morph_region, patch_parts};
+use super::parts::{self, Part, Region};
 use super::{find, Inner};
 use crate::view;
 
@@ -18,6 +16,7 @@ pub(super) fn render_step(inner: &Inner) -> bool {
     }
     crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
+    let mut cache = inner.parts.borrow_mut();
     let lanes = crate::browser::elements(&inner.root, ".lanes > article");
     let (Some(player), Some(narration)) = (
         find(inner, "[data-testid='player']"),
@@ -28,10 +27,15 @@ pub(super) fn render_step(inner: &Inner) -> bool {
     if lanes.len() != state.lanes.len() {
         return false;
     }
-    morph_region(&player, &view::player::player(&state).into_string());
-    morph_region(
+    cache.region(
+        &player,
+        Region::Player,
+        view::player::player(&state).into_string(),
+    );
+    cache.region(
         &narration,
-        &view::narration::narration(&state).into_string(),
+        Region::Narration,
+        view::narration::narration(&state).into_string(),
     );
     for (i, article) in lanes.iter().enumerate() {
         let (Some(parts), Ok(Some(status)), Ok(Some(svg))) = (
@@ -41,7 +45,7 @@ pub(super) fn render_step(inner: &Inner) -> bool {
         ) else {
             return false;
         };
-        morph_region(&status, &parts.status.into_string());
+        cache.region(&status, Region::Status(i), parts.status.into_string());
         let drawn = parts.diagram.into_string();
         match view::children(&drawn) {
             Some(mut children) => {
@@ -55,13 +59,21 @@ pub(super) fn render_step(inner: &Inner) -> bool {
                 if let (Some(i), Some(empty)) = (labels, &empty) {
                     children[i] = empty;
                 }
-                patch_children(&svg, &children);
+                parts::patch(
+                    &svg,
+                    &children,
+                    cache.parts.entry((i, Part::Diagram)).or_default(),
+                );
                 let live = svg.query_selector(":scope > g.labels").ok().flatten();
                 if let (Some(live), Some(kids)) = (live, group.and_then(view::children)) {
-                    patch_children(&live, &kids);
+                    parts::patch(
+                        &live,
+                        &kids,
+                        cache.parts.entry((i, Part::Labels)).or_default(),
+                    );
                 }
             }
-            None => morph_region(&svg, &drawn),
+            None => cache.region(&svg, Region::Diagram(i), drawn.clone()),
         }
         let end = parts.end.into_string();
         match (
@@ -71,7 +83,7 @@ pub(super) fn render_step(inner: &Inner) -> bool {
                 .flatten(),
             end.is_empty(),
         ) {
-            (Some(footer), false) => morph_region(&footer, &end),
+            (Some(footer), false) => cache.region(&footer, Region::End(i), end),
             (Some(footer), true) => footer.remove(),
             (None, false) => {
                 let _ = article.insert_adjacent_html("beforeend", &end);
@@ -80,18 +92,4 @@ pub(super) fn render_step(inner: &Inner) -> bool {
         }
     }
     true
-}
-
-/// Patches `el`'s children to `children` (each child element's markup):
-/// one string to JS, and where each child ends in it.
-fn patch_children(el: &Element, children: &[&str]) {
-    let mut at = 0u32;
-    let ends = children
-        .iter()
-        .map(|c| {
-            at += c.encode_utf16().count() as u32;
-            at
-        })
-        .collect();
-    patch_parts(el, &children.concat(), ends);
 }

@@ -42,6 +42,7 @@ pub mod inspector;
 pub mod lane;
 pub mod narration;
 pub mod page;
+pub mod parts;
 pub mod picker;
 pub mod player;
 

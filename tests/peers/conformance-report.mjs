@@ -6,7 +6,8 @@
 //
 // OUT_DIR is what scripts/conformance.sh fills: OUT_DIR/<role>-<spec>/ holds
 // the suite's own result folders (one per scenario, each with checks.json;
-// server ones are named server-<scenario>-<timestamp>, client ones
+// server ones are named server-<scenario>-<timestamp>, authorization ones
+// authorization-server-<scenario>-<timestamp>, client ones
 // <scenario>-<timestamp>, auth/... nested) and run.json ({role, spec_version,
 // target}). Writes OUT_DIR/results.json and OUT_DIR/results.md, prints the
 // Markdown, and exits 1 if any check failed (0 otherwise).
@@ -60,6 +61,7 @@ function scenarioResults(dir, role) {
     let name = path.relative(dir, path.dirname(file)).split(path.sep).join('/');
     name = name.replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, '');
     if (role === 'server') name = name.replace(/^server-/, '');
+    if (role === 'authorization') name = name.replace(/^authorization-server-/, '');
     let checks;
     try {
       checks = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -78,7 +80,7 @@ for (const entry of fs.readdirSync(out, { withFileTypes: true })) {
   const runFile = path.join(out, entry.name, 'run.json');
   if (!entry.isDirectory() || !fs.existsSync(runFile)) continue;
   const run = JSON.parse(fs.readFileSync(runFile, 'utf8'));
-  const sets = requirementSets(run.spec_version)[run.role];
+  const sets = requirementSets(run.spec_version)[run.role] ?? new Map();
   const scenarios = scenarioResults(path.join(out, entry.name), run.role)
     .map(({ name, dir, checks }) => ({
       scenario: name,

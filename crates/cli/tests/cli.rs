@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 29] = [
+const SCENARIOS: [&str; 30] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -35,6 +35,7 @@ const SCENARIOS: [&str; 29] = [
     "auth-audience",
     "auth-wrong-issuer",
     "auth-no-resource-metadata",
+    "identities",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{modern, post, Proc};
+use common::{modern, post, post_legacy, Incoming, Proc};
 use serde_json::{json, Value};
 
 fn scripted_file() -> String {
@@ -100,4 +100,88 @@ fn serve_file_plays_the_scripted_reply_over_http() {
     assert_eq!(body["result"]["content"][0]["text"], "14", "{body}");
     let second = post(port, "2026-07-28", &call(2), &[]).json();
     assert_eq!(second["result"]["resultType"], "complete", "{second}");
+}
+
+#[test]
+fn serve_file_sends_a_scripted_notification_on_a_sessions_stream_over_http() {
+    const V: &str = "2025-06-18";
+    let file = json!({
+        "format": "mcp-lanes-scenario/1",
+        "id": "scripted-http",
+        "servers": [{"id": "srv", "era": "legacy", "legacyVersions": [V],
+                     "tools": [{"name": "stock", "result": "14 in stock."}]}],
+        "setups": [{
+            "client": "plain", "server": "srv", "transport": "http",
+            "steps": [{"do": "call", "tool": "stock"}],
+            "serverEvents": [
+                {"atMs": 1000, "event": "notify",
+                 "message": {"jsonrpc": "2.0", "method": "notifications/message",
+                             "params": {"level": "info", "data": "timed"}}}
+            ]
+        }]
+    });
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-scripted-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("scripted.json");
+    std::fs::write(&path, file.to_string()).expect("write the file");
+    let path = path.display().to_string();
+    let mut proc = Proc::spawn(&[
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--file",
+        &path,
+        "--server",
+        "srv",
+    ]);
+    let line = proc.stderr_line("listening on http://127.0.0.1:");
+    let port: u16 = line
+        .rsplit("http://127.0.0.1:")
+        .next()
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": V, "capabilities": {},
+        "clientInfo": {"name": "test-host", "version": "1.0"}}});
+    let reply = post_legacy(port, &init, &[]);
+    assert_eq!(reply.status, 200);
+    let session = reply
+        .header("Mcp-Session-Id")
+        .expect("a session id")
+        .to_string();
+    let headers = [
+        ("MCP-Protocol-Version", V),
+        ("Mcp-Session-Id", session.as_str()),
+    ];
+    let done = post_legacy(
+        port,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        &headers,
+    );
+    assert_eq!(done.status, 202);
+    // The session's standalone stream.
+    let get = format!(
+        "GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: {V}\r\nMcp-Session-Id: {session}\r\n\r\n"
+    );
+    let mut stream = Incoming::open(port, &get);
+    assert!(stream.head.starts_with("HTTP/1.1 200"), "{}", stream.head);
+    // Once its time has come, the next request plays it: on the stream.
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let ping = post_legacy(
+        port,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+        &headers,
+    );
+    assert_eq!(ping.status, 200);
+    let event = stream.chunk().expect("an event on the standalone stream");
+    let data = event
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or_else(|| panic!("no data in {event:?}"));
+    let message: Value = serde_json::from_str(data).expect("JSON");
+    assert_eq!(message["method"], "notifications/message", "{message}");
+    assert_eq!(message["params"]["data"], "timed");
 }

@@ -111,8 +111,12 @@ fn tap_live_sends_each_message_as_it_passes_and_the_end() {
     // Another page, or a name that is not loopback: 403.
     let mut other = Watcher::open(port, "http://evil.example");
     assert!(other.next().0.starts_with("status 403"));
-    // The client leaves, the server exits: the page gets the end.
+    // The client leaves (the page is told), the server exits: the page
+    // gets the end.
     tap.close_stdin();
+    let (closed, data) = page.next();
+    assert_eq!(closed, "closed");
+    assert!(data.contains("\"closed_stdin\""), "{data}");
     let (end, _) = page.next();
     assert_eq!(end, "end");
     assert!(tap.wait_exit().success());

@@ -48,3 +48,13 @@ fn rpc_id_each_http_session_of_a_transcript_is_a_lane_of_its_own() {
     assert_eq!(imported.lanes.len(), 1);
     assert_eq!(imported.lanes[0].label, "one.json");
 }
+
+#[test]
+fn a_long_session_id_is_shortened_in_its_lanes_title() {
+    let mut entries = session("d945d610f905bbbfaa4e28661d27065f", 0);
+    entries.extend(session("bbb", 10));
+    let text = Value::Array(entries).to_string();
+    let imported = import::read("tap.json", &text).expect("a transcript");
+    assert_eq!(imported.lanes[0].label, "tap.json · d945d610…");
+    assert_eq!(imported.lanes[1].label, "tap.json · bbb");
+}

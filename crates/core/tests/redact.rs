@@ -9,7 +9,8 @@ use mcp_lanes_core::transport::TransportKind;
 
 #[test]
 fn a_run_without_secrets_is_unchanged() {
-    for info in CATALOG.iter().filter(|i| !i.id.starts_with("auth-")) {
+    let secret = |id: &str| id.starts_with("auth-") || id == "identities";
+    for info in CATALOG.iter().filter(|i| !secret(i.id)) {
         for t in scenarios::run(info.id).expect("runs") {
             assert_eq!(redact::timeline(&t), t, "{}: {}", info.id, t.label);
         }
@@ -49,6 +50,23 @@ fn a_bearer_every_token_code_and_verifier_of_the_flow_is_redacted() {
                 clean.contains("code_challenge="),
                 "a challenge is no secret"
             );
+        }
+    }
+}
+
+#[test]
+fn a_bearer_the_tokens_identities_carry_are_redacted() {
+    for t in scenarios::run("identities").expect("runs") {
+        let raw = serde_json::to_string(&transcript::transcript(&t)).expect("JSON");
+        let clean =
+            serde_json::to_string(&transcript::transcript(&redact::timeline(&t))).expect("JSON");
+        assert!(
+            !clean.contains("Bearer ey"),
+            "{}: a bearer token kept",
+            t.label
+        );
+        if raw.contains("Bearer ey") {
+            assert!(clean.contains(&format!("Bearer {REDACTED}")), "{}", t.label);
         }
     }
 }

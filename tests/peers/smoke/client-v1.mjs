@@ -5,6 +5,10 @@
 //   node tests/peers/smoke/client-v1.mjs URL [--tool NAME [--args JSON]]
 //        [--elicit JSON | --decline | --no-elicitation] [--timeout MS]
 //
+// URL may instead be `stdio:COMMAND ARGS` (words split on spaces, no
+// quoting): the SDK's StdioClientTransport starts that command and speaks
+// to it over stdio; at the end the client closes it (its stdin first).
+//
 // Connects over Streamable HTTP (initialize, notifications/initialized, an
 // optional GET stream), lists the tools, calls --tool with --args, answers
 // any elicitation/create by accepting with the --elicit content (or declines,
@@ -21,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const usage = 'usage: client-v1.mjs URL [--tool NAME [--args JSON]] [--elicit JSON | --decline | --no-elicitation] [--timeout MS]';
@@ -63,7 +68,10 @@ if (!values['no-elicitation']) {
     return answered;
   });
 }
-const transport = new StreamableHTTPClientTransport(new URL(url));
+const stdio = url.startsWith('stdio:') ? url.slice('stdio:'.length).split(' ').filter(Boolean) : null;
+const transport = stdio
+  ? new StdioClientTransport({ command: stdio[0], args: stdio.slice(1), stderr: 'inherit' })
+  : new StreamableHTTPClientTransport(new URL(url));
 const guard = setTimeout(() => {
   summary.error = `timed out after ${timeout} ms`;
   finish(1);
@@ -74,8 +82,9 @@ function finish(code) {
   summary.elicitations = elicitations;
   summary.elapsed_ms = Date.now() - started;
   process.stdout.write(JSON.stringify(summary) + '\n');
-  transport.terminateSession?.().catch(() => {}).finally(() => process.exit(code));
-  setTimeout(() => process.exit(code), 1000).unref();
+  const closing = stdio ? client.close() : transport.terminateSession?.() ?? Promise.resolve();
+  closing.catch(() => {}).finally(() => process.exit(code));
+  setTimeout(() => process.exit(code), stdio ? 3000 : 1000).unref();
 }
 
 try {

@@ -96,6 +96,11 @@ mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
     ///
     /// http: Streamable HTTP on http://127.0.0.1:N/mcp (loopback only);
     /// --port 0 picks a free port and prints it on stderr.
+    ///
+    /// --auth: /mcp becomes an OAuth protected resource, and an
+    /// authorization server for labs answers on the same origin (issuer
+    /// http://127.0.0.1:N). Lab shortcut: the user consents at once, so
+    /// /authorize redirects straight back to the client with the code.
     #[command(override_usage = "\
 mcp-lanes serve [--transport stdio] --preset ID
        mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
@@ -281,6 +286,9 @@ pub struct ServeOpts {
     /// Log start, shutdown and failures only, not every request
     #[arg(long, help_heading = "HTTP options")]
     pub quiet: bool,
+    /// Protect /mcp with OAuth: 401 without a token, and a lab authorization server (dynamic registration, PKCE S256, immediate consent, tokens bound to /mcp, refresh) on the same loopback origin
+    #[arg(long, help_heading = "HTTP options")]
+    pub auth: bool,
 }
 
 /// `export`'s options.

@@ -367,6 +367,7 @@ fn serve(o: ServeOpts) -> Result<Command, Keyed> {
         o.max_sessions.is_some(),
         o.keep_alive.is_some(),
         o.quiet,
+        o.auth,
     ];
     let transport = match o.transport.as_deref() {
         None | Some("stdio") => {
@@ -414,6 +415,7 @@ fn serve(o: ServeOpts) -> Result<Command, Keyed> {
                 options.keep_alive_secs = count("keep-alive", &n, 1, 3600)?;
             }
             options.quiet = o.quiet;
+            options.auth = o.auth;
             Transport::Http(options)
         }
         Some(other) => {

@@ -150,6 +150,7 @@ const BAD: &[&[&str]] = &[
     &["list", "--bogus"],
     &["list", "-x"],
     &["serve", "--preset", "notes", "--quiet"],
+    &["serve", "--preset", "notes", "--auth"],
     &["list", "--threads", "2"],
     &["export", "--scenario", "a", "--quiet"],
     &[
@@ -322,6 +323,7 @@ fn parses_each_command() {
             "--keep-alive",
             "2",
             "--quiet",
+            "--auth",
         ]),
         Ok(Command::Serve {
             transport: Transport::Http(HttpOptions {
@@ -332,6 +334,7 @@ fn parses_each_command() {
                 max_sessions: 5,
                 keep_alive_secs: 2,
                 quiet: true,
+                auth: true,
             }),
             server: ServerSource::Preset("x".into())
         })

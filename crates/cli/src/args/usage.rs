@@ -17,13 +17,14 @@ use super::cli::Cli;
 use crate::i18n::{Catalog, Keyed};
 
 /// The options of `serve --transport http` alone.
-pub const HTTP_ONLY: [&str; 6] = [
+pub const HTTP_ONLY: [&str; 7] = [
     "max-connections",
     "threads",
     "session-idle",
     "max-sessions",
     "keep-alive",
     "quiet",
+    "auth",
 ];
 
 /// A command line that does not fit the grammar.

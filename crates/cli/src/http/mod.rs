@@ -14,6 +14,7 @@
 //! ends open streams, then exits.
 
 pub mod adapter;
+pub mod auth;
 pub mod body;
 pub mod fuzzing;
 pub mod io;
@@ -55,6 +56,8 @@ pub struct Shared {
     quiet: bool,
     large_bodies: Semaphore,
     keep_alive: std::time::Duration,
+    /// The lab authorization set-up (`--auth`).
+    lab: Option<std::sync::Mutex<mcp_lanes_core::auth::lab::Lab>>,
 }
 
 impl Shared {
@@ -75,6 +78,7 @@ impl Shared {
             quiet,
             large_bodies: Semaphore::new(limits::large_body_slots(mem)),
             keep_alive: body::KEEP_ALIVE,
+            lab: None,
         }
     }
 
@@ -83,6 +87,14 @@ impl Shared {
     pub fn with_keep_alive(mut self, every: std::time::Duration) -> Self {
         self.keep_alive = every;
         self
+    }
+
+    /// Protects `/mcp` with `lab` (`serve --auth`).
+    pub fn with_lab(self, lab: std::sync::Mutex<mcp_lanes_core::auth::lab::Lab>) -> Self {
+        Self {
+            lab: Some(lab),
+            ..self
+        }
     }
 
     /// Plays `script` (a scenario file's scripted server events).
@@ -101,7 +113,8 @@ impl Shared {
     /// due are applied on every instance; a reply armed for this request
     /// answers in the server's place (the server never sees it). A
     /// scripted notification needs a stream to travel on, which a JSON
-    /// response is not: it is logged, not sent.
+    /// response is not: it goes on every session's or listen stream's
+    /// stream, or is logged when there is none.
     fn scripted(&self, now: u64, request: &HttpRequest) -> Option<Response<Body>> {
         let mut script = self.script.lock().unwrap_or_else(|p| p.into_inner());
         if script.is_empty() {
@@ -122,13 +135,18 @@ impl Shared {
         }
         let (tied, replaced) = script.request(at, &request.body);
         for message in notices.into_iter().chain(tied) {
-            self.log(
-                now,
-                &format!(
-                    "scripted: {} not sent: over HTTP it needs an open SSE stream",
-                    log::label(&message)
-                ),
-            );
+            let outputs = self.pool.notify_all(now, &message);
+            if outputs.is_empty() {
+                self.log(
+                    now,
+                    &format!(
+                        "scripted: {} not sent: no session or listen stream to carry it",
+                        log::label(&message)
+                    ),
+                );
+            } else if !self.quiet {
+                log_outputs(now, &outputs);
+            }
         }
         let replaced = replaced?;
         self.log(
@@ -171,6 +189,8 @@ pub struct HttpOptions {
     pub keep_alive_secs: u64,
     /// Log start, shutdown and failures only.
     pub quiet: bool,
+    /// Protect `/mcp` with the lab authorization server (`--auth`).
+    pub auth: bool,
 }
 
 /// Default of `--session-idle`: 30 minutes.
@@ -191,6 +211,7 @@ impl HttpOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             keep_alive_secs: DEFAULT_KEEP_ALIVE_SECS,
             quiet: false,
+            auth: false,
         }
     }
 }
@@ -227,11 +248,9 @@ pub fn serve(
         idle_ms: options.session_idle_secs.saturating_mul(1000),
         max: options.max_sessions,
     };
-    let shared = Arc::new(
-        Shared::new(&config, threads, &key, sessions, options.quiet, mem)
-            .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs))
-            .with_script(script),
-    );
+    let shared = Shared::new(&config, threads, &key, sessions, options.quiet, mem)
+        .with_keep_alive(std::time::Duration::from_secs(options.keep_alive_secs))
+        .with_script(script);
     let label = config.label();
     runtime.block_on(async move {
         // Loopback only, never 0.0.0.0: a simulator is no public server.
@@ -244,6 +263,11 @@ pub fn serve(
             .local_addr()
             .map_err(|err| Failure::Io(format!("cannot read the bound address: {err}")))?
             .port();
+        let shared = Arc::new(if options.auth {
+            shared.with_lab(auth::lab(port)?)
+        } else {
+            shared
+        });
         log::line(0, &format!("serving {label} on Streamable HTTP"));
         log::line(
             0,
@@ -260,6 +284,9 @@ pub fn serve(
                     options.session_idle_secs, options.max_sessions
                 ),
             );
+        }
+        if let Some(lab) = &shared.lab {
+            auth::announce(lab);
         }
         log::line(0, &format!("listening on http://127.0.0.1:{port}{ENDPOINT}"));
         let sweeper = tokio::spawn(sweep(Arc::clone(&shared), options.session_idle_secs));
@@ -455,6 +482,11 @@ async fn respond(
     let now = shared.now();
     let method = request.method().as_str().to_string();
     let target = request.uri().to_string();
+    if let Some(lab) = &shared.lab {
+        if mcp_lanes_core::auth::lab::Lab::owns(request.uri().path()) {
+            return Ok(auth::answer(&shared, lab, request).await);
+        }
+    }
     if request.uri().path() != ENDPOINT {
         shared.log(
             now,
@@ -533,6 +565,11 @@ async fn respond(
     } else {
         log::label_text(&request.body)
     };
+    if let Some(lab) = &shared.lab {
+        if let Some(refused) = auth::guard(&shared, lab, now, &request) {
+            return Ok(refused);
+        }
+    }
     if let Some(reply) = shared.scripted(now, &request) {
         return Ok(reply);
     }

@@ -247,6 +247,25 @@ impl Pool {
         self.broadcast(now, usize::MAX, change)
     }
 
+    /// Sends a scripted notification on every instance
+    /// ([`Server::send_scripted`]): each session's or listen stream's
+    /// instance writes it to its stream.
+    pub fn notify_all(&self, now: u64, message: &serde_json::Value) -> Vec<(ServerOutput, Fate)> {
+        let mut all = Vec::new();
+        for shard in &self.shards {
+            let mut shard = lock(shard);
+            let shard = &mut *shard;
+            let done = panic::catch_unwind(AssertUnwindSafe(|| {
+                shard
+                    .server
+                    .send_scripted(SimTime::from_millis(now), message);
+                shard.deliver(now)
+            }));
+            all.extend(done.unwrap_or_default());
+        }
+        all
+    }
+
     /// Replays `change`, announced by instance `from`, on every other
     /// instance, so their listeners and sessions hear it too.
     fn broadcast(

@@ -6,8 +6,9 @@
 //! `{"label": ...}`, what the run is called), then each recorded entry (the
 //! transcript's wrapper: `message`, `from`, `at_ms`, over HTTP `http`) as a
 //! `message` event whose `id` is its index, from the first one, so a page
-//! that opens late sees the whole conversation; when the server has exited,
-//! an event `end`. A reconnecting page sends `Last-Event-ID` and gets what
+//! that opens late sees the whole conversation; a client that left, an
+//! event `closed` in the same sequence ([`super::gone`]); when the server
+//! has exited, an event `end`. A reconnecting page sends `Last-Event-ID` and gets what
 //! came after it. The same Host and Origin checks as `bridge` hold: a name
 //! that is not loopback with this port, or a page other than
 //! `--allow-origin`, gets 403 before anything is sent.
@@ -55,9 +56,14 @@ pub struct Hub {
 /// What the hub holds.
 struct Recorded {
     label: String,
-    entries: Vec<Arc<str>>,
+    entries: Vec<Event>,
     ended: bool,
 }
+
+/// One event of the stream: its name (`None`: a recorded entry, sent as
+/// `message`) and its data.
+#[derive(Clone)]
+struct Event(Option<&'static str>, Arc<str>);
 
 impl Hub {
     /// An empty hub for the run called `label`; `redact`: secrets are
@@ -88,7 +94,15 @@ impl Hub {
         } else {
             entry.to_string()
         };
-        self.lock().entries.push(Arc::from(text));
+        self.lock().entries.push(Event(None, Arc::from(text)));
+        self.changed.notify_all();
+    }
+
+    /// Adds an event `name` of tap's own (not an entry: `closed`, a side
+    /// that left) in the entries' sequence; every page watching gets it.
+    pub fn note(&self, name: &'static str, data: &Value) {
+        let text = data.to_string();
+        self.lock().entries.push(Event(Some(name), Arc::from(text)));
         self.changed.notify_all();
     }
 
@@ -239,14 +253,18 @@ fn watch(stream: TcpStream, hub: &Hub, policy: &Policy) -> io::Result<()> {
                     .unwrap_or_else(|p| p.into_inner())
                     .0;
             }
-            let batch: Vec<Arc<str>> = state.entries.iter().skip(next).cloned().collect();
+            let batch: Vec<Event> = state.entries.iter().skip(next).cloned().collect();
             (batch, state.ended)
         };
         if batch.is_empty() && !ended {
             out.write_all(b": alive\n\n")?;
         }
-        for entry in &batch {
-            out.write_all(format!("id: {next}\ndata: {entry}\n\n").as_bytes())?;
+        for Event(name, data) in &batch {
+            let text = match name {
+                Some(name) => format!("id: {next}\nevent: {name}\ndata: {data}\n\n"),
+                None => format!("id: {next}\ndata: {data}\n\n"),
+            };
+            out.write_all(text.as_bytes())?;
             next += 1;
         }
         if ended && batch.is_empty() {
@@ -330,7 +348,7 @@ mod tests {
             "from": "client", "at_ms": 0,
             "http": {"method": "POST", "headers": {"Authorization": "Bearer s3cr3t-token"}}}),
         );
-        let kept = hub.lock().entries[0].to_string();
+        let kept = hub.lock().entries[0].1.to_string();
         assert!(!kept.contains("s3cr3t-token"), "{kept}");
     }
 }

@@ -5,14 +5,17 @@
 //!
 //! The log runs on a thread of its own, fed a copy of each recorded entry:
 //! the bytes never wait for the grader. It grades the whole conversation
-//! at most every 50 ms, with every entry that came meanwhile, so that a
-//! flood costs a grade per pause, not per message. While the
+//! at most every 50 ms (or eight times as long as the last grade took,
+//! when that is longer), with every entry that came meanwhile, so that a flood
+//! costs a grade per pause, not per message, and the grader never takes
+//! the CPU the pumps need. While the
 //! conversation goes on, a request not answered yet is no failure; the
 //! last grade, when the server has exited, says everything.
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_lanes_core::check::{self, Outcome, Verdict};
@@ -31,6 +34,9 @@ const PAUSE: Duration = Duration::from_millis(50);
 pub enum Fed {
     /// A recorded entry (the transcript's wrapper: message, side, time).
     Entry(Value),
+    /// A side that left: a line of tap's own, written after the lines of
+    /// the entries fed before it.
+    Gone(super::gone::Gone),
     /// The conversation is over: the last grade.
     End,
 }
@@ -62,25 +68,48 @@ impl Log {
     /// gone), writing lines to `out` as it grades; then the last grade.
     pub fn run(mut self, from: &Receiver<Fed>, out: &mut dyn Write) {
         let mut open = true;
-        while let Ok(Fed::Entry(entry)) = from.recv() {
-            self.entries.push(entry);
+        // Grown to eight times what the last grade took: a long
+        // conversation's grades (each reads it whole) take at most a ninth
+        // of a core, which the pumps would otherwise wait behind.
+        let mut pause = PAUSE;
+        loop {
+            let mut said = Vec::new();
+            match from.recv() {
+                Ok(Fed::Entry(entry)) => self.entries.push(entry),
+                Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
+                Ok(Fed::End) | Err(_) => break,
+            }
             // What comes within the pause is graded with it: a grade reads
             // the whole conversation, and a busy one must not take the CPU
-            // the bytes need.
-            let until = Instant::now() + PAUSE;
+            // the bytes need. The thread sleeps through the pause in steps
+            // and takes what came after each: a flood wakes it once per
+            // step, not once per message, and a pump's send never has to
+            // wake it; the end is seen within a step.
+            let until = Instant::now() + pause;
             let mut ended = false;
             while let Some(left) = until.checked_duration_since(Instant::now()) {
-                match from.recv_timeout(left) {
-                    Ok(Fed::Entry(entry)) => self.entries.push(entry),
-                    Ok(Fed::End) | Err(RecvTimeoutError::Disconnected) => {
-                        ended = true;
-                        break;
+                thread::sleep(left.min(PAUSE));
+                loop {
+                    match from.try_recv() {
+                        Ok(Fed::Entry(entry)) => self.entries.push(entry),
+                        Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
+                        Ok(Fed::End) | Err(TryRecvError::Disconnected) => {
+                            ended = true;
+                            break;
+                        }
+                        Err(TryRecvError::Empty) => break,
                     }
-                    Err(RecvTimeoutError::Timeout) => break,
+                }
+                if ended {
+                    break;
                 }
             }
+            let graded = Instant::now();
+            let mut lines = self.grade(false);
+            pause = PAUSE.max(graded.elapsed() * 8);
+            lines.extend(said);
             // A log that cannot be written: the conversation goes on.
-            if open && write_lines(out, &self.grade(false)).is_err() {
+            if open && write_lines(out, &lines).is_err() {
                 open = false;
             }
             if ended {

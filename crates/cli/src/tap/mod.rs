@@ -16,6 +16,7 @@
 //! reverse proxy on loopback ([`proxy`]). `--live N` serves the
 //! conversation as it happens to the page, as server-sent events ([`live`]).
 
+mod gone;
 mod har;
 mod hosts;
 mod lines;
@@ -108,6 +109,7 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
     let tape = Arc::new(Mutex::new(Tape::new()));
     let (feed, logger) = start_log(args, log_file, &args.command.join(" "));
     let lang = Arc::new(lang);
+    let (left, client_left) = mpsc::channel();
     if let Some(to_server) = child.stdin.take() {
         let (tape, lang, feed, hub) = (tape.clone(), lang.clone(), feed.clone(), hub.clone());
         // Not joined: the host may keep its end open after the server left.
@@ -119,6 +121,7 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
                 live: hub.as_deref(),
             };
             pump(io::stdin().lock(), to_server, Pipe::Client, &sides);
+            let _ = left.send(());
         });
     }
     let (done, drained) = mpsc::channel();
@@ -135,7 +138,8 @@ pub fn tap(args: &TapArgs) -> Result<(), Failure> {
             let _ = done.send(());
         });
     }
-    let status = child.wait().map_err(|e| Failure::Io(e.to_string()))?;
+    let status = gone::wait_server(&mut child, &client_left, &lang)
+        .map_err(|e| Failure::Io(e.to_string()))?;
     let _ = drained.recv_timeout(DRAIN_WAIT);
     let tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // The last grade, written before tap's last words.
@@ -220,8 +224,9 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
     let upstream = crate::driver::Endpoint::parse(url)
         .map_err(|keyed| Failure::Usage(keyed.say(Some(&lang))))?;
     let log_file = open_log(args, &lang)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: a request and its upstream exchange stay on it (no
+    // hop between cores per request); nothing here blocks for long.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(e.to_string()))?;
@@ -360,7 +365,13 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
         }
         if open && to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
             open = false;
+            if pipe == Pipe::Server {
+                gone::said(tape, log, *live, gone::Gone::StoppedReading);
+            }
         }
+    }
+    if pipe == Pipe::Client {
+        gone::said(tape, log, *live, gone::Gone::ClosedStdin);
     }
     if let Some(bytes) = lines.finish() {
         say(&lang.fill(

@@ -14,13 +14,15 @@
 //! `--har` ([`super::har`]). Tap decides nothing about MCP.
 
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::{mpsc, Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Request, Response};
 use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
-use hyper::body::Incoming;
+use hyper::body::{Frame, Incoming, SizeHint};
 use hyper::client::conn::http1::SendRequest;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
@@ -28,6 +30,7 @@ use mcp_lanes_core::import::MAX_BYTES;
 use mcp_lanes_core::transport::sse::SseDecoder;
 use serde_json::{json, Map, Value};
 
+use super::gone::Watch;
 use super::har::Exchange;
 use super::log::Fed;
 use super::tape::{Pipe, Tape};
@@ -80,6 +83,9 @@ pub async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let _ = stream.set_nodelay(true);
+            let Ok((stream, watched)) = watched(stream) else {
+                return;
+            };
             // This client connection's own upstream connection, kept for
             // its next request (HTTP/1.1: one at a time).
             let kept: Arc<Kept> = Arc::default();
@@ -87,11 +93,54 @@ pub async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
                 let (shared, kept) = (Arc::clone(&shared), Arc::clone(&kept));
                 async move { Ok::<_, Infallible>(pass(&shared, &kept, request).await) }
             });
-            let _ = crate::http::http1()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            let connection = crate::http::http1().serve_connection(TokioIo::new(stream), service);
+            // A client that hangs up while its request waits or its answer
+            // streams: what served it is dropped (and says so), and with
+            // it the upstream request.
+            tokio::select! {
+                _ = connection => {}
+                () = hangup(watched) => {}
+            }
         });
     }
+}
+
+/// The client's connection, and a second handle on the same socket to
+/// watch it with ([`hangup`]).
+fn watched(
+    stream: tokio::net::TcpStream,
+) -> std::io::Result<(tokio::net::TcpStream, tokio::net::TcpStream)> {
+    let stream = stream.into_std()?;
+    let watch = stream.try_clone()?;
+    Ok((
+        tokio::net::TcpStream::from_std(stream)?,
+        tokio::net::TcpStream::from_std(watch)?,
+    ))
+}
+
+/// How long a client that closed its sending side still gets its answer
+/// before it is taken as gone. A client that left and one that only
+/// half-closed (it sent its request and waits) look the same until
+/// something is written to them; an answer that comes within this time
+/// reaches either.
+const HALF_CLOSED: Duration = Duration::from_secs(1);
+
+/// Resolves when the client has gone: its connection failed (reset), or
+/// its side has been closed for [`HALF_CLOSED`]. It only peeks: hyper
+/// reads what the client sends. hyper does not read while an answer is
+/// pending or streaming, so without this a client that left would be
+/// noticed only at the next write, which an idle stream may never make.
+async fn hangup(watch: tokio::net::TcpStream) {
+    let mut byte = [0u8; 1];
+    loop {
+        match watch.peek(&mut byte).await {
+            Ok(0) => break,
+            Err(_) => return,
+            // A request hyper has not read yet: look again soon.
+            Ok(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+    tokio::time::sleep(HALF_CLOSED).await;
 }
 
 /// A header's value as text.
@@ -206,9 +255,12 @@ async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> 
     let Ok(upstream) = upstream else {
         return plain(400, "the request cannot be passed on".into());
     };
+    // Dropped before it is disarmed: the client left first.
+    let mut watch = Watch::new(shared, format!("{} {path}", parts.method));
     let answer = match send(&shared.upstream, kept, upstream).await {
         Ok(answer) => answer,
         Err(why) => {
+            watch.disarm();
             shared.har(exchange, |ex| ex.answered(502, Map::new()));
             return plain(
                 502,
@@ -229,7 +281,8 @@ async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> 
     });
     let sse = header(&parts.headers, "content-type")
         .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
-    let body = tee(Arc::clone(shared), body, sse, http, exchange);
+    watch.answered();
+    let body = tee(Arc::clone(shared), body, sse, http, exchange, watch);
     Response::from_parts(parts, body)
 }
 
@@ -282,32 +335,93 @@ async fn send(
 
 /// The answer's body passed on frame by frame, each frame read as it
 /// goes: an SSE stream's events are recorded as they complete, a JSON
-/// body once it is whole.
+/// body once it is whole. `watch` says it if the client leaves first.
 fn tee(
     shared: Arc<Shared>,
     body: Incoming,
     sse: bool,
     http: Value,
     exchange: Option<usize>,
+    watch: Watch,
 ) -> Body {
     let mut decoder = SseDecoder::new(MAX_BYTES);
     let mut whole: Vec<u8> = Vec::new();
-    body.map_frame(move |frame| {
-        if let Some(data) = frame.data_ref() {
-            shared.har(exchange, |ex| ex.body(data));
-            if sse {
-                for event in decoder.feed(data).unwrap_or_default() {
-                    record(&shared, Pipe::Server, event.data.as_bytes(), &http);
-                }
-            } else if whole.len() + data.len() <= MAX_BYTES {
-                whole.extend_from_slice(data);
-                if serde_json::from_slice::<Value>(&whole).is_ok() {
-                    record(&shared, Pipe::Server, &whole, &http);
-                    whole.clear();
+    let read = move |data: &Bytes| -> usize {
+        shared.har(exchange, |ex| ex.body(data));
+        if sse {
+            let events = decoder.feed(data).unwrap_or_default();
+            for event in &events {
+                record(&shared, Pipe::Server, event.data.as_bytes(), &http);
+            }
+            events.len()
+        } else if whole.len() + data.len() <= MAX_BYTES {
+            whole.extend_from_slice(data);
+            // Parsed only when it can be whole (a JSON body ends with a
+            // bracket or a brace, whitespace aside): a large body in many
+            // frames is parsed once, not once per frame.
+            let closes = whole
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| matches!(b, b'}' | b']'));
+            if closes && serde_json::from_slice::<Value>(&whole).is_ok() {
+                record(&shared, Pipe::Server, &whole, &http);
+                whole.clear();
+                return 1;
+            }
+            0
+        } else {
+            0
+        }
+    };
+    Teed {
+        inner: body,
+        read,
+        watch,
+    }
+    .boxed()
+}
+
+/// The upstream's body as it passes: each data frame read by `read` (how
+/// many messages it completed), the end disarming `watch`.
+struct Teed<F> {
+    inner: Incoming,
+    read: F,
+    watch: Watch,
+}
+
+impl<F: FnMut(&Bytes) -> usize + Unpin> hyper::body::Body for Teed<F> {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_frame(cx);
+        match &polled {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    this.watch.events += (this.read)(data);
                 }
             }
+            // Its end, or the upstream's failure: not the client's doing.
+            Poll::Ready(None | Some(Err(_))) => this.watch.disarm(),
+            Poll::Pending => {}
         }
-        frame
-    })
-    .boxed()
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        let end = self.inner.is_end_stream();
+        if end {
+            self.watch.disarm();
+        }
+        end
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
 }

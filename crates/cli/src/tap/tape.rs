@@ -142,6 +142,11 @@ impl Tape {
         Some(entry)
     }
 
+    /// Milliseconds since the record began (what `at_ms` counts).
+    pub fn now_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
     /// The entry recorded last (the transcript's wrapper).
     pub fn last(&self) -> Option<&Value> {
         self.entries.last()

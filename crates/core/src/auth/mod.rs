@@ -3,13 +3,16 @@
 //! challenges, audience and scope checks, its RFC 9728 metadata), a
 //! simulated authorization server ([`server`]: RFC 8414 metadata,
 //! registration, PKCE, consent, tokens, refresh), signed tokens
-//! ([`token`]), PKCE S256 ([`pkce`]); the client's side of the flow against
-//! a real server ([`client`]). A run of the whole flow between three
+//! ([`token`]), PKCE S256 ([`pkce`]); [`lab`] answers real HTTP with
+//! them for `serve --auth`; [`client`] is the client's side of the flow
+//! against a real server. A run of the whole flow between three
 //! actors is [`crate::sim::auth_flow`]. Nothing here reads a clock or draws a random
 //! number: times are arguments, codes and tokens are derived from the
 //! set-up. Authorization applies to HTTP transports only (A-HTTP-ONLY).
 
 pub mod client;
+pub mod form;
+pub mod lab;
 pub mod pkce;
 pub mod resource;
 pub mod server;

@@ -33,6 +33,9 @@ pub struct ProtectedResource {
     pub issuer: String,
     /// The scopes a client starts with (`scopes_supported`).
     pub scopes: Vec<String>,
+    /// Where its protected resource metadata is published (what a
+    /// challenge's `resource_metadata` names).
+    pub metadata_url: String,
     /// Leave `resource_metadata` out of challenges (a broken server).
     pub omit_metadata: bool,
     signer: Signer,
@@ -45,6 +48,7 @@ impl ProtectedResource {
             resource: RESOURCE.into(),
             issuer: ISSUER.into(),
             scopes: scopes.iter().map(|s| s.to_string()).collect(),
+            metadata_url: PRM_URL.into(),
             omit_metadata: false,
             signer: Signer::new(key),
         }
@@ -69,7 +73,7 @@ impl ProtectedResource {
             parts.push(format!("scope=\"{}\"", scope.join(" ")));
         }
         if !self.omit_metadata {
-            parts.push(format!("resource_metadata=\"{PRM_URL}\""));
+            parts.push(format!("resource_metadata=\"{}\"", self.metadata_url));
         }
         format!("Bearer {}", parts.join(", "))
     }

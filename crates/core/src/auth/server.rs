@@ -53,10 +53,14 @@ pub struct AuthorizationServer {
     /// Answer the authorization response with this `iss` instead of its
     /// own (a mix-up, A-ISS).
     pub claimed_iss: Option<String>,
+    /// Make codes unguessable: each carries a tag signed with the key
+    /// (`serve --auth`, where a real client could guess `code-1`).
+    pub signed_codes: bool,
     signer: Signer,
     grants: Vec<Grant>,
-    registered: Vec<String>,
+    registered: usize,
     issued: u32,
+    issued_codes: u64,
 }
 
 impl AuthorizationServer {
@@ -65,10 +69,12 @@ impl AuthorizationServer {
         AuthorizationServer {
             issuer: ISSUER.into(),
             claimed_iss: None,
+            signed_codes: false,
             signer: Signer::new(key),
             grants: Vec::new(),
-            registered: Vec::new(),
+            registered: 0,
             issued: 0,
+            issued_codes: 0,
         }
     }
 
@@ -90,8 +96,8 @@ impl AuthorizationServer {
 
     /// Dynamic registration (RFC 7591): the new client's information.
     pub fn register(&mut self, request: &Value) -> Value {
-        let id = format!("client-{}", self.registered.len() + 1);
-        self.registered.push(id.clone());
+        self.registered += 1;
+        let id = format!("client-{}", self.registered);
         json!({
             "client_id": id,
             "client_name": request.get("client_name").cloned().unwrap_or(Value::Null),
@@ -116,7 +122,21 @@ impl AuthorizationServer {
                 description: "code_challenge_method must be S256",
             });
         }
-        let code = format!("code-{}", self.grants.len() + 1);
+        // The first number no waiting code has (codes are spent on use).
+        let mut n = self.grants.len() + 1;
+        while self
+            .grants
+            .iter()
+            .any(|g| g.code.split('.').next() == Some(format!("code-{n}").as_str()))
+        {
+            n += 1;
+        }
+        let mut code = format!("code-{n}");
+        if self.signed_codes {
+            let tag = self.signer.tag(&format!("{code}:{}", self.issued_codes));
+            self.issued_codes += 1;
+            code = format!("{code}.{tag}");
+        }
         self.grants.push(Grant {
             code: code.clone(),
             client_id: client_id.into(),
@@ -130,6 +150,18 @@ impl AuthorizationServer {
             .clone()
             .unwrap_or_else(|| self.issuer.clone());
         Ok((code, iss))
+    }
+
+    /// How many codes wait to be exchanged.
+    pub fn waiting_codes(&self) -> usize {
+        self.grants.len()
+    }
+
+    /// Forgets the oldest waiting codes beyond `keep` (a server bounds
+    /// what clients that never come back leave behind).
+    pub fn forget_oldest_codes(&mut self, keep: usize) {
+        let extra = self.grants.len().saturating_sub(keep);
+        self.grants.drain(..extra);
     }
 
     fn tokens(&mut self, sub: &str, resource: &str, scope: &[String], now_ms: u64) -> Value {

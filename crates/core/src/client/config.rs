@@ -74,6 +74,9 @@ pub struct ClientConfig {
     pub debounce_ms: u64,
     /// Id of its first request.
     pub first_id: i64,
+    /// Who it acts for, and its bearer token over HTTP (A-BEARER).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<crate::identity::Identity>,
 }
 
 impl ClientConfig {
@@ -101,16 +104,22 @@ impl ClientConfig {
             host_kill_ms: None,
             debounce_ms: 200,
             first_id: 1,
+            identity: None,
         }
     }
     /// A human label for the lane header.
+    /// With an identity, its principal follows: `name version (era) · alice`.
     pub fn label(&self) -> String {
-        format!(
+        let base = format!(
             "{} {} ({})",
             self.info.name,
             self.info.version,
             self.era.label()
-        )
+        );
+        match &self.identity {
+            Some(identity) => format!("{base} · {}", identity.principal),
+            None => base,
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 mod background;
 mod cache;
 pub mod config;
+mod identity;
 mod legacy;
 mod listed;
 mod modern;
@@ -390,7 +391,9 @@ impl Client {
             None => {
                 // An empty or unreadable body: only the status is known.
                 if let Some(w) = self.stop_waiting() {
-                    self.on_unreadable_http(now, w, response.status);
+                    if !self.on_challenge(now, response) {
+                        self.on_unreadable_http(now, w, response.status);
+                    }
                 }
             }
         }

@@ -232,6 +232,9 @@ impl Client {
             };
             let mut headers = headers;
             headers.extend(extra_headers);
+            if let Some(bearer) = self.config.identity.as_ref().and_then(|i| i.bearer()) {
+                headers.push(("Authorization".into(), bearer));
+            }
             HttpRequest::post(headers, text.clone())
         });
         let id = message.get("id").and_then(RequestId::from_json);

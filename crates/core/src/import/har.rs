@@ -180,7 +180,7 @@ pub(super) fn read(source: &str, value: &Value) -> Result<Imported, ImportError>
         .enumerate()
         .map(|(n, group)| {
             let label = match &order[n] {
-                Some(id) if count > 1 => format!("{source} · {id}"),
+                Some(id) if count > 1 => super::sessions::title(source, id),
                 _ => source.to_string(),
             };
             build::lane(&label, source, group)

@@ -8,6 +8,18 @@ use serde_json::Value;
 
 use super::build::Entry;
 
+/// A lane's title for one session of `source`: the session id as it is
+/// when short, else its first eight characters and an ellipsis (servers
+/// mint ids of 32 hex digits and more, which would fill a lane's title;
+/// the whole id stays in each message's headers).
+pub(super) fn title(source: &str, id: &str) -> String {
+    if id.chars().count() <= 12 {
+        return format!("{source} · {id}");
+    }
+    let head: String = id.chars().take(8).collect();
+    format!("{source} · {head}…")
+}
+
 /// The session an entry's HTTP headers name.
 fn named(entry: &Entry) -> Option<String> {
     entry

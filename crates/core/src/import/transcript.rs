@@ -274,7 +274,7 @@ pub(super) fn read(source: &str, values: &[Value]) -> Result<Imported, ImportErr
     let mut lanes = Vec::with_capacity(groups.len());
     for (n, (session, group)) in groups.into_iter().enumerate() {
         let label = match session {
-            Some(id) if several => format!("{source} · {id}"),
+            Some(id) if several => super::sessions::title(source, &id),
             _ => source.to_string(),
         };
         let lane = build::lane(&label, source, group);

@@ -99,7 +99,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The twenty-nine scenarios, in catalog order: each one's id, title, summary
+/// The thirty scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -131,6 +131,7 @@ pub const CATALOG: &[ScenarioInfo] = &[
     AUTH_AUDIENCE.info(),
     AUTH_WRONG_ISSUER.info(),
     AUTH_NO_RESOURCE_METADATA.info(),
+    IDENTITIES.info(),
 ];
 
 /// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
@@ -166,6 +167,7 @@ const DEFINITIONS: &[Definition] = &[
     AUTH_AUDIENCE,
     AUTH_WRONG_ISSUER,
     AUTH_NO_RESOURCE_METADATA,
+    IDENTITIES,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.

@@ -1,10 +1,11 @@
-//! The scenario catalog of DESIGN.md: twenty-nine flows, each as data (set-ups
+//! The scenario catalog of DESIGN.md: thirty flows, each as data (set-ups
 //! of a client preset, a server preset, a transport and a script) next to
 //! its id, title and summary in `catalog.rs`. Each set-up runs on its own
 //! timeline; the UI shows them side by side on the shared virtual clock.
 
 mod catalog;
 pub mod file;
+mod identities;
 mod scripted_server;
 mod tool_state;
 
@@ -17,7 +18,7 @@ pub use catalog::{setups, CATALOG};
 /// them).
 #[derive(Clone, Copy)]
 pub struct ScenarioInfo {
-    /// Catalog number (1..=28).
+    /// Catalog number (1..=30).
     pub number: u8,
     /// Stable id used in URLs and the CLI.
     pub id: &'static str,

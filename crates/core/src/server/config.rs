@@ -325,6 +325,10 @@ pub struct ServerConfig {
     /// `None`: every item on one page (M-PAGINATION).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<usize>,
+    /// Who may see and call which tools (M-TOOL-POLICY-LIST,
+    /// M-TOOL-POLICY-CALL); `None`: every caller alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<super::policy::Policy>,
 }
 
 impl ToolSpec {
@@ -381,6 +385,7 @@ impl ServerConfig {
             checks_host: false,
             fixtures: None,
             page_size: None,
+            policy: None,
         }
     }
     /// A human label for the lane header.

@@ -100,6 +100,9 @@ impl Server {
                 return self.refuse_http(None, refusal, fallback_revision);
             }
         }
+        if let Some(refused) = self.identify_http(request, &fallback_revision) {
+            return refused;
+        }
         let conn = match (&session, self.config.era) {
             (Some(id), era) if era.speaks_legacy() => ConnId::http_session(id),
             _ => ConnId::http(),

@@ -168,12 +168,12 @@ impl Server {
                 let (key, items, mut rules, note) = match method {
                     methods::TOOLS_LIST => (
                         "tools",
-                        json!(cfg.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect::<Vec<_>>()),
+                        json!(cfg.tools.iter().filter(|t| self.sees(&t.name)).map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect::<Vec<_>>()),
                         vec![rules::L_CAP_SESSION],
                         crate::note!(
                             "legacy.tools_list_tools_capability",
                             "tools/list: {tool}, as the tools capability promised.",
-                            tool = super::tools_count(cfg.tools.len())
+                            tool = super::tools_count(cfg.tools.iter().filter(|t| self.sees(&t.name)).count())
                         ),
                     ),
                     methods::PROMPTS_LIST => (
@@ -208,6 +208,14 @@ impl Server {
                     Value::Array(items) => items,
                     _ => Vec::new(),
                 };
+                let mut note = note;
+                if let Some((rule, hidden)) = (method == methods::TOOLS_LIST)
+                    .then(|| self.hidden_from_list())
+                    .flatten()
+                {
+                    rules.push(rule);
+                    note.push(hidden);
+                }
                 match self.page(method, items, params) {
                     Err(refusal) => self.refuse(Some(&id), refusal, revision),
                     Ok(page) => {

@@ -27,6 +27,9 @@ impl Server {
             .get("arguments")
             .cloned()
             .unwrap_or_else(|| json!({}));
+        if let Some(hidden) = self.hidden_call(&name, &[rules::M_UNKNOWN_TOOL]) {
+            return Some(self.refuse(Some(&id), hidden, revision));
+        }
         let Some(spec) = self.config.tool(&name).cloned() else {
             return Some(self.refuse(
                 Some(&id),
@@ -51,7 +54,12 @@ impl Server {
             revision: revision.clone(),
             headers: Vec::new(),
         };
-        let tool = spec.instantiate(&arguments);
+        let mut tool = spec.instantiate(&arguments);
+        if let Some((result, rules, note)) =
+            self.policy_gate(conn, &mut tool, &arguments, &revision)
+        {
+            return Some(answer(result, rules, note));
+        }
         let session_caps = self
             .sessions
             .get(conn)
@@ -93,10 +101,15 @@ impl Server {
         if let Some((result, rules, note)) = self.declared_failure(&spec, &arguments, &revision) {
             return Some(answer(result, rules, note));
         }
-        let mut tool = tool;
         if let Some((result, rules, note)) = self.tool_state(conn, &mut tool, &arguments, &revision)
         {
             return Some(answer(result, rules, note));
+        }
+        // A call that asks first mints its handle when the answer comes.
+        if question.is_none() {
+            if let Some(handle) = self.mint_handle(conn, &tool) {
+                tool.result_text = tool.result_text.replace("{handle}", &handle);
+            }
         }
         if let Some(behaviour) = tool.behaviour.clone() {
             let mut params = params.clone();
@@ -302,6 +315,10 @@ impl Server {
                 reply
             }
             Ok(result) if result.get("action").and_then(Value::as_str) == Some("accept") => {
+                let result_text = match tool.as_ref().and_then(|t| self.mint_handle(conn, t)) {
+                    Some(handle) => result_text.replace("{handle}", &handle),
+                    None => result_text,
+                };
                 let mut reply = self.legacy_finish_call(
                     conn,
                     &call.call_id,

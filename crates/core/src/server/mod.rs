@@ -23,8 +23,10 @@ mod legacy_call;
 mod modern;
 mod modern_call;
 mod mrtr;
+mod notices;
 mod pages;
 mod params;
+pub mod policy;
 pub mod presets;
 mod prompts;
 pub mod reference;
@@ -60,6 +62,7 @@ pub use config::{
 pub use conn::ConnId;
 pub(crate) use fault::Fault;
 pub use mrtr::{simulation_key, SIMULATION_KEY};
+pub use policy::{CallerResult, Policy, ToolPolicy};
 pub use sessions::{SessionIds, SessionPolicy};
 pub use streams::SseEvent;
 pub use tool_state::{Quarantine, QuarantineScope, RateLimit, Returns, ToolState, Uses};
@@ -276,6 +279,8 @@ pub struct Server {
     /// What the tools keep from one call to the next (rate limits,
     /// handles, quarantines).
     pub(crate) ledger: tool_state::Ledger,
+    /// Over HTTP, with a policy: the caller its token named.
+    pub(crate) http_caller: Option<crate::identity::Caller>,
 }
 
 /// An error reply in the making: why ([`Fault`]), the message, data, rules
@@ -327,6 +332,7 @@ impl Server {
             state_key: mrtr::SIMULATION_KEY.to_vec(),
             poll_reply: None,
             ledger: tool_state::Ledger::default(),
+            http_caller: None,
         }
     }
 

@@ -253,20 +253,23 @@ impl Server {
                     crate::note!("modern.server_discover_answers_one", "server/discover answers in one round trip: versions, capabilities, instructions, serverInfo and a cache hint of ttlMs {ttl_ms} ({cache_scope}).", ttl_ms = cfg.ttl_ms, cache_scope = cfg.cache_scope.as_str())))
             }
             methods::TOOLS_LIST => {
-                let tools: Vec<Value> = cfg.tools.iter().map(tool_json).collect();
-                let note = crate::note!(
+                let tools: Vec<Value> = cfg
+                    .tools
+                    .iter()
+                    .filter(|t| self.sees(&t.name))
+                    .map(tool_json)
+                    .collect();
+                let mut note = crate::note!(
                     "modern.tools_list_returns_cache",
                     "tools/list returns {tool} with cache hints.",
-                    tool = super::tools_count(cfg.tools.len())
+                    tool = super::tools_count(tools.len())
                 );
-                self.modern_list(
-                    method,
-                    "tools",
-                    tools,
-                    params,
-                    &[rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO],
-                    note,
-                )
+                let mut rules = vec![rules::M_CACHE_HINTS, rules::M_RESULT_TYPE, rules::M_SINFO];
+                if let Some((rule, hidden)) = self.hidden_from_list() {
+                    rules.push(rule);
+                    note.push(hidden);
+                }
+                self.modern_list(method, "tools", tools, params, &rules, note)
             }
             methods::TOOLS_CALL => self.modern_call(conn, params, caps),
             methods::PROMPTS_LIST => {

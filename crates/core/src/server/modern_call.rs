@@ -43,6 +43,9 @@ impl Server {
     ) -> Result<(Value, Vec<RuleId>, Note), Refusal> {
         let p = CallToolParams::read(params).map_err(invalid_params)?;
         let arguments = p.arguments.clone().unwrap_or_default();
+        if let Some(hidden) = self.hidden_call(&p.name, &[rules::M_UNKNOWN_TOOL, rules::H_STATUS]) {
+            return Err(hidden);
+        }
         let Some(spec) = self.config.tool(&p.name).cloned() else {
             return Err(Refusal::new(Fault::UnknownTool, format!("Unknown tool: {}", p.name),
                 &[rules::M_UNKNOWN_TOOL, rules::H_STATUS],
@@ -51,6 +54,9 @@ impl Server {
         let args_value = Value::Object(arguments.clone());
         let modern = ProtocolVersion::modern();
         let mut tool = spec.instantiate(&args_value);
+        if let Some(refused) = self.policy_gate(conn, &mut tool, &args_value, &modern) {
+            return Ok(refused);
+        }
         let lock_first = !self.config.checks_capability_before_work;
         if lock_first {
             if let Some(lock) = &tool.side_effect {
@@ -184,6 +190,9 @@ impl Server {
                 }
             }
         }
+        // The call completes on this round: a handle it returns is minted
+        // now, never on a round that only asked.
+        let minted = self.mint_handle(conn, &tool);
         if !lock_first {
             if let Some(lock) = &tool.side_effect {
                 self.take(
@@ -223,6 +232,10 @@ impl Server {
                 spec.instantiate(&Value::Object(filled)).result_text
             }
             None => tool.result_text.clone(),
+        };
+        let result_text = match &minted {
+            Some(handle) => result_text.replace("{handle}", handle),
+            None => result_text,
         };
         let result = self.tool_result(&result_text, false);
         let note = if tool.state.is_empty() {

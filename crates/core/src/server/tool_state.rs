@@ -176,8 +176,8 @@ impl Server {
 
     /// Runs a call through the state `tool` keeps, after its arguments and
     /// declared failures passed: `Some` is the answer (a refusal as a tool
-    /// error, or "still running"); `None` lets the tool work, with a handle
-    /// it returns filled into its result (`{handle}`).
+    /// error, or "still running"); `None` lets the tool work (a handle it
+    /// returns is minted when it completes, [`Server::mint_handle`]).
     pub(crate) fn tool_state(
         &mut self,
         conn: &ConnId,
@@ -312,34 +312,42 @@ impl Server {
                 }
             }
         }
-        if let Some(returns) = &state.returns {
-            let n = self
-                .ledger
-                .handles
-                .iter()
-                .filter(|h| h.kind == returns.handle)
-                .count()
-                + 1;
-            let id = format!("{}-{n}", returns.handle);
-            let ready_at = returns.runs_ms.map(|ms| now.plus_millis(ms));
-            self.ledger.handles.push(Issued {
-                kind: returns.handle.clone(),
-                id: id.clone(),
-                ready_at,
-            });
-            tool.result_text = tool.result_text.replace("{handle}", &id);
-            let (rules, note) = match ready_at {
-                Some(ready) => (
-                    vec![rules::M_TOOL_HANDLE, rules::M_TOOL_POLL],
-                    crate::note!("server.state.starts", "{tool} starts work that runs until {ready} ms and answers at once with its handle {handle}; a status call passes the handle back to ask how it goes.", tool = name, ready = ready.as_millis(), handle = id),
-                ),
-                None => (
-                    vec![rules::M_TOOL_HANDLE],
-                    crate::note!("server.state.issues", "{tool} answers with a new handle, {handle}: server-side state a later call names by passing it back.", tool = name, handle = id),
-                ),
-            };
-            self.note(conn, OutputKind::Decision, &rules, note);
-        }
         None
+    }
+
+    /// Mints the handle a tool returns (`returns`), once the call
+    /// completes: not on a round that only asks the user (MRTR or a legacy
+    /// elicitation), so an unanswered question leaves no handle behind.
+    /// The handle's id, which the caller fills into `{handle}`.
+    pub(crate) fn mint_handle(&mut self, conn: &ConnId, tool: &ToolSpec) -> Option<String> {
+        let now = self.now;
+        let name = tool.name.clone();
+        let returns = tool.state.returns.as_ref()?;
+        let n = self
+            .ledger
+            .handles
+            .iter()
+            .filter(|h| h.kind == returns.handle)
+            .count()
+            + 1;
+        let id = format!("{}-{n}", returns.handle);
+        let ready_at = returns.runs_ms.map(|ms| now.plus_millis(ms));
+        self.ledger.handles.push(Issued {
+            kind: returns.handle.clone(),
+            id: id.clone(),
+            ready_at,
+        });
+        let (rules, note) = match ready_at {
+            Some(ready) => (
+                vec![rules::M_TOOL_HANDLE, rules::M_TOOL_POLL],
+                crate::note!("server.state.starts", "{tool} starts work that runs until {ready} ms and answers at once with its handle {handle}; a status call passes the handle back to ask how it goes.", tool = name, ready = ready.as_millis(), handle = id),
+            ),
+            None => (
+                vec![rules::M_TOOL_HANDLE],
+                crate::note!("server.state.issues", "{tool} answers with a new handle, {handle}: server-side state a later call names by passing it back.", tool = name, handle = id),
+            ),
+        };
+        self.note(conn, OutputKind::Decision, &rules, note);
+        Some(id)
     }
 }

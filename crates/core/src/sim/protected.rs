@@ -11,6 +11,8 @@ use crate::transport::TransportKind;
 
 /// Runs a set-up to completion and returns its timeline.
 pub fn run(setup: &Setup) -> Timeline {
+    let launched = launched_as(setup);
+    let setup = launched.as_ref().unwrap_or(setup);
     let Some(protection) = &setup.auth else {
         return engine::run(setup);
     };
@@ -39,4 +41,18 @@ pub fn run(setup: &Setup) -> Timeline {
         actor: None,
     });
     t
+}
+
+/// Over stdio, a server with a policy knows its caller by how the host
+/// launched it (A-HTTP-ONLY): the set-up with the client's principal as the
+/// server's `launchedAs`, or `None` when nothing changes.
+fn launched_as(setup: &Setup) -> Option<Setup> {
+    if setup.channel.kind != TransportKind::Stdio {
+        return None;
+    }
+    let principal = setup.client.identity.as_ref()?.principal.clone();
+    let mut setup = setup.clone();
+    let policy = setup.server.policy.as_mut()?;
+    policy.launched_as.get_or_insert(principal);
+    Some(setup)
 }

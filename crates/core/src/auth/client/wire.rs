@@ -1,61 +1,21 @@
-//! The wire forms of the flow's requests: form and query encoding, query
-//! parsing, and reading a JSON document from an answer.
+//! The wire forms of the flow's requests: form bodies and queries (with
+//! [`crate::auth::form`], the lab's encoding), and reading a JSON document
+//! from an answer.
 
 use serde_json::{Map, Value};
 
 use super::Call;
 use crate::check::protection::Answer;
 
-/// `application/x-www-form-urlencoded` (and query) encoding of one value.
-pub fn encode(value: &str) -> String {
-    let mut out = String::new();
-    for b in value.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+pub use crate::auth::form::encode;
 
-pub(super) fn decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-                match u8::from_str_radix(hex, 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The query parameters of a URL, decoded.
+/// The query parameters of a URL, decoded (the shared reader,
+/// [`crate::auth::form::parse`]).
 pub fn query(url: &str) -> Vec<(String, String)> {
     let Some((_, q)) = url.split_once('?') else {
         return Vec::new();
     };
-    let q = q.split('#').next().unwrap_or_default();
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect()
+    crate::auth::form::parse(q.split('#').next().unwrap_or_default())
 }
 
 pub(super) fn form(pairs: &[(&str, &str)]) -> String {

@@ -247,3 +247,18 @@ pub(super) fn weather_desk() -> ServerConfig {
     ];
     cfg
 }
+
+pub(super) const IDENTITIES: Definition = Definition {
+    number: 30,
+    id: "identities",
+    title: en!("Who is calling: one server, callers with different rights"),
+    summary: en!(
+        "One notes server with a policy. Alice's token grants notes:write: she sees every \
+        tool, gets her own notes and deletes one. Bob's read-only token does not show him \
+        the export tool, so calling it anyway is -32602 Unknown tool, and deleting is 403 \
+        insufficient_scope; over stdio, where the host launched the server as bob, the same \
+        delete is a tool error. Carol sends no token: 401 with WWW-Authenticate."
+    ),
+    lanes: 4,
+    setups: crate::scenarios::identities::setups,
+};

@@ -269,6 +269,9 @@ fn server_config(def: &ServerDef) -> ServerConfig {
         if def.page_size.is_some() {
             cfg.page_size = def.page_size;
         }
+        if def.policy.is_some() {
+            cfg.policy = def.policy.clone();
+        }
     })
 }
 
@@ -307,6 +310,9 @@ fn client_config(def: &ClientDef) -> ClientConfig {
         set(&mut cfg.host_kill_ms, &def.host_kill_ms);
         set(&mut cfg.debounce_ms, &def.debounce_ms);
         set(&mut cfg.first_id, &def.first_id);
+        if def.identity.is_some() {
+            cfg.identity = def.identity.clone();
+        }
     })
 }
 

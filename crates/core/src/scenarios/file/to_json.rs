@@ -171,6 +171,7 @@ fn server_value(s: &ServerDef) -> Value {
     )
     .opt("firstRequestId", s.first_request_id)
     .opt("pageSize", s.page_size)
+    .opt("policy", s.policy.as_ref().map(policy_value))
     .done()
 }
 
@@ -282,7 +283,44 @@ fn client_value(c: &ClientDef) -> Value {
         .opt("hostKillMs", nullable(c.host_kill_ms))
         .opt("debounceMs", c.debounce_ms)
         .opt("firstId", c.first_id)
+        .opt(
+            "principal",
+            c.identity.as_ref().map(|i| i.principal.clone()),
+        )
+        .opt(
+            "token",
+            c.identity
+                .as_ref()
+                .and_then(|i| i.token.as_ref())
+                .map(|t| serde_json::json!({"scopes": t.scopes})),
+        )
         .done()
+}
+
+/// A server's `policy` as the file writes it.
+fn policy_value(p: &crate::server::Policy) -> Value {
+    let tools: Vec<Value> = p
+        .tools
+        .iter()
+        .map(|t| {
+            let results: Map<String, Value> = t
+                .results
+                .iter()
+                .map(|r| (r.principal.clone(), Value::from(r.result.clone())))
+                .collect();
+            Obj::default()
+                .put("tool", t.tool.as_str())
+                .opt("visibleTo", t.visible_to.as_deref().map(strings))
+                .opt("callableBy", t.callable_by.as_deref().map(strings))
+                .opt("scopes", (!t.scopes.is_empty()).then(|| strings(&t.scopes)))
+                .opt(
+                    "results",
+                    (!results.is_empty()).then_some(Value::Object(results)),
+                )
+                .done()
+        })
+        .collect();
+    serde_json::json!({"tools": tools})
 }
 
 fn setup_value(s: &SetupDef) -> Value {

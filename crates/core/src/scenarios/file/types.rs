@@ -80,6 +80,8 @@ pub struct ServerDef {
     pub first_request_id: Option<i64>,
     /// Items per page of its lists (M-PAGINATION).
     pub page_size: Option<usize>,
+    /// Who may see and call which tools (`policy`).
+    pub policy: Option<crate::server::Policy>,
 }
 
 /// A tool.
@@ -169,6 +171,8 @@ pub struct ClientDef {
     pub debounce_ms: Option<u64>,
     /// Id of its first request.
     pub first_id: Option<i64>,
+    /// Its `principal` and bearer `token`.
+    pub identity: Option<crate::identity::Identity>,
 }
 
 /// The channel of a set-up.

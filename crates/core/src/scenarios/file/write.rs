@@ -191,6 +191,7 @@ fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
         unknown_methods: differs(&cfg.unknown_method, &base.unknown_method),
         first_request_id: differs(&cfg.first_request_id, &base.first_request_id),
         page_size: differs(&cfg.page_size, &base.page_size).flatten(),
+        policy: differs(&cfg.policy, &base.policy).flatten(),
     }
 }
 
@@ -227,6 +228,7 @@ fn client_def(cfg: &ClientConfig, id: &str) -> ClientDef {
         host_kill_ms: differs(&cfg.host_kill_ms, &base.host_kill_ms),
         debounce_ms: differs(&cfg.debounce_ms, &base.debounce_ms),
         first_id: differs(&cfg.first_id, &base.first_id),
+        identity: differs(&cfg.identity, &base.identity).flatten(),
     }
 }
 

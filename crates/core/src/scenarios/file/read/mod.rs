@@ -22,6 +22,7 @@ use crate::server::{
 use crate::transport::TransportKind;
 
 mod caps;
+mod identity;
 mod peers;
 mod scripted;
 mod setups;

@@ -77,6 +77,7 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
         "unknownMethods",
         "firstRequestId",
         "pageSize",
+        "policy",
     ];
     let what = note!("file.what.server", "a server");
     let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
@@ -141,6 +142,9 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
             .get("pageSize")
             .and_then(|v| integer(e, &f.path("pageSize"), v, 1, MAX_ITEMS as u64))
             .map(|n| n as usize),
+        policy: f
+            .get("policy")
+            .and_then(|v| super::identity::policy(e, &f.path("policy"), v)),
         ..ServerDef::default()
     };
     if let Some(v) = f.get("cache") {
@@ -453,6 +457,8 @@ pub(super) fn client(e: &mut Errors, path: &str, value: &Value) -> Option<Client
         "hostKillMs",
         "debounceMs",
         "firstId",
+        "principal",
+        "token",
     ];
     let what = note!("file.what.client", "a client");
     let f = fields(e, path, value, &what, &[PEER_KEYS, KEYS].concat())?;
@@ -472,6 +478,7 @@ pub(super) fn client(e: &mut Errors, path: &str, value: &Value) -> Option<Client
         host_kill_ms: nullable_uint(e, &f, "hostKillMs", MAX_MS),
         debounce_ms: uint(e, &f, "debounceMs", MAX_MS),
         first_id: uint(e, &f, "firstId", MAX_FIRST_ID as u64).map(|n| n as i64),
+        identity: super::identity::identity(e, &f),
     };
     def.peer.id = id(e, &f, "id", true)?;
     (e.0.len() == before).then_some(def)
