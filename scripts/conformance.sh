@@ -53,7 +53,7 @@ root="$MCP_LANES_ROOT"
 peers="$root/tests/peers"
 suite_js="$peers/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
-usage() { sed -n '2,42p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,44p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { printf '[conformance] %s\n' "$*" >&2; exit 2; }
 
 [ -f "$suite_js" ] || die "the suite is not installed: run scripts/setup.sh (or scripts/setup.sh peers)"
