@@ -26,8 +26,10 @@
 #   `COMMAND <server-url>` through the shell, with MCP_CONFORMANCE_SCENARIO,
 #   MCP_CONFORMANCE_PROTOCOL_VERSION (and, for some scenarios,
 #   MCP_CONFORMANCE_CONTEXT) in its environment. Default spec version
-#   2026-07-28; default scenarios: every client scenario of that version
-#   outside auth/ (OAuth).
+#   2026-07-28; default scenarios: every client scenario of that version,
+#   auth/ (OAuth) included. `--spec-version extension`: the extension
+#   scenarios (`suite list --client` marks them [extension]), run on no
+#   spec timeline.
 #
 # authorization: every authorization-server scenario against the
 #   authorization server ISSUER (e.g. `serve --auth`'s origin), through
@@ -51,7 +53,7 @@ root="$MCP_LANES_ROOT"
 peers="$root/tests/peers"
 suite_js="$peers/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
-usage() { sed -n '2,42p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,44p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { printf '[conformance] %s\n' "$*" >&2; exit 2; }
 
 [ -f "$suite_js" ] || die "the suite is not installed: run scripts/setup.sh (or scripts/setup.sh peers)"
@@ -149,11 +151,18 @@ for spec in "${specs[@]}"; do
   else
     list=("${scenarios[@]}")
     if [ "${#list[@]}" -eq 0 ]; then
-      mapfile -t list < <(suite list --client --spec-version "$spec" | sed -n 's/^  - \([^ ]*\).*/\1/p' | grep -v '^auth/')
+      if [ "$spec" = extension ]; then
+        mapfile -t list < <(suite list --client | sed -n 's/^  - \([^ ]*\) \[extension\].*/\1/p')
+      else
+        mapfile -t list < <(suite list --client --spec-version "$spec" | sed -n 's/^  - \([^ ]*\).*/\1/p')
+      fi
     fi
+    # `extension`: the extension scenarios, on no spec timeline (the suite
+    # runs them without --spec-version).
+    version=(--spec-version "$spec"); [ "$spec" != extension ] || version=()
     for s in "${list[@]}"; do
       printf '[conformance]   %s\n' "$s" >&2
-      suite client --command "$command" --scenario "$s" --spec-version "$spec" -o "$dir" "${extra[@]}" >>"$dir/suite.log" 2>&1 || true
+      suite client --command "$command" --scenario "$s" "${version[@]}" -o "$dir" "${extra[@]}" >>"$dir/suite.log" 2>&1 || true
     done
   fi
 done

@@ -18,9 +18,10 @@
 #   5 conformance  the official MCP conformance suite (tests/peers): its server
 #               scenarios for 2026-07-28 and 2025-11-25 against
 #               `serve --preset reference`, and its client scenarios for
-#               2026-07-28 (outside OAuth) against `mcp-lanes client` (the
-#               binary step 4 built), its authorization-server scenarios
-#               against `serve --preset reference --auth`, gated by
+#               2026-07-28 and 2025-11-25 (OAuth included) against
+#               `mcp-lanes client` (the binary step 4 built), its
+#               authorization-server scenarios against
+#               `serve --preset reference --auth`, gated by
 #               tests/peers/conformance-gate.mjs: a failed or warned check not
 #               listed in tests/peers/conformance-allowed.json (with the reason
 #               the spec allows) fails the run; results in target/conformance/
@@ -93,11 +94,21 @@ scripts/conformance.sh server --url "http://127.0.0.1:$port/mcp" \
   --start "$bin serve --transport http --port $port --preset reference" \
   --out target/conformance/server --timeout 15000 >/dev/null || true
 gate_dirs=(target/conformance/server)
-# Client scenarios (2026-07-28, outside OAuth) against `mcp-lanes client`:
-# the suite starts a test server per scenario and runs the client on it.
-scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" --spec-version 2026-07-28 \
+# Client scenarios (2026-07-28 and 2025-11-25, auth/ included) against
+# `mcp-lanes client`: the suite starts a test server per scenario and runs
+# the client on it.
+scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
+  --spec-version 2026-07-28 --spec-version 2025-11-25 \
   --out target/conformance/client --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client)
+# The extension scenarios the client supports: OAuth client credentials
+# with HTTP Basic, and skills (SEP-2640) listed without prefetching (it
+# does not load and verify skills yet).
+scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
+  --spec-version extension --scenario auth/client-credentials-basic \
+  --scenario sep-2640-client-no-prefetch \
+  --out target/conformance/client-extension --timeout 15000 >/dev/null || true
+gate_dirs+=(target/conformance/client-extension)
 # Authorization-server scenarios against `serve --auth`'s lab server.
 auth_port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 scripts/conformance.sh authorization --url "http://127.0.0.1:$auth_port" --resource "http://127.0.0.1:$auth_port/mcp" \

@@ -45,7 +45,9 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| flows::DEFAULT.to_string());
     let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok();
-    let flows = flows::resolve(&name, context.as_deref()).map_err(Failure::Usage)?;
+    let version = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").ok();
+    let flows =
+        flows::resolve(&name, context.as_deref(), version.as_deref()).map_err(Failure::Usage)?;
     let mut limits = Limits::default();
     if let Some(ms) = args.timeout_ms {
         limits.exchange = Duration::from_millis(ms.max(1));
@@ -65,7 +67,45 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
     let mut problems = Vec::new();
     let shown = args.lang.as_deref().and_then(Catalog::load);
     for flow in &flows {
-        let result = connection.run(flow);
+        let mut result = connection.run(flow);
+        if let Target::Http { url } = &args.target {
+            // A protected server (A-CHALLENGE): authorize, then run again
+            // with the token (A-BEARER); a step-up at most a few times.
+            let mut granted: Option<String> = None;
+            for _ in 0..crate::authorize::MAX_AUTHORIZATIONS {
+                let Some(asked) = crate::authorize::challenge(&result.timeline) else {
+                    break;
+                };
+                let outcome = crate::authorize::authorize(
+                    url,
+                    &asked,
+                    granted.as_deref(),
+                    context.as_deref(),
+                    limits,
+                );
+                let mut text = String::new();
+                for d in &outcome.decisions {
+                    let said = lang.note(
+                        d.note.text(),
+                        d.note
+                            .msg()
+                            .map(mcp_lanes_core::note::Msg::to_value)
+                            .as_ref(),
+                    );
+                    text.push_str(&format!("auth: {said}  [{}]\n", d.rules.join(", ")));
+                }
+                crate::print(&text)?;
+                let Some(token) = outcome.token else {
+                    return Err(Failure::Io(lang.text(
+                        "cli.client.auth_refused",
+                        "the server asks for authorization, and the client did not get a token",
+                    )));
+                };
+                granted = outcome.scope;
+                connection.set_bearer(&token);
+                result = connection.run(flow);
+            }
+        }
         let label = match &shown {
             Some(c) => c.label(&result.timeline.label),
             None => result.timeline.label.clone(),

@@ -1,9 +1,10 @@
 //! The flows `mcp-lanes client` runs: client scripts (the core's `Step`s)
 //! with the client that runs them. Three kinds:
 //!
-//! - the official conformance suite's client scenarios for 2026-07-28
-//!   outside auth, by the suite's scenario names (what
-//!   `MCP_CONFORMANCE_SCENARIO` holds), run by the `reference` client;
+//! - the official conformance suite's client scenarios outside auth, by
+//!   the suite's scenario names (what `MCP_CONFORMANCE_SCENARIO` holds),
+//!   run by the `reference` client, or by its legacy-only twin when
+//!   `MCP_CONFORMANCE_PROTOCOL_VERSION` names a 2025 revision;
 //! - every scenario of the catalog, by id: each of its set-ups' client and
 //!   script, one timeline per set-up (what the lanes animate, against a
 //!   real server this time);
@@ -12,6 +13,7 @@
 
 use mcp_lanes_core::client::presets as clients;
 use mcp_lanes_core::client::{ClientConfig, Step};
+use mcp_lanes_core::protocol::version::{EraMode, ProtocolVersion};
 use mcp_lanes_core::scenarios;
 use serde_json::{json, Value};
 
@@ -51,18 +53,40 @@ pub const CONFORMANCE: &[(&str, &str)] = &[
         "json-schema-ref-no-deref",
         "server/discover, then tools/list over SSE; no $ref is fetched",
     ),
+    ("initialize", "initialize (2025 revisions), then tools/list"),
+    (
+        "sep-2640-client-no-prefetch",
+        "skills/list (the skills extension), and no skill file read: none is loaded",
+    ),
+    (
+        "auth/*",
+        "the authorization flow after HTTP 401, then tools/list and every listed tool with the token",
+    ),
+    (
+        "elicitation-sep1034-client-defaults",
+        "tools/list, then every listed tool; elicitations accepted with the schema's defaults",
+    ),
+    (
+        "sse-retry",
+        "tools/list, then test_reconnection, resumed with GET and Last-Event-ID after `retry`",
+    ),
     (
         "json-schema-2020-12-preservation",
         "tools/list, then json_schema_echo with the listed 2020-12 schema, verbatim",
     ),
 ];
 
-/// The flows named `name`. `context` is `MCP_CONFORMANCE_CONTEXT`, when set.
-pub fn resolve(name: &str, context: Option<&str>) -> Result<Vec<Flow>, String> {
+/// The flows named `name`. `context` is `MCP_CONFORMANCE_CONTEXT` and
+/// `version` `MCP_CONFORMANCE_PROTOCOL_VERSION`, when set.
+pub fn resolve(
+    name: &str,
+    context: Option<&str>,
+    version: Option<&str>,
+) -> Result<Vec<Flow>, String> {
     if let Some(script) = conformance(name, context) {
         return Ok(vec![Flow {
             label: format!("{name} (reference client)").into(),
-            client: clients::reference(),
+            client: conformance_client(version),
             script,
         }]);
     }
@@ -104,6 +128,19 @@ pub fn resolve(name: &str, context: Option<&str>) -> Result<Vec<Flow>, String> {
     ))
 }
 
+/// The client of a conformance scenario: the `reference` client, or for
+/// a 2025 revision the same client speaking only that revision (the
+/// `initialize` handshake, a session).
+pub(crate) fn conformance_client(version: Option<&str>) -> ClientConfig {
+    let mut config = clients::reference();
+    if let Some(v) = version.filter(|v| ProtocolVersion::LEGACY.contains(v)) {
+        config.era = EraMode::LegacyOnly;
+        config.modern_versions = Vec::new();
+        config.legacy_versions = vec![v.to_string()];
+    }
+    config
+}
+
 /// The dual-era client that discovers (or initializes) and lists: the
 /// check's explorer.
 pub(crate) fn explorer() -> ClientConfig {
@@ -125,6 +162,12 @@ fn each(list: &str, limit: Option<usize>) -> Step {
 /// The script of a conformance scenario, or `None` for another name.
 fn conformance(name: &str, context: Option<&str>) -> Option<Vec<Step>> {
     Some(match name {
+        "initialize" => vec![list("tools/list")],
+        "sep-2640-client-no-prefetch" => vec![list("skills/list")],
+        auth if auth.starts_with("auth/") => vec![list("tools/list"), each("tools/list", None)],
+        "elicitation-sep1034-client-defaults" | "sse-retry" => {
+            vec![list("tools/list"), each("tools/list", None)]
+        }
         "tools_call" => vec![
             list("tools/list"),
             Step::call_tool("add_numbers", json!({"a": 5, "b": 3})),
@@ -185,19 +228,28 @@ mod tests {
     #[test]
     fn every_named_flow_resolves() {
         for (name, _) in CONFORMANCE {
-            assert_eq!(resolve(name, None).map(|f| f.len()), Ok(1), "{name}");
+            assert_eq!(resolve(name, None, None).map(|f| f.len()), Ok(1), "{name}");
         }
         for info in scenarios::CATALOG {
-            assert!(!resolve(info.id, None).unwrap_or_default().is_empty());
+            assert!(!resolve(info.id, None, None).unwrap_or_default().is_empty());
         }
-        assert!(resolve(DEFAULT, None).is_ok());
-        assert!(resolve("nope", None).is_err_and(|e| e.contains("tools_call")));
+        assert!(resolve(DEFAULT, None, None).is_ok());
+        assert!(resolve("nope", None, None).is_err_and(|e| e.contains("tools_call")));
+    }
+
+    #[test]
+    fn a_2025_revision_gets_the_legacy_only_reference_client() {
+        let legacy = conformance_client(Some("2025-11-25"));
+        assert_eq!(legacy.era, EraMode::LegacyOnly);
+        assert_eq!(legacy.legacy_versions, vec!["2025-11-25".to_string()]);
+        assert_eq!(conformance_client(Some("2026-07-28")), clients::reference());
+        assert_eq!(conformance_client(None), clients::reference());
     }
 
     #[test]
     fn custom_header_calls_come_from_the_context() {
         let context = r#"{"name":"http-custom-headers","toolCalls":[{"name":"a","arguments":{"x":1}},{"name":"b"}]}"#;
-        let flows = resolve("http-custom-headers", Some(context)).unwrap_or_default();
+        let flows = resolve("http-custom-headers", Some(context), None).unwrap_or_default();
         assert_eq!(flows[0].script.len(), 3);
         assert_eq!(flows[0].script[1], Step::call_tool("a", json!({"x": 1})));
     }

@@ -27,6 +27,7 @@
 //! than `/mcp`), see [`edge`].
 
 mod args;
+mod authorize;
 mod bridge;
 mod check;
 mod client;

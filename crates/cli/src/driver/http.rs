@@ -116,6 +116,8 @@ pub(super) struct HttpWire {
     /// `Authorization` sent with every request that has none (`check
     /// --token`).
     pub(super) authorization: Option<String>,
+    /// The legacy session's own stream (H-SSE-RESUME).
+    pub(super) listen: super::listen::Listen,
 }
 
 impl HttpWire {
@@ -126,6 +128,7 @@ impl HttpWire {
             limits,
             idle: None,
             authorization: None,
+            listen: super::listen::Listen::default(),
         };
         let deadline = Instant::now() + limits.connect;
         match wire.connect(deadline).await {
@@ -206,6 +209,39 @@ impl HttpWire {
     ) -> Result<(hyper::Response<Incoming>, Sender), Stop> {
         for attempt in 0..2 {
             let (mut sender, reused) = self.sender(deadline).await?;
+            let req = self.build(request)?;
+            match timeout_at(deadline, sender.send_request(req)).await {
+                Err(_) => return Err(Stop::Deadline),
+                // A kept-alive connection the server had closed: the request
+                // never left, so it goes once more on a new connection.
+                Ok(Err(e)) if reused && e.is_canceled() && attempt == 0 => continue,
+                Ok(Err(e)) => return Err(Stop::Failed(failure(&e))),
+                Ok(Ok(response)) => return Ok((response, sender)),
+            }
+        }
+        Err(Stop::Failed(TransportFailure::Closed(
+            "the connection closed before the request was sent".into(),
+        )))
+    }
+
+    /// Sends `request` on a connection of its own (a stream kept open
+    /// beside the others, [`super::listen`]); `None` when it failed.
+    pub(super) async fn fresh(
+        &self,
+        request: &HttpRequest,
+        deadline: Instant,
+    ) -> Option<(hyper::Response<Incoming>, Sender)> {
+        let mut sender = self.connect(deadline).await.ok()?;
+        let req = self.build(request).ok()?;
+        match timeout_at(deadline, sender.send_request(req)).await {
+            Ok(Ok(response)) => Some((response, sender)),
+            _ => None,
+        }
+    }
+
+    /// The hyper request of `request` (with `authorization` when it has none).
+    fn build(&self, request: &HttpRequest) -> Result<hyper::Request<Full<Bytes>>, Stop> {
+        {
             let mut builder = hyper::Request::builder()
                 .method(request.method.as_str())
                 .uri(self.endpoint.path.as_str())
@@ -220,25 +256,14 @@ impl HttpWire {
             if let (Some(auth), false) = (&self.authorization, has_auth) {
                 builder = builder.header(hyper::header::AUTHORIZATION, auth.as_str());
             }
-            let req = builder
+            builder
                 .body(Full::new(Bytes::from(request.body.clone())))
                 .map_err(|e| {
                     Stop::Failed(TransportFailure::Garbled(format!(
                         "the request cannot be written as HTTP: {e}"
                     )))
-                })?;
-            match timeout_at(deadline, sender.send_request(req)).await {
-                Err(_) => return Err(Stop::Deadline),
-                // A kept-alive connection the server had closed: the request
-                // never left, so it goes once more on a new connection.
-                Ok(Err(e)) if reused && e.is_canceled() && attempt == 0 => continue,
-                Ok(Err(e)) => return Err(Stop::Failed(failure(&e))),
-                Ok(Ok(response)) => return Ok((response, sender)),
-            }
+                })
         }
-        Err(Stop::Failed(TransportFailure::Closed(
-            "the connection closed before the request was sent".into(),
-        )))
     }
 
     pub(super) fn give_back(&mut self, sender: Sender) {
@@ -407,6 +432,9 @@ async fn exchange(
         return;
     };
     let awaited = out.awaited;
+    if awaited.is_some() {
+        super::listen::open(wire, session, &request).await;
+    }
     let fixed = Instant::now() + session.limits.exchange;
     let what = request_label(&out.text);
     let (response, sender) = loop {
@@ -440,10 +468,16 @@ async fn exchange(
         .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
     let mut body = response.into_body();
     if is_stream {
+        let mut started = HttpResponse::event_stream(String::new());
+        started.status = status;
+        started.headers = headers.clone();
+        session.client.handle_http_headers(&started);
         let exchange = Exchange {
             awaited,
             fixed,
             what: &what,
+            request: &request,
+            resumed: 0,
         };
         read_stream(wire, session, &mut body, sender, &info, &exchange, queue).await;
         return;
@@ -503,15 +537,19 @@ async fn exchange(
 
 /// One exchange's bookkeeping: the wait it answers, its own deadline, and
 /// how notes name it.
-struct Exchange<'a> {
-    awaited: Option<u64>,
-    fixed: Instant,
-    what: &'a str,
+pub(super) struct Exchange<'a> {
+    pub(super) awaited: Option<u64>,
+    pub(super) fixed: Instant,
+    pub(super) what: &'a str,
+    /// The POST that opened the stream (its headers are the resumption's).
+    pub(super) request: &'a HttpRequest,
+    /// How many times this stream was resumed already (H-SSE-POLL).
+    pub(super) resumed: u32,
 }
 
 /// Reads an SSE answer event by event until the client stops waiting on it
 /// (its response came), the stream ends, or a deadline or limit is hit.
-async fn read_stream(
+pub(super) async fn read_stream(
     wire: &mut HttpWire,
     session: &mut Session,
     body: &mut Incoming,
@@ -524,6 +562,7 @@ async fn read_stream(
         awaited,
         fixed,
         what,
+        ..
     } = *exchange_of;
     let mut decoder = SseDecoder::new(session.limits.max_message);
     let mut count = 0usize;
@@ -535,7 +574,29 @@ async fn read_stream(
             return;
         }
         let deadline = deadline_for(session, awaited, fixed);
-        let frame = match timeout_at(deadline, body.frame()).await {
+        let got = tokio::select! {
+            frame = timeout_at(deadline, body.frame()) => Ok(frame),
+            text = wire.listen.recv() => Err(text),
+        };
+        let frame = match got {
+            Err(text) => {
+                session.received(
+                    &text,
+                    None,
+                    mcp_lanes_core::note!(
+                        "driver.listen_event",
+                        "An event of the session's GET stream, while the client waits on {what}.",
+                        what = what
+                    ),
+                );
+                let now = session.now();
+                session.client.handle_text(now, &text);
+                flush(wire, session, awaited, queue).await;
+                continue;
+            }
+            Ok(frame) => frame,
+        };
+        let frame = match frame {
             Err(_) => {
                 if on_deadline(session, awaited, what) {
                     return;
@@ -548,7 +609,16 @@ async fn read_stream(
             None => {
                 let _ = decoder.finish();
                 wire.give_back(sender);
-                if session.still_awaits(awaited) {
+                if session.still_awaits(awaited)
+                    && !Box::pin(super::resume::resume(
+                        wire,
+                        session,
+                        &decoder,
+                        exchange_of,
+                        queue,
+                    ))
+                    .await
+                {
                     on_failure(session, awaited, TransportFailure::StreamEnded);
                 }
                 return;
@@ -591,19 +661,28 @@ async fn read_stream(
             );
             let now = session.now();
             session.client.handle_text(now, &event.data);
-            // Messages nobody waits on go out now, on another connection,
-            // while this stream stays open; a new request waits its turn.
-            while session.still_awaits(awaited) {
-                let Some(side) = session.next_send() else {
-                    break;
-                };
-                if side.awaited.is_some() {
-                    queue.push_back(side);
-                    break;
-                }
-                Box::pin(exchange(wire, session, side, queue)).await;
-            }
+            flush(wire, session, awaited, queue).await;
         }
+    }
+}
+
+/// Messages nobody waits on go out now, on another connection, while the
+/// stream answering `awaited` stays open; a new request waits its turn.
+async fn flush(
+    wire: &mut HttpWire,
+    session: &mut Session,
+    awaited: Option<u64>,
+    queue: &mut VecDeque<Outgoing>,
+) {
+    while session.still_awaits(awaited) {
+        let Some(side) = session.next_send() else {
+            break;
+        };
+        if side.awaited.is_some() {
+            queue.push_back(side);
+            break;
+        }
+        Box::pin(exchange(wire, session, side, queue)).await;
     }
 }
 

@@ -22,7 +22,9 @@
 
 pub(crate) mod fetch;
 mod http;
+mod listen;
 mod record;
+mod resume;
 pub(crate) mod stdio;
 
 use std::time::Duration;
@@ -212,6 +214,10 @@ impl Connection {
         };
         let client = Client::new(config.clone(), flow.script.clone(), transport);
         let mut session = Session::new(client, self.limits);
+        if let Wire::Http(wire) = &mut self.wire {
+            // Each run is a session of its own: its GET stream too.
+            wire.listen = listen::Listen::default();
+        }
         match &mut self.wire {
             Wire::Http(wire) => self.runtime.block_on(http::run(wire, &mut session)),
             Wire::Stdio(wire) => self.runtime.block_on(stdio::run(wire, &mut session)),

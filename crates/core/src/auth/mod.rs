@@ -4,11 +4,13 @@
 //! simulated authorization server ([`server`]: RFC 8414 metadata,
 //! registration, PKCE, consent, tokens, refresh), signed tokens
 //! ([`token`]), PKCE S256 ([`pkce`]); [`lab`] answers real HTTP with
-//! them for `serve --auth`. A run of the whole flow between three
+//! them for `serve --auth`; [`client`] is the client's side of the flow
+//! against a real server. A run of the whole flow between three
 //! actors is [`crate::sim::auth_flow`]. Nothing here reads a clock or draws a random
 //! number: times are arguments, codes and tokens are derived from the
 //! set-up. Authorization applies to HTTP transports only (A-HTTP-ONLY).
 
+pub mod client;
 pub mod form;
 pub mod lab;
 pub mod pkce;

@@ -149,7 +149,7 @@ impl Client {
             let answer =
                 crate::protocol::elicitation::accept_with_defaults(params.get("requestedSchema"));
             let msg = jsonrpc::result(&id, answer.clone());
-            self.emit(msg, Era::Legacy, None, None, &[rules::L_CAP_SESSION],
+            self.emit(msg, Era::Legacy, None, None, &[rules::L_CAP_SESSION, rules::C_ELICIT_DEFAULTS],
                 crate::note!("client.legacy.client_declared_elicitation_shows", "The client declared elicitation, so it shows the question and returns the user's answer {content}.", content = answer.get("content").cloned().unwrap_or(Value::Null)));
             return;
         }

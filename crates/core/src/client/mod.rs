@@ -292,6 +292,15 @@ impl Client {
         self.when_open(|client| client.on_http(now, response));
     }
 
+    /// An SSE answer started: its headers arrived, its events will come one
+    /// by one through [`Client::handle_text`] (a driver reading the stream
+    /// as it arrives). Keeps what the headers say, e.g. the session id.
+    pub fn handle_http_headers(&mut self, response: &HttpResponse) {
+        if !self.is_closed() {
+            self.on_http_headers(response);
+        }
+    }
+
     /// The exchange of the reply the client waits for failed below the
     /// protocol: no answer will come. The client gives up on that request
     /// and goes on with its script (C-SSE-READ, C-EXCHANGE-FAILED). A
@@ -355,7 +364,9 @@ impl Client {
         }
     }
 
-    fn on_http(&mut self, now: SimTime, response: &HttpResponse) {
+    /// What the headers of an answer tell before its body: the
+    /// `Mcp-Session-Id` of the initialize response (L-INIT).
+    fn on_http_headers(&mut self, response: &HttpResponse) {
         if let Some(session) = response.header(http::SESSION_HEADER) {
             if let Some(w) = &self.work.waiting {
                 if w.purpose == Purpose::Initialize {
@@ -363,6 +374,10 @@ impl Client {
                 }
             }
         }
+    }
+
+    fn on_http(&mut self, now: SimTime, response: &HttpResponse) {
+        self.on_http_headers(response);
         if http::is_event_stream(response) {
             self.on_event_stream(now, &response.body);
             return;

@@ -3,8 +3,10 @@
 use serde_json::{json, Map, Value};
 
 /// The simulated user's answer to a form-mode elicitation: accept, with a
-/// plausible value for every requested field (booleans true, numbers 0,
-/// strings "yes"), so round trips can be completed deterministically.
+/// value for every requested field, so round trips can be completed
+/// deterministically: the field's `default` when it has one, else the
+/// first member of its `enum`, else a plain value of its type (booleans
+/// true, numbers 0, strings "yes") (C-ELICIT-DEFAULTS).
 pub fn accept_with_defaults(requested_schema: Option<&Value>) -> Value {
     let mut content = Map::new();
     if let Some(props) = requested_schema
@@ -12,10 +14,18 @@ pub fn accept_with_defaults(requested_schema: Option<&Value>) -> Value {
         .and_then(Value::as_object)
     {
         for (name, prop) in props {
-            let value = match prop.get("type").and_then(Value::as_str) {
-                Some("boolean") => json!(true),
-                Some("integer") | Some("number") => json!(0),
-                _ => json!("yes"),
+            let first = prop
+                .get("enum")
+                .and_then(Value::as_array)
+                .and_then(|e| e.first());
+            let value = match (prop.get("default"), first) {
+                (Some(default), _) => default.clone(),
+                (None, Some(member)) => member.clone(),
+                (None, None) => match prop.get("type").and_then(Value::as_str) {
+                    Some("boolean") => json!(true),
+                    Some("integer") | Some("number") => json!(0),
+                    _ => json!("yes"),
+                },
             };
             content.insert(name.clone(), value);
         }

@@ -54,6 +54,7 @@ pub struct SseDecoder {
     data: String,
     has_data: bool,
     started: bool,
+    retry: Option<u64>,
 }
 
 impl SseDecoder {
@@ -68,7 +69,21 @@ impl SseDecoder {
             data: String::new(),
             has_data: false,
             started: false,
+            retry: None,
         }
+    }
+
+    /// The last event id the stream set (the standard's "last event ID
+    /// buffer"), also by events without data such as a priming event: what
+    /// a client resuming the stream sends as `Last-Event-ID` (H-SSE-POLL).
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.id.as_deref().filter(|id| !id.is_empty())
+    }
+
+    /// The last `retry:` field, in milliseconds: how long to wait before
+    /// reconnecting (H-SSE-POLL).
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.retry
     }
 
     /// Feeds the next bytes; returns the events they complete.
@@ -149,6 +164,9 @@ impl SseDecoder {
             }
             "event" => self.event = Some(value.to_string()),
             "id" if !value.contains('\0') => self.id = Some(value.to_string()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                self.retry = value.parse().ok();
+            }
             _ => {}
         }
         Ok(())
@@ -181,6 +199,18 @@ mod tests {
             got.extend(d.feed(&body.as_bytes()[split..]).unwrap());
             assert_eq!(got, whole, "split at {split}");
         }
+    }
+
+    #[test]
+    fn h_sse_poll_a_priming_event_sets_the_id_and_retry_to_resume_with() {
+        let mut d = SseDecoder::new(1024);
+        assert_eq!(d.feed(b"id: e-1\nretry: 500\ndata: \n\n").unwrap().len(), 1);
+        assert_eq!(d.last_event_id(), Some("e-1"));
+        assert_eq!(d.retry_ms(), Some(500));
+        let mut d = SseDecoder::new(1024);
+        assert_eq!(d.feed(b"id: 2\nretry: x5\n\n").unwrap(), []);
+        assert_eq!(d.last_event_id(), Some("2"));
+        assert_eq!(d.retry_ms(), None);
     }
 
     #[test]

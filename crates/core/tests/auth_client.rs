@@ -1,0 +1,325 @@
+//! The client's side of the authorization flow against a real server
+//! (`auth::client`): each decision, with the answers a server gives.
+
+use mcp_lanes_core::auth::client::{
+    auth_method, query, resource_matches, select_scope, step_up_scope, Authorizer, Credentials,
+    Next, Setup,
+};
+use mcp_lanes_core::check::protection::Answer;
+use serde_json::json;
+
+fn setup() -> Setup {
+    Setup {
+        endpoint: "http://mcp.test/mcp".into(),
+        redirect_uri: "http://127.0.0.1:1/cb".into(),
+        verifier: "v".repeat(43),
+        state: "s1".into(),
+        metadata_url: "https://client.test/meta.json".into(),
+        client_name: "t".into(),
+        pre_registered: None,
+        granted: Vec::new(),
+    }
+}
+
+fn answer(
+    status: u16,
+    headers: &[(&str, &str)],
+    body: serde_json::Value,
+) -> Result<Answer, String> {
+    Ok(Answer {
+        status,
+        headers: headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        body: if body.is_null() {
+            String::new()
+        } else {
+            body.to_string()
+        },
+    })
+}
+
+fn url(next: &Next) -> String {
+    match next {
+        Next::Send(call) => call.url.clone(),
+        other => panic!("expected a request, got {other:?}"),
+    }
+}
+
+fn as_meta(extra: serde_json::Value) -> serde_json::Value {
+    let mut m = json!({
+        "issuer": "http://as.test",
+        "authorization_endpoint": "http://as.test/authorize",
+        "token_endpoint": "http://as.test/token",
+        "registration_endpoint": "http://as.test/register",
+        "code_challenge_methods_supported": ["S256"],
+        "authorization_response_iss_parameter_supported": true,
+        "token_endpoint_auth_methods_supported": ["none"]
+    });
+    if let (Some(m), Some(e)) = (m.as_object_mut(), extra.as_object()) {
+        m.extend(e.clone());
+    }
+    m
+}
+
+/// Runs the flow to the authorization request; returns it.
+fn to_authorization(
+    challenge: &str,
+    prm: serde_json::Value,
+    meta: serde_json::Value,
+) -> (Authorizer, Next) {
+    let unauthorized = answer(401, &[("WWW-Authenticate", challenge)], json!(null)).unwrap();
+    let (mut auth, next) = Authorizer::start(setup(), &unauthorized);
+    assert!(url(&next).contains("oauth-protected-resource"));
+    let next = auth.answer(&answer(200, &[], prm));
+    assert_eq!(
+        url(&next),
+        "http://as.test/.well-known/oauth-authorization-server"
+    );
+    let next = auth.answer(&answer(200, &[], meta));
+    let next = if url(&next).ends_with("/register") {
+        auth.answer(&answer(201, &[], json!({"client_id": "c1"})))
+    } else {
+        next
+    };
+    (auth, next)
+}
+
+fn prm() -> serde_json::Value {
+    json!({"resource": "http://mcp.test/mcp", "authorization_servers": ["http://as.test"],
+        "scopes_supported": ["a", "b"]})
+}
+
+#[test]
+fn a_prm_the_named_metadata_first_then_the_well_known_uris_path_first() {
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, next) = Authorizer::start(setup(), &unauthorized);
+    assert_eq!(
+        url(&next),
+        "http://mcp.test/.well-known/oauth-protected-resource/mcp"
+    );
+    let next = auth.answer(&answer(404, &[], json!(null)));
+    assert_eq!(
+        url(&next),
+        "http://mcp.test/.well-known/oauth-protected-resource"
+    );
+    assert_eq!(auth.answer(&answer(404, &[], json!(null))), Next::Refused);
+    let named = r#"Bearer resource_metadata="http://mcp.test/custom.json""#;
+    let unauthorized = answer(401, &[("WWW-Authenticate", named)], json!(null)).unwrap();
+    let (_, next) = Authorizer::start(setup(), &unauthorized);
+    assert_eq!(url(&next), "http://mcp.test/custom.json");
+}
+
+#[test]
+fn a_prm_metadata_for_another_resource_is_refused() {
+    assert!(resource_matches(
+        "http://mcp.test/mcp",
+        "http://mcp.test/mcp"
+    ));
+    assert!(resource_matches("http://mcp.test", "http://mcp.test/mcp"));
+    assert!(!resource_matches(
+        "http://other.test/mcp",
+        "http://mcp.test/mcp"
+    ));
+    assert!(!resource_matches(
+        "http://mcp.test/mc",
+        "http://mcp.test/mcp"
+    ));
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(setup(), &unauthorized);
+    let other =
+        json!({"resource": "http://other.test/mcp", "authorization_servers": ["http://as.test"]});
+    assert_eq!(auth.answer(&answer(200, &[], other)), Next::Refused);
+}
+
+#[test]
+fn a_as_metadata_an_issuer_other_than_the_one_asked_is_not_used() {
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(setup(), &unauthorized);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let wrong = as_meta(json!({"issuer": "http://evil.test"}));
+    assert_eq!(auth.answer(&answer(200, &[], wrong)), Next::Refused);
+    let (mut auth, _) = Authorizer::start(setup(), &unauthorized);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let next = auth.answer(&answer(404, &[], json!(null)));
+    assert_eq!(
+        url(&next),
+        "http://as.test/.well-known/openid-configuration"
+    );
+    let no_pkce = as_meta(json!({"code_challenge_methods_supported": ["plain"]}));
+    assert_eq!(auth.answer(&answer(200, &[], no_pkce)), Next::Refused);
+}
+
+#[test]
+fn a_register_pre_registered_then_metadata_document_then_dynamic() {
+    let (_, next) = to_authorization("Bearer", prm(), as_meta(json!({})));
+    assert!(url(&next).contains("client_id=c1"));
+    let cimd = as_meta(json!({"client_id_metadata_document_supported": true}));
+    let (_, next) = to_authorization("Bearer", prm(), cimd);
+    assert!(url(&next).contains("client_id=https%3A%2F%2Fclient.test%2Fmeta.json"));
+    let mut pre = setup();
+    pre.pre_registered = Some(Credentials {
+        client_id: "pre".into(),
+        client_secret: Some("x".into()),
+    });
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(pre, &unauthorized);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let next = auth.answer(&answer(200, &[], as_meta(json!({}))));
+    assert!(url(&next).contains("client_id=pre"));
+}
+
+#[test]
+fn a_scope_select_challenge_then_scopes_supported_then_none() {
+    assert_eq!(select_scope(Some("x y"), &["a".into()]), Some("x y".into()));
+    assert_eq!(
+        select_scope(None, &["a".into(), "b".into()]),
+        Some("a b".into())
+    );
+    assert_eq!(select_scope(Some(" "), &[]), None);
+    let (_, next) = to_authorization(r#"Bearer scope="mcp:basic""#, prm(), as_meta(json!({})));
+    assert!(url(&next).contains("scope=mcp%3Abasic"));
+    let (_, next) = to_authorization("Bearer", prm(), as_meta(json!({})));
+    assert!(url(&next).contains("scope=a%20b"));
+    let bare =
+        json!({"resource": "http://mcp.test/mcp", "authorization_servers": ["http://as.test"]});
+    let (_, next) = to_authorization("Bearer", bare, as_meta(json!({})));
+    assert!(!url(&next).contains("scope="));
+}
+
+#[test]
+fn a_pkce_and_a_resource_go_with_the_authorization_and_the_token_request() {
+    let (mut auth, next) = to_authorization("Bearer", prm(), as_meta(json!({})));
+    let q = query(&url(&next));
+    let get = |k: &str| q.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(get("code_challenge_method").as_deref(), Some("S256"));
+    assert_eq!(get("resource").as_deref(), Some("http://mcp.test/mcp"));
+    let back = "http://127.0.0.1:1/cb?code=k&state=s1&iss=http%3A%2F%2Fas.test";
+    let next = auth.answer(&answer(302, &[("Location", back)], json!(null)));
+    let Next::Send(call) = next else {
+        panic!("a token request")
+    };
+    assert!(call.body.contains("code_verifier=vvvv"));
+    assert!(call.body.contains("resource=http%3A%2F%2Fmcp.test%2Fmcp"));
+    let token = auth.answer(&answer(200, &[], json!({"access_token": "T"})));
+    assert_eq!(token, Next::Authorized("T".into()));
+}
+
+#[test]
+fn a_iss_a_wrong_missing_or_normalized_iss_stops_the_flow() {
+    for (location, advertised, ok) in [
+        (
+            "http://127.0.0.1:1/cb?code=k&state=s1&iss=http%3A%2F%2Fas.test",
+            true,
+            true,
+        ),
+        ("http://127.0.0.1:1/cb?code=k&state=s1", false, true),
+        ("http://127.0.0.1:1/cb?code=k&state=s1", true, false),
+        (
+            "http://127.0.0.1:1/cb?code=k&state=s1&iss=http%3A%2F%2Fevil",
+            false,
+            false,
+        ),
+        (
+            "http://127.0.0.1:1/cb?code=k&state=s1&iss=http%3A%2F%2Fas.test%2F",
+            true,
+            false,
+        ),
+        ("http://127.0.0.1:1/cb?code=k&state=other", false, false),
+    ] {
+        let meta = as_meta(json!({"authorization_response_iss_parameter_supported": advertised}));
+        let (mut auth, _) = to_authorization("Bearer", prm(), meta);
+        let next = auth.answer(&answer(302, &[("Location", location)], json!(null)));
+        assert_eq!(
+            matches!(next, Next::Send(_)),
+            ok,
+            "{location} advertised={advertised}"
+        );
+    }
+}
+
+#[test]
+fn a_client_auth_basic_post_or_none_as_the_server_supports() {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        auth_method(&s(&["client_secret_post"]), None, true),
+        "client_secret_post"
+    );
+    assert_eq!(
+        auth_method(&s(&["none", "client_secret_basic"]), None, true),
+        "client_secret_basic"
+    );
+    assert_eq!(
+        auth_method(&s(&["client_secret_basic"]), None, false),
+        "none"
+    );
+    assert_eq!(auth_method(&[], None, true), "client_secret_basic");
+    assert_eq!(
+        auth_method(
+            &s(&["client_secret_basic", "client_secret_post"]),
+            Some("client_secret_post"),
+            true
+        ),
+        "client_secret_post"
+    );
+    let meta = as_meta(json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"]}));
+    let (mut auth, _) = to_authorization("Bearer", prm(), meta);
+    let back = "http://127.0.0.1:1/cb?code=k&state=s1&iss=http%3A%2F%2Fas.test";
+    let Next::Send(call) = auth.answer(&answer(302, &[("Location", back)], json!(null))) else {
+        panic!("a token request")
+    };
+    // Registered without a secret: a public client sends its id alone.
+    assert!(call.body.contains("client_id=c1"));
+    assert!(call.headers.iter().all(|(k, _)| k != "Authorization"));
+}
+
+#[test]
+fn a_scope_step_up_asks_for_the_union_of_the_scopes_had_and_challenged() {
+    let had = vec!["mcp:basic".to_string()];
+    assert_eq!(
+        step_up_scope(&had, Some("mcp:write")),
+        Some("mcp:basic mcp:write".into())
+    );
+    assert_eq!(
+        step_up_scope(&had, Some("mcp:basic")),
+        Some("mcp:basic".into())
+    );
+    let mut s = setup();
+    s.granted = had;
+    let challenge = r#"Bearer error="insufficient_scope", scope="mcp:write""#;
+    let forbidden = answer(403, &[("WWW-Authenticate", challenge)], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(s, &forbidden);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let register = auth.answer(&answer(200, &[], as_meta(json!({}))));
+    assert!(url(&register).ends_with("/register"));
+    let authorize = auth.answer(&answer(201, &[], json!({"client_id": "c1"})));
+    assert!(url(&authorize).contains("scope=mcp%3Abasic%20mcp%3Awrite"));
+    assert_eq!(auth.scope(), Some("mcp:basic mcp:write"));
+}
+
+#[test]
+fn a_client_credentials_a_server_granting_only_them_gets_no_authorization_request() {
+    let mut pre = setup();
+    pre.pre_registered = Some(Credentials {
+        client_id: "m2m".into(),
+        client_secret: Some("s".into()),
+    });
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(pre, &unauthorized);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let meta = as_meta(json!({"grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic"]}));
+    let Next::Send(call) = auth.answer(&answer(200, &[], meta)) else {
+        panic!("a token request")
+    };
+    assert_eq!(call.url, "http://as.test/token");
+    assert!(call.body.starts_with("grant_type=client_credentials"));
+    assert!(call.body.contains("resource=http%3A%2F%2Fmcp.test%2Fmcp"));
+    assert!(call
+        .headers
+        .iter()
+        .any(|(k, v)| k == "Authorization" && v.starts_with("Basic ")));
+    let token = auth.answer(&answer(200, &[], json!({"access_token": "T"})));
+    assert_eq!(token, Next::Authorized("T".into()));
+}
