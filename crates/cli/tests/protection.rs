@@ -211,6 +211,58 @@ fn a_challenge_a_process_that_is_not_mcp_passes_nothing() {
     }
 }
 
+#[test]
+fn a_challenge_check_authorize_says_why_it_got_no_token_and_skips_the_flows() {
+    // The peers' authorization server has no registration endpoint and no
+    // Client ID Metadata Documents: the flow cannot get a client ID.
+    for (program, script) in servers() {
+        let peer = Peer::start(
+            Path::new(program),
+            &[script.to_str().expect("utf-8 path"), "--port", "0"],
+        );
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "check",
+            "--url",
+            &format!("http://127.0.0.1:{}/mcp", peer.port),
+            "--authorize",
+            "--timeout",
+            "2500",
+        ]);
+        let done = run_guarded(cmd, "check --authorize", Duration::from_secs(120));
+        assert!(
+            done.stdout
+                .contains("--authorize: the authorization flow gave no token"),
+            "{program}: {}",
+            done.stdout
+        );
+        assert!(
+            done.stdout.contains("client ID"),
+            "{program}: {}",
+            done.stdout
+        );
+        assert!(
+            !done.stdout.contains("fail A-"),
+            "{program}: {}",
+            done.stdout
+        );
+        assert_eq!(done.status.code(), Some(0), "{program}");
+    }
+}
+
+#[test]
+fn a_challenge_check_authorize_is_for_http_only() {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["check", "--cmd", "cat", "--authorize"]);
+    let done = run_guarded(cmd, "check --cmd --authorize", Duration::from_secs(30));
+    assert_eq!(done.status.code(), Some(2), "{}", done.stderr);
+    assert!(
+        done.stderr.contains("--authorize applies to --url only"),
+        "{}",
+        done.stderr
+    );
+}
+
 /// How the hostile server answers a GET of its metadata.
 #[derive(Clone, Copy)]
 enum Hostile {

@@ -228,6 +228,36 @@ fn a_challenge_check_grades_serve_auth_as_correctly_protected() {
     assert_eq!(code, Some(0));
 }
 
+#[test]
+fn a_challenge_check_authorize_gets_a_token_from_the_servers_own_authorization_server() {
+    let (_server, port) = http_server_with("reference", &["--auth"]);
+    // Without a token the flows are skipped: only the probes are graded.
+    let (without, _) = check(port, &[]);
+    assert!(!with(&without, Outcome::Pass).contains(&"M-DISCOVER"));
+    // With --authorize the check gets a token by the OAuth flow from the
+    // lab server the metadata names, and runs the flows with it.
+    let (report, code) = check(port, &["--authorize"]);
+    assert!(
+        with(&report, Outcome::Fail).is_empty(),
+        "{:#?}",
+        report.verdicts
+    );
+    for rule in [
+        "A-CHALLENGE",
+        "A-PRM",
+        "A-AS-METADATA",
+        "M-DISCOVER",
+        "S-ANSWER",
+    ] {
+        assert!(
+            with(&report, Outcome::Pass).contains(&rule),
+            "{rule}: {:#?}",
+            report.verdicts
+        );
+    }
+    assert_eq!(code, Some(0));
+}
+
 /// Runs an SDK client script (with `extra` arguments) against `serve
 /// --preset reference --auth` and checks that it went through every step
 /// of the flow and called a tool.

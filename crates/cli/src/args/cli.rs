@@ -390,6 +390,9 @@ pub struct TokenOpts {
     /// A token for this server with too little scope: must get 403 insufficient_scope with the scope needed
     #[arg(long, value_name = "TOKEN", allow_hyphen_values = true)]
     pub low_scope_token: Option<String>,
+    /// Without --token, when the server answers 401: get a token from the authorization server it names, by the OAuth flow `mcp-lanes client` runs (registration, PKCE, the authorization request, the token request), and run the flows with it. Only an authorization server that consents without a person (a lab server such as `serve --auth`) gives one
+    #[arg(long)]
+    pub authorize: bool,
 }
 
 impl From<TokenOpts> for crate::check::Tokens {
@@ -398,6 +401,7 @@ impl From<TokenOpts> for crate::check::Tokens {
             token: o.token,
             other_audience: o.other_audience_token,
             low_scope: o.low_scope_token,
+            authorize: o.authorize,
         }
     }
 }

@@ -155,7 +155,12 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         ("--other-audience-token", &tokens.other_audience),
         ("--low-scope-token", &tokens.low_scope),
     ];
-    if let (false, Some((flag, _))) = (is_http, token_flags.iter().find(|(_, t)| t.is_some())) {
+    let given = token_flags
+        .iter()
+        .find(|(_, t)| t.is_some())
+        .map(|(flag, _)| *flag)
+        .or(tokens.authorize.then_some("--authorize"));
+    if let (false, Some(flag)) = (is_http, given) {
         return Err(Failure::Usage(lang.fill(
             "cli.check.token_http_only",
             "{flag} applies to --url only: authorization is for HTTP servers; a stdio server takes its credentials from its environment",
@@ -178,11 +183,22 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     // On HTTP, the authorization probes first: a 401 means the flows
     // need `--token` (without it they are skipped, not failed).
     let mut guarded = None;
+    let mut tokens = args.tokens.clone();
     if is_http {
         let mut connection = checker.open()?;
-        let observed = protection::observe(&args.target.label(), &args.tokens, limits);
+        let (observed, unauthorized) =
+            protection::observe_authorizing(&args.target.label(), &mut tokens, limits);
+        if let Some(why) = unauthorized {
+            checker
+                .problems
+                .push(mcp_lanes_core::note::Note::from(lang.fill(
+                "cli.check.authorize_failed",
+                "--authorize: the authorization flow gave no token ({why}); the flows are skipped",
+                &[("why", why)],
+            )));
+        }
         let asks = observed.protected();
-        if let (true, Some(token)) = (asks, &args.tokens.token) {
+        if let (true, Some(token)) = (asks, &tokens.token) {
             connection.set_bearer(token);
         }
         checker.http = Some(connection);
@@ -198,7 +214,7 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     options.probe_ms = u64::try_from(limits.exchange.as_millis()).unwrap_or(u64::MAX);
     let mut plan = Plan::new(options);
     let started = Instant::now();
-    let locked = matches!(guarded, Some((_, true))) && args.tokens.token.is_none();
+    let locked = matches!(guarded, Some((_, true))) && tokens.token.is_none();
     // Flows without the token the server asks for would only collect 401s.
     let locked_out = locked.then(|| {
         mcp_lanes_core::note!(

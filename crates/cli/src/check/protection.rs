@@ -18,6 +18,9 @@ pub struct Tokens {
     pub other_audience: Option<String>,
     /// A token for the server with too little scope.
     pub low_scope: Option<String>,
+    /// `--authorize`: without `token`, get one by the OAuth flow from
+    /// the authorization server the server names.
+    pub authorize: bool,
 }
 
 /// The probe request to the MCP endpoint, with `token` as a Bearer token.
@@ -43,6 +46,38 @@ fn documents(urls: Vec<String>, limits: Limits) -> Vec<Fetch> {
         }
     }
     out
+}
+
+/// Observes the server's protection at `url`; with `--authorize` and no
+/// token, a protected server's token is got by the OAuth flow first (into
+/// `tokens`), or the reason there is none is returned.
+pub(super) fn observe_authorizing(
+    url: &str,
+    tokens: &mut Tokens,
+    limits: Limits,
+) -> (Observations, Option<String>) {
+    let obs = observe(url, tokens, limits);
+    if !(obs.protected() && tokens.authorize && tokens.token.is_none()) {
+        return (obs, None);
+    }
+    let Some(Ok(answer)) = obs.unauthenticated.as_ref().map(|f| f.answer.clone()) else {
+        return (obs, None);
+    };
+    let outcome = crate::authorize::authorize(url, &answer, None, None, limits);
+    match outcome.token {
+        Some(token) => {
+            tokens.token = Some(token);
+            (observe(url, tokens, limits), None)
+        }
+        None => {
+            let why = outcome
+                .decisions
+                .last()
+                .map(|d| d.note.text().to_string())
+                .unwrap_or_default();
+            (obs, Some(why))
+        }
+    }
 }
 
 /// Observes the server's protection at `url`.
