@@ -74,3 +74,51 @@ fn m_tool_handle_a_tool_that_asks_mints_its_handle_only_when_it_completes() {
         assert_eq!(minted, 2, "{era}");
     }
 }
+
+/// A tool that asks, whose result the server's policy gives per caller:
+/// over HTTP with alice's token, in both eras.
+fn run_policy(era: &str, preset: &str) -> Timeline {
+    let value = json!({
+        "format": file::FORMAT,
+        "id": "t",
+        "servers": [{"id": "srv", "era": era, "tools": [{
+            "name": "export",
+            "inputSchema": {"type": "object", "properties": {"label": {"type": "string"}}},
+            "asks": {
+                "message": "Label for the export?",
+                "argument": "label",
+                "requestedSchema": {"type": "object", "properties": {"label": {"type": "string", "default": "weekly"}}}
+            },
+            "result": "Exported ({label})."
+        }],
+        "policy": {"tools": [
+            {"tool": "export", "results": {"alice": "Exported alice's notes ({label})."}}
+        ]}}],
+        "clients": [{"id": "c", "preset": preset, "principal": "alice", "token": {"scopes": []}}],
+        "setups": [{"client": "c", "server": "srv", "transport": "http", "steps": [
+            {"do": "call", "tool": "export"}
+        ]}]
+    });
+    let loaded = file::load_value(&value).unwrap_or_else(|e| {
+        panic!(
+            "{:?}",
+            e.iter().map(ToString::to_string).collect::<Vec<_>>()
+        )
+    });
+    let t = scenarios::run_setups(&loaded.setups).remove(0);
+    common::assert_timeline_valid(&t);
+    t
+}
+
+#[test]
+fn m_tool_policy_call_a_callers_own_result_holds_on_the_round_that_completes_after_an_answer() {
+    for (era, preset) in [("modern", "rich"), ("legacy", "legacy-host")] {
+        let t = run_policy(era, preset);
+        let texts = results(&t);
+        assert_eq!(
+            texts,
+            vec!["Exported alice's notes (weekly).".to_string()],
+            "{era}"
+        );
+    }
+}

@@ -279,14 +279,15 @@ impl Server {
         if let Some(arguments) = call.arguments.as_object() {
             filled.extend(arguments.clone());
         }
-        let tool = self
-            .config
-            .tool(&call.tool)
-            .map(|t| t.instantiate(&Value::Object(filled)));
-        let result_text = tool
-            .as_ref()
-            .map(|t| t.result_text.clone())
-            .unwrap_or_default();
+        let filled = Value::Object(filled);
+        let tool = self.config.tool(&call.tool).map(|t| t.instantiate(&filled));
+        let result_text = match self.own_result(&call.tool) {
+            Some(own) => super::tool_state::fill(&own, &filled),
+            None => tool
+                .as_ref()
+                .map(|t| t.result_text.clone())
+                .unwrap_or_default(),
+        };
         let sampled = (call.asked == methods::SAMPLING_CREATE_MESSAGE)
             .then(|| {
                 answer

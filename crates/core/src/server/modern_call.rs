@@ -229,7 +229,11 @@ impl Server {
         let result_text = match answered {
             Some(mut filled) => {
                 filled.extend(arguments.clone());
-                spec.instantiate(&Value::Object(filled)).result_text
+                let filled = Value::Object(filled);
+                match self.own_result(&tool.name) {
+                    Some(own) => super::tool_state::fill(&own, &filled),
+                    None => spec.instantiate(&filled).result_text,
+                }
             }
             None => tool.result_text.clone(),
         };

@@ -159,17 +159,26 @@ impl Server {
                 note,
             ));
         }
-        let own = caller
-            .principal
-            .as_ref()
-            .and_then(|p| entry.results.iter().find(|r| &r.principal == p));
-        if let Some(own) = own {
-            tool.result_text = super::tool_state::fill(&own.result, arguments);
+        if let Some(own) = self.own_result(&tool.name) {
+            tool.result_text = super::tool_state::fill(&own, arguments);
         }
         if let Some((rules, note)) = self.policy_allowed(&tool.name) {
             self.note(conn, OutputKind::Decision, &rules, note);
         }
         None
+    }
+
+    /// The result the policy gives this caller for `tool` (its text
+    /// before the arguments, and a user's answers, fill it), if any: on a
+    /// call's completing round too, when an answer came first.
+    pub(crate) fn own_result(&self, tool: &str) -> Option<String> {
+        let entry = self.config.policy.as_ref()?.entry(tool)?;
+        let principal = self.caller().principal?;
+        entry
+            .results
+            .iter()
+            .find(|r| r.principal == principal)
+            .map(|r| r.result.clone())
     }
 
     /// The rule and note of a call the policy let through, if the tool
