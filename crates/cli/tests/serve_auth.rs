@@ -164,6 +164,22 @@ fn check(port: u16, extra: &[&str]) -> (Report, Option<i32>) {
     (report, done.status.code())
 }
 
+/// No rule failed, and each of `rules` passed.
+fn passes(report: &Report, rules: &[&str]) {
+    assert!(
+        with(report, Outcome::Fail).is_empty(),
+        "{:#?}",
+        report.verdicts
+    );
+    for rule in rules {
+        assert!(
+            with(report, Outcome::Pass).contains(rule),
+            "{rule}: {:#?}",
+            report.verdicts
+        );
+    }
+}
+
 fn with(report: &Report, outcome: Outcome) -> Vec<&str> {
     report
         .verdicts
@@ -177,18 +193,7 @@ fn with(report: &Report, outcome: Outcome) -> Vec<&str> {
 fn a_challenge_check_grades_serve_auth_as_correctly_protected() {
     let (_server, port) = http_server_with("reference", &["--auth"]);
     let (report, code) = check(port, &[]);
-    assert!(
-        with(&report, Outcome::Fail).is_empty(),
-        "{:#?}",
-        report.verdicts
-    );
-    for rule in ["A-CHALLENGE", "A-PRM", "A-AS-METADATA"] {
-        assert!(
-            with(&report, Outcome::Pass).contains(&rule),
-            "{rule}: {:#?}",
-            report.verdicts
-        );
-    }
+    passes(&report, &["A-CHALLENGE", "A-PRM", "A-AS-METADATA"]);
     assert_eq!(code, Some(0));
     // With a token, one for another server (another lab's) and one
     // without the scope, the token rules pass too.
@@ -207,24 +212,16 @@ fn a_challenge_check_grades_serve_auth_as_correctly_protected() {
             &low,
         ],
     );
-    assert!(
-        with(&report, Outcome::Fail).is_empty(),
-        "{:#?}",
-        report.verdicts
+    passes(
+        &report,
+        &[
+            "A-CHALLENGE",
+            "A-PRM",
+            "A-AS-METADATA",
+            "A-AUDIENCE",
+            "A-SCOPE-STEP-UP",
+        ],
     );
-    for rule in [
-        "A-CHALLENGE",
-        "A-PRM",
-        "A-AS-METADATA",
-        "A-AUDIENCE",
-        "A-SCOPE-STEP-UP",
-    ] {
-        assert!(
-            with(&report, Outcome::Pass).contains(&rule),
-            "{rule}: {:#?}",
-            report.verdicts
-        );
-    }
     assert_eq!(code, Some(0));
 }
 
@@ -237,24 +234,16 @@ fn a_challenge_check_authorize_gets_a_token_from_the_servers_own_authorization_s
     // With --authorize the check gets a token by the OAuth flow from the
     // lab server the metadata names, and runs the flows with it.
     let (report, code) = check(port, &["--authorize"]);
-    assert!(
-        with(&report, Outcome::Fail).is_empty(),
-        "{:#?}",
-        report.verdicts
+    passes(
+        &report,
+        &[
+            "A-CHALLENGE",
+            "A-PRM",
+            "A-AS-METADATA",
+            "M-DISCOVER",
+            "S-ANSWER",
+        ],
     );
-    for rule in [
-        "A-CHALLENGE",
-        "A-PRM",
-        "A-AS-METADATA",
-        "M-DISCOVER",
-        "S-ANSWER",
-    ] {
-        assert!(
-            with(&report, Outcome::Pass).contains(&rule),
-            "{rule}: {:#?}",
-            report.verdicts
-        );
-    }
     assert_eq!(code, Some(0));
 }
 

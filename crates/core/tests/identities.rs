@@ -7,9 +7,6 @@
 
 mod common;
 
-use std::collections::HashMap;
-
-use common::schema::schemas;
 use mcp_lanes_core::scenarios::{self, file};
 use mcp_lanes_core::sim::{Side, Timeline};
 use serde_json::{json, Value};
@@ -57,25 +54,7 @@ fn run(value: &Value) -> Timeline {
         ),
     };
     let timeline = scenarios::run_setups(&loaded.setups).remove(0);
-    let s = schemas();
-    let mut origin: HashMap<(Side, String), String> = HashMap::new();
-    for (_, m) in timeline.messages() {
-        let Some(msg) = &m.json else { continue };
-        let id = msg.get("id").map(Value::to_string);
-        if let (Some(method), Some(id)) = (msg.get("method").and_then(Value::as_str), &id) {
-            origin.insert((m.from, id.clone()), method.to_string());
-        }
-        let origin_method = if msg.get("method").is_none() {
-            id.as_ref()
-                .and_then(|id| origin.get(&(m.from.peer(), id.clone())))
-                .map(String::as_str)
-        } else {
-            None
-        };
-        if let Err(failure) = s.validate_message(&m.revision, msg, origin_method) {
-            panic!("{} does not validate: {failure}\n{msg}", m.label);
-        }
-    }
+    common::assert_timeline_valid(&timeline);
     timeline
 }
 
