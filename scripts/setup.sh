@@ -96,7 +96,7 @@ ensure_cargo_tool() { # binary, crate, version, extra cargo-install flags...
     && "$bin" --version 2>/dev/null | sed -E 's/(^|[[:space:]])v([0-9])/\1\2/g' | grep -qwF "$version"; then
     log "$bin $version: present"
   else
-    log "installing $crate $version with cargo install (once; trunk takes ~7 min on 2 cores)"
+    log "installing $crate $version with cargo install (once; several minutes on 2 cores)"
     local start=$SECONDS
     cargo install -q --force "$@" "$crate@$version"
     log "installed $crate $version in $((SECONDS - start)) s"
