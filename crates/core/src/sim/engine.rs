@@ -120,6 +120,10 @@ struct Engine {
     tied: Vec<(u64, ScriptedNotice)>,
     /// The streams that stay open after a response: (request id, key).
     streams: Vec<(String, String)>,
+    /// A scripted notification went out on the response stream of the
+    /// HTTP request being handled, so its answer is that stream's last
+    /// event (H-SSE-RESPONSE).
+    on_request_stream: bool,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -144,6 +148,7 @@ pub fn run(setup: &Setup) -> Timeline {
         armed: Vec::new(),
         tied: Vec::new(),
         streams: Vec::new(),
+        on_request_stream: false,
     };
     for (at, ev) in &setup.server_events {
         match ev {
@@ -505,7 +510,9 @@ impl Engine {
             if self.tied[i].1.after.as_deref() == Some(method.as_str()) {
                 let (delay, notice) = self.tied.remove(i);
                 if delay == 0 {
-                    // At once: before the server's own answer.
+                    // At once: before the server's own answer, on HTTP as
+                    // the first event of the request's response stream.
+                    self.on_request_stream = http;
                     self.scripted_notice(notice, revision.clone());
                 } else {
                     self.schedule(
@@ -566,7 +573,7 @@ impl Engine {
         let text = notice.message.to_string();
         let info = (self.transport == TransportKind::Http).then(|| HttpInfo {
             method: None,
-            status: None,
+            status: self.on_request_stream.then_some(200),
             headers: vec![("Content-Type".into(), "text/event-stream".into())],
             event_id: None,
         });
@@ -627,9 +634,13 @@ impl Engine {
                 self.mark_delivered(event);
                 let duration = later::duration_of(server, &request.body);
                 if self.scripted_reply(&request.body, true, ProtocolVersion::modern()) {
+                    self.on_request_stream = false;
                     return;
                 }
-                let reply = server.handle_http(now, &request);
+                let mut reply = server.handle_http(now, &request);
+                if std::mem::take(&mut self.on_request_stream) {
+                    later::onto_stream(&mut reply);
+                }
                 self.opened(&request.body, &reply);
                 // Effects of handling (locks, decisions) come before the
                 // response; messages the server sends on an already open SSE

@@ -62,6 +62,18 @@ pub(super) fn cancelled(line: &str) -> Option<RequestId> {
     RequestId::from_json(value.pointer("/params/requestId")?)
 }
 
+/// A JSON answer to a request whose response stream already carried a
+/// notification becomes that stream's last event: one POST has one
+/// response, an SSE stream with the notifications first and the answer
+/// last (H-SSE-RESPONSE).
+pub(super) fn onto_stream(reply: &mut HttpReply) {
+    let response = &reply.response;
+    if response.status == 200 && !crate::transport::http::is_event_stream(response) {
+        let event = crate::transport::http::sse_event(None, &response.body);
+        reply.response = crate::transport::http::HttpResponse::event_stream(event);
+    }
+}
+
 fn is_progress(out: &ServerOutput) -> bool {
     matches!(&out.kind, OutputKind::Send { message, .. }
         if message.get("method").and_then(Value::as_str) == Some(methods::PROGRESS))
