@@ -42,8 +42,13 @@ pub(crate) fn answered(exchange: &Exchange<'_>, out: &mut Vec<Verdict>) {
     // A listen stream stays open: its result comes only when the server ends it.
     let listen = exchange.method == methods::SUBSCRIPTIONS_LISTEN;
     let challenged = exchange.challenged();
-    if legacy_signal || listen || missing.client_left || challenged {
-        let why = if challenged {
+    if legacy_signal || listen || missing.client_left || challenged || missing.cancelled {
+        let why = if missing.cancelled {
+            crate::note!(
+                "check.cancelled",
+                "the client cancelled it with notifications/cancelled, and a server sends no response to a cancelled request"
+            )
+        } else if challenged {
             crate::note!(
                 "check.challenged",
                 "{missing}: an authorization challenge, answered by authorizing and sending the request again (A-CHALLENGE)",

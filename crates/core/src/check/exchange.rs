@@ -44,6 +44,9 @@ pub(crate) struct Missing<'a> {
     pub closed: bool,
     /// The client closed the connection first.
     pub client_left: bool,
+    /// The client cancelled it with `notifications/cancelled` before an
+    /// answer came: the server must send none.
+    pub cancelled: bool,
 }
 
 /// One request and what came back.
@@ -275,6 +278,19 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
                             transport: timeline.transport,
                             rules: &event.rules,
                         });
+                    }
+                    // The client cancels a request it still awaits: no
+                    // answer is owed any more (L-TIMEOUT).
+                    (Side::Client, Some(methods::CANCELLED), None) => {
+                        let cancelled = body.pointer("/params/requestId");
+                        if let Some(p) = pending.iter().rposition(|&at| {
+                            cancelled.is_some() && out[at].body.get("id") == cancelled
+                        }) {
+                            let at = pending.remove(p);
+                            if let Answer::Missing(m) = &mut out[at].answer {
+                                m.cancelled = true;
+                            }
+                        }
                     }
                     (Side::Server, None, Some(id))
                         if body.get("result").is_some() || body.get("error").is_some() =>

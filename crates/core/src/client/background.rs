@@ -77,6 +77,8 @@ impl Client {
         for open in std::mem::take(&mut self.background) {
             let id = open.id.to_string();
             if self.transport == TransportKind::Http {
+                // The engine closes the stream on this decision, found by
+                // its key (`sim/engine/cancel.rs`, `closes_background`).
                 self.decide(
                     &[rules::C_BACKGROUND],
                     crate::note!(

@@ -9,7 +9,7 @@ use super::{Answer, Client, Purpose, UndeclaredPolicy};
 use crate::note::Note;
 use crate::protocol::jsonrpc::{self, ErrorCode, ErrorObject, RequestId};
 use crate::protocol::{methods, Era, ProtocolVersion};
-use crate::rules;
+use crate::rules::{self, RuleId};
 use crate::sim::{EventKind, Side, SimTime};
 
 /// An established legacy session.
@@ -152,6 +152,25 @@ impl Client {
             self.emit(msg, Era::Legacy, None, None, &[rules::L_CAP_SESSION, rules::C_ELICIT_DEFAULTS],
                 crate::note!("client.legacy.client_declared_elicitation_shows", "The client declared elicitation, so it shows the question and returns the user's answer {content}.", content = answer.get("content").cloned().unwrap_or(Value::Null)));
             return;
+        }
+        // Sampling and roots, declared at initialize, are answered as the
+        // client answers them in an MRTR round (L-SAMPLING, L-CAP-SESSION).
+        let caps = &self.config.capabilities;
+        let declared_other = (method == methods::SAMPLING_CREATE_MESSAGE
+            && caps.sampling.is_some())
+            || (method == methods::ROOTS_LIST && caps.roots.is_some());
+        if declared_other {
+            if let Ok((answer, _)) = self.answer_one(method, method, Some(params)) {
+                let msg = jsonrpc::result(&id, answer);
+                let rules: &[RuleId] = if method == methods::ROOTS_LIST {
+                    &[rules::L_CAP_SESSION]
+                } else {
+                    &[rules::L_SAMPLING, rules::L_CAP_SESSION]
+                };
+                self.emit(msg, Era::Legacy, None, None, rules,
+                    crate::note!("client.legacy.client_declared_answers", "The client declared {method} at initialize, so it answers the server's request while the call waits.", method = if method == methods::ROOTS_LIST { "roots" } else { "sampling" }));
+                return;
+            }
         }
         match self.config.undeclared {
             UndeclaredPolicy::MethodNotFound => {

@@ -530,8 +530,10 @@ impl Client {
         })
     }
 
-    /// The answer to one input request, or why the client cannot give it.
-    fn answer_one(
+    /// The answer to one input request, or why the client cannot give it
+    /// (also how a legacy session answers a server's sampling or roots
+    /// request, `legacy.rs`).
+    pub(super) fn answer_one(
         &self,
         key: &str,
         method: &str,

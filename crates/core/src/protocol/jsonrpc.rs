@@ -22,6 +22,9 @@ impl ErrorCode {
     pub const INVALID_PARAMS: ErrorCode = ErrorCode(-32602);
     /// Internal error.
     pub const INTERNAL_ERROR: ErrorCode = ErrorCode(-32603);
+    /// Resource not found in a legacy session (L-RESOURCE-NOT-FOUND);
+    /// 2026-07-28 answers -32602 instead (RPC-CODES).
+    pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
     /// HTTP headers disagree with the body (H-HEADERS).
     pub const HEADER_MISMATCH: ErrorCode = ErrorCode(-32020);
     /// A capability the request needs was not declared (M-CAP-REQUIRED).

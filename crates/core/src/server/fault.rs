@@ -45,7 +45,8 @@ pub enum Fault {
     UnknownMethod,
     /// No such tool (M-UNKNOWN-TOOL).
     UnknownTool,
-    /// No such resource (RPC-CODES: -32602 in 2026-07-28).
+    /// No such resource (RPC-CODES: -32602 in 2026-07-28; -32002 in a
+    /// legacy session, L-RESOURCE-NOT-FOUND).
     UnknownResource,
     /// The params have the wrong shape or content.
     InvalidParams,
@@ -77,6 +78,7 @@ impl Fault {
             (MissingCapability, _) => (ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, 400),
             (UnknownMethod, Era::Modern) => (ErrorCode::METHOD_NOT_FOUND, 404),
             (UnknownMethod, Era::Legacy) => (ErrorCode::METHOD_NOT_FOUND, 200),
+            (UnknownResource, Era::Legacy) => (ErrorCode::RESOURCE_NOT_FOUND, 200),
             (UnknownTool | UnknownResource | InvalidParams, _) => (ErrorCode::INVALID_PARAMS, 200),
             (NotInitialized, _) => (ErrorCode::INVALID_REQUEST, 200),
             (SessionRequired, _) => (ErrorCode::LEGACY_SERVER_ERROR, 400),

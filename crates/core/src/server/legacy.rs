@@ -236,7 +236,10 @@ impl Server {
                         &[rules::L_CAP_SESSION, rules::M_RESOURCES],
                         note,
                     ),
-                    Err(refusal) => self.refuse(Some(&id), refusal, revision),
+                    Err(refusal) => {
+                        let refusal = super::resources::in_session(refusal, &revision);
+                        self.refuse(Some(&id), refusal, revision)
+                    }
                 }
             }
             methods::PROMPTS_GET => match super::prompts::find(cfg, params) {

@@ -110,6 +110,23 @@ pub(crate) fn read(
     .data(json!({"uri": uri})))
 }
 
+/// The refusal of an unknown resource in a legacy session: the code of
+/// the session's revision, -32002 (L-RESOURCE-NOT-FOUND), said as such.
+pub(crate) fn in_session(
+    mut refusal: Refusal,
+    revision: &crate::protocol::ProtocolVersion,
+) -> Refusal {
+    if refusal.fault == Fault::UnknownResource {
+        refusal.rules = vec![rules::L_RESOURCE_NOT_FOUND, rules::L_CAP_SESSION];
+        refusal.note = crate::note!(
+            "server.resources.unknown_resource_32002_legacy",
+            "An unknown resource in a {revision} session is -32002 Resource not found, with the URI in data (2026-07-28 changed the code to -32602).",
+            revision = revision.to_string()
+        );
+    }
+    refusal
+}
+
 #[cfg(test)]
 mod tests {
     use super::match_template;

@@ -12,7 +12,7 @@ use super::SimTime;
 use crate::client::Client;
 use crate::client::{ClientAction, ClientConfig, ClientOutput, Step};
 use crate::note::Note;
-use crate::protocol::jsonrpc::Envelope;
+use crate::protocol::jsonrpc::{Envelope, RequestId};
 use crate::protocol::{ProtocolVersion, ResultType};
 use crate::rules::{self, RuleId};
 use crate::server::{
@@ -95,8 +95,9 @@ enum Delivery {
     ServerSees(ServerEvent),
     CloseAtServer,
     /// A server message recorded when it is sent, later than the input
-    /// that caused it (a tool that works for a while, `later.rs`).
-    Later(Later),
+    /// that caused it (a tool that works for a while, `later.rs`), with the
+    /// id of the request it belongs to: a cancellation drops it.
+    Later(Later, Option<RequestId>),
     /// The client closed this stream (on HTTP, how it cancels a request).
     StreamClosed(String),
 }
@@ -119,6 +120,10 @@ struct Engine {
     tied: Vec<(u64, ScriptedNotice)>,
     /// The streams that stay open after a response: (request id, key).
     streams: Vec<(String, String)>,
+    /// A scripted notification went out on the response stream of the
+    /// HTTP request being handled, so its answer is that stream's last
+    /// event (H-SSE-RESPONSE).
+    on_request_stream: bool,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -143,6 +148,7 @@ pub fn run(setup: &Setup) -> Timeline {
         armed: Vec::new(),
         tied: Vec::new(),
         streams: Vec::new(),
+        on_request_stream: false,
     };
     for (at, ev) in &setup.server_events {
         match ev {
@@ -300,7 +306,7 @@ impl Engine {
                 }
             }
             ClientAction::Record(kind) => {
-                self.cancels(&kind, &rules);
+                self.cancels(&kind, &rules, &note);
                 self.push(kind, rules, note);
             }
             ClientAction::Close => {
@@ -376,6 +382,9 @@ impl Engine {
     /// The server reads one stdio line: its side effects first, then its reply.
     fn server_handles_line(&mut self, server: &mut Server, line: &str) {
         let now = self.now;
+        if let Some(id) = later::cancelled(line) {
+            self.drop_work(|work| work == &id);
+        }
         let duration = later::duration_of(server, line);
         let reply = server.handle_text(now, &ConnId::stdio(), line);
         let mut outputs = Vec::new();
@@ -384,7 +393,8 @@ impl Engine {
         }
         let works = reply.as_ref().is_some_and(|r| !later::at_once(&r.message));
         if let (Some(duration), true) = (duration, works) {
-            self.space_out(duration, outputs, reply);
+            let work = scripted::request_of(line).map(|(id, _, _)| id);
+            self.space_out(duration, outputs, reply, work);
             return;
         }
         for out in outputs {
@@ -411,13 +421,15 @@ impl Engine {
 
     /// Records an HTTP response (or each event of an SSE response) and
     /// schedules it to the client.
-    fn http_response(&mut self, reply: HttpReply, duration: Option<u64>) {
+    fn http_response(&mut self, reply: HttpReply, held: Option<(u64, Option<RequestId>)>) {
+        let work = held.as_ref().and_then(|(_, id)| id.clone());
+        let duration = held.map(|(duration, _)| duration);
         if let Some(duration) = duration {
             let body: Option<Value> = serde_json::from_str(&reply.response.body).ok();
             let works = body.as_ref().is_some_and(|b| !later::at_once(b));
             if works && !http::is_event_stream(&reply.response) {
                 let at = self.now.plus_millis(duration);
-                self.schedule(at, Delivery::Later(Later::Http(reply)));
+                self.schedule(at, Delivery::Later(Later::Http(reply), work));
                 return;
             }
         }
@@ -451,7 +463,7 @@ impl Engine {
                         rules: rules.clone(),
                         note: note.clone(),
                     };
-                    self.schedule(at, Delivery::Later(event));
+                    self.schedule(at, Delivery::Later(event, work.clone()));
                     continue;
                 }
                 let msg = message_event(Side::Server, &data, revision.clone(), None, Some(info));
@@ -498,7 +510,9 @@ impl Engine {
             if self.tied[i].1.after.as_deref() == Some(method.as_str()) {
                 let (delay, notice) = self.tied.remove(i);
                 if delay == 0 {
-                    // At once: before the server's own answer.
+                    // At once: before the server's own answer, on HTTP as
+                    // the first event of the request's response stream.
+                    self.on_request_stream = http;
                     self.scripted_notice(notice, revision.clone());
                 } else {
                     self.schedule(
@@ -559,7 +573,7 @@ impl Engine {
         let text = notice.message.to_string();
         let info = (self.transport == TransportKind::Http).then(|| HttpInfo {
             method: None,
-            status: None,
+            status: self.on_request_stream.then_some(200),
             headers: vec![("Content-Type".into(), "text/event-stream".into())],
             event_id: None,
         });
@@ -620,9 +634,13 @@ impl Engine {
                 self.mark_delivered(event);
                 let duration = later::duration_of(server, &request.body);
                 if self.scripted_reply(&request.body, true, ProtocolVersion::modern()) {
+                    self.on_request_stream = false;
                     return;
                 }
-                let reply = server.handle_http(now, &request);
+                let mut reply = server.handle_http(now, &request);
+                if std::mem::take(&mut self.on_request_stream) {
+                    later::onto_stream(&mut reply);
+                }
                 self.opened(&request.body, &reply);
                 // Effects of handling (locks, decisions) come before the
                 // response; messages the server sends on an already open SSE
@@ -635,7 +653,8 @@ impl Engine {
                         self.server_output(out);
                     }
                 }
-                self.http_response(reply, duration);
+                let work = scripted::request_of(&request.body).map(|(id, _, _)| id);
+                self.http_response(reply, duration.map(|d| (d, work)));
                 for out in on_stream {
                     self.server_output(out);
                 }
@@ -677,7 +696,7 @@ impl Engine {
                 }
             },
             Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
-            Delivery::Later(later) => self.later(later),
+            Delivery::Later(later, _) => self.later(later),
             Delivery::StreamClosed(key) => server.stream_closed(now, &key),
         }
     }

@@ -7,6 +7,7 @@
 //! for a resumption (H-SSE-RESUME).
 
 use super::{scripted, Delivery, Engine};
+use crate::note::{Msg, Note};
 use crate::rules::{self, RuleId};
 use crate::server::HttpReply;
 use crate::sim::timeline::{EventKind, Side};
@@ -22,9 +23,13 @@ impl Engine {
     }
 
     /// What the client records says whether it closes streams: a timeout
-    /// closes its request's; the end of its script (the background
-    /// request's decision, C-BACKGROUND alone) closes every one still open.
-    pub(super) fn cancels(&mut self, kind: &EventKind, rules: &[RuleId]) {
+    /// closes its request's; the end of its script (the decision that
+    /// closes a background request's stream) closes every one still open.
+    /// The decision that sends a request to the background has the same
+    /// rule and closes nothing, so a second background request leaves the
+    /// first one's stream open. Work the server still holds for a closed
+    /// request (a tool that works for a while) is dropped with it.
+    pub(super) fn cancels(&mut self, kind: &EventKind, rules: &[RuleId], note: &Note) {
         if self.transport != TransportKind::Http {
             return;
         }
@@ -37,9 +42,13 @@ impl Engine {
                     .into_iter()
                     .partition(|(id, _)| id == request_id);
                 self.streams = kept;
+                self.drop_work(|work| &work.to_string() == request_id);
                 hit
             }
-            EventKind::Decision { side: Side::Client } if rules == [rules::C_BACKGROUND] => {
+            EventKind::Decision { side: Side::Client }
+                if rules == [rules::C_BACKGROUND] && closes_background(note) =>
+            {
+                self.drop_work(|_| true);
                 std::mem::take(&mut self.streams)
             }
             _ => Vec::new(),
@@ -49,4 +58,11 @@ impl Engine {
             self.schedule(at, Delivery::StreamClosed(key));
         }
     }
+}
+
+/// Whether a client decision is the end of its script closing a background
+/// request's stream (`client/background.rs`, `cancel_background`), not the
+/// one that sent it to the background.
+fn closes_background(note: &Note) -> bool {
+    matches!(note.msg(), Some(Msg::Keyed { key, .. }) if key == "client.background.closes_stream")
 }

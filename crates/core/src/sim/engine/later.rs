@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::{message_event, Delivery, Engine};
 use crate::note::Note;
+use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::{methods, ProtocolVersion};
 use crate::rules::RuleId;
 use crate::server::{HttpReply, OutputKind, Reply, Server, ServerOutput};
@@ -50,6 +51,29 @@ pub(super) fn at_once(message: &Value) -> bool {
     message.get("error").is_some() || message.pointer("/result/isError") == Some(&Value::Bool(true))
 }
 
+/// The request a `notifications/cancelled` line cancels, when it is one.
+pub(super) fn cancelled(line: &str) -> Option<RequestId> {
+    let value: Value = serde_json::from_str(line).ok()?;
+    if value.get("method").and_then(Value::as_str) != Some(methods::CANCELLED)
+        || value.get("id").is_some()
+    {
+        return None;
+    }
+    RequestId::from_json(value.pointer("/params/requestId")?)
+}
+
+/// A JSON answer to a request whose response stream already carried a
+/// notification becomes that stream's last event: one POST has one
+/// response, an SSE stream with the notifications first and the answer
+/// last (H-SSE-RESPONSE).
+pub(super) fn onto_stream(reply: &mut HttpReply) {
+    let response = &reply.response;
+    if response.status == 200 && !crate::transport::http::is_event_stream(response) {
+        let event = crate::transport::http::sse_event(None, &response.body);
+        reply.response = crate::transport::http::HttpResponse::event_stream(event);
+    }
+}
+
 fn is_progress(out: &ServerOutput) -> bool {
     matches!(&out.kind, OutputKind::Send { message, .. }
         if message.get("method").and_then(Value::as_str) == Some(methods::PROGRESS))
@@ -70,6 +94,7 @@ impl Engine {
         duration: u64,
         outputs: Vec<ServerOutput>,
         reply: Option<Reply>,
+        work: Option<RequestId>,
     ) {
         let (progress, now): (Vec<_>, Vec<_>) = outputs.into_iter().partition(is_progress);
         for out in now {
@@ -78,12 +103,23 @@ impl Engine {
         let count = progress.len() + usize::from(reply.is_some());
         for (i, out) in progress.into_iter().enumerate() {
             let at = self.spaced(duration, i, count);
-            self.schedule(at, Delivery::Later(Later::Output(out)));
+            self.schedule(at, Delivery::Later(Later::Output(out), work.clone()));
         }
         if let Some(reply) = reply {
             let at = self.now.plus_millis(duration);
-            self.schedule(at, Delivery::Later(Later::Reply(reply)));
+            self.schedule(at, Delivery::Later(Later::Reply(reply), work));
         }
+    }
+
+    /// The request a held-back message belongs to was cancelled
+    /// (`notifications/cancelled` on stdio, its stream closed on HTTP):
+    /// the server stops working on it, and what it would still have sent
+    /// for it (its progress, its result) is never sent (L-TIMEOUT,
+    /// C-BACKGROUND; 2026-07-28 basic/patterns/cancellation).
+    pub(super) fn drop_work(&mut self, cancelled: impl Fn(&RequestId) -> bool) {
+        self.queue.retain(
+            |(_, delivery)| !matches!(delivery, Delivery::Later(_, Some(work)) if cancelled(work)),
+        );
     }
 
     /// A held-back message's time has come: it is sent now.
