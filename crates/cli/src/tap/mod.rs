@@ -366,12 +366,12 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
         if open && to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
             open = false;
             if pipe == Pipe::Server {
-                gone::said(tape, log, *live, gone::Gone::StoppedReading);
+                gone::said(tape, log, *live, gone::Gone::StoppedReading, None);
             }
         }
     }
     if pipe == Pipe::Client {
-        gone::said(tape, log, *live, gone::Gone::ClosedStdin);
+        gone::said(tape, log, *live, gone::Gone::ClosedStdin, None);
     }
     if let Some(bytes) = lines.finish() {
         say(&lang.fill(

@@ -256,7 +256,8 @@ async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> 
         return plain(400, "the request cannot be passed on".into());
     };
     // Dropped before it is disarmed: the client left first.
-    let mut watch = Watch::new(shared, format!("{} {path}", parts.method));
+    let session = header(&parts.headers, "mcp-session-id").map(str::to_string);
+    let mut watch = Watch::new(shared, format!("{} {path}", parts.method), session);
     let answer = match send(&shared.upstream, kept, upstream).await {
         Ok(answer) => answer,
         Err(why) => {

@@ -142,6 +142,31 @@ impl Tape {
         Some(entry)
     }
 
+    /// Records that the client left (`how`: the entry's `why` and what
+    /// goes with it, [`super::gone::Gone::fields`]; `session`: the HTTP
+    /// session it left, which puts it in that session's lane): the
+    /// transcript's entry `{"left": "client", "why", "at_ms", …}`, which
+    /// the importer reads as the client disconnecting. The entry, recorded
+    /// or not (a full record keeps no more, but the live view and the log
+    /// still say it).
+    pub fn record_departure(&mut self, how: Value, session: Option<&str>) -> (Value, bool) {
+        let mut entry = json!({"left": "client", "at_ms": self.now_ms()});
+        if let (Some(entry), Value::Object(how)) = (entry.as_object_mut(), how) {
+            entry.extend(how);
+        }
+        if let Some(session) = session {
+            entry["http"] = json!({"headers": {"mcp-session-id": session}});
+        }
+        let size = entry.to_string().len();
+        if self.full || self.entries.len() >= MAX_MESSAGES || self.bytes + size > MAX_BYTES {
+            self.full = true;
+            return (entry, false);
+        }
+        self.bytes += size;
+        self.entries.push(entry.clone());
+        (entry, true)
+    }
+
     /// Milliseconds since the record began (what `at_ms` counts).
     pub fn now_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
