@@ -301,6 +301,8 @@ fn http_tap(
         log.to_str().expect("UTF-8"),
         "--out",
         out.to_str().expect("UTF-8"),
+        "--har",
+        out.with_extension("har").to_str().expect("UTF-8"),
     ]);
     let live = live_events(port_in(&tap.stderr_line("/?tap=")));
     let port = port_in(&tap.stderr_line("passing http://127.0.0.1:"));
@@ -449,6 +451,15 @@ fn a_client_that_drops_a_waiting_post_is_said_and_the_proxy_goes_on() {
             .any(|(name, data)| name == "closed" && data.contains("before_answer")),
         "{events:?}"
     );
+    // The HAR capture cannot say it: the dropped request is an entry with
+    // status 0 and no answer (docs/src/tap.md).
+    let har: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.with_extension("har")).expect("--har written"),
+    )
+    .expect("JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    assert_eq!(entries[0]["response"]["status"], 0, "{har}");
+    assert_eq!(entries[0]["response"]["content"]["text"], "", "{har}");
     left_in(
         &out,
         &["before the answer to POST /mcp came"],
