@@ -168,3 +168,117 @@ test('two HTTP taps drawn live, side by side, as the SDK client talks through th
   await saveScreenshot(page, 'tap-live-two');
   assert.deepEqual(view.problems(), [], view.problems().join('\n'));
 });
+
+/** Reads `response`'s body until it holds `needle`; what it read. */
+async function readUntil(response, needle) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes(needle)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
+
+test('a client that leaves mid-call: the lane shows it where it happened, explained, and the view follows', T, async () => {
+  const origin = new URL(app.url).origin;
+  const [upstream] = await start(
+    ['serve', '--transport', 'http', '--port', '0', '--preset', 'search-index'],
+    [/listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/],
+  );
+  const [proxy, live] = await start(
+    ['tap', '--upstream', `http://127.0.0.1:${upstream}/mcp`, '--port', '0', '--live', '0', '--allow-origin', origin],
+    [/passing http:\/\/127\.0\.0\.1:(\d+)\/mcp/, /live: http:\/\/127\.0\.0\.1:(\d+)\//],
+  );
+  const tapProcess = children[children.length - 1];
+  const view = await app.open(`/?tap=http://127.0.0.1:${live}/`);
+  const { page } = view;
+  await page.locator('[data-testid="notice"]').filter({ hasText: `127.0.0.1:${live}` }).waitFor({ timeout: 30_000 });
+
+  // A legacy session through the tap; the call's SSE stream brings the
+  // server's elicitation, and the client leaves then.
+  const url = `http://127.0.0.1:${proxy}/mcp`;
+  const version = '2025-06-18';
+  const base = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: base,
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 0, method: 'initialize',
+      params: { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'leaving', version: '1' } },
+    }),
+  });
+  assert.equal(init.status, 200);
+  const session = init.headers.get('mcp-session-id');
+  await init.text();
+  const headers = { ...base, 'MCP-Protocol-Version': version, 'Mcp-Session-Id': session };
+  const done = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  assert.equal(done.status, 202);
+  await done.text();
+  const leaving = new AbortController();
+  const call = await fetch(url, {
+    method: 'POST',
+    headers,
+    signal: leaving.signal,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'purge_index', arguments: { index: 'docs' } } }),
+  });
+  assert.ok((await readUntil(call, 'elicitation/create')).includes('elicitation/create'));
+  leaving.abort();
+
+  // The lane draws the client disconnecting, after the elicitation.
+  const marker = page.locator('[data-testid="lane-0"] [data-testid^="event-0-"][data-kind="disconnected"]');
+  await marker.waitFor({ timeout: 20_000 });
+  assert.equal(await marker.count(), 1, 'one leaving drawn');
+  assert.ok((await marker.locator('text').textContent()).includes('disconnects'), 'its marker says it');
+  const title = await marker.locator('title').textContent();
+  assert.ok(
+    title.includes('the client left') && title.includes('during the answer to POST /mcp'),
+    `explained: ${title}`,
+  );
+  const geometry = await page.evaluate(() => {
+    const lane = document.querySelector('[data-testid="lane-0"]').getBoundingClientRect();
+    const mark = document.querySelector('[data-testid="lane-0"] [data-kind="disconnected"] path.glyph').getBoundingClientRect();
+    const asked = [...document.querySelectorAll('[data-testid^="message-0-"]')].find((m) =>
+      (m.getAttribute('data-label') ?? m.textContent).includes('elicitation/create'),
+    );
+    const last = [...document.querySelectorAll('[data-testid^="message-0-"]')].pop().getBoundingClientRect();
+    return {
+      lane: { left: lane.left, right: lane.right, top: lane.top, bottom: lane.bottom },
+      mark: { left: mark.left, right: mark.right, top: mark.top, bottom: mark.bottom },
+      askedBottom: asked?.getBoundingClientRect().bottom ?? null,
+      lastTop: last.top,
+    };
+  });
+  const { lane, mark } = geometry;
+  assert.ok(
+    mark.left >= lane.left && mark.right <= lane.right && mark.top >= lane.top && mark.bottom <= lane.bottom,
+    `drawn inside its lane: ${JSON.stringify(geometry)}`,
+  );
+  assert.ok(geometry.askedBottom !== null, 'the elicitation is drawn');
+  assert.ok(mark.top >= geometry.askedBottom - 1, `after the elicitation it left during: ${JSON.stringify(geometry)}`);
+
+  // The view followed the end: the narration says the client left.
+  const narration = page.locator('[data-testid="narration"]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="narration"]')?.textContent.includes('the client left'),
+    null,
+    { timeout: 10_000 },
+  );
+  assert.ok((await narration.textContent()).includes('dropped its HTTP connection'));
+  // Explained in the inspector, as a simulated leaving is.
+  await marker.click();
+  const note = await page.locator('[data-testid="inspector-note"]').textContent();
+  assert.ok(note.includes('Recorded: the client left'), note);
+  assert.ok((await page.locator('[data-testid="inspector-title"]').textContent()).includes('disconnects'));
+  // The call left waiting is no failure of the server's.
+  tapProcess.kill('SIGTERM');
+  await page.waitForTimeout(1_500);
+  assert.equal(await page.locator('li.verdict-item.fail').count(), 0, 'nothing to fix: the client left first');
+  assert.equal(await marker.count(), 1, 'still drawn once the tap has ended');
+  await saveScreenshot(page, 'tap-live-left');
+  const violations = await page.evaluate(() => window.__violations);
+  assert.deepEqual(violations, [], 'no CSP violation');
+  assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+});
