@@ -61,6 +61,8 @@ pub struct Tape {
     bytes: usize,
     /// Lines read so far from the client and from the server.
     lines: [usize; 2],
+    /// Entries that are a side leaving, not a message.
+    departures: usize,
     full: bool,
 }
 
@@ -72,6 +74,7 @@ impl Tape {
             entries: Vec::new(),
             bytes: 0,
             lines: [0, 0],
+            departures: 0,
             full: false,
         }
     }
@@ -163,6 +166,7 @@ impl Tape {
             return (entry, false);
         }
         self.bytes += size;
+        self.departures += 1;
         self.entries.push(entry.clone());
         (entry, true)
     }
@@ -177,9 +181,9 @@ impl Tape {
         self.entries.last()
     }
 
-    /// How many messages are recorded.
+    /// How many messages are recorded (a side leaving is no message).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() - self.departures
     }
 
     /// The record as a transcript (wrappers with `from` and `at_ms`).
@@ -235,6 +239,28 @@ mod tests {
         let lanes = tape.timelines("tap").expect("a lane");
         assert_eq!(lanes.len(), 1);
         assert_eq!(lanes[0].label, "tap");
+    }
+
+    #[test]
+    fn a_client_that_left_is_an_entry_and_no_message() {
+        let mut tape = Tape::new();
+        let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        assert_eq!(tape.record(Pipe::Client, line(ping)), None);
+        let (entry, recorded) = tape.record_departure(
+            json!({"why": "before_answer", "request": "POST /mcp"}),
+            Some("s-1"),
+        );
+        assert!(recorded);
+        assert_eq!(entry["left"], "client");
+        assert_eq!(entry["why"], "before_answer");
+        assert_eq!(entry["http"]["headers"]["mcp-session-id"], "s-1");
+        // "N messages written" counts messages only.
+        assert_eq!(tape.len(), 1);
+        let lanes = tape.timelines("tap").expect("a lane");
+        assert!(matches!(
+            lanes[0].events[1].kind,
+            mcp_lanes_core::sim::EventKind::Disconnected { .. }
+        ));
     }
 
     #[test]
