@@ -262,6 +262,7 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
         log: feed.clone(),
         har: args.har.as_ref().map(|_| Mutex::new(Vec::new())),
         live: hub.clone(),
+        lang: lang.clone(),
     });
     runtime.block_on(proxy::serve(listener, Arc::clone(&shared)));
     runtime.shutdown_timeout(Duration::from_millis(500));
