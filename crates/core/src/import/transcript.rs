@@ -101,18 +101,7 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             ))
         }
     }
-    match map.get("at_ms") {
-        None | Some(Value::Null) => {}
-        Some(v) => {
-            entry.at_ms = Some(v.as_u64().ok_or_else(|| {
-                wrong(
-                    "at_ms",
-                    v,
-                    crate::note!("import.want_ms", "a whole number of milliseconds"),
-                )
-            })?)
-        }
-    }
+    entry.at_ms = at_ms(map)?;
     match map.get("legacy") {
         None | Some(Value::Null) => {}
         Some(Value::Bool(b)) => entry.legacy = Some(*b),
@@ -135,17 +124,7 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             ))
         }
     }
-    match map.get("http") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(h)) => entry.http = Some(http(h)?),
-        Some(other) => {
-            return Err(wrong(
-                "http",
-                other,
-                crate::note!("import.type_object", "an object"),
-            ))
-        }
-    }
+    entry.http = http_of(map)?;
     // What mcp-lanes writes is taken as written: with its `direction`, an
     // absent `legacy` means a modern message.
     if entry.legacy.is_none() && map.contains_key("direction") {
@@ -170,27 +149,7 @@ fn departure(map: &Map<String, Value>) -> Result<Entry, Note> {
             ))
         }
     };
-    let at_ms = match map.get("at_ms") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_u64().ok_or_else(|| {
-            wrong(
-                "at_ms",
-                v,
-                crate::note!("import.want_ms", "a whole number of milliseconds"),
-            )
-        })?),
-    };
-    let http = match map.get("http") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(h)) => Some(http(h)?),
-        Some(other) => {
-            return Err(wrong(
-                "http",
-                other,
-                crate::note!("import.type_object", "an object"),
-            ))
-        }
-    };
+    let (at_ms, http) = (at_ms(map)?, http_of(map)?);
     let request = map
         .get("request")
         .and_then(Value::as_str)
@@ -238,6 +197,33 @@ fn departure(map: &Map<String, Value>) -> Result<Entry, Note> {
         departure: Some(note),
         ..Entry::default()
     })
+}
+
+/// An entry's `at_ms`, if it has one.
+fn at_ms(map: &Map<String, Value>) -> Result<Option<u64>, Note> {
+    match map.get("at_ms") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            wrong(
+                "at_ms",
+                v,
+                crate::note!("import.want_ms", "a whole number of milliseconds"),
+            )
+        }),
+    }
+}
+
+/// An entry's `http`, if it has one.
+fn http_of(map: &Map<String, Value>) -> Result<Option<HttpInfo>, Note> {
+    match map.get("http") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(h)) => http(h).map(Some),
+        Some(other) => Err(wrong(
+            "http",
+            other,
+            crate::note!("import.type_object", "an object"),
+        )),
+    }
 }
 
 /// A wrapper's `http`: `headers` (an object of strings), `status`,
