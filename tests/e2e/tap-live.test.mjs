@@ -5,7 +5,11 @@
 // still run, before any of them ended), graded by the core (verdict marks on
 // the messages), the two taps side by side, a run per MCP session; the drawing is sane
 // (no overlap, arrows inside their lane, time running down) under the strict
-// CSP, and a screenshot is saved.
+// CSP, and a screenshot is saved. Then a client that leaves mid-call through a
+// tap in front of `serve`: the lane draws the client disconnecting after the
+// message it left during, inside the lane, narrated and explained in both the
+// narration (the view following the end) and the inspector, the call it left
+// no failure (screenshot tap-live-left).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -272,12 +276,16 @@ test('a client that leaves mid-call: the lane shows it where it happened, explai
   const note = await page.locator('[data-testid="inspector-note"]').textContent();
   assert.ok(note.includes('Recorded: the client left'), note);
   assert.ok((await page.locator('[data-testid="inspector-title"]').textContent()).includes('disconnects'));
+  await saveScreenshot(page, 'tap-live-left');
+  // The call it left is explained and linked like a simulated message.
+  await page.locator('[data-testid="lane-0"] [data-testid^="message-0-"][data-label*="tools/call"]').first().click();
+  assert.ok((await page.locator('[data-testid="inspector-title"]').textContent()).includes('tools/call'));
+  assert.ok((await page.locator('[data-testid="inspector"] a.fx-spec').count()) > 0, 'its fields link the spec');
   // The call left waiting is no failure of the server's.
   tapProcess.kill('SIGTERM');
   await page.waitForTimeout(1_500);
   assert.equal(await page.locator('li.verdict-item.fail').count(), 0, 'nothing to fix: the client left first');
   assert.equal(await marker.count(), 1, 'still drawn once the tap has ended');
-  await saveScreenshot(page, 'tap-live-left');
   const violations = await page.evaluate(() => window.__violations);
   assert.deepEqual(violations, [], 'no CSP violation');
   // At `end` the page closes the stream itself: the browser calls that aborted.
