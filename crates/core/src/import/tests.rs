@@ -81,3 +81,35 @@ fn a_departure_with_a_wrong_side_ends_the_lane_with_a_notice() {
     assert_eq!(imported.lanes[0].events.len(), 1);
     assert!(imported.notices[0].note.text().contains("`left`"));
 }
+
+#[test]
+fn s_answer_an_answer_read_after_the_client_closed_its_input_is_graded() {
+    use crate::check::{grade_recorded, Outcome};
+    // Over stdio a client closes its input and still reads what comes.
+    let answered = r#"[
+      {"message": {"jsonrpc": "2.0", "id": 1, "method": "ping"}, "from": "client", "at_ms": 1},
+      {"left": "client", "why": "closed_stdin", "at_ms": 2},
+      {"message": {"jsonrpc": "2.0", "id": 1, "result": {}}, "from": "server", "at_ms": 3}
+    ]"#;
+    let lane = &read("t.json", answered).expect("reads").lanes[0];
+    let answer = grade_recorded(lane)
+        .into_iter()
+        .find(|v| v.rule == "S-ANSWER")
+        .expect("S-ANSWER");
+    assert_eq!(answer.verdict, Outcome::Pass, "{answer:?}");
+    // Nothing came: the client left first, no failure of the server's.
+    let left = r#"[
+      {"message": {"jsonrpc": "2.0", "id": 1, "method": "ping"}, "from": "client", "at_ms": 1},
+      {"left": "client", "why": "closed_stdin", "at_ms": 2}
+    ]"#;
+    let lane = &read("t.json", left).expect("reads").lanes[0];
+    let answer = grade_recorded(lane)
+        .into_iter()
+        .find(|v| v.rule == "S-ANSWER")
+        .expect("S-ANSWER");
+    assert_eq!(answer.verdict, Outcome::NotApplicable, "{answer:?}");
+    assert!(
+        answer.got.contains("client closed the connection"),
+        "{answer:?}"
+    );
+}
