@@ -4,7 +4,9 @@
 //! `Last-Event-ID` go on, and each of its events comes back as it comes
 //! (the second is sent only once the first has arrived: a tap that
 //! buffered would time out here); a `Host` that is not loopback with tap's port gets
-//! 403 before anything reaches the upstream, as `bridge` answers it.
+//! 403 before anything reaches the upstream, as `bridge` answers it. An
+//! upstream that crashes mid-call gets the client a 502 saying so, and the
+//! tap goes on.
 
 mod common;
 
@@ -139,6 +141,45 @@ fn h_status_a_401_its_challenge_and_a_get_stream_with_last_event_id_pass_unchang
             .is_err(),
         "the refused request reached the upstream"
     );
+    tap.terminate();
+    assert!(tap.wait_exit_status().success());
+}
+
+#[test]
+fn an_upstream_that_crashes_mid_call_gets_502_with_the_reason_and_the_tap_goes_on() {
+    // An upstream that reads each request and closes without an answer,
+    // as a server that crashes mid-call does.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("listen");
+    let upstream = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+        }
+    });
+    let url = format!("http://127.0.0.1:{upstream}/mcp");
+    let mut tap = Proc::spawn(&["tap", "--upstream", &url, "--port", "0"]);
+    let line = tap.stderr_line("passing http://127.0.0.1:");
+    let port: u16 = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let json = [("Content-Type", "application/json")];
+    let call =
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}"#;
+    for _ in 0..2 {
+        let crashed = http(port, "POST", "/mcp", &json, call);
+        assert_eq!(crashed.status, 502);
+        assert!(
+            String::from_utf8_lossy(&crashed.body).contains("did not answer"),
+            "{}",
+            String::from_utf8_lossy(&crashed.body)
+        );
+    }
+    assert!(tap.running(), "the tap goes on");
     tap.terminate();
     assert!(tap.wait_exit_status().success());
 }
