@@ -32,8 +32,35 @@ fi
 # 2. A copy with nothing beside it.
 base="${TMPDIR:-/tmp}/mcp-lanes-standalone"
 mkdir -p "$base"
-exec 8>"$base/.lock"
-flock 8
+# One run at a time uses the copy. The lock waits at most
+# MCP_LANES_LOCK_WAIT seconds (60), then names who holds it: a run killed
+# midway can leave a process behind (a peer server a test started).
+lock="$base/.lock"
+exec 8>"$lock"
+holders() {
+  local want fd pid seen=" "
+  want="$(readlink -f "$lock")"
+  for fd in /proc/[0-9]*/fd/*; do
+    [ "$(readlink "$fd" 2>/dev/null)" = "$want" ] || continue
+    pid="${fd#/proc/}"
+    pid="${pid%%/*}"
+    case "$seen" in *" $pid "*) continue ;; esac
+    seen="$seen$pid "
+    [ "$pid" = "$$" ] && continue
+    printf '  pid %s: %s\n' "$pid" "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)"
+  done
+  [ "$seen" != " $$ " ] && [ "$seen" != " " ] || echo "  (no process of yours holds it: another user's, or it has just ended)"
+}
+if ! flock -n 8; then
+  wait_s="${MCP_LANES_LOCK_WAIT:-60}"
+  echo "[standalone] waiting up to ${wait_s} s for $lock (another standalone run, or a process one left behind, holds it)" >&2
+  if ! flock -w "$wait_s" 8; then
+    echo "[standalone] $lock is still held after ${wait_s} s, by:" >&2
+    holders >&2
+    echo "[standalone] end what is stale (a run killed midway leaves its servers behind) and run again" >&2
+    exit 1
+  fi
+fi
 copy="$base/repo"
 rm -rf "$copy.new"
 mkdir -p "$copy.new"
@@ -57,4 +84,7 @@ cd "$copy"
 export CARGO_TARGET_DIR="$root/target/standalone"
 export MCP_LANES_ROOT="$copy"
 unset MCP_LANES_SPEC_DIR
-"$@"
+# The lock stays with this shell, which waits for the command: the command
+# and what it starts do not inherit it, so a process a killed run leaves
+# behind does not hold the next run back.
+"$@" 8>&-

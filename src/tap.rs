@@ -1,6 +1,7 @@
 //! `?tap=URL[,URL]…`: conversations drawn as they happen. Each URL is a
 //! `mcp-lanes tap --live` stream (server-sent events: `hello` with the
-//! run's label, a `message` per recorded entry, `end`); the entries of each
+//! run's label, a `message` per recorded entry, `closed` when the client
+//! left, with the entry recorded for it, `end`); the entries of each
 //! are read as one transcript by the core's importer and grader
 //! (`checked::read_so_far` while it goes on, then `checked::read`, what
 //! `check --transcript` runs), their runs side by
@@ -103,6 +104,15 @@ pub fn watch(urls: &[String], dispatch: Dispatch) {
         .forget();
         let w = Rc::clone(&watch);
         EventListener::new(&source, "message", move |e| {
+            w.borrow_mut().streams[n].entries.push(data(e));
+            soon(&w);
+        })
+        .forget();
+        // A client that left: its data is the recorded entry (`{"left":
+        // "client", …}`), drawn where it happened as the client
+        // disconnecting, as a simulated client's leaving is.
+        let w = Rc::clone(&watch);
+        EventListener::new(&source, "closed", move |e| {
             w.borrow_mut().streams[n].entries.push(data(e));
             soon(&w);
         })

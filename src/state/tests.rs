@@ -523,6 +523,31 @@ fn a_hand_over_keeps_the_inspector_as_drawn_until_the_reader_selects_again() {
 }
 
 #[test]
+fn a_tapped_client_that_left_is_drawn_where_it_left_and_followed() {
+    // What tap's `closed` event adds to the conversation.
+    let text = r#"[
+      {"message":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}},"from":"client","at_ms":0},
+      {"left":"client","why":"closed_stdin","at_ms":7}
+    ]"#;
+    let checked = Rc::new(crate::checked::read("python3 server.py", text).expect("a transcript"));
+    let mut state = State::load(None, None);
+    state.update(Action::TapChecked(checked));
+    assert!(state.following && state.at_end());
+    let events = &state.lanes[0].timeline.events;
+    assert_eq!(
+        events.last().map(|e| &e.kind),
+        Some(&mcp_lanes_core::sim::EventKind::Disconnected {
+            side: mcp_lanes_core::sim::Side::Client
+        })
+    );
+    // The request it left waiting is no failure of the server's.
+    assert!(state.lanes[0]
+        .verdicts
+        .iter()
+        .all(|v| v.verdict != mcp_lanes_core::check::Outcome::Fail));
+}
+
+#[test]
 fn a_tapped_conversation_follows_its_end_until_the_person_steps_back() {
     let entries = [
         r#"{"message":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}},"from":"client","at_ms":0}"#,

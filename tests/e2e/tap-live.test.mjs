@@ -5,7 +5,11 @@
 // still run, before any of them ended), graded by the core (verdict marks on
 // the messages), the two taps side by side, a run per MCP session; the drawing is sane
 // (no overlap, arrows inside their lane, time running down) under the strict
-// CSP, and a screenshot is saved.
+// CSP, and a screenshot is saved. Then a client that leaves mid-call through a
+// tap in front of `serve`: the lane draws the client disconnecting after the
+// message it left during, inside the lane, narrated and explained in both the
+// narration (the view following the end) and the inspector, the call it left
+// no failure (screenshot tap-live-left).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -167,4 +171,124 @@ test('two HTTP taps drawn live, side by side, as the SDK client talks through th
   assert.deepEqual(violations, [], 'no CSP violation');
   await saveScreenshot(page, 'tap-live-two');
   assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+});
+
+/** Reads `response`'s body until it holds `needle`; what it read. */
+async function readUntil(response, needle) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes(needle)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
+
+test('a client that leaves mid-call: the lane shows it where it happened, explained, and the view follows', T, async () => {
+  const origin = new URL(app.url).origin;
+  const [upstream] = await start(
+    ['serve', '--transport', 'http', '--port', '0', '--preset', 'search-index'],
+    [/listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/],
+  );
+  const [proxy, live] = await start(
+    ['tap', '--upstream', `http://127.0.0.1:${upstream}/mcp`, '--port', '0', '--live', '0', '--allow-origin', origin],
+    [/passing http:\/\/127\.0\.0\.1:(\d+)\/mcp/, /live: http:\/\/127\.0\.0\.1:(\d+)\//],
+  );
+  const tapProcess = children[children.length - 1];
+  const view = await app.open(`/?tap=http://127.0.0.1:${live}/`);
+  const { page } = view;
+  await page.locator('[data-testid="notice"]').filter({ hasText: `127.0.0.1:${live}` }).waitFor({ timeout: 30_000 });
+
+  // A legacy session through the tap; the call's SSE stream brings the
+  // server's elicitation, and the client leaves then.
+  const url = `http://127.0.0.1:${proxy}/mcp`;
+  const version = '2025-06-18';
+  const base = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: base,
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 0, method: 'initialize',
+      params: { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'leaving', version: '1' } },
+    }),
+  });
+  assert.equal(init.status, 200);
+  const session = init.headers.get('mcp-session-id');
+  await init.text();
+  const headers = { ...base, 'MCP-Protocol-Version': version, 'Mcp-Session-Id': session };
+  const done = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  assert.equal(done.status, 202);
+  await done.text();
+  const leaving = new AbortController();
+  const call = await fetch(url, {
+    method: 'POST',
+    headers,
+    signal: leaving.signal,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'purge_index', arguments: { index: 'docs' } } }),
+  });
+  assert.ok((await readUntil(call, 'elicitation/create')).includes('elicitation/create'));
+  leaving.abort();
+
+  // The lane draws the client disconnecting, after the elicitation.
+  const marker = page.locator('[data-testid="lane-0"] [data-testid^="event-0-"][data-kind="disconnected"]');
+  await marker.waitFor({ timeout: 20_000 });
+  assert.equal(await marker.count(), 1, 'one leaving drawn');
+  assert.ok((await marker.locator('text').textContent()).includes('disconnects'), 'its marker says it');
+  const title = await marker.locator('title').textContent();
+  assert.ok(
+    title.includes('the client left') && title.includes('during the answer to POST /mcp'),
+    `explained: ${title}`,
+  );
+  const geometry = await page.evaluate(() => {
+    const lane = document.querySelector('[data-testid="lane-0"]').getBoundingClientRect();
+    const mark = document.querySelector('[data-testid="lane-0"] [data-kind="disconnected"] path.glyph').getBoundingClientRect();
+    const asked = [...document.querySelectorAll('[data-testid^="message-0-"]')].find((m) =>
+      (m.getAttribute('data-label') ?? m.textContent).includes('elicitation/create'),
+    );
+    const last = [...document.querySelectorAll('[data-testid^="message-0-"]')].pop().getBoundingClientRect();
+    return {
+      lane: { left: lane.left, right: lane.right, top: lane.top, bottom: lane.bottom },
+      mark: { left: mark.left, right: mark.right, top: mark.top, bottom: mark.bottom },
+      askedBottom: asked?.getBoundingClientRect().bottom ?? null,
+      lastTop: last.top,
+    };
+  });
+  const { lane, mark } = geometry;
+  assert.ok(
+    mark.left >= lane.left && mark.right <= lane.right && mark.top >= lane.top && mark.bottom <= lane.bottom,
+    `drawn inside its lane: ${JSON.stringify(geometry)}`,
+  );
+  assert.ok(geometry.askedBottom !== null, 'the elicitation is drawn');
+  assert.ok(mark.top >= geometry.askedBottom - 1, `after the elicitation it left during: ${JSON.stringify(geometry)}`);
+
+  // The view followed the end: the narration says the client left.
+  const narration = page.locator('[data-testid="narration"]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="narration"]')?.textContent.includes('the client left'),
+    null,
+    { timeout: 10_000 },
+  );
+  assert.ok((await narration.textContent()).includes('dropped its HTTP connection'));
+  // Explained in the inspector, as a simulated leaving is.
+  await marker.click();
+  const note = await page.locator('[data-testid="inspector-note"]').textContent();
+  assert.ok(note.includes('Recorded: the client left'), note);
+  assert.ok((await page.locator('[data-testid="inspector-title"]').textContent()).includes('disconnects'));
+  await saveScreenshot(page, 'tap-live-left');
+  // The call it left is explained and linked like a simulated message.
+  await page.locator('[data-testid="lane-0"] [data-testid^="message-0-"][data-label*="tools/call"]').first().click();
+  assert.ok((await page.locator('[data-testid="inspector-title"]').textContent()).includes('tools/call'));
+  assert.ok((await page.locator('[data-testid="inspector"] a.fx-spec').count()) > 0, 'its fields link the spec');
+  // The call left waiting is no failure of the server's.
+  tapProcess.kill('SIGTERM');
+  await page.waitForTimeout(1_500);
+  assert.equal(await page.locator('li.verdict-item.fail').count(), 0, 'nothing to fix: the client left first');
+  assert.equal(await marker.count(), 1, 'still drawn once the tap has ended');
+  const violations = await page.evaluate(() => window.__violations);
+  assert.deepEqual(violations, [], 'no CSP violation');
+  // At `end` the page closes the stream itself: the browser calls that aborted.
+  const problems = view.problems().filter((p) => !p.includes(`127.0.0.1:${live}/ net::ERR_ABORTED`));
+  assert.deepEqual(problems, [], problems.join('\n'));
 });

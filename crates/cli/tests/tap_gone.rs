@@ -4,6 +4,9 @@
 //! the server's status, ending a server that does not exit. Over HTTP: the
 //! client drops its connection during an SSE stream or while its POST
 //! waits; tap says so and stays up for the next client. Nothing hangs.
+//! Each way of leaving is recorded in `--out` as the client disconnecting,
+//! which the importer draws, `check --transcript` grades as a simulated
+//! client's leaving, and `tap --replay` serves.
 
 mod common;
 
@@ -14,6 +17,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{http, http_server, post_legacy, Incoming, Proc, BIN};
+use mcp_lanes_core::sim::{EventKind, Side};
 use serde_json::{json, Value};
 
 fn scratch(name: &str) -> PathBuf {
@@ -34,6 +38,80 @@ fn holds(path: &Path, needle: &str) -> String {
         assert!(Instant::now() < until, "no {needle:?} in the log:\n{text}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// The recording at `out` holds the client's leaving, said in `words`
+/// (the importer's note), after the message naming `after`; it reads back
+/// as the simulator's own leaving does: the importer draws the client
+/// disconnecting there, `check --transcript` grades the request left
+/// waiting (`waiting`, if one was) as the simulated client's leaving is
+/// graded (S-ANSWER, not applicable: the client closed the connection),
+/// and `tap --replay` serves the file, answering `request` with what was
+/// recorded after it and ending when its client does.
+fn left_in(out: &Path, words: &[&str], after: &str, waiting: Option<&str>, request: &Value) {
+    let text = std::fs::read_to_string(out).expect("--out written");
+    let imported = mcp_lanes_core::import::read("out.json", &text).expect("the file imports");
+    let events: Vec<_> = imported.lanes.iter().flat_map(|l| &l.events).collect();
+    let left: Vec<_> = events
+        .iter()
+        .filter(|e| e.kind == EventKind::Disconnected { side: Side::Client })
+        .collect();
+    assert!(!left.is_empty(), "no leaving in {text}");
+    for word in words {
+        assert!(
+            left.iter().any(|e| e.note.contains(word)),
+            "no {word:?} among {:?}",
+            left.iter().map(|e| &e.note).collect::<Vec<_>>()
+        );
+        // Both languages: the note carries its catalog message.
+        assert!(left.iter().all(|e| e.note_msg.is_some()));
+    }
+    let message_at = events
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::Message(m) if m.wire.contains(after)))
+        .unwrap_or_else(|| panic!("no {after} in {text}"));
+    let left_at = events
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::Disconnected { .. }))
+        .expect("a leaving");
+    assert!(message_at < left_at, "{after} is drawn before the leaving");
+    assert!(events[left_at].at_ms >= events[message_at].at_ms);
+    // Graded as the simulated client's leaving.
+    let out_arg = out.to_str().expect("UTF-8");
+    let graded = Command::new(BIN)
+        .args(["check", "--transcript", out_arg, "--format", "json"])
+        .output()
+        .expect("check runs");
+    let report: Value = serde_json::from_slice(&graded.stdout)
+        .unwrap_or_else(|_| panic!("a report: {}", String::from_utf8_lossy(&graded.stderr)));
+    let verdicts = report["verdicts"].as_array().expect("verdicts");
+    if let Some(method) = waiting {
+        let answer = verdicts
+            .iter()
+            .find(|v| {
+                v["rule"] == "S-ANSWER"
+                    && v["got"]
+                        .as_str()
+                        .is_some_and(|g| g.contains("client closed the connection"))
+            })
+            .unwrap_or_else(|| panic!("no S-ANSWER for the {method} left waiting: {verdicts:?}"));
+        assert_ne!(answer["verdict"], "fail", "{answer}");
+    }
+    // Replayed: the file serves, and its client's leaving ends it.
+    let mut replay = Command::new(BIN)
+        .args(["tap", "--replay", out_arg])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("replay runs");
+    let mut stdin = replay.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("{request}\n").as_bytes())
+        .expect("write");
+    drop(stdin);
+    let replayed = replay.wait_with_output().expect("replay ends");
+    assert!(replayed.status.success(), "{replayed:?}");
 }
 
 /// The port in a line of tap's that names `http://127.0.0.1:PORT`.
@@ -98,8 +176,9 @@ fn rpc_id_a_stdio_client_that_closes_mid_call_is_said_and_tap_exits_with_the_ser
         "read line; cat > /dev/null; exit 4",
     ]);
     let live = live_events(port_in(&tap.stderr_line("/?tap=")));
-    tap.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "slow", "arguments": {}}}));
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {}}});
+    tap.send(&call);
     holds(&log, "tools/call");
     let started = Instant::now();
     tap.close_stdin();
@@ -109,9 +188,11 @@ fn rpc_id_a_stdio_client_that_closes_mid_call_is_said_and_tap_exits_with_the_ser
         "{:?}",
         started.elapsed()
     );
-    // The log: the call, then the client's leaving, then the last grade's
-    // unanswered call.
-    let text = holds(&log, "breaks");
+    // The log: the call, then the client's leaving; the call left
+    // unanswered is no failure of the server's (the client left first, as
+    // `check` grades a simulated client's leaving).
+    let text = holds(&log, "the client closed its end");
+    assert!(!text.contains("breaks"), "{text}");
     let closed = text
         .find("the client closed its end")
         .unwrap_or_else(|| panic!("{text}"));
@@ -119,25 +200,34 @@ fn rpc_id_a_stdio_client_that_closes_mid_call_is_said_and_tap_exits_with_the_ser
         text.find("tools/call").is_some_and(|at| at < closed),
         "{text}"
     );
-    // The live stream: the call, `closed`, the end.
+    // The live stream: the call, `closed` (the recorded entry), the end.
     let events = live.join().expect("the live stream");
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["hello", "message", "closed", "end"], "{events:?}");
     let closed: Value = serde_json::from_str(&events[2].1).expect("JSON");
-    assert_eq!(closed["from"], "client");
+    assert_eq!(closed["left"], "client");
     assert_eq!(closed["why"], "closed_stdin");
-    // The recording holds the call.
-    let recorded = std::fs::read_to_string(&out).expect("--out written");
-    assert!(recorded.contains("tools/call"), "{recorded}");
+    assert!(closed["at_ms"].is_u64(), "{closed}");
+    // The recording holds the call, then the client's leaving.
+    left_in(
+        &out,
+        &["closed its end of stdio"],
+        "tools/call",
+        Some("tools/call"),
+        &call,
+    );
 }
 
 #[test]
 fn a_killed_stdio_client_is_said_and_what_the_server_sends_after_is_not_passed_on() {
     // The client goes (stdin closed, stdout no longer read) while the
     // server still has an answer to send.
+    let out = scratch("killed.json");
     let mut child = Command::new(BIN)
         .args([
             "tap",
+            "--out",
+            out.to_str().expect("UTF-8"),
             "--",
             "sh",
             "-c",
@@ -165,6 +255,15 @@ fn a_killed_stdio_client_is_said_and_what_the_server_sends_after_is_not_passed_o
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("the client closed its end"), "{stderr}");
     assert!(stderr.contains("the client no longer reads"), "{stderr}");
+    // Both recorded, after the ping; what the server sent after it is
+    // recorded too, and answers the ping in the replay.
+    left_in(
+        &out,
+        &["closed its end of stdio", "stopped reading"],
+        "ping",
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
 }
 
 #[test]
@@ -187,6 +286,7 @@ fn a_server_that_stays_after_the_client_left_is_ended_and_nothing_hangs() {
 fn http_tap(
     upstream: u16,
     log: &Path,
+    out: &Path,
 ) -> (Proc, u16, std::thread::JoinHandle<Vec<(String, String)>>) {
     let url = format!("http://127.0.0.1:{upstream}/mcp");
     let mut tap = Proc::spawn(&[
@@ -199,6 +299,10 @@ fn http_tap(
         "0",
         "--log",
         log.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+        "--har",
+        out.with_extension("har").to_str().expect("UTF-8"),
     ]);
     let live = live_events(port_in(&tap.stderr_line("/?tap=")));
     let port = port_in(&tap.stderr_line("passing http://127.0.0.1:"));
@@ -219,7 +323,8 @@ fn request(port: u16, headers: &[(&str, &str)], body: &str) -> String {
 fn h_sse_stream_a_client_that_drops_its_stream_mid_call_is_said_and_the_proxy_goes_on() {
     let (_server, upstream) = http_server("search-index");
     let log = scratch("stream.log");
-    let (mut tap, port, live) = http_tap(upstream, &log);
+    let out = scratch("stream.json");
+    let (mut tap, port, live) = http_tap(upstream, &log, &out);
     let v = "2025-06-18";
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": v, "capabilities": {"elicitation": {}},
@@ -263,6 +368,18 @@ fn h_sse_stream_a_client_that_drops_its_stream_mid_call_is_said_and_the_proxy_go
         .unwrap_or_else(|| panic!("{events:?}"));
     let closed: Value = serde_json::from_str(&closed.1).expect("JSON");
     assert_eq!(closed["why"], "mid_stream");
+    assert_eq!(closed["events"], 1);
+    assert_eq!(
+        closed["http"]["headers"]["mcp-session-id"],
+        session.as_str()
+    );
+    left_in(
+        &out,
+        &["during the answer to POST /mcp, after 1 messages of it"],
+        "elicitation/create",
+        Some("tools/call"),
+        &call,
+    );
 }
 
 /// An upstream that never answers its first connection's request and
@@ -303,7 +420,8 @@ fn silent_then_answering() -> u16 {
 fn a_client_that_drops_a_waiting_post_is_said_and_the_proxy_goes_on() {
     let upstream = silent_then_answering();
     let log = scratch("waiting.log");
-    let (mut tap, port, live) = http_tap(upstream, &log);
+    let out = scratch("waiting.json");
+    let (mut tap, port, live) = http_tap(upstream, &log, &out);
     let headers = [
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),
@@ -332,5 +450,21 @@ fn a_client_that_drops_a_waiting_post_is_said_and_the_proxy_goes_on() {
             .iter()
             .any(|(name, data)| name == "closed" && data.contains("before_answer")),
         "{events:?}"
+    );
+    // The HAR capture cannot say it: the dropped request is an entry with
+    // status 0 and no answer (docs/src/tap.md).
+    let har: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.with_extension("har")).expect("--har written"),
+    )
+    .expect("JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    assert_eq!(entries[0]["response"]["status"], 0, "{har}");
+    assert_eq!(entries[0]["response"]["content"]["text"], "", "{har}");
+    left_in(
+        &out,
+        &["before the answer to POST /mcp came"],
+        "tools/call",
+        Some("tools/call"),
+        &call,
     );
 }

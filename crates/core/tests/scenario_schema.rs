@@ -56,6 +56,7 @@ fn is_semantic(message: &str) -> bool {
         "no set-up is labelled",
         "no step says",
         "names it in its result",
+        "no tool of this server returns",
     ]
     .iter()
     .any(|m| message.contains(m))

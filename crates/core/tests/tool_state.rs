@@ -266,3 +266,30 @@ fn scenario_file_state_keys_are_checked_and_round_trip() {
         assert!(text.contains(key), "{key}: {text}");
     }
 }
+
+#[test]
+fn m_tool_handle_a_handle_no_tool_of_the_server_returns_is_a_reader_error() {
+    // `status` uses a "job" handle; the only tool that returns one makes
+    // "export" handles: no call could ever pass a job.
+    let bad = scenario(
+        "modern",
+        json!([{"name": "start", "result": "Started {handle}.", "returns": {"handle": "export"}},
+               {"name": "status", "result": "Done.", "uses": {"handle": "job", "argument": "job"}}]),
+        json!([call("start", json!({}))]),
+    );
+    let errors: Vec<String> = file::load_value(&bad)
+        .expect_err("a handle no tool returns")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("tools[1].uses.handle")
+            && errors[0].contains("the tool status uses a \"job\" handle")
+            && errors[0].contains("no tool of this server returns"),
+        "{errors:?}"
+    );
+    // Returned by a tool of the server: read.
+    let good = scenario("modern", jobs(Some(500)), json!([call("start", json!({}))]));
+    file::load_value(&good).expect("a handle a tool returns");
+}

@@ -35,7 +35,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...
        mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
        mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
-                     [--keep-secrets]
+                     [--keep-secrets] [--log FILE] [--lang TAG]
        mcp-lanes tap --replay FILE [--lang TAG]
        mcp-lanes completions SHELL
        mcp-lanes [COMMAND] --help | --version";

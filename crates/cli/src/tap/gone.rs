@@ -5,10 +5,15 @@
 //! (its status is tap's), ending it after [`GRACE`] if it does not; over
 //! HTTP the proxy stays up for the next client.
 //!
-//! Each departure is one line in the log (stderr or `--log`), after the
-//! messages before it, and an event `closed` on the live stream
-//! (`data`: `{"from": "client", "why": ..., "at_ms": ...}`, with its `id`
-//! in the entries' sequence), which the page's reader passes over.
+//! Each departure is recorded as an entry of the transcript, `{"left":
+//! "client", "why": ..., "at_ms": ...}` (over HTTP with `request`, the
+//! request it left during, `events`, the messages of its answer passed,
+//! and `http` naming its session), which the importer reads as the client
+//! disconnecting: `--out`, `check --transcript` and the page draw and
+//! grade it as a simulated client leaving. It is one line in the log
+//! (stderr or `--log`), after the messages before it, and an event
+//! `closed` on the live stream whose `data` is that entry (with its `id`
+//! in the entries' sequence), which the page adds to the conversation.
 
 use std::io;
 use std::process::{Child, ExitStatus};
@@ -56,6 +61,18 @@ impl Gone {
         }
     }
 
+    /// The recorded entry's words on how it left: `why`, and over HTTP
+    /// `request` (`method path`) and, mid-stream, `events`.
+    pub fn fields(&self) -> serde_json::Value {
+        match self {
+            Gone::ClosedStdin | Gone::StoppedReading => json!({"why": self.why()}),
+            Gone::BeforeAnswer(request) => json!({"why": self.why(), "request": request}),
+            Gone::MidStream(request, events) => {
+                json!({"why": self.why(), "request": request, "events": events})
+            }
+        }
+    }
+
     /// The log's line, in `lang`.
     pub fn words(&self, lang: &Catalog) -> String {
         match self {
@@ -81,17 +98,24 @@ impl Gone {
     }
 }
 
-/// Says that the client left: a line in the log (after the messages
-/// before it), an event on the live stream.
-pub(super) fn said(tape: &Mutex<Tape>, log: &Sender<Fed>, live: Option<&Hub>, gone: Gone) {
-    let at_ms = tape.lock().unwrap_or_else(|p| p.into_inner()).now_ms();
+/// Says that the client left (`session`: the HTTP session it left):
+/// recorded, a line in the log (after the messages before it), an event
+/// on the live stream.
+pub(super) fn said(
+    tape: &Mutex<Tape>,
+    log: &Sender<Fed>,
+    live: Option<&Hub>,
+    gone: Gone,
+    session: Option<&str>,
+) {
+    let (entry, recorded) = tape
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .record_departure(gone.fields(), session);
     if let Some(hub) = live {
-        hub.note(
-            "closed",
-            &json!({"from": "client", "why": gone.why(), "at_ms": at_ms}),
-        );
+        hub.note("closed", &entry);
     }
-    let _ = log.send(Fed::Gone(gone));
+    let _ = log.send(Fed::Gone(gone, recorded.then_some(entry)));
 }
 
 /// Armed while a request waits for its answer, or while an answer's body
@@ -100,6 +124,8 @@ pub(super) fn said(tape: &Mutex<Tape>, log: &Sender<Fed>, live: Option<&Hub>, go
 pub(super) struct Watch {
     shared: Arc<Shared>,
     request: String,
+    /// The request's `Mcp-Session-Id`, if it had one.
+    session: Option<String>,
     /// Messages of the answer passed so far.
     pub events: usize,
     /// Whether the answer came (its body is passing).
@@ -110,11 +136,13 @@ pub(super) struct Watch {
 }
 
 impl Watch {
-    /// Watches `request` (`method path`) from before it is passed on.
-    pub fn new(shared: &Arc<Shared>, request: String) -> Watch {
+    /// Watches `request` (`method path`, of the session `session`) from
+    /// before it is passed on.
+    pub fn new(shared: &Arc<Shared>, request: String, session: Option<String>) -> Watch {
         Watch {
             shared: Arc::clone(shared),
             request,
+            session,
             events: 0,
             body: false,
             armed: AtomicBool::new(true),
@@ -144,7 +172,13 @@ impl Drop for Watch {
             Gone::BeforeAnswer(request)
         };
         let shared = &self.shared;
-        said(&shared.tape, &shared.log, shared.live.as_deref(), gone);
+        said(
+            &shared.tape,
+            &shared.log,
+            shared.live.as_deref(),
+            gone,
+            self.session.as_deref(),
+        );
     }
 }
 

@@ -39,7 +39,7 @@ impl Exchange {
             method: method.to_string(),
             url,
             request_headers: headers,
-            request_body: String::from_utf8_lossy(body).into_owned(),
+            request_body: String::from_utf8_lossy(&body[..body.len().min(MAX_BODY)]).into_owned(),
             status: None,
             response_headers: Map::new(),
             response_body: Vec::new(),

@@ -7,7 +7,8 @@
 //! transcript's wrapper: `message`, `from`, `at_ms`, over HTTP `http`) as a
 //! `message` event whose `id` is its index, from the first one, so a page
 //! that opens late sees the whole conversation; a client that left, an
-//! event `closed` in the same sequence ([`super::gone`]); when the server
+//! event `closed` in the same sequence, its data the entry recorded for it
+//! ([`super::gone`]); when the server
 //! has exited, an event `end`. A reconnecting page sends `Last-Event-ID` and gets what
 //! came after it. The same Host and Origin checks as `bridge` hold: a name
 //! that is not loopback with this port, or a page other than
@@ -98,8 +99,9 @@ impl Hub {
         self.changed.notify_all();
     }
 
-    /// Adds an event `name` of tap's own (not an entry: `closed`, a side
-    /// that left) in the entries' sequence; every page watching gets it.
+    /// Adds an event `name` of tap's own in the entries' sequence (`closed`:
+    /// the client left, its data the entry recorded for it, which the
+    /// page adds to the conversation); every page watching gets it.
     pub fn note(&self, name: &'static str, data: &Value) {
         let text = data.to_string();
         self.lock().entries.push(Event(Some(name), Arc::from(text)));

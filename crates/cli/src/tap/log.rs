@@ -35,8 +35,9 @@ pub enum Fed {
     /// A recorded entry (the transcript's wrapper: message, side, time).
     Entry(Value),
     /// A side that left: a line of tap's own, written after the lines of
-    /// the entries fed before it.
-    Gone(super::gone::Gone),
+    /// the entries fed before it, and its recorded entry (graded with the
+    /// rest: a request left waiting is the client's leaving).
+    Gone(super::gone::Gone, Option<Value>),
     /// The conversation is over: the last grade.
     End,
 }
@@ -76,7 +77,10 @@ impl Log {
             let mut said = Vec::new();
             match from.recv() {
                 Ok(Fed::Entry(entry)) => self.entries.push(entry),
-                Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
+                Ok(Fed::Gone(gone, entry)) => {
+                    said.push(gone.words(&self.lang));
+                    self.entries.extend(entry);
+                }
                 Ok(Fed::End) | Err(_) => break,
             }
             // What comes within the pause is graded with it: a grade reads
@@ -92,7 +96,10 @@ impl Log {
                 loop {
                     match from.try_recv() {
                         Ok(Fed::Entry(entry)) => self.entries.push(entry),
-                        Ok(Fed::Gone(gone)) => said.push(gone.words(&self.lang)),
+                        Ok(Fed::Gone(gone, entry)) => {
+                            said.push(gone.words(&self.lang));
+                            self.entries.extend(entry);
+                        }
                         Ok(Fed::End) | Err(TryRecvError::Disconnected) => {
                             ended = true;
                             break;

@@ -262,6 +262,7 @@ fn http_tap(args: &TapArgs, url: &str, lang: Catalog) -> Result<(), Failure> {
         log: feed.clone(),
         har: args.har.as_ref().map(|_| Mutex::new(Vec::new())),
         live: hub.clone(),
+        lang: lang.clone(),
     });
     runtime.block_on(proxy::serve(listener, Arc::clone(&shared)));
     runtime.shutdown_timeout(Duration::from_millis(500));
@@ -366,12 +367,12 @@ fn pump(mut from: impl Read, mut to: impl Write, pipe: Pipe, sides: &Sides) {
         if open && to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
             open = false;
             if pipe == Pipe::Server {
-                gone::said(tape, log, *live, gone::Gone::StoppedReading);
+                gone::said(tape, log, *live, gone::Gone::StoppedReading, None);
             }
         }
     }
     if pipe == Pipe::Client {
-        gone::said(tape, log, *live, gone::Gone::ClosedStdin);
+        gone::said(tape, log, *live, gone::Gone::ClosedStdin, None);
     }
     if let Some(bytes) = lines.finish() {
         say(&lang.fill(

@@ -37,6 +37,11 @@ use super::tape::{Pipe, Tape};
 use crate::bridge::guard::Policy;
 use crate::driver::Endpoint;
 
+/// The largest request body passed on (beyond: 413). Bodies over the
+/// recording's [`MAX_BYTES`] pass on and are said, not recorded, as a
+/// stdio line over its limit is.
+pub const MAX_PASSED: usize = 64 * 1024 * 1024;
+
 /// A body passed on: the upstream's, frame by frame, or one tap made.
 type Body = BoxBody<Bytes, hyper::Error>;
 
@@ -54,6 +59,8 @@ pub struct Shared {
     pub har: Option<Mutex<Vec<Exchange>>>,
     /// The live view's hub (`--live`), when asked for.
     pub live: Option<Arc<super::live::Hub>>,
+    /// The language of what tap says on stderr.
+    pub lang: crate::i18n::Catalog,
 }
 
 impl Shared {
@@ -210,11 +217,11 @@ async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> 
     if let Err(refusal) = admitted {
         return plain(403, refusal.explain());
     }
-    // A request body is one JSON-RPC message (or a batch): read whole, up
-    // to the recording's limit, and sent on as it came.
-    let body = match Limited::new(body, MAX_BYTES).collect().await {
+    // A request body is one JSON-RPC message (or a batch): read whole and
+    // sent on as it came; recorded up to the recording's limit.
+    let body = match Limited::new(body, MAX_PASSED).collect().await {
         Ok(collected) => collected.to_bytes(),
-        Err(_) => return plain(413, format!("the request body is over {MAX_BYTES} bytes")),
+        Err(_) => return plain(413, format!("the request body is over {MAX_PASSED} bytes")),
     };
     let exchange = shared.har.as_ref().map(|har| {
         let url = format!(
@@ -231,7 +238,16 @@ async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> 
         ));
         har.len() - 1
     });
-    if !body.is_empty() {
+    if body.len() > MAX_BYTES {
+        super::say(&shared.lang.fill(
+            "cli.tap.body_too_long",
+            "a request body of {bytes} bytes ({request}) is over what tap records; passed on, not recorded",
+            &[
+                ("bytes", body.len().to_string()),
+                ("request", format!("{} {}", parts.method, parts.uri.path())),
+            ],
+        ));
+    } else if !body.is_empty() {
         let http = json!({
             "method": parts.method.as_str(),
             "headers": headers_json(&parts.headers),
@@ -256,7 +272,8 @@ async fn pass(shared: &Arc<Shared>, kept: &Kept, request: Request<Incoming>) -> 
         return plain(400, "the request cannot be passed on".into());
     };
     // Dropped before it is disarmed: the client left first.
-    let mut watch = Watch::new(shared, format!("{} {path}", parts.method));
+    let session = header(&parts.headers, "mcp-session-id").map(str::to_string);
+    let mut watch = Watch::new(shared, format!("{} {path}", parts.method), session);
     let answer = match send(&shared.upstream, kept, upstream).await {
         Ok(answer) => answer,
         Err(why) => {

@@ -61,6 +61,8 @@ pub struct Tape {
     bytes: usize,
     /// Lines read so far from the client and from the server.
     lines: [usize; 2],
+    /// Entries that are a side leaving, not a message.
+    departures: usize,
     full: bool,
 }
 
@@ -72,6 +74,7 @@ impl Tape {
             entries: Vec::new(),
             bytes: 0,
             lines: [0, 0],
+            departures: 0,
             full: false,
         }
     }
@@ -142,6 +145,32 @@ impl Tape {
         Some(entry)
     }
 
+    /// Records that the client left (`how`: the entry's `why` and what
+    /// goes with it, [`super::gone::Gone::fields`]; `session`: the HTTP
+    /// session it left, which puts it in that session's lane): the
+    /// transcript's entry `{"left": "client", "why", "at_ms", …}`, which
+    /// the importer reads as the client disconnecting. The entry, recorded
+    /// or not (a full record keeps no more, but the live view and the log
+    /// still say it).
+    pub fn record_departure(&mut self, how: Value, session: Option<&str>) -> (Value, bool) {
+        let mut entry = json!({"left": "client", "at_ms": self.now_ms()});
+        if let (Some(entry), Value::Object(how)) = (entry.as_object_mut(), how) {
+            entry.extend(how);
+        }
+        if let Some(session) = session {
+            entry["http"] = json!({"headers": {"mcp-session-id": session}});
+        }
+        let size = entry.to_string().len();
+        if self.full || self.entries.len() >= MAX_MESSAGES || self.bytes + size > MAX_BYTES {
+            self.full = true;
+            return (entry, false);
+        }
+        self.bytes += size;
+        self.departures += 1;
+        self.entries.push(entry.clone());
+        (entry, true)
+    }
+
     /// Milliseconds since the record began (what `at_ms` counts).
     pub fn now_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
@@ -152,9 +181,9 @@ impl Tape {
         self.entries.last()
     }
 
-    /// How many messages are recorded.
+    /// How many messages are recorded (a side leaving is no message).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() - self.departures
     }
 
     /// The record as a transcript (wrappers with `from` and `at_ms`).
@@ -210,6 +239,28 @@ mod tests {
         let lanes = tape.timelines("tap").expect("a lane");
         assert_eq!(lanes.len(), 1);
         assert_eq!(lanes[0].label, "tap");
+    }
+
+    #[test]
+    fn a_client_that_left_is_an_entry_and_no_message() {
+        let mut tape = Tape::new();
+        let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        assert_eq!(tape.record(Pipe::Client, line(ping)), None);
+        let (entry, recorded) = tape.record_departure(
+            json!({"why": "before_answer", "request": "POST /mcp"}),
+            Some("s-1"),
+        );
+        assert!(recorded);
+        assert_eq!(entry["left"], "client");
+        assert_eq!(entry["why"], "before_answer");
+        assert_eq!(entry["http"]["headers"]["mcp-session-id"], "s-1");
+        // "N messages written" counts messages only.
+        assert_eq!(tape.len(), 1);
+        let lanes = tape.timelines("tap").expect("a lane");
+        assert!(matches!(
+            lanes[0].events[1].kind,
+            mcp_lanes_core::sim::EventKind::Disconnected { .. }
+        ));
     }
 
     #[test]

@@ -230,6 +230,10 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
     let mut out: Vec<Exchange<'_>> = Vec::new();
     // Indexes into `out` of requests still waiting for an answer.
     let mut pending: Vec<usize> = Vec::new();
+    // Requests still waiting when the client left: over stdio a client
+    // that closed its input may still read the answers to them (a
+    // recording holds what the server then sent).
+    let mut left_waiting: Vec<usize> = Vec::new();
     // The wire text of every message the client sent, to tell an echo.
     let mut sent: Vec<&str> = Vec::new();
     for event in &timeline.events {
@@ -299,8 +303,16 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
                         let found = pending
                             .iter()
                             .rposition(|&at| out[at].body.get("id") == Some(id));
-                        if let Some(p) = found {
-                            let at = pending.remove(p);
+                        let late = || {
+                            left_waiting
+                                .iter()
+                                .rposition(|&at| out[at].body.get("id") == Some(id))
+                        };
+                        let at = match found {
+                            Some(p) => Some(pending.remove(p)),
+                            None => late().map(|p| left_waiting.remove(p)),
+                        };
+                        if let Some(at) = at {
                             out[at].answer = Answer::Response {
                                 index: event.index,
                                 message,
@@ -356,6 +368,9 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
                     if let Answer::Missing(m) = &mut out[at].answer {
                         m.closed = true;
                         m.client_left = *side == Side::Client;
+                    }
+                    if *side == Side::Client {
+                        left_waiting.push(at);
                     }
                 }
             }

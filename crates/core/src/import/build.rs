@@ -35,27 +35,55 @@ pub(super) struct Entry {
     pub at_ms: Option<u64>,
     /// When it arrived, if the recording says.
     pub delivered_ms: Option<u64>,
+    /// Not a message: the side `from` left, and how (the event's note).
+    pub departure: Option<Note>,
 }
 
 /// The timeline of one lane called `label`, read from `source`.
 pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
+    let times = times(&entries);
+    // A side that left is no message: who sent what, and the eras, are
+    // read from the messages alone.
+    let mut departures: Vec<(usize, Side, Note, u64)> = Vec::new();
+    let mut kept = Vec::with_capacity(entries.len());
+    let mut kept_times = Vec::with_capacity(entries.len());
+    for (entry, time) in entries.into_iter().zip(times) {
+        match entry.departure {
+            Some(note) => {
+                departures.push((kept.len(), entry.from.unwrap_or(Side::Client), note, time.0))
+            }
+            None => {
+                kept.push(entry);
+                kept_times.push(time);
+            }
+        }
+    }
+    let (entries, times) = (kept, kept_times);
     let json: Vec<Option<Value>> = entries
         .iter()
         .map(|e| serde_json::from_str(&e.wire).ok())
         .collect();
     let sides = direction::decide(&entries, &json);
     let revisions = era::revisions(&entries, &json);
-    let times = times(&entries);
     let transport = if entries.iter().any(|e| e.http.is_some()) {
         TransportKind::Http
     } else {
         TransportKind::Stdio
     };
-    let mut events = Vec::with_capacity(entries.len());
+    let mut events = Vec::with_capacity(entries.len() + departures.len());
     let mut ended = 0u64;
-    for (((entry, side), revision), (at, delivered)) in
-        entries.into_iter().zip(sides).zip(revisions).zip(times)
+    let mut departures = departures.into_iter().peekable();
+    for (n, (((entry, side), revision), (at, delivered))) in entries
+        .into_iter()
+        .zip(sides)
+        .zip(revisions)
+        .zip(times)
+        .enumerate()
     {
+        while let Some((_, side, note, at)) = departures.next_if(|d| d.0 == n) {
+            ended = ended.max(at);
+            events.push(left(events.len(), side, note, at));
+        }
         let violation = entry.violation.map(Note::from);
         let mut message = message_event(
             *side.as_ref().unwrap_or(&Side::Client),
@@ -105,11 +133,19 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
             actor: None,
         });
     }
+    for (_, side, note, at) in departures {
+        ended = ended.max(at);
+        events.push(left(events.len(), side, note, at));
+    }
+    let messages = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Message(_)))
+        .count();
     let (client_label, server_label) = names(&json);
     let (outcome, outcome_msg) = crate::note!(
         "import.outcome",
         "{count} messages recorded in {source}.",
-        count = events.len(),
+        count = messages,
         source = source
     )
     .into_parts();
@@ -126,6 +162,21 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
             outcome,
             outcome_msg,
         },
+    }
+}
+
+/// Event `index`: `side` left at `at`, as `note` says.
+fn left(index: usize, side: Side, note: Note, at: u64) -> Event {
+    let (note, note_msg) = note.into_parts();
+    Event {
+        index,
+        at_ms: at,
+        kind: EventKind::Disconnected { side },
+        rules: Vec::new(),
+        note,
+        note_msg,
+        narration: None,
+        actor: None,
     }
 }
 

@@ -27,6 +27,7 @@ pub(super) fn fits(v: &Value) -> Result<Entry, Note> {
     };
     match map.get("message") {
         Some(message) => wrapper(map, message),
+        None if map.contains_key("left") => departure(map),
         None if is_json_rpc(map) => Ok(Entry {
             wire: v.to_string(),
             ..Entry::default()
@@ -100,18 +101,7 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             ))
         }
     }
-    match map.get("at_ms") {
-        None | Some(Value::Null) => {}
-        Some(v) => {
-            entry.at_ms = Some(v.as_u64().ok_or_else(|| {
-                wrong(
-                    "at_ms",
-                    v,
-                    crate::note!("import.want_ms", "a whole number of milliseconds"),
-                )
-            })?)
-        }
-    }
+    entry.at_ms = at_ms(map)?;
     match map.get("legacy") {
         None | Some(Value::Null) => {}
         Some(Value::Bool(b)) => entry.legacy = Some(*b),
@@ -134,23 +124,106 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             ))
         }
     }
-    match map.get("http") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(h)) => entry.http = Some(http(h)?),
-        Some(other) => {
-            return Err(wrong(
-                "http",
-                other,
-                crate::note!("import.type_object", "an object"),
-            ))
-        }
-    }
+    entry.http = http_of(map)?;
     // What mcp-lanes writes is taken as written: with its `direction`, an
     // absent `legacy` means a modern message.
     if entry.legacy.is_none() && map.contains_key("direction") {
         entry.legacy = Some(false);
     }
     Ok(entry)
+}
+
+/// A side that left: `left` (`"client"` or `"server"`), `at_ms`, and how
+/// (`why`: `closed_stdin`, `stopped_reading`, `before_answer`,
+/// `mid_stream`; `request`, the HTTP request it left during, `events`,
+/// the messages of its answer passed), `http` its session's headers.
+fn departure(map: &Map<String, Value>) -> Result<Entry, Note> {
+    let side = match map.get("left") {
+        Some(Value::String(f)) if f == "client" => Side::Client,
+        Some(Value::String(f)) if f == "server" => Side::Server,
+        other => {
+            return Err(wrong(
+                "left",
+                other.unwrap_or(&Value::Null),
+                crate::note!("import.want_from", "\"client\" or \"server\""),
+            ))
+        }
+    };
+    let (at_ms, http) = (at_ms(map)?, http_of(map)?);
+    let request = map
+        .get("request")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_string();
+    let events = map.get("events").and_then(Value::as_u64).unwrap_or(0);
+    let how = match map.get("why").and_then(Value::as_str) {
+        Some("closed_stdin") => crate::note!(
+            "import.left_closed_stdin",
+            "it closed its end of stdio (tap's stdin): it exited, was killed or closed the pipe"
+        ),
+        Some("stopped_reading") => crate::note!(
+            "import.left_stopped_reading",
+            "it stopped reading what the server sends (tap's stdout was closed)"
+        ),
+        Some("before_answer") => crate::note!(
+            "import.left_before_answer",
+            "it dropped its HTTP connection before the answer to {request} came",
+            request = request
+        ),
+        Some("mid_stream") => crate::note!(
+            "import.left_mid_stream",
+            "it dropped its HTTP connection during the answer to {request}, after {events} messages of it",
+            request = request,
+            events = events
+        ),
+        _ => crate::note!("import.left_unsaid", "the recording does not say how"),
+    };
+    let note = match side {
+        Side::Client => crate::note!(
+            "import.client_left",
+            "Recorded: the client left ({how}). A request still waiting gets no answer it can read.",
+            how = how
+        ),
+        Side::Server => crate::note!(
+            "import.server_left",
+            "Recorded: the server left ({how}).",
+            how = how
+        ),
+    };
+    Ok(Entry {
+        from: Some(side),
+        at_ms,
+        http,
+        departure: Some(note),
+        ..Entry::default()
+    })
+}
+
+/// An entry's `at_ms`, if it has one.
+fn at_ms(map: &Map<String, Value>) -> Result<Option<u64>, Note> {
+    match map.get("at_ms") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            wrong(
+                "at_ms",
+                v,
+                crate::note!("import.want_ms", "a whole number of milliseconds"),
+            )
+        }),
+    }
+}
+
+/// An entry's `http`, if it has one.
+fn http_of(map: &Map<String, Value>) -> Result<Option<HttpInfo>, Note> {
+    match map.get("http") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(h)) => http(h).map(Some),
+        Some(other) => Err(wrong(
+            "http",
+            other,
+            crate::note!("import.type_object", "an object"),
+        )),
+    }
 }
 
 /// A wrapper's `http`: `headers` (an object of strings), `status`,

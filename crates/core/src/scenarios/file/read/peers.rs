@@ -171,6 +171,9 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
             &note!("file.what.the_tool", "the tool"),
         );
     }
+    if let Some(tools) = &def.tools {
+        handles_returned(e, &f.path("tools"), tools);
+    }
     if let Some(prompts) = &def.prompts {
         unique(
             e,
@@ -191,6 +194,33 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
     }
     def.peer.id = id(e, &f, "id", true)?;
     (e.0.len() == before).then_some(def)
+}
+
+/// Each handle a tool `uses` is one some tool of the same server
+/// `returns` (M-TOOL-HANDLE): else no call could ever pass it, and every
+/// call of the tool would be refused. `path`: the server's `tools`.
+fn handles_returned(e: &mut Errors, path: &str, tools: &[ToolDef]) {
+    let returned: Vec<&str> = tools
+        .iter()
+        .filter_map(|t| t.state.returns.as_ref().map(|r| r.handle.as_str()))
+        .collect();
+    for (n, tool) in tools.iter().enumerate() {
+        let Some(uses) = &tool.state.uses else {
+            continue;
+        };
+        if returned.contains(&uses.handle.as_str()) {
+            continue;
+        }
+        e.at(
+            &format!("{}.uses.handle", item(path, n)),
+            note!(
+                "file.uses_unreturned",
+                "the tool {tool} uses a \"{handle}\" handle, which no tool of this server returns: give the tool that makes one \"returns\": {{\"handle\": \"{handle}\"}}",
+                tool = tool.name.clone(),
+                handle = uses.handle.clone()
+            ),
+        );
+    }
 }
 
 pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef> {
