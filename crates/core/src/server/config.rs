@@ -93,6 +93,12 @@ pub struct ToolSpec {
     /// handles, a quarantine (`server/tool_state.rs`).
     #[serde(default, skip_serializing_if = "ToolState::is_empty")]
     pub state: ToolState,
+    /// What the tool's listing shows besides its name, description and
+    /// input schema: `title`, `annotations`, `icons`, `_meta` (e.g. an MCP
+    /// App's `ui.resourceUri`), each only to revisions whose schema defines
+    /// it ([`crate::server::listing::tool`]).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub shown: serde_json::Map<String, Value>,
 }
 
 /// A failure a tool declares (`errors` of a scenario file's tool).

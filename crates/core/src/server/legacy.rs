@@ -168,12 +168,19 @@ impl Server {
                 let (key, items, mut rules, note) = match method {
                     methods::TOOLS_LIST => (
                         "tools",
-                        json!(cfg.tools.iter().filter(|t| self.sees(&t.name)).map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect::<Vec<_>>()),
+                        json!(cfg
+                            .tools
+                            .iter()
+                            .filter(|t| self.sees(&t.name))
+                            .map(|t| super::listing::tool(t, self.revision_for(conn).as_str()))
+                            .collect::<Vec<_>>()),
                         vec![rules::L_CAP_SESSION],
                         crate::note!(
                             "legacy.tools_list_tools_capability",
                             "tools/list: {tool}, as the tools capability promised.",
-                            tool = super::tools_count(cfg.tools.iter().filter(|t| self.sees(&t.name)).count())
+                            tool = super::tools_count(
+                                cfg.tools.iter().filter(|t| self.sees(&t.name)).count()
+                            )
                         ),
                     ),
                     methods::PROMPTS_LIST => (

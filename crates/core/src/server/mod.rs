@@ -20,6 +20,7 @@ mod fault;
 mod http_edge;
 mod legacy;
 mod legacy_call;
+pub mod listing;
 mod modern;
 mod modern_call;
 mod mrtr;

@@ -480,7 +480,7 @@ fn fill_in(value: &Value, answers: &Map<String, Value>) -> Value {
 pub(crate) const INPUT_KEY: &str = "confirm";
 
 fn tool_json(tool: &super::ToolSpec) -> Value {
-    json!({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema})
+    super::listing::tool(tool, ProtocolVersion::MODERN)
 }
 
 fn meta_refusal(what: &str) -> Refusal {

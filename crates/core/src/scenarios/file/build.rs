@@ -244,6 +244,8 @@ fn server_config(def: &ServerDef) -> ServerConfig {
                     uri: r.uri.clone(),
                     name: r.name.clone().unwrap_or_else(|| r.uri.clone()),
                     text: r.text.clone().unwrap_or_default(),
+                    description: r.description.clone(),
+                    mime_type: r.mime_type.clone(),
                     ..Default::default()
                 })
                 .collect();
@@ -298,6 +300,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
         progress: def.progress.clone().unwrap_or_default(),
         duration_ms: def.duration_ms,
         state: def.state.clone(),
+        shown: def.shown.clone(),
     }
 }
 

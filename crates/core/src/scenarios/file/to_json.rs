@@ -108,6 +108,8 @@ fn server_value(s: &ServerDef) -> Value {
                     Obj::default()
                         .put("uri", r.uri.as_str())
                         .opt("name", r.name.clone())
+                        .opt("description", r.description.clone())
+                        .opt("mimeType", r.mime_type.clone())
                         .opt("text", r.text.clone())
                         .done()
                 })
@@ -179,6 +181,7 @@ fn tool_value(t: &ToolDef) -> Value {
     Obj::default()
         .put("name", t.name.as_str())
         .opt("description", t.description.clone())
+        .opt("title", t.shown.get("title").cloned())
         .opt("inputSchema", t.input_schema.clone())
         .opt(
             "requires",
@@ -221,6 +224,9 @@ fn tool_value(t: &ToolDef) -> Value {
             }),
         )
         .opt("durationMs", t.duration_ms)
+        .opt("annotations", t.shown.get("annotations").cloned())
+        .opt("icons", t.shown.get("icons").cloned())
+        .opt("_meta", t.shown.get("_meta").cloned())
         .opt(
             "rateLimit",
             t.state

@@ -3,7 +3,7 @@
 //! are the file's own vocabulary, not the core's: `build.rs` turns them
 //! into [`crate::sim::Setup`]s, `write.rs` makes them from set-ups.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::client::UndeclaredPolicy;
 use crate::protocol::version::EraMode;
@@ -112,6 +112,9 @@ pub struct ToolDef {
     /// What it keeps between calls (`rateLimit`, `returns`, `uses`,
     /// `quarantine`).
     pub state: crate::server::ToolState,
+    /// What its listing shows besides name, description and input schema
+    /// (`title`, `annotations`, `icons`, `_meta`), as written.
+    pub shown: Map<String, Value>,
 }
 
 /// An elicitation question (MRTR on modern requests, elicitation/create in
@@ -137,6 +140,10 @@ pub struct ResourceDef {
     pub name: Option<String>,
     /// Text contents.
     pub text: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// MIME type of its contents (`text/plain` when not given).
+    pub mime_type: Option<String>,
 }
 
 /// A prompt.

@@ -170,6 +170,8 @@ fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
                     uri: r.uri.clone(),
                     name: differs(&r.name, &r.uri),
                     text: differs(&r.text, &String::new()),
+                    description: r.description.clone(),
+                    mime_type: r.mime_type.clone(),
                 })
                 .collect()
         }),
@@ -214,6 +216,7 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
         progress: (!tool.progress.is_empty()).then(|| tool.progress.clone()),
         duration_ms: tool.duration_ms,
         state: tool.state.clone(),
+        shown: tool.shown.clone(),
     }
 }
 

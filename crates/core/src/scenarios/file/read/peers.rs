@@ -240,6 +240,10 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
         "returns",
         "uses",
         "quarantine",
+        "title",
+        "annotations",
+        "icons",
+        "_meta",
     ];
     let f = fields(e, path, value, &note!("file.what.tool", "a tool"), KEYS)?;
     let before = e.0.len();
@@ -269,8 +273,42 @@ pub(super) fn tool(e: &mut Errors, path: &str, value: &Value) -> Option<ToolDef>
             .and_then(|v| progress(e, &f.path("progress"), v)),
         duration_ms: uint(e, &f, "durationMs", MAX_MS),
         state,
+        shown: shown(e, &f),
     };
     (e.0.len() == before).then_some(def)
+}
+
+/// What a tool's listing shows as written: `title` (text), `annotations`
+/// and `_meta` (objects), `icons` (a list of objects, each with a `src`).
+fn shown(e: &mut Errors, f: &Fields) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let Some(title) = text(e, f, "title", false) {
+        out.insert("title".into(), Value::String(title));
+    }
+    let what = note!("file.what.shown_object", "an object");
+    for key in ["annotations", "_meta"] {
+        if let Some(v) = object(e, f, key, &what) {
+            out.insert(key.into(), v);
+        }
+    }
+    if let Some(v) = f.get("icons") {
+        let fine = v.as_array().is_some_and(|list| {
+            list.len() <= MAX_LIST
+                && list
+                    .iter()
+                    .all(|i| i.get("src").is_some_and(Value::is_string))
+        });
+        if fine {
+            out.insert("icons".into(), v.clone());
+        } else {
+            let what = note!(
+                "file.what.icons",
+                "a list of icons, each an object with a \"src\" URL"
+            );
+            e.at(&f.path("icons"), expected(&what, v));
+        }
+    }
+    out
 }
 
 /// A failure a tool declares: `{"when": {…arguments…}, "message": "…"}`.
@@ -397,14 +435,24 @@ pub(super) fn question(e: &mut Errors, path: &str, value: &Value) -> Option<Ques
 
 pub(super) fn resource(e: &mut Errors, path: &str, value: &Value) -> Option<ResourceDef> {
     let what = note!("file.what.resource", "a resource");
-    let f = fields(e, path, value, &what, &["uri", "name", "text"])?;
+    let f = fields(
+        e,
+        path,
+        value,
+        &what,
+        &["uri", "name", "text", "description", "mimeType"],
+    )?;
     let uri = name(e, &f, "uri", true);
     let name = name(e, &f, "name", false);
+    let description = text(e, &f, "description", false);
+    let mime_type = text(e, &f, "mimeType", false);
     let text = text(e, &f, "text", false);
     Some(ResourceDef {
         uri: uri?,
         name,
         text,
+        description,
+        mime_type,
     })
 }
 
