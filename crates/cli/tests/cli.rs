@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 30] = [
+const SCENARIOS: [&str; 31] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -36,6 +36,7 @@ const SCENARIOS: [&str; 30] = [
     "auth-wrong-issuer",
     "auth-no-resource-metadata",
     "identities",
+    "gateways",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",

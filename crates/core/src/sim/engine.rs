@@ -65,6 +65,9 @@ pub struct Setup {
     /// The server is an OAuth protected resource (HTTP only, A-HTTP-ONLY).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<crate::auth::Protection>,
+    /// A gateway between the client and the server (G-FORWARD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<crate::gateway::GatewayConfig>,
 }
 
 /// Runs stop after this much virtual time even if something is still pending.
@@ -99,6 +102,8 @@ enum Delivery {
     Later(Later),
     /// The client closed this stream (on HTTP, how it cancels a request).
     StreamClosed(String),
+    /// A message on its way to the gateway, which decides what goes on.
+    Gateway(Box<Delivery>),
 }
 
 struct Engine {
@@ -119,6 +124,8 @@ struct Engine {
     tied: Vec<(u64, ScriptedNotice)>,
     /// The streams that stay open after a response: (request id, key).
     streams: Vec<(String, String)>,
+    /// The gateway between the client and the server, if any (G-FORWARD).
+    gateway: Option<crate::gateway::Gateway>,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -143,6 +150,7 @@ pub fn run(setup: &Setup) -> Timeline {
         armed: Vec::new(),
         tied: Vec::new(),
         streams: Vec::new(),
+        gateway: setup.gateway.clone().map(crate::gateway::Gateway::new),
     };
     for (at, ev) in &setup.server_events {
         match ev {
@@ -185,7 +193,7 @@ pub fn run(setup: &Setup) -> Timeline {
         transport,
         client_label: setup.client.label(),
         server_label: setup.server.label(),
-        actors: Vec::new(),
+        actors: gateway::actors(setup),
         events: engine.rec.into_events(),
         summary: Summary {
             leaked_locks: leaked,
@@ -198,6 +206,7 @@ pub fn run(setup: &Setup) -> Timeline {
 
 impl Engine {
     fn schedule(&mut self, at: SimTime, delivery: Delivery) {
+        let delivery = self.via_gateway(delivery);
         self.seq += 1;
         let key = (at, self.seq);
         let pos = self.queue.partition_point(|(k, _)| *k < key);
@@ -679,6 +688,7 @@ impl Engine {
             Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
             Delivery::Later(later) => self.later(later),
             Delivery::StreamClosed(key) => server.stream_closed(now, &key),
+            Delivery::Gateway(delivery) => self.at_gateway(*delivery),
         }
     }
 }
@@ -762,6 +772,7 @@ fn side_word(side: Side) -> Note {
 }
 
 mod cancel;
+mod gateway;
 mod later;
 mod outcome;
 
