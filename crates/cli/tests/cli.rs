@@ -167,6 +167,25 @@ fn run_json_for_every_scenario_and_by_catalog_number() {
 }
 
 #[test]
+fn g_forward_run_text_draws_each_hop_through_the_gateway() {
+    let out = run(&["run", "--scenario", "gateways"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "C ------> G  POST tools/list",
+        "G ------> S  POST tools/list  [G-FORWARD]",
+        "G <------ S  200 result",
+        "C <------ G  200 result  [G-FILTER, G-REWRITE]",
+        "C <------ G  200 -32602  [G-FILTER, M-UNKNOWN-TOOL]",
+        "C <------ G  -32602  [G-REWRITE, M-UNKNOWN-TOOL]",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    // The lane that goes straight keeps its two columns.
+    assert!(text.contains("C ------> S  POST tools/list"), "{text}");
+}
+
+#[test]
 fn run_text_is_the_default_sequence_listing() {
     let out = run(&["run", "--scenario", "capability-per-request"]);
     assert!(out.status.success(), "{}", stderr(&out));
