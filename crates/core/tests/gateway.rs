@@ -445,3 +445,17 @@ fn g_forward_a_protected_server_behind_a_gateway_says_the_gateway_is_left_out() 
     assert!(last.note.contains("gateway is left out"), "{}", last.note);
     assert!(!t.columns().contains(&G));
 }
+
+#[test]
+fn g_forward_the_grader_judges_what_the_client_saw_of_the_gateway() {
+    use mcp_lanes_core::check::{self, Outcome};
+    for t in scenarios::run("gateways").unwrap() {
+        let verdicts = check::grade(&t);
+        let failed: Vec<_> = verdicts
+            .iter()
+            .filter(|v| v.verdict == Outcome::Fail)
+            .collect();
+        assert!(failed.is_empty(), "{}: {failed:?}", t.label);
+        assert!(!verdicts.is_empty(), "{}", t.label);
+    }
+}

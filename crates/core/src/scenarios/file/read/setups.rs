@@ -90,19 +90,7 @@ fn gateway(e: &mut Errors, path: &str, value: &Value) -> Option<crate::gateway::
     let f = fields(e, path, value, &what, &["hide", "hidePrompts", "prefix"])?;
     let before = e.0.len();
     let names = note!("file.what.tool_names", "tool or prompt names");
-    let mut listed = |key: &str| {
-        items(e, &f, key, &names, MAX_LIST, |e, p, v| match v.as_str() {
-            Some(text) if is_tool_name(text) => Some(text.to_string()),
-            _ => {
-                let what = note!(
-                    "file.what.tool_name",
-                    "a tool name of 1 to 128 letters, digits, '_', '-' or '.', such as \"forecast\""
-                );
-                e.at(p, expected(&what, v));
-                None
-            }
-        })
-    };
+    let mut listed = |key: &str| items(e, &f, key, &names, MAX_LIST, tool_name_at);
     let hide = listed("hide");
     let hide_prompts = listed("hidePrompts");
     let prefix = f.get("prefix").and_then(|v| match v.as_str() {
