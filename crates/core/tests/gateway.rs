@@ -459,3 +459,14 @@ fn g_forward_the_grader_judges_what_the_client_saw_of_the_gateway() {
         assert!(!verdicts.is_empty(), "{}", t.label);
     }
 }
+
+#[test]
+fn g_rewrite_curl_replays_what_reached_the_server() {
+    let t = scenarios::run("gateways").unwrap().remove(1);
+    let script = mcp_lanes_core::export::curl(&t, "http://127.0.0.1:8931/mcp").expect("HTTP");
+    // Two calls reached the server (the list and forecast); the hidden
+    // tool's call never did, and no prefixed name is replayed.
+    assert_eq!(script.matches("curl ").count(), 2, "{script}");
+    assert!(script.contains("\"name\":\"forecast\""), "{script}");
+    assert!(!script.contains("weather_"), "{script}");
+}
