@@ -352,6 +352,7 @@ fn change_label(change: &str) -> String {
     setting_words::all()
         .into_iter()
         .find(|s| setting_words::describe(s) == change)
+        .or_else(|| setting_words::gateway_setting(change))
         .and_then(|s| describe_in_language(&s))
         .unwrap_or_else(|| change.to_string())
 }
@@ -392,6 +393,8 @@ fn describe_in_language(setting: &mcp_lanes_core::settings::Setting) -> Option<S
         Setting::ChecksBeforeWork(true) => get("settings.change.checks"),
         Setting::ChecksBeforeWork(false) => get("settings.change.no_checks"),
         Setting::AuthBreak(b) => get(&setting_words::auth_break_key(*b)),
+        Setting::GatewayHides(tool, true) => said("settings.change.gateway_hides", "tool", tool),
+        Setting::GatewayHides(tool, false) => said("settings.change.gateway_shows", "tool", tool),
         // A newer setting: its English words (`setting_words::describe`).
         _ => None,
     }

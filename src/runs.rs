@@ -80,6 +80,7 @@ pub fn stand_in(label: &str, transport: TransportKind) -> Setup {
         script: Vec::new(),
         server_events: Vec::new(),
         auth: None,
+        gateway: None,
     }
 }
 

@@ -27,6 +27,8 @@ pub fn describe(setting: &Setting) -> String {
         Setting::ChecksBeforeWork(true) => "checks capability first".to_string(),
         Setting::ChecksBeforeWork(false) => "no capability check first".to_string(),
         Setting::AuthBreak(b) => auth_break(*b).to_string(),
+        Setting::GatewayHides(tool, true) => format!("gateway hides {tool}"),
+        Setting::GatewayHides(tool, false) => format!("gateway shows {tool}"),
         // A setting without words yet: as the share state writes it.
         other => serde_json::to_string(other).unwrap_or_default(),
     }
@@ -65,7 +67,20 @@ pub fn all() -> Vec<mcp_lanes_core::settings::Setting> {
     for b in AUTH_BREAKS {
         all.push(Setting::AuthBreak(Some(b)));
     }
+    // A gateway's tool: its name is the server's (see `gateway_setting`).
+    all.push(Setting::GatewayHides("tool".into(), true));
+    all.push(Setting::GatewayHides("tool".into(), false));
     all
+}
+
+/// The gateway setting whose words `describe` wrote as `words` ("gateway
+/// hides forecast"), the tool's name being any server's.
+pub fn gateway_setting(words: &str) -> Option<Setting> {
+    if let Some(tool) = words.strip_prefix("gateway hides ") {
+        return Some(Setting::GatewayHides(tool.to_string(), true));
+    }
+    let tool = words.strip_prefix("gateway shows ")?;
+    Some(Setting::GatewayHides(tool.to_string(), false))
 }
 
 /// The words of a protected server's flow with `b` broken (as the page's

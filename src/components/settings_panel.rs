@@ -184,6 +184,36 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
             </div>
         }
     });
+    // A gateway's lane: which of the server's tools it hides (G-FILTER).
+    let gateway_row = setup.gateway.as_ref().map(|gateway| {
+        let rows: Html = setup
+            .server
+            .tools
+            .iter()
+            .map(|tool| {
+                let name = tool.name.clone();
+                let hidden = gateway.hide.contains(&name);
+                let onchange = {
+                    let name = name.clone();
+                    emit.reform(move |e: Event| Setting::GatewayHides(name.clone(), checked(&e)))
+                };
+                let key = id(&format!("gateway-hides-{}", name.replace(['.', ' '], "-")));
+                html! {
+                    <div class="check">
+                        <input type="checkbox" id={key.clone()} data-testid={format!("gateway-hides-{n}-{name}")}
+                            checked={hidden} {onchange} />
+                        <label for={key}>{ name }</label>
+                    </div>
+                }
+            })
+            .collect();
+        html! {
+            <fieldset class="checks">
+                <legend>{ t("settings.gateway_hides") }</legend>
+                { rows }
+            </fieldset>
+        }
+    });
     let on_toggle_compare = {
         let compare = compare.clone();
         Callback::from(move |_: MouseEvent| compare.set(!*compare))
@@ -276,6 +306,7 @@ pub fn SettingsPanel(props: &SettingsPanelProps) -> Html {
                     </fieldset>
                     { select_row(id("transport"), format!("transport-{n}"), "settings.transport",
                         TRANSPORTS.iter().map(|t| (t.name(), *t == setup.channel.kind)).collect(), on_transport, false) }
+                    { for gateway_row }
                 </div>
             </>
     }

@@ -640,6 +640,60 @@ fn a_protected_lanes_auth_setting_breaks_one_step_and_travels_in_the_permalink()
 }
 
 #[test]
+fn a_gateway_lanes_setting_shows_a_hidden_tool_and_travels_in_the_permalink() {
+    let mut state = full("gateways");
+    let listed = |state: &State, lane: usize| -> Vec<String> {
+        state.lanes[lane]
+            .timeline
+            .messages()
+            .filter_map(|(_, m)| m.json.as_ref()?.pointer("/result/tools").cloned())
+            .last()
+            .and_then(|tools| tools.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|t| t.get("name")?.as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(listed(&state, 1), ["weather_forecast", "weather_stations"]);
+    state.update(Action::Apply {
+        lane: 1,
+        setting: Setting::GatewayHides("reset_stations".into(), false),
+    });
+    assert_eq!(
+        listed(&state, 1),
+        [
+            "weather_forecast",
+            "weather_stations",
+            "weather_reset_stations"
+        ]
+    );
+    state.update(Action::Compare {
+        lane: 1,
+        setting: Setting::GatewayHides("forecast".into(), true),
+    });
+    let compared = state
+        .lanes
+        .iter()
+        .position(|l| l.setup.label.contains("gateway hides forecast"))
+        .expect("the compared lane");
+    assert_eq!(
+        listed(&state, compared),
+        ["weather_stations", "weather_reset_stations"]
+    );
+    let link = state.share();
+    let restored = after(full("discover"), [Action::Restore(Box::new(link.clone()))]);
+    assert_eq!(restored.share(), link);
+    assert_eq!(listed(&restored, 1).len(), 3);
+    // A lane without a gateway does not change.
+    let before = state.lanes[0].timeline.clone();
+    state.update(Action::Apply {
+        lane: 0,
+        setting: Setting::GatewayHides("reset_stations".into(), true),
+    });
+    assert_eq!(*state.lanes[0].timeline, *before);
+}
+
+#[test]
 fn a_permalink_redacts_the_editors_secrets_unless_the_reader_keeps_them() {
     use mcp_lanes_core::share::EditorState;
     let editor = EditorState {

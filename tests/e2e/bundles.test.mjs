@@ -124,7 +124,7 @@ describe('first visit', () => {
   test('with WebAssembly blocked, every catalog scenario shows its whole run and steps', { timeout: 300_000 }, async () => {
     const { page, problems } = await tracked('/', { block: '**/*.wasm' });
     const ids = await page.evaluate(() => [...document.querySelectorAll('[data-act="scenario"]')].map((a) => a.dataset.arg));
-    assert.equal(ids.length, 30);
+    assert.equal(ids.length, 31);
     for (const id of ids) {
       await page.goto(new URL(`/?scenario=${id}`, app.url).href);
       await ready(page);

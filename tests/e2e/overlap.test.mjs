@@ -52,7 +52,7 @@ async function seek(page, pos) {
 }
 
 test('the lanes of every built-in scenario: no overlap, arrows in their lanes and running down', T, async () => {
-  assert.equal(SCENARIOS.length, 30, 'the built-in scenarios');
+  assert.equal(SCENARIOS.length, 31, 'the built-in scenarios');
   const found = [];
   const view = await app.open('/');
   const { page } = view;

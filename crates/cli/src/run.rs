@@ -2,7 +2,7 @@
 //! `mcp-lanes export`: print a catalog scenario as a scenario file.
 
 use mcp_lanes_core::scenarios::{self, file};
-use mcp_lanes_core::sim::{Event, EventKind, MessageEvent, Side, Timeline};
+use mcp_lanes_core::sim::{Actor, Event, EventKind, MessageEvent, Side, Timeline};
 use mcp_lanes_core::transcript;
 
 use crate::i18n::Catalog;
@@ -242,7 +242,34 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
 /// message too).
 pub fn event_line(event: &Event, lang: Option<&Catalog>) -> String {
     let (arrow, label) = describe(event, lang);
+    let arrow = match event.message() {
+        Some(m) if !m.is_mcp() => hop_arrow(m),
+        _ => arrow.to_string(),
+    };
     format!("{:>9} ms  {arrow}  {}", event.at_ms, one_line(&label))
+}
+
+/// The arrow of a message between other actors than the MCP client and
+/// server (a gateway `G`, an authorization server `A`), as wide as the
+/// others: `C ------> G`, `G <------ S`, lost `C ---x    G`.
+fn hop_arrow(m: &MessageEvent) -> String {
+    let letter = |a: Actor| match a {
+        Actor::Client => 'C',
+        Actor::Gateway => 'G',
+        Actor::Server => 'S',
+        Actor::AuthServer => 'A',
+    };
+    let order = |a: Actor| Actor::ALL.iter().position(|x| *x == a);
+    let (from, to) = m.ends();
+    let rightwards = order(from) < order(to);
+    let (left, right) = if rightwards { (from, to) } else { (to, from) };
+    let shaft = match (rightwards, m.delivered_at_ms.is_some()) {
+        (true, true) => "------>",
+        (true, false) => "---x   ",
+        (false, true) => "<------",
+        (false, false) => "   x---",
+    };
+    format!("{} {shaft} {}", letter(left), letter(right))
 }
 
 /// `text` on one line of a terminal: line breaks and tabs become spaces,

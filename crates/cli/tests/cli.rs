@@ -5,7 +5,7 @@ mod common;
 use common::run;
 use serde_json::{json, Value};
 
-const SCENARIOS: [&str; 30] = [
+const SCENARIOS: [&str; 31] = [
     "discover",
     "capability-per-request",
     "plain-vs-rich",
@@ -36,6 +36,7 @@ const SCENARIOS: [&str; 30] = [
     "auth-wrong-issuer",
     "auth-no-resource-metadata",
     "identities",
+    "gateways",
 ];
 const SERVERS: [&str; 6] = [
     "deploy-console",
@@ -163,6 +164,25 @@ fn run_json_for_every_scenario_and_by_catalog_number() {
             assert_eq!(by_number.stdout, out.stdout);
         }
     }
+}
+
+#[test]
+fn g_forward_run_text_draws_each_hop_through_the_gateway() {
+    let out = run(&["run", "--scenario", "gateways"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "C ------> G  POST tools/list",
+        "G ------> S  POST tools/list  [G-FORWARD]",
+        "G <------ S  200 result",
+        "C <------ G  200 result  [G-FILTER, G-REWRITE]",
+        "C <------ G  200 -32602  [G-FILTER, M-UNKNOWN-TOOL]",
+        "C <------ G  -32602  [G-REWRITE, M-UNKNOWN-TOOL]",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    // The lane that goes straight keeps its two columns.
+    assert!(text.contains("C ------> S  POST tools/list"), "{text}");
 }
 
 #[test]

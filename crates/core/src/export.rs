@@ -168,6 +168,12 @@ pub fn curl(timeline: &Timeline, base_url: &str) -> Option<String> {
     let variable = |i: usize| format!("SESSION_{}", i + 1);
     for (_, m) in timeline.messages() {
         let Some(http) = &m.http else { continue };
+        // Replayed against the server: only what reached it or came from
+        // it (through a gateway, the gateway's hops to and from it).
+        let (from, to) = m.ends();
+        if from != Actor::Server && to != Actor::Server {
+            continue;
+        }
         if m.from == Side::Server {
             let minted = crate::transport::http::header(&http.headers, SESSION_HEADER);
             if let (Some(id), Some(_)) = (minted, http.status) {

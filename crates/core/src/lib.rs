@@ -39,6 +39,7 @@ pub mod client;
 pub mod editor;
 pub mod explain;
 pub mod export;
+pub mod gateway;
 pub mod identity;
 pub mod import;
 pub mod note;

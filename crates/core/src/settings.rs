@@ -75,6 +75,10 @@ pub enum Setting {
     /// A protected server's flow with one step broken on purpose (`None`:
     /// nothing broken); no change to a set-up whose server is not protected.
     AuthBreak(Option<Break>),
+    /// Whether the set-up's gateway hides (true) or lets through (false)
+    /// the server's tool of this name (G-FILTER); no change to a set-up
+    /// without a gateway.
+    GatewayHides(String, bool),
 }
 
 /// The breaks the settings panel offers (the others are scenarios of their
@@ -166,6 +170,14 @@ pub fn apply(setup: &mut Setup, setting: &Setting) {
         Setting::AuthBreak(b) => {
             if let Some(auth) = setup.auth.as_mut() {
                 auth.broken = *b;
+            }
+        }
+        Setting::GatewayHides(tool, hide) => {
+            if let Some(gateway) = setup.gateway.as_mut() {
+                gateway.hide.retain(|t| t != tool);
+                if *hide {
+                    gateway.hide.push(tool.clone());
+                }
             }
         }
     }

@@ -247,6 +247,7 @@ fn push_setting(out: &mut String, setting: &Setting) {
             None,
             None,
         ),
+        Setting::GatewayHides(tool, on) => (9, 0, Some(tool), Some(*on)),
     };
     out.push_str(",[");
     out.push_str(&kind.to_string());
@@ -280,6 +281,7 @@ fn setting_from(value: &Value) -> Option<Setting> {
             0 => None,
             i => Some(Break::ALL.get(i - 1)?.1),
         }),
+        9 => Setting::GatewayHides(text()?, on(2)?),
         _ => return None,
     })
 }
@@ -485,6 +487,14 @@ fn validate(state: ShareState, setups: usize) -> Result<ShareState, ShareError> 
         if lane.settings.iter().any(|s| matches!(s, Setting::PreferredVersion(v) | Setting::ServerVersion(v, _) if v.len() > 40)) {
             return Err(ShareError::ImplausibleVersion);
         }
+        // A tool name is at most 128 characters.
+        if lane
+            .settings
+            .iter()
+            .any(|s| matches!(s, Setting::GatewayHides(t, _) if t.len() > 128))
+        {
+            return Err(ShareError::BadShape);
+        }
     }
     if state
         .editor
@@ -607,6 +617,8 @@ mod tests {
             Setting::ChecksBeforeWork(false),
             Setting::AuthBreak(Some(crate::auth::Break::ExpiredToken)),
             Setting::AuthBreak(None),
+            Setting::GatewayHides("reset_stations".into(), false),
+            Setting::GatewayHides("forecast".into(), true),
         ]);
         let fragment = to_fragment(&state);
         assert!(fragment.starts_with(PREFIX_V3));

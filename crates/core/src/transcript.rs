@@ -2,7 +2,8 @@
 //! messages in wire order, each wrapped as `{"message": …}` with
 //! `direction` (`client->server`, `server->client`, or `undecided` for an
 //! imported message whose sender is not known), `at_ms`, and where they
-//! apply `legacy`, `violation`, `http`. [`crate::import`] reads it back.
+//! apply `between` (the two actors of a hop through a gateway or to an
+//! authorization server, `client->gateway`), `legacy`, `violation`, `http`. [`crate::import`] reads it back.
 
 use serde_json::{json, Map, Value};
 
@@ -32,6 +33,16 @@ pub fn transcript(timeline: &Timeline) -> Value {
                     None => "undecided",
                 }),
             );
+            // A hop between other actors (through a gateway, to or from an
+            // authorization server): which two; `direction` says the side
+            // the sender plays.
+            if m.sender().is_some() && !m.is_mcp() {
+                let (from, to) = m.ends();
+                entry.insert(
+                    "between".into(),
+                    json!(format!("{}->{}", from.name(), to.name())),
+                );
+            }
             entry.insert("at_ms".into(), json!(event.at_ms));
             if m.legacy {
                 entry.insert("legacy".into(), json!(true));

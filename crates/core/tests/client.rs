@@ -29,6 +29,7 @@ fn setup(
         script,
         server_events: Vec::new(),
         auth: None,
+        gateway: None,
     }
 }
 

@@ -338,6 +338,7 @@ fn e_cache_the_era_is_probed_once_per_server() {
             ],
             server_events: Vec::new(),
             auth: None,
+            gateway: None,
         });
         assert_timeline_valid(&t);
         let m = methods(&sent_by(&t, Side::Client));

@@ -588,7 +588,7 @@ fn h_status_every_scenario_http_response_follows_the_table() {
                 // challenge, a metadata document, a redirect, a token
                 // answer) follow OAuth's statuses, not this table.
                 let json_rpc = m.json.as_ref().is_some_and(|j| j.get("jsonrpc").is_some());
-                if !m.is_mcp() || (!t.actors.is_empty() && !json_rpc) {
+                if !m.carries_mcp() || (!t.actors.is_empty() && !json_rpc) {
                     continue;
                 }
                 checked += 1;

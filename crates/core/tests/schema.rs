@@ -40,7 +40,7 @@ fn every_scenario_message_validates_against_its_revision() {
                     .json
                     .as_ref()
                     .is_some_and(|j| j.is_array() || j.get("jsonrpc").is_some());
-                if !m.is_mcp() || (!timeline.actors.is_empty() && !json_rpc) {
+                if !m.carries_mcp() || (!timeline.actors.is_empty() && !json_rpc) {
                     continue;
                 }
                 let Some(json) = &m.json else {

@@ -8,7 +8,7 @@ use crate::note::Note;
 use crate::protocol::meta;
 use crate::protocol::methods;
 use crate::rules;
-use crate::sim::{EventKind, MessageEvent, Side, Timeline};
+use crate::sim::{Actor, EventKind, MessageEvent, Side, Timeline};
 use crate::transport::TransportKind;
 
 /// What came back for a request.
@@ -241,6 +241,11 @@ pub(crate) fn exchanges(timeline: &Timeline) -> Vec<Exchange<'_>> {
             // A message whose sender is unknown (an imported one) pairs
             // with nothing: guessing would judge the wrong side.
             EventKind::Message(message) if message.undecided.is_some() => {}
+            // Through a gateway the client's conversation is with the
+            // gateway (G-FORWARD): its hops to and from the server are not
+            // what the client saw.
+            EventKind::Message(message)
+                if message.ends().0 != Actor::Client && message.ends().1 != Actor::Client => {}
             EventKind::Message(message) => {
                 if message.from == Side::Client {
                     sent.push(&message.wire);

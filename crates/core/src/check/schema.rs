@@ -231,9 +231,9 @@ pub fn verdicts(timeline: &Timeline) -> Vec<Verdict> {
         if message.undecided.is_some() {
             continue;
         }
-        // A hop to or from an authorization server, or through a gateway,
-        // is not an MCP message.
-        if !message.is_mcp() {
+        // A hop to or from an authorization server is not an MCP message;
+        // one through a gateway is (G-FORWARD).
+        if !message.carries_mcp() {
             continue;
         }
         if message.from == Side::Client {

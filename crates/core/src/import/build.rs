@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{direction, era, STEP_MS};
 use crate::note::Note;
 use crate::protocol::meta;
-use crate::sim::{message_event, Event, EventKind, HttpInfo, Side, Summary, Timeline};
+use crate::sim::{message_event, Actor, Event, EventKind, HttpInfo, Side, Summary, Timeline};
 use crate::transport::TransportKind;
 
 /// One message as a format module read it.
@@ -37,6 +37,9 @@ pub(super) struct Entry {
     pub delivered_ms: Option<u64>,
     /// Not a message: the side `from` left, and how (the event's note).
     pub departure: Option<Note>,
+    /// The two actors of a hop through a gateway or to an authorization
+    /// server (`"between": "client->gateway"`).
+    pub between: Option<(Actor, Actor)>,
 }
 
 /// The timeline of one lane called `label`, read from `source`.
@@ -85,6 +88,7 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
             events.push(left(events.len(), side, note, at));
         }
         let violation = entry.violation.map(Note::from);
+        let between = entry.between;
         let mut message = message_event(
             *side.as_ref().unwrap_or(&Side::Client),
             &entry.wire,
@@ -93,6 +97,12 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
             entry.http,
         );
         message.delivered_at_ms = Some(delivered);
+        if let (Some((from, to)), Ok(side)) = (between, &side) {
+            if (from, to) != (Actor::of(*side), Actor::of(side.peer())) {
+                message.from_actor = Some(from);
+                message.to_actor = Some(to);
+            }
+        }
         let note = match (&side, &message.violation) {
             (Err(why), _) => crate::note!(
                 "import.undecided",
@@ -142,6 +152,24 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
         .filter(|e| matches!(e.kind, EventKind::Message(_)))
         .count();
     let (client_label, server_label) = names(&json);
+    // The columns: the client and the server, and any other actor a hop
+    // names, in their usual order.
+    let named: Vec<Actor> = events
+        .iter()
+        .filter_map(Event::message)
+        .flat_map(|m| [m.ends().0, m.ends().1])
+        .collect();
+    let actors = if named
+        .iter()
+        .any(|a| !matches!(a, Actor::Client | Actor::Server))
+    {
+        Actor::ALL
+            .into_iter()
+            .filter(|a| matches!(a, Actor::Client | Actor::Server) || named.contains(a))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let (outcome, outcome_msg) = crate::note!(
         "import.outcome",
         "{count} messages recorded in {source}.",
@@ -154,7 +182,7 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
         transport,
         client_label,
         server_label,
-        actors: Vec::new(),
+        actors,
         events,
         summary: Summary {
             leaked_locks: 0,

@@ -101,6 +101,27 @@ fn wrapper(map: &Map<String, Value>, message: &Value) -> Result<Entry, Note> {
             ))
         }
     }
+    match map.get("between") {
+        None | Some(Value::Null) => {}
+        Some(v) => {
+            let pair = v
+                .as_str()
+                .and_then(|s| s.split_once("->"))
+                .and_then(|(a, b)| {
+                    Some((crate::sim::Actor::named(a)?, crate::sim::Actor::named(b)?))
+                });
+            entry.between = Some(pair.ok_or_else(|| {
+                wrong(
+                    "between",
+                    v,
+                    crate::note!(
+                        "import.want_between",
+                        "two actors such as \"client->gateway\""
+                    ),
+                )
+            })?);
+        }
+    }
     entry.at_ms = at_ms(map)?;
     match map.get("legacy") {
         None | Some(Value::Null) => {}

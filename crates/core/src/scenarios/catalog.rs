@@ -66,6 +66,7 @@ fn setup(
         script,
         server_events: Vec::new(),
         auth: None,
+        gateway: None,
     }
 }
 
@@ -99,7 +100,7 @@ fn modern_meta() -> serde_json::Value {
     })
 }
 
-/// The thirty scenarios, in catalog order: each one's id, title, summary
+/// The thirty-one scenarios, in catalog order: each one's id, title, summary
 /// and set-ups are defined together below.
 pub const CATALOG: &[ScenarioInfo] = &[
     DISCOVER.info(),
@@ -132,6 +133,7 @@ pub const CATALOG: &[ScenarioInfo] = &[
     AUTH_WRONG_ISSUER.info(),
     AUTH_NO_RESOURCE_METADATA.info(),
     IDENTITIES.info(),
+    GATEWAYS.info(),
 ];
 
 /// The set-ups of each scenario, in catalog order (apart from [`CATALOG`],
@@ -168,6 +170,7 @@ const DEFINITIONS: &[Definition] = &[
     AUTH_WRONG_ISSUER,
     AUTH_NO_RESOURCE_METADATA,
     IDENTITIES,
+    GATEWAYS,
 ];
 
 /// The set-ups of scenario `id`, or `None` for an unknown id.

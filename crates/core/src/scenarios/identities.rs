@@ -111,6 +111,7 @@ fn lane(label: &str, client: ClientConfig, kind: TransportKind, script: Vec<Step
         script,
         server_events: Vec::new(),
         auth: None,
+        gateway: None,
     }
 }
 

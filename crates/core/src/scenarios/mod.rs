@@ -1,10 +1,11 @@
-//! The scenario catalog of DESIGN.md: thirty flows, each as data (set-ups
+//! The scenario catalog of DESIGN.md: thirty-one flows, each as data (set-ups
 //! of a client preset, a server preset, a transport and a script) next to
 //! its id, title and summary in `catalog.rs`. Each set-up runs on its own
 //! timeline; the UI shows them side by side on the shared virtual clock.
 
 mod catalog;
 pub mod file;
+mod gateways;
 mod identities;
 mod scripted_server;
 mod tool_state;
@@ -18,7 +19,7 @@ pub use catalog::{setups, CATALOG};
 /// them).
 #[derive(Clone, Copy)]
 pub struct ScenarioInfo {
-    /// Catalog number (1..=30).
+    /// Catalog number (1..=31).
     pub number: u8,
     /// Stable id used in URLs and the CLI.
     pub id: &'static str,
@@ -94,6 +95,7 @@ pub fn stress(lanes: usize, messages: usize) -> Vec<Setup> {
                     .collect(),
                 server_events: Vec::new(),
                 auth: None,
+                gateway: None,
             }
         })
         .collect()

@@ -44,6 +44,7 @@ fn lane(label: &str, kind: TransportKind, script: Vec<Step>) -> Setup {
         script,
         server_events: Vec::new(),
         auth: None,
+        gateway: None,
     }
 }
 

@@ -65,6 +65,9 @@ pub struct Setup {
     /// The server is an OAuth protected resource (HTTP only, A-HTTP-ONLY).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<crate::auth::Protection>,
+    /// A gateway between the client and the server (G-FORWARD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<crate::gateway::GatewayConfig>,
 }
 
 /// Runs stop after this much virtual time even if something is still pending.
@@ -100,6 +103,8 @@ enum Delivery {
     Later(Later, Option<RequestId>),
     /// The client closed this stream (on HTTP, how it cancels a request).
     StreamClosed(String),
+    /// A message on its way to the gateway, which decides what goes on.
+    Gateway(Box<Delivery>),
 }
 
 struct Engine {
@@ -124,6 +129,8 @@ struct Engine {
     /// HTTP request being handled, so its answer is that stream's last
     /// event (H-SSE-RESPONSE).
     on_request_stream: bool,
+    /// The gateway between the client and the server, if any (G-FORWARD).
+    gateway: Option<crate::gateway::Gateway>,
 }
 
 /// Runs a set-up to completion and returns its timeline.
@@ -149,6 +156,7 @@ pub fn run(setup: &Setup) -> Timeline {
         tied: Vec::new(),
         streams: Vec::new(),
         on_request_stream: false,
+        gateway: setup.gateway.clone().map(crate::gateway::Gateway::new),
     };
     for (at, ev) in &setup.server_events {
         match ev {
@@ -191,7 +199,7 @@ pub fn run(setup: &Setup) -> Timeline {
         transport,
         client_label: setup.client.label(),
         server_label: setup.server.label(),
-        actors: Vec::new(),
+        actors: gateway::actors(setup),
         events: engine.rec.into_events(),
         summary: Summary {
             leaked_locks: leaked,
@@ -204,6 +212,7 @@ pub fn run(setup: &Setup) -> Timeline {
 
 impl Engine {
     fn schedule(&mut self, at: SimTime, delivery: Delivery) {
+        let delivery = self.via_gateway(delivery);
         self.seq += 1;
         let key = (at, self.seq);
         let pos = self.queue.partition_point(|(k, _)| *k < key);
@@ -698,6 +707,7 @@ impl Engine {
             Delivery::CloseAtServer => server.handle_disconnect(now, &ConnId::stdio()),
             Delivery::Later(later, _) => self.later(later),
             Delivery::StreamClosed(key) => server.stream_closed(now, &key),
+            Delivery::Gateway(delivery) => self.at_gateway(*delivery),
         }
     }
 }
@@ -781,6 +791,7 @@ fn side_word(side: Side) -> Note {
 }
 
 mod cancel;
+mod gateway;
 mod later;
 mod outcome;
 

@@ -17,30 +17,44 @@ pub fn run(setup: &Setup) -> Timeline {
         return engine::run(setup);
     };
     if setup.channel.kind == TransportKind::Http {
-        return auth_flow::run(&FlowSetup {
+        let mut t = auth_flow::run(&FlowSetup {
             label: setup.label.clone(),
             registration: protection.registration,
             step_up: protection.step_up.clone(),
             broken: protection.broken,
         });
+        if setup.gateway.is_some() {
+            // Not drawn rather than drawn wrong: the flow has no gateway.
+            let note = crate::note!(
+                "gateway.not_with_auth",
+                "This set-up also names a gateway, but the authorization flow is drawn between the client, the server and the authorization server alone: the gateway is left out of this run."
+            );
+            decide(&mut t, rules::G_FORWARD, note);
+        }
+        return t;
     }
     let mut t = engine::run(setup);
-    let (note, note_msg) = crate::note!(
+    let note = crate::note!(
         "auth.stdio_no_auth",
         "Authorization applies to HTTP only: over stdio the server takes its credentials from its environment, and nothing here answers 401."
-    )
-    .into_parts();
+    );
+    decide(&mut t, rules::A_HTTP_ONLY, note);
+    t
+}
+
+/// Adds a server's decision at the end of a run.
+fn decide(t: &mut Timeline, rule: rules::RuleId, note: crate::note::Note) {
+    let (note, note_msg) = note.into_parts();
     t.events.push(super::Event {
         index: t.events.len(),
         at_ms: t.summary.ended_at_ms,
         kind: EventKind::Decision { side: Side::Server },
-        rules: vec![rules::A_HTTP_ONLY],
+        rules: vec![rule],
         note,
         note_msg,
         narration: None,
         actor: None,
     });
-    t
 }
 
 /// Over stdio, a server with a policy knows its caller by how the host

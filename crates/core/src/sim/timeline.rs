@@ -192,6 +192,14 @@ impl MessageEvent {
     pub fn is_mcp(&self) -> bool {
         self.ends() == (Actor::of(self.from), Actor::of(self.from.peer()))
     }
+
+    /// Whether it is an MCP message: between the client and the server, or
+    /// a hop through a gateway (G-FORWARD), and so judged by the
+    /// revision's schema; not a hop to or from an authorization server.
+    pub fn carries_mcp(&self) -> bool {
+        let (from, to) = self.ends();
+        from != Actor::AuthServer && to != Actor::AuthServer
+    }
 }
 
 /// What happened at one point of a run.

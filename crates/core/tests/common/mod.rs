@@ -373,7 +373,8 @@ pub fn initialize_result(version: &str) -> Value {
 pub fn sent_by(timeline: &Timeline, side: mcp_lanes_core::sim::Side) -> Vec<(u64, Value)> {
     timeline
         .messages()
-        .filter(|(_, m)| m.from == side)
+        // Sent by the side itself, not by a gateway playing its part.
+        .filter(|(_, m)| m.from == side && m.ends().0 == mcp_lanes_core::sim::Actor::of(side))
         .map(|(e, m)| (e.at_ms, m.json.clone().unwrap_or(Value::Null)))
         .collect()
 }

@@ -262,3 +262,19 @@ pub(super) const IDENTITIES: Definition = Definition {
     lanes: 4,
     setups: crate::scenarios::identities::setups,
 };
+
+pub(super) const GATEWAYS: Definition = Definition {
+    number: 31,
+    id: "gateways",
+    title: en!("Registries and gateways: a gateway that filters and renames"),
+    summary: en!(
+        "The same weather server, reached straight and through a gateway. Straight, the \
+        client sees three tools and can call reset_stations. Through the gateway every \
+        message takes two hops: the list comes back without reset_stations and with the \
+        other tools renamed weather_*, a call to weather_forecast is forwarded as \
+        forecast, and a call to the hidden tool is answered -32602 Unknown tool by the \
+        gateway itself. A legacy host over stdio passes its handshake through unchanged."
+    ),
+    lanes: 3,
+    setups: crate::scenarios::gateways::setups,
+};

@@ -438,6 +438,7 @@ pub(super) fn scenario(e: &mut Errors, file: &FileDef) -> Option<ScenarioFile> {
             script,
             server_events: events,
             auth: def.auth.clone(),
+            gateway: def.gateway.clone(),
         });
     }
     let translations = translations(e, &file.translations, &setups);

@@ -424,6 +424,17 @@ fn setup_value(s: &SetupDef) -> Value {
             .opt("break", auth.broken.map(|b| b.name()));
         o.put("auth", a.done());
     }
+    if let Some(gateway) = &s.gateway {
+        let mut g = Obj::default();
+        if !gateway.hide.is_empty() {
+            g.put("hide", gateway.hide.clone());
+        }
+        if !gateway.hide_prompts.is_empty() {
+            g.put("hidePrompts", gateway.hide_prompts.clone());
+        }
+        g.opt("prefix", gateway.prefix.as_deref());
+        o.put("gateway", g.done());
+    }
     o.done()
 }
 

@@ -254,6 +254,8 @@ pub struct SetupDef {
     pub server_events: Vec<ServerEventDef>,
     /// The server is an OAuth protected resource (`"auth"`).
     pub auth: Option<crate::auth::Protection>,
+    /// A gateway between the client and the server (`"gateway"`).
+    pub gateway: Option<crate::gateway::GatewayConfig>,
 }
 
 /// How a request is sent (the options every request-like step shares).

@@ -104,6 +104,7 @@ pub(super) fn file(id: &str, title: &str, summary: &str, setups: &[Setup]) -> Fi
             steps: steps(&setup.script),
             server_events,
             auth: setup.auth.clone(),
+            gateway: setup.gateway.clone(),
         });
     }
     FileDef {

@@ -14,6 +14,7 @@ fn setup(kind: TransportKind, script: Vec<Step>) -> Setup {
         script,
         server_events: Vec::new(),
         auth: None,
+        gateway: None,
     }
 }
 

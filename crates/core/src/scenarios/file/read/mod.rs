@@ -344,19 +344,27 @@ fn is_tool_name(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-fn tool_name(e: &mut Errors, f: &Fields, key: &str) -> Option<String> {
-    let what = note!(
+fn a_tool_name() -> Note {
+    note!(
         "file.what.tool_name",
         "a tool name of 1 to 128 letters, digits, '_', '-' or '.', such as \"forecast\""
-    );
+    )
+}
+
+fn tool_name(e: &mut Errors, f: &Fields, key: &str) -> Option<String> {
     let Some(v) = f.get(key) else {
-        missing(e, f, key, &what);
+        missing(e, f, key, &a_tool_name());
         return None;
     };
+    tool_name_at(e, &f.path(key), v)
+}
+
+/// A tool name at `path` (an item of a list).
+fn tool_name_at(e: &mut Errors, path: &str, v: &Value) -> Option<String> {
     match v.as_str() {
         Some(text) if is_tool_name(text) => Some(text.to_string()),
         _ => {
-            e.at(&f.path(key), expected(&what, v));
+            e.at(path, expected(&a_tool_name(), v));
             None
         }
     }

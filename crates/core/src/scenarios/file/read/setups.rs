@@ -12,6 +12,7 @@ pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDe
         "steps",
         "serverEvents",
         "auth",
+        "gateway",
     ];
     let f = fields(e, path, value, &note!("file.what.setup", "a set-up"), KEYS)?;
     let before = e.0.len();
@@ -63,6 +64,9 @@ pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDe
             );
         }
     }
+    let gateway = f
+        .get("gateway")
+        .and_then(|v| gateway(e, &f.path("gateway"), v));
     if e.0.len() != before {
         return None;
     }
@@ -75,6 +79,35 @@ pub(super) fn setup(e: &mut Errors, path: &str, value: &Value) -> Option<SetupDe
         steps: steps?,
         server_events: events.unwrap_or_default(),
         auth,
+        gateway,
+    })
+}
+
+/// A gateway between the client and the server (`"gateway": {"hide",
+/// "hidePrompts", "prefix"}`, each optional; `{}` forwards everything).
+fn gateway(e: &mut Errors, path: &str, value: &Value) -> Option<crate::gateway::GatewayConfig> {
+    let what = note!("file.what.gateway", "a gateway (an object)");
+    let f = fields(e, path, value, &what, &["hide", "hidePrompts", "prefix"])?;
+    let before = e.0.len();
+    let names = note!("file.what.tool_names", "tool or prompt names");
+    let mut listed = |key: &str| items(e, &f, key, &names, MAX_LIST, tool_name_at);
+    let hide = listed("hide");
+    let hide_prompts = listed("hidePrompts");
+    let prefix = f.get("prefix").and_then(|v| match v.as_str() {
+        Some(text) if text.len() <= 32 && is_tool_name(text) => Some(text.to_string()),
+        _ => {
+            let what = note!(
+                "file.what.prefix",
+                "a prefix of 1 to 32 letters, digits, '_', '-' or '.', such as \"weather_\""
+            );
+            e.at(&f.path("prefix"), expected(&what, v));
+            None
+        }
+    });
+    (e.0.len() == before).then(|| crate::gateway::GatewayConfig {
+        hide: hide.unwrap_or_default(),
+        hide_prompts: hide_prompts.unwrap_or_default(),
+        prefix,
     })
 }
 
