@@ -371,6 +371,23 @@ fn rpc_id_a_recording_replays_as_its_server() {
     assert_eq!(both.status.code(), Some(2), "{both:?}");
     let missing = with_input(&["tap", "--replay", "/nonexistent.json"], b"");
     assert_eq!(missing.status.code(), Some(2), "{missing:?}");
+    // `serve --replay` reads the same recording and serves it the same way;
+    // it is the whole server, so it takes no preset and no HTTP option.
+    let served = with_input(&["serve", "--replay", out_arg], &input);
+    assert!(served.status.success(), "{served:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&served.stdout),
+        String::from_utf8_lossy(&recorded.stdout)
+    );
+    for extra in [
+        &["--preset", "reference"][..],
+        &["--transport", "http", "--port", "0"][..],
+    ] {
+        let mut args = vec!["serve", "--replay", out_arg];
+        args.extend(extra);
+        let refused = with_input(&args, b"");
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    }
 }
 
 #[test]

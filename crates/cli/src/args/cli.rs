@@ -22,6 +22,7 @@ mcp-lanes list [--lang TAG]
        mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
        mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
                        --file PATH --server ID
+       mcp-lanes serve --replay FILE
        mcp-lanes export --scenario ID
        mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]
        mcp-lanes client [--flow NAME] [--out FILE [--keep-secrets]] [--timeout MS] [--lang TAG] URL
@@ -105,7 +106,8 @@ mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
 mcp-lanes serve [--transport stdio] --preset ID
        mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
        mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
-                       --file PATH --server ID")]
+                       --file PATH --server ID
+       mcp-lanes serve --replay FILE")]
     Serve(ServeOpts),
     /// Print a built-in scenario as a scenario file, or a file's complete figure as HTML
     ///
@@ -243,6 +245,9 @@ pub struct ServeOpts {
     /// The file's server to serve (an id of its servers, or a preset its set-ups use)
     #[arg(long, value_name = "ID", allow_hyphen_values = true)]
     pub server: Option<String>,
+    /// Serve a recorded conversation back over stdio (tap --out, client --out, a transcript or HAR): each request matched with a recorded one gets the recorded answer, as tap --replay does
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true, value_hint = ValueHint::FilePath)]
+    pub replay: Option<String>,
     /// Connections held at once; more wait to be accepted (default: set by memory and the open-file limit)
     #[arg(
         long,

@@ -328,6 +328,42 @@ fn export(o: ExportOpts) -> Result<Command, Keyed> {
 
 /// `serve`: what to serve, then how.
 fn serve(o: ServeOpts) -> Result<Command, Keyed> {
+    if let Some(path) = o.replay {
+        // A recording answers over stdio only: it is the server, alone.
+        let alone = o.preset.is_none()
+            && o.file.is_none()
+            && o.server.is_none()
+            && o.port.is_none()
+            && matches!(o.transport.as_deref(), None | Some("stdio"))
+            && o.max_connections.is_none()
+            && o.threads.is_none()
+            && o.session_idle.is_none()
+            && o.max_sessions.is_none()
+            && o.keep_alive.is_none()
+            && !o.quiet
+            && !o.auth;
+        if !alone {
+            return Err(usage(
+                "cli.usage.serve_replay_alone",
+                "serve --replay FILE is the whole server, over stdio: it takes no --preset, --file, --server or HTTP option",
+                &[],
+            ));
+        }
+        return Ok(Command::Tap(crate::tap::TapArgs {
+            command: Vec::new(),
+            out: None,
+            log: None,
+            print_config: None,
+            replay: Some(path),
+            upstream: None,
+            port: 0,
+            allow_origin: None,
+            har: None,
+            live: None,
+            lang: None,
+            keep_secrets: false,
+        }));
+    }
     let server = match (o.preset, o.file, o.server) {
         (Some(id), None, None) => ServerSource::Preset(id),
         (None, Some(path), Some(server)) => ServerSource::File { path, server },
