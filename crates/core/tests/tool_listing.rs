@@ -8,8 +8,10 @@ use mcp_lanes_core::sim::{Side, Timeline};
 use serde_json::{json, Value};
 
 fn lesson() -> Vec<Timeline> {
-    let text = include_str!("../../../tests/lessons/32-mcp-apps.json");
-    let value: Value = serde_json::from_str(text).expect("JSON");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/lessons/32-mcp-apps.json");
+    let text = std::fs::read_to_string(path).expect("lesson 32");
+    let value: Value = serde_json::from_str(&text).expect("JSON");
     let loaded = file::load_value(&value).expect("the lesson loads");
     scenarios::run_setups(&loaded.setups)
 }
