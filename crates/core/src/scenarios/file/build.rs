@@ -162,7 +162,10 @@ pub(super) fn derived_capabilities(
         }
     };
     fill(&mut caps.tools, !cfg.tools.is_empty());
-    fill(&mut caps.resources, !cfg.resources.is_empty());
+    fill(
+        &mut caps.resources,
+        !cfg.resources.is_empty() || !cfg.resource_templates.is_empty(),
+    );
     fill(&mut caps.prompts, !cfg.prompts.is_empty());
     caps
 }
@@ -249,6 +252,9 @@ fn server_config(def: &ServerDef) -> ServerConfig {
                     ..Default::default()
                 })
                 .collect();
+        }
+        if let Some(templates) = &def.resource_templates {
+            cfg.resource_templates = templates.clone();
         }
         if let Some(prompts) = &def.prompts {
             cfg.prompts = prompts

@@ -117,6 +117,22 @@ fn server_value(s: &ServerDef) -> Value {
         }),
     )
     .opt(
+        "resourceTemplates",
+        s.resource_templates.as_ref().map(|list| {
+            list.iter()
+                .map(|t| {
+                    Obj::default()
+                        .put("uriTemplate", t.uri_template.as_str())
+                        .put("name", t.name.as_str())
+                        .put("description", t.description.as_str())
+                        .put("mimeType", t.mime_type.as_str())
+                        .put("text", t.text.as_str())
+                        .done()
+                })
+                .collect::<Vec<_>>()
+        }),
+    )
+    .opt(
         "prompts",
         s.prompts.as_ref().map(|p| {
             p.iter()

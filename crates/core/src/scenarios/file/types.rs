@@ -70,6 +70,8 @@ pub struct ServerDef {
     pub tools: Option<Vec<ToolDef>>,
     /// Resources (replace the preset's).
     pub resources: Option<Vec<ResourceDef>>,
+    /// Resource templates (`resourceTemplates`).
+    pub resource_templates: Option<Vec<crate::server::config::TemplateSpec>>,
     /// Prompts (replace the preset's).
     pub prompts: Option<Vec<PromptDef>>,
     /// Whether the capability check runs before any side effect.

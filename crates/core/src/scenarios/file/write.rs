@@ -176,6 +176,8 @@ fn server_def(cfg: &ServerConfig, id: &str) -> ServerDef {
                 })
                 .collect()
         }),
+        resource_templates: (cfg.resource_templates != base.resource_templates)
+            .then(|| cfg.resource_templates.clone()),
         prompts: (cfg.prompts != base.prompts).then(|| {
             cfg.prompts
                 .iter()

@@ -72,6 +72,7 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
         "cache",
         "tools",
         "resources",
+        "resourceTemplates",
         "prompts",
         "checksCapabilityBeforeWork",
         "unknownMethods",
@@ -118,6 +119,14 @@ pub(super) fn server(e: &mut Errors, path: &str, value: &Value) -> Option<Server
             &note!("file.what.resources", "resources"),
             MAX_ITEMS,
             resource,
+        ),
+        resource_templates: items(
+            e,
+            &f,
+            "resourceTemplates",
+            &note!("file.what.resource_templates", "resource templates"),
+            MAX_ITEMS,
+            template,
         ),
         prompts: items(
             e,
@@ -453,6 +462,36 @@ pub(super) fn resource(e: &mut Errors, path: &str, value: &Value) -> Option<Reso
         text,
         description,
         mime_type,
+    })
+}
+
+/// A resource template: `{uriTemplate, name, description, mimeType, text}`,
+/// `{name}` placeholders of the template filled into `text` on a read.
+pub(super) fn template(
+    e: &mut Errors,
+    path: &str,
+    value: &Value,
+) -> Option<crate::server::config::TemplateSpec> {
+    let what = note!("file.what.resource_template", "a resource template");
+    let f = fields(
+        e,
+        path,
+        value,
+        &what,
+        &["uriTemplate", "name", "description", "mimeType", "text"],
+    )?;
+    let uri_template = text(e, &f, "uriTemplate", true);
+    let name = name(e, &f, "name", false);
+    let description = text(e, &f, "description", false);
+    let mime_type = text(e, &f, "mimeType", false);
+    let text = text(e, &f, "text", false);
+    let uri_template = uri_template?;
+    Some(crate::server::config::TemplateSpec {
+        name: name.unwrap_or_else(|| uri_template.clone()),
+        uri_template,
+        description: description.unwrap_or_default(),
+        mime_type: mime_type.unwrap_or_else(|| "text/plain".into()),
+        text: text.unwrap_or_default(),
     })
 }
 
