@@ -143,8 +143,22 @@ impl Client {
         method: &str,
         params: &Value,
     ) {
-        let declared =
-            method == methods::ELICITATION_CREATE && self.config.capabilities.elicitation.is_some();
+        let url_mode = params.get("mode").and_then(Value::as_str) == Some("url");
+        let declared = method == methods::ELICITATION_CREATE
+            && self
+                .config
+                .capabilities
+                .elicitation
+                .as_ref()
+                .is_some_and(|e| !url_mode || e.supports_url());
+        if declared && url_mode {
+            // URL mode: the user is sent to the page; the answer carries
+            // no content, what they enter there never passes the client.
+            let msg = jsonrpc::result(&id, json!({"action": "accept"}));
+            self.emit(msg, Era::Legacy, None, None, &[rules::L_CAP_SESSION, rules::M_CAP_ELICIT_MODES],
+                crate::note!("client.legacy.url_mode_accepts", "The client declared elicitation.url, so it shows the user the page to open and answers accept, with no content: what the user enters there never passes through the client."));
+            return;
+        }
         if declared {
             let answer =
                 crate::protocol::elicitation::accept_with_defaults(params.get("requestedSchema"));

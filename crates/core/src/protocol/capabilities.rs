@@ -61,6 +61,16 @@ impl ClientCapabilities {
             ..Self::default()
         }
     }
+    /// `{"elicitation": {"url": {}}}`: URL-mode elicitation.
+    pub fn elicitation_url() -> Self {
+        Self {
+            elicitation: Some(ElicitationCapability {
+                form: None,
+                url: Some(Settings::new()),
+            }),
+            ..Self::default()
+        }
+    }
     /// Whether every capability named in `required` is declared here.
     pub fn covers(&self, required: &ClientCapabilities) -> bool {
         self.missing(required).is_empty()

@@ -38,7 +38,8 @@ pub enum UnknownMethodPolicy {
     Silent,
 }
 
-/// A question the tool asks the user (elicitation, form mode).
+/// A question the tool asks the user (elicitation: form mode, or URL
+/// mode when it has a `url`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Question {
     /// The argument the answer fills in; when the call already carries it,
@@ -50,6 +51,21 @@ pub struct Question {
     pub requested_schema: Value,
     /// The tool error returned when the client cannot be asked (L-FALLBACK).
     pub fallback_error: Option<String>,
+    /// URL mode: the page the user opens (the answer carries no content;
+    /// the client must have declared `elicitation.url`, M-CAP-ELICIT-MODES).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl Question {
+    /// The client capability asking it needs: `elicitation.url` in URL
+    /// mode, else form-mode elicitation (M-CAP-ELICIT-MODES).
+    pub fn needs(&self) -> ClientCapabilities {
+        match self.url {
+            Some(_) => ClientCapabilities::elicitation_url(),
+            None => ClientCapabilities::elicitation_form(),
+        }
+    }
 }
 
 /// A tool the server offers.

@@ -75,7 +75,16 @@ impl Server {
             Some(a) => arguments.get(a).is_none(),
             None => true,
         });
-        let can_ask = session_caps.elicitation.is_some();
+        // URL mode exists from 2025-11-25 on, and only for a client that
+        // declared elicitation.url (M-CAP-ELICIT-MODES).
+        let url_mode = question.as_ref().is_some_and(|q| q.url.is_some());
+        let can_ask = match &question {
+            Some(q) if url_mode => {
+                session_caps.covers(&q.needs())
+                    && revision.as_str() >= crate::protocol::ProtocolVersion::NEWEST_LEGACY
+            }
+            _ => session_caps.elicitation.is_some(),
+        };
         let checks = self.config.checks_capability_before_work;
         // The tool's required client capabilities, checked against what the
         // session declared at initialize, before any work (L-CAP-SESSION):
@@ -131,13 +140,17 @@ impl Server {
             let text = question
                 .as_ref()
                 .and_then(|q| q.fallback_error.clone())
-                .unwrap_or_else(|| {
-                    format!("{name} needs elicitation, which this client did not declare.")
+                .unwrap_or_else(|| match url_mode {
+                    true => format!("{name} needs to send the user to a page (URL-mode elicitation), which this session cannot do: it needs 2025-11-25 or later and elicitation.url declared at initialize."),
+                    false => format!("{name} needs elicitation, which this client did not declare."),
                 });
             let result = json!({"content": Server::text_content(&text), "isError": true});
             return Some(Reply { message: jsonrpc::result(&id, result), status: 200,
                 rules: vec![rules::L_CAP_SESSION, rules::M_CAP_BEFORE_WORK, rules::L_FALLBACK],
-                note: crate::note!("legacy.declared_no_elicitation_at", "{client_name} declared no elicitation at initialize, so before taking any lock {name} returns a tool error naming the missing argument, its legal values and the context; the model can re-call with it.", client_name = client_name, name = name),
+                note: match url_mode {
+                    true => crate::note!("legacy.no_url_mode_in_session", "{name} sends the user to a page (URL-mode elicitation), which this session cannot do (it needs 2025-11-25 and elicitation.url declared at initialize): before taking any lock it returns its fallback tool error.", name = name),
+                    false => crate::note!("legacy.declared_no_elicitation_at", "{client_name} declared no elicitation at initialize, so before taking any lock {name} returns a tool error naming the missing argument, its legal values and the context; the model can re-call with it.", client_name = client_name, name = name),
+                },
                 revision, headers: Vec::new() });
         }
         if let Some(lock) = &tool.side_effect {
@@ -155,14 +168,21 @@ impl Server {
         }
         if let Some(question) = question {
             let elicit_id = self.next_id();
-            let request = jsonrpc::request(
-                &elicit_id,
-                methods::ELICITATION_CREATE,
-                json!({
+            let params = match &question.url {
+                // 2025-11-25's URL mode names the interaction, so that a
+                // later notifications/elicitation/complete can point at it.
+                Some(url) => json!({
+                    "mode": "url",
+                    "message": question.message,
+                    "url": url,
+                    "elicitationId": format!("{name}-{elicit_id}"),
+                }),
+                None => json!({
                     "message": question.message,
                     "requestedSchema": question.requested_schema,
                 }),
-            );
+            };
+            let request = jsonrpc::request(&elicit_id, methods::ELICITATION_CREATE, params);
             let (violation, rules, note) = if can_ask {
                 (None, vec![rules::L_CAP_SESSION], crate::note!("legacy.client_declared_elicitation_at", "The client declared elicitation at initialize, so the server may ask: elicitation/create id {elicit_id}.", elicit_id = elicit_id))
             } else {
@@ -329,12 +349,20 @@ impl Server {
                     false,
                     call.revision.clone(),
                 );
-                reply.note = crate::note!(
-                    "legacy.user_answered_completes",
-                    "The user answered {content}; {tool} completes.",
-                    content = result.get("content").cloned().unwrap_or(Value::Null),
-                    tool = call.tool
-                );
+                reply.note = match result.get("content") {
+                    Some(content) => crate::note!(
+                        "legacy.user_answered_completes",
+                        "The user answered {content}; {tool} completes.",
+                        content = content.clone(),
+                        tool = call.tool
+                    ),
+                    // URL mode: accepted, with nothing to carry.
+                    None => crate::note!(
+                        "legacy.user_accepted_completes",
+                        "The user accepted and finished at the page; {tool} completes.",
+                        tool = call.tool
+                    ),
+                };
                 reply
             }
             Ok(result) => {

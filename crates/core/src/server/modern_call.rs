@@ -165,27 +165,58 @@ impl Server {
                     // The question needs elicitation, and this request
                     // did not declare it: no input request is sent
                     // (M-MRTR-CAP), -32021 names what is missing.
-                    _ if !caps.covers(&ClientCapabilities::elicitation_form()) => {
-                        let required = ClientCapabilities::elicitation_form();
+                    _ if !caps.covers(&question.needs()) => {
+                        let required = question.needs();
                         let message = tool.refusal_message.clone().unwrap_or_else(|| {
                             format!("{} needs to ask the user, and this request did not declare elicitation", tool.name)
                         });
-                        return Err(Refusal::new(Fault::MissingCapability, message,
-                            &[rules::M_MRTR_CAP, rules::M_CAP_REQUIRED, rules::M_CAP_BEFORE_WORK, rules::H_STATUS],
-                            crate::note!("modern.ask_needs_elicitation", "{tool} needs the user's answer, but this request's clientCapabilities does not declare elicitation: the server sends no input request the client cannot handle and refuses with -32021 before any work.", tool = tool.name))
+                        let (rules, note) = match &question.url {
+                            Some(_) => (&[rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_CAP_REQUIRED, rules::M_CAP_BEFORE_WORK, rules::H_STATUS][..],
+                                crate::note!("modern.ask_needs_url_mode", "{tool} sends the user to a URL, but this request's clientCapabilities does not declare elicitation.url (elicitation: {{}} means form mode only): the server sends no URL-mode request and refuses with -32021 before any work.", tool = tool.name)),
+                            None => (&[rules::M_MRTR_CAP, rules::M_CAP_REQUIRED, rules::M_CAP_BEFORE_WORK, rules::H_STATUS][..],
+                                crate::note!("modern.ask_needs_elicitation", "{tool} needs the user's answer, but this request's clientCapabilities does not declare elicitation: the server sends no input request the client cannot handle and refuses with -32021 before any work.", tool = tool.name)),
+                        };
+                        return Err(Refusal::new(Fault::MissingCapability, message, rules, note)
                             .data(json!({"requiredCapabilities": required.to_json()})));
                     }
                     _ => {
                         let mut elicit_params = Map::new();
-                        elicit_params.insert("mode".into(), json!("form"));
+                        let mode = if question.url.is_some() {
+                            "url"
+                        } else {
+                            "form"
+                        };
+                        elicit_params.insert("mode".into(), json!(mode));
                         elicit_params.insert("message".into(), json!(question.message));
-                        elicit_params
-                            .insert("requestedSchema".into(), question.requested_schema.clone());
+                        match &question.url {
+                            // URL mode (M-CAP-ELICIT-MODES): a page to open.
+                            Some(url) => {
+                                elicit_params.insert("url".into(), json!(url));
+                            }
+                            None => {
+                                elicit_params.insert(
+                                    "requestedSchema".into(),
+                                    question.requested_schema.clone(),
+                                );
+                            }
+                        }
                         let mut result = ResultType::INPUT_REQUIRED.start_result();
                         result.insert("inputRequests".into(), json!({INPUT_KEY: {"method": methods::ELICITATION_CREATE, "params": Value::Object(elicit_params)}}));
                         result.insert("requestState".into(), json!(state));
-                        return Ok((Value::Object(result), vec![rules::M_MRTR, rules::M_MRTR_CAP, rules::M_CAP_ELICIT_MODES, rules::M_RESULT_TYPE],
-                            crate::note!("modern.needs_user_s_answer", "{tool} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool = tool.name)));
+                        let note = match &question.url {
+                            Some(url) => crate::note!("modern.needs_user_at_url", "{tool} needs the user to finish something at {url}: input_required with a URL-mode elicitation (elicitation.url declared on this request) and an opaque requestState; nothing is done yet, and nothing the user enters there passes through the client.", tool = tool.name, url = url),
+                            None => crate::note!("modern.needs_user_s_answer", "{tool} needs the user's answer: input_required with a form-mode elicitation (declared on this request) and an opaque requestState; nothing is done yet.", tool = tool.name),
+                        };
+                        return Ok((
+                            Value::Object(result),
+                            vec![
+                                rules::M_MRTR,
+                                rules::M_MRTR_CAP,
+                                rules::M_CAP_ELICIT_MODES,
+                                rules::M_RESULT_TYPE,
+                            ],
+                            note,
+                        ));
                     }
                 }
             }

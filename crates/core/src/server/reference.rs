@@ -130,6 +130,7 @@ fn tool(v: &Value) -> ToolSpec {
             message: text(a, "message"),
             requested_schema: a.get("schema").cloned().unwrap_or(Value::Null),
             fallback_error: None,
+            url: None,
         }),
         result_text: text(v, "result"),
         behaviour: v.get("behaviour").and_then(behaviour),

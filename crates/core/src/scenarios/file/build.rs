@@ -297,6 +297,7 @@ fn tool_spec(def: &ToolDef) -> ToolSpec {
             message: q.message.clone(),
             requested_schema: q.requested_schema.clone(),
             fallback_error: q.fallback_error.clone(),
+            url: q.url.clone(),
         }),
         refusal_message: def.refusal_message.clone(),
         side_effect: def.side_effect.clone(),

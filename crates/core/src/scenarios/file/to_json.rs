@@ -209,6 +209,7 @@ fn tool_value(t: &ToolDef) -> Value {
                 Obj::default()
                     .put("message", q.message.as_str())
                     .put("requestedSchema", q.requested_schema.clone())
+                    .opt("url", q.url.clone())
                     .opt("argument", q.argument.clone())
                     .opt("fallbackError", q.fallback_error.clone())
                     .done()

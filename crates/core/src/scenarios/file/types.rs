@@ -131,6 +131,8 @@ pub struct QuestionDef {
     pub argument: Option<String>,
     /// The tool error when the client cannot be asked.
     pub fallback_error: Option<String>,
+    /// URL mode: the page the user opens.
+    pub url: Option<String>,
 }
 
 /// A resource.

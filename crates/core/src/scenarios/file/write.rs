@@ -211,6 +211,7 @@ fn tool_def(tool: &ToolSpec) -> ToolDef {
             requested_schema: q.requested_schema.clone(),
             argument: q.argument.clone(),
             fallback_error: q.fallback_error.clone(),
+            url: q.url.clone(),
         }),
         refusal_message: tool.refusal_message.clone(),
         side_effect: tool.side_effect.clone(),

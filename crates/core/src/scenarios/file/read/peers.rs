@@ -415,7 +415,13 @@ pub(super) fn progress(e: &mut Errors, path: &str, value: &Value) -> Option<Vec<
 }
 
 pub(super) fn question(e: &mut Errors, path: &str, value: &Value) -> Option<QuestionDef> {
-    const KEYS: &[&str] = &["message", "requestedSchema", "argument", "fallbackError"];
+    const KEYS: &[&str] = &[
+        "message",
+        "requestedSchema",
+        "url",
+        "argument",
+        "fallbackError",
+    ];
     let f = fields(
         e,
         path,
@@ -424,7 +430,16 @@ pub(super) fn question(e: &mut Errors, path: &str, value: &Value) -> Option<Ques
         KEYS,
     )?;
     let message = text(e, &f, "message", true);
+    // URL mode: a page to open, no fields to fill.
+    let url = text(e, &f, "url", false);
+    if let Some(u) = &url {
+        if !(u.starts_with("https://") || u.starts_with("http://")) {
+            let what = note!("file.what.elicitation_url", "an http or https URL");
+            e.at(&f.path("url"), expected(&what, &Value::String(u.clone())));
+        }
+    }
     let schema = match f.get("requestedSchema") {
+        None if url.is_some() => Some(serde_json::json!({"type": "object", "properties": {}})),
         None => {
             let what = note!("file.what.object_schema", "a JSON Schema of an object");
             missing(e, &f, "requestedSchema", &what);
@@ -439,6 +454,7 @@ pub(super) fn question(e: &mut Errors, path: &str, value: &Value) -> Option<Ques
         requested_schema: schema?,
         argument,
         fallback_error,
+        url,
     })
 }
 
