@@ -165,6 +165,35 @@ test('every fixture by ?transcript=: each message from its sender, verdicts as t
   }
 });
 
+test('a real tap --out recording (tap in front of serve, the client leaving) opens, draws and grades as the CLI does', T, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mcp-lanes-tap-out-'));
+  try {
+    const out = path.join(dir, 'tapped.json');
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'test_simple_text', arguments: {} } },
+    ].map((m) => JSON.stringify(m)).join('\n') + '\n';
+    // stdin ends after the last line: tap records the client leaving.
+    const run = spawnSync(binary(), ['tap', '--out', out, '--', binary(), 'serve', '--preset', 'reference'], { input: lines, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr);
+    const text = await readFile(out, 'utf8');
+    assert.ok(text.includes('"disconnected"'), 'the recording holds the client leaving');
+    const report = cliReport(out);
+    const view = await openRecording(`/?transcript=${encodeURIComponent(serve('tapped.json', text))}`);
+    const { page } = view;
+    assertSides(await drawn(page), report, 'tapped.json');
+    assert.deepEqual(await pageOutcomes(page), outcomes(report.verdicts), 'tapped.json: the page and the CLI disagree');
+    assert.ok(!Object.values(outcomes(report.verdicts)).includes('fail'), 'a conversation with the reference server fails nothing');
+    assert.equal(await page.locator(sel('notice')).count(), 0, 'no error');
+    assert.deepEqual(view.problems(), [], view.problems().join('\n'));
+    await page.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('violations are drawn as deliberate, with their why, and graded as expected failures', T, async () => {
   const report = cliReport(path.join(FIXTURES, 'violations.json'));
   const view = await openRecording(`/?transcript=${encodeURIComponent(serve('violations.json', files.get('violations.json')))}`);
