@@ -6,24 +6,15 @@
 
 use serde_json::json;
 
+use super::tool;
 use crate::client::presets as clients;
 use crate::client::{ClientConfig, Step};
 use crate::gateway::GatewayConfig;
 use crate::protocol::version::EraMode;
 use crate::protocol::{methods, Implementation};
-use crate::server::{ServerConfig, ToolSpec};
+use crate::server::ServerConfig;
 use crate::sim::Setup;
 use crate::transport::{ChannelConfig, TransportKind};
-
-fn tool(name: &str, description: &str, result: &str) -> ToolSpec {
-    ToolSpec {
-        name: name.into(),
-        description: description.into(),
-        input_schema: json!({"type": "object", "properties": {}}),
-        result_text: result.into(),
-        ..Default::default()
-    }
-}
 
 /// The `weather-station` server behind the gateway: both eras.
 pub(crate) fn weather_station() -> ServerConfig {

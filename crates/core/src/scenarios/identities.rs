@@ -8,23 +8,14 @@
 
 use serde_json::json;
 
+use super::tool;
 use crate::client::presets as clients;
 use crate::client::{ClientConfig, Step};
 use crate::identity::{Identity, Token};
 use crate::protocol::{methods, Implementation};
-use crate::server::{CallerResult, Policy, ServerConfig, ToolPolicy, ToolSpec};
+use crate::server::{CallerResult, Policy, ServerConfig, ToolPolicy};
 use crate::sim::Setup;
 use crate::transport::{ChannelConfig, TransportKind};
-
-fn tool(name: &str, description: &str, result: &str) -> ToolSpec {
-    ToolSpec {
-        name: name.into(),
-        description: description.into(),
-        input_schema: json!({"type": "object", "properties": {}}),
-        result_text: result.into(),
-        ..Default::default()
-    }
-}
 
 /// The `team-notes` server and its policy.
 pub(crate) fn team_notes() -> ServerConfig {

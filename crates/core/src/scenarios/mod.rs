@@ -100,3 +100,14 @@ pub fn stress(lanes: usize, messages: usize) -> Vec<Setup> {
         })
         .collect()
 }
+
+/// A tool of a built-in scenario's server: no arguments, one text result.
+fn tool(name: &str, description: &str, result: &str) -> crate::server::ToolSpec {
+    crate::server::ToolSpec {
+        name: name.into(),
+        description: description.into(),
+        input_schema: serde_json::json!({"type": "object", "properties": {}}),
+        result_text: result.into(),
+        ..Default::default()
+    }
+}
