@@ -201,6 +201,12 @@ fn g_filter_a_hidden_tool_is_left_out_and_the_gateway_refuses_its_call_itself() 
             Some(&json!("Unknown tool: reset_stations"))
         );
         assert!(shows(&t, "G-FILTER") && shows(&t, "M-UNKNOWN-TOOL"));
+        // The lane's last word names who answered: the gateway, not the server.
+        assert!(
+            t.summary.outcome.contains("from the gateway"),
+            "{era} {transport}: {}",
+            t.summary.outcome
+        );
         if transport == "http" {
             let status = t
                 .messages()
