@@ -82,15 +82,7 @@ fn list() -> Step {
 }
 
 fn call(tool: &str) -> Step {
-    Step::Request {
-        method: methods::TOOLS_CALL.into(),
-        params: json!({"name": tool, "arguments": {}}),
-        declare: None,
-        version: None,
-        retry_on_missing_capability: true,
-        follow_cursor: false,
-        background: false,
-    }
+    Step::call_tool(tool, json!({}))
 }
 
 fn lane(label: &str, client: ClientConfig, kind: TransportKind, script: Vec<Step>) -> Setup {

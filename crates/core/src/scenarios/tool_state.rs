@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::client::presets as clients;
 use crate::client::Step;
-use crate::protocol::{methods, Implementation};
+use crate::protocol::Implementation;
 use crate::server::{
     Quarantine, QuarantineScope, RateLimit, Returns, ServerConfig, ToolSpec, ToolState, Uses,
 };
@@ -84,18 +84,6 @@ pub(crate) fn workspace() -> ServerConfig {
     cfg
 }
 
-fn call(tool: &str, arguments: serde_json::Value) -> Step {
-    Step::Request {
-        method: methods::TOOLS_CALL.into(),
-        params: json!({"name": tool, "arguments": arguments}),
-        declare: None,
-        version: None,
-        retry_on_missing_capability: true,
-        follow_cursor: false,
-        background: false,
-    }
-}
-
 fn lane(label: &str, kind: TransportKind, script: Vec<Step>) -> Setup {
     Setup {
         label: label.into(),
@@ -111,9 +99,9 @@ fn lane(label: &str, kind: TransportKind, script: Vec<Step>) -> Setup {
 
 /// Scenario 23's two set-ups.
 pub(super) fn setups() -> Vec<Setup> {
-    let search = |q: &str| call("search", json!({"q": q}));
-    let read = |path: &str| call("read_file", json!({"path": path}));
-    let status = |job: &str| call("export_status", json!({"job": job}));
+    let search = |q: &str| Step::call_tool("search", json!({"q": q}));
+    let read = |path: &str| Step::call_tool("read_file", json!({"path": path}));
+    let status = |job: &str| Step::call_tool("export_status", json!({"job": job}));
     vec![
         lane(
             "a rate limit, then a quarantine",
@@ -133,7 +121,7 @@ pub(super) fn setups() -> Vec<Setup> {
             "a job started and polled",
             TransportKind::Http,
             vec![
-                call("start_export", json!({})),
+                Step::call_tool("start_export", json!({})),
                 status("job-7"),
                 status("job-1"),
                 Step::Wait { ms: 1000 },
