@@ -54,16 +54,7 @@ fn scenario(era: &str, transport: &str, gateway: Value, steps: Value) -> Value {
 
 /// Runs a file and checks every message against its revision's schema.
 fn run(value: &Value) -> Timeline {
-    let loaded = match file::load_value(value) {
-        Ok(f) => f,
-        Err(errors) => panic!(
-            "{:?}",
-            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-        ),
-    };
-    let timeline = scenarios::run_setups(&loaded.setups).remove(0);
-    common::assert_timeline_valid(&timeline);
-    timeline
+    common::run_file(value)
 }
 
 /// The messages between two actors, as JSON.

@@ -7,7 +7,7 @@
 
 mod common;
 
-use mcp_lanes_core::scenarios::{self, file};
+use mcp_lanes_core::scenarios::file;
 use mcp_lanes_core::sim::{Side, Timeline};
 use serde_json::{json, Value};
 
@@ -46,16 +46,7 @@ fn scenario(era: &str, transport: &str, client: Value, steps: Value) -> Value {
 
 /// Runs a file and checks every message against its revision's schema.
 fn run(value: &Value) -> Timeline {
-    let loaded = match file::load_value(value) {
-        Ok(f) => f,
-        Err(errors) => panic!(
-            "{:?}",
-            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-        ),
-    };
-    let timeline = scenarios::run_setups(&loaded.setups).remove(0);
-    common::assert_timeline_valid(&timeline);
-    timeline
+    common::run_file(value)
 }
 
 /// The server's replies: results and errors, as JSON.

@@ -22,13 +22,7 @@ fn scenario(transport: &str, steps: Value, events: Value) -> Value {
 }
 
 fn run(value: &Value) -> Timeline {
-    let loaded = match file::load_value(value) {
-        Ok(f) => f,
-        Err(errors) => panic!(
-            "{:?}",
-            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-        ),
-    };
+    let loaded = common::load_file(value);
     let mut timelines = scenarios::run_setups(&loaded.setups);
     let timeline = timelines.remove(0);
     let s = schemas();

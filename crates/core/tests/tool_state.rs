@@ -31,13 +31,7 @@ fn scenario(era: &str, tools: Value, steps: Value) -> Value {
 
 /// Runs a file and checks every message against its revision's schema.
 fn run(value: &Value) -> Timeline {
-    let loaded = match file::load_value(value) {
-        Ok(f) => f,
-        Err(errors) => panic!(
-            "{:?}",
-            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-        ),
-    };
+    let loaded = common::load_file(value);
     let mut timelines = scenarios::run_setups(&loaded.setups);
     let s = schemas();
     let timeline = timelines.remove(0);

@@ -387,6 +387,26 @@ pub fn methods(messages: &[(u64, Value)]) -> Vec<String> {
         .collect()
 }
 
+/// The scenario file `value`, loaded; a reader error fails the test, with
+/// every error the reader gave.
+pub fn load_file(value: &Value) -> scenarios::file::ScenarioFile {
+    match scenarios::file::load_value(value) {
+        Ok(f) => f,
+        Err(errors) => panic!(
+            "{:?}",
+            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
+        ),
+    }
+}
+
+/// Runs the first set-up of the scenario file `value` and checks every
+/// message against its revision's schema.
+pub fn run_file(value: &Value) -> Timeline {
+    let timeline = scenarios::run_setups(&load_file(value).setups).remove(0);
+    assert_timeline_valid(&timeline);
+    timeline
+}
+
 /// Validates every message of a timeline against its revision's schema
 /// (skipping deliberate violations and body-less HTTP responses).
 pub fn assert_timeline_valid(timeline: &Timeline) {
