@@ -136,13 +136,7 @@ fn tap_out_and_har_over_http_redact_the_bearer_token() {
             args.push("--keep-secrets");
         }
         let mut tap = Proc::spawn(&args);
-        let line = tap.stderr_line("passing http://127.0.0.1:");
-        let port: u16 = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        let port = common::tap_port(&mut tap);
         let discover = modern(
             1,
             "server/discover",

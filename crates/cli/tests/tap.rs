@@ -410,13 +410,7 @@ fn h_status_the_http_tap_passes_answers_unchanged_and_records_them() {
         "--har",
         har_arg,
     ]);
-    let line = tap.stderr_line("passing http://127.0.0.1:");
-    let port: u16 = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let port = common::tap_port(&mut tap);
     let discover = modern(
         1,
         "server/discover",
@@ -544,13 +538,7 @@ fn http_tap(upstream: u16, out: &Path) -> (common::Proc, u16) {
     let url = format!("http://127.0.0.1:{upstream}/mcp");
     let out = out.to_str().expect("a UTF-8 path");
     let mut tap = common::Proc::spawn(&["tap", "--upstream", &url, "--port", "0", "--out", out]);
-    let line = tap.stderr_line("passing http://127.0.0.1:");
-    let port = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let port = common::tap_port(&mut tap);
     (tap, port)
 }
 

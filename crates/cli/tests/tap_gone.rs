@@ -114,15 +114,6 @@ fn left_in(out: &Path, words: &[&str], after: &str, waiting: Option<&str>, reque
     assert!(replayed.status.success(), "{replayed:?}");
 }
 
-/// The port in a line of tap's that names `http://127.0.0.1:PORT`.
-fn port_in(line: &str) -> u16 {
-    line.split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("a port in {line:?}"))
-}
-
 /// The events of tap's live stream on `port`, as (name, data), until
 /// `end`.
 fn live_events(port: u16) -> std::thread::JoinHandle<Vec<(String, String)>> {
@@ -175,7 +166,7 @@ fn rpc_id_a_stdio_client_that_closes_mid_call_is_said_and_tap_exits_with_the_ser
         "-c",
         "read line; cat > /dev/null; exit 4",
     ]);
-    let live = live_events(port_in(&tap.stderr_line("/?tap=")));
+    let live = live_events(common::port_in(&tap.stderr_line("/?tap=")));
     let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
         "params": {"name": "slow", "arguments": {}}});
     tap.send(&call);
@@ -304,8 +295,8 @@ fn http_tap(
         "--har",
         out.with_extension("har").to_str().expect("UTF-8"),
     ]);
-    let live = live_events(port_in(&tap.stderr_line("/?tap=")));
-    let port = port_in(&tap.stderr_line("passing http://127.0.0.1:"));
+    let live = live_events(common::port_in(&tap.stderr_line("/?tap=")));
+    let port = common::tap_port(&mut tap);
     (tap, port, live)
 }
 

@@ -69,13 +69,7 @@ fn h_status_a_401_its_challenge_and_a_get_stream_with_last_event_id_pass_unchang
     let (upstream, heads) = upstream(wait);
     let url = format!("http://127.0.0.1:{upstream}/mcp");
     let mut tap = Proc::spawn(&["tap", "--upstream", &url, "--port", "0"]);
-    let line = tap.stderr_line("passing http://127.0.0.1:");
-    let port: u16 = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let port = common::tap_port(&mut tap);
     let json = [
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),
@@ -160,13 +154,7 @@ fn an_upstream_that_crashes_mid_call_gets_502_with_the_reason_and_the_tap_goes_o
     });
     let url = format!("http://127.0.0.1:{upstream}/mcp");
     let mut tap = Proc::spawn(&["tap", "--upstream", &url, "--port", "0"]);
-    let line = tap.stderr_line("passing http://127.0.0.1:");
-    let port: u16 = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let port = common::tap_port(&mut tap);
     let json = [("Content-Type", "application/json")];
     let call =
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}"#;

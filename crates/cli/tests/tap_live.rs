@@ -179,15 +179,8 @@ fn tap_live_a_5_mib_request_over_http_passes_on_unrecorded_said_and_the_tap_goes
         "--allow-origin",
         origin,
     ]);
-    let port_in = |line: String| -> u16 {
-        line.split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("a port in {line:?}"))
-    };
-    let live = port_in(tap.stderr_line("/?tap="));
-    let proxy = port_in(tap.stderr_line("passing http://127.0.0.1:"));
+    let live = common::port_in(&tap.stderr_line("/?tap="));
+    let proxy = common::tap_port(&mut tap);
     let mut page = Watcher::open(live, origin);
     assert!(page.next().0.starts_with("status 200"));
     assert_eq!(page.next().0, "hello");

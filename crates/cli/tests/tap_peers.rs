@@ -293,13 +293,7 @@ fn http_case(client: Client, server: Server) {
     let inner = wire::Relay::start("127.0.0.1:0", SocketAddr::from(([127, 0, 0, 1], port)));
     let url = format!("http://127.0.0.1:{}/mcp", inner.port);
     let mut tap = common::Proc::spawn(&["tap", "--upstream", &url, "--port", "0"]);
-    let line = tap.stderr_line("passing http://127.0.0.1:");
-    let tap_port: u16 = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let tap_port = common::tap_port(&mut tap);
     // The outer relay on [::1] with tap's port: the Host the client sends
     // is one tap admits, and reaches tap unchanged.
     let outer = wire::Relay::start(

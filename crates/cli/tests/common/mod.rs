@@ -331,6 +331,20 @@ pub fn run_guarded(mut cmd: Command, what: &str, guard: Duration) -> Done {
     }
 }
 
+/// The loopback port in a line that names `http://127.0.0.1:PORT/…`.
+pub fn port_in(line: &str) -> u16 {
+    line.split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"))
+}
+
+/// The port an HTTP tap (`tap --upstream … --port 0`) says it passes on.
+pub fn tap_port(tap: &mut Proc) -> u16 {
+    port_in(&tap.stderr_line("passing http://127.0.0.1:"))
+}
+
 /// Starts `mcp-lanes ARGS` (a command that listens with `--port 0`) and
 /// returns it with the port it prints on stderr.
 pub fn spawn_listening(args: &[&str]) -> (Proc, u16) {
