@@ -3,17 +3,14 @@
 //! `annotations`, `icons` and `_meta` of a tool, each only in a revision
 //! whose schema defines it; a resource's `description` and `mimeType`.
 
-use mcp_lanes_core::scenarios::{self, file};
+mod common;
+
+use mcp_lanes_core::scenarios::file;
 use mcp_lanes_core::sim::{Side, Timeline};
 use serde_json::{json, Value};
 
 fn lesson() -> Vec<Timeline> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/lessons/32-mcp-apps.json");
-    let text = std::fs::read_to_string(path).expect("lesson 32");
-    let value: Value = serde_json::from_str(&text).expect("JSON");
-    let loaded = file::load_value(&value).expect("the lesson loads");
-    scenarios::run_setups(&loaded.setups)
+    common::lesson("32-mcp-apps")
 }
 
 /// The result the server sent in answer to the client's `method`.

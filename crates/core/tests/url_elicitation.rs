@@ -4,17 +4,13 @@
 //! session as `elicitation/create`; refused or replaced by the fallback
 //! error otherwise (M-CAP-ELICIT-MODES).
 
-use mcp_lanes_core::scenarios::{self, file};
+mod common;
+
 use mcp_lanes_core::sim::{Side, Timeline};
 use serde_json::Value;
 
 fn lesson() -> Vec<Timeline> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/lessons/34-url-elicitation.json");
-    let text = std::fs::read_to_string(path).expect("lesson 34");
-    let value: Value = serde_json::from_str(&text).expect("JSON");
-    let loaded = file::load_value(&value).expect("the lesson loads");
-    scenarios::run_setups(&loaded.setups)
+    common::lesson("34-url-elicitation")
 }
 
 /// The JSON of every message `side` sent in `t`.

@@ -399,6 +399,14 @@ pub fn load_file(value: &Value) -> scenarios::file::ScenarioFile {
     }
 }
 
+/// The runs of every set-up of `tests/lessons/NAME.json`, a course lesson.
+pub fn lesson(name: &str) -> Vec<Timeline> {
+    let path = repo_root().join(format!("tests/lessons/{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let value: Value = serde_json::from_str(&text).expect("a lesson is JSON");
+    scenarios::run_setups(&load_file(&value).setups)
+}
+
 /// Runs the first set-up of the scenario file `value` and checks every
 /// message against its revision's schema.
 pub fn run_file(value: &Value) -> Timeline {
