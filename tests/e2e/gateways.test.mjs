@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, startApp } from './harness.mjs';
-import { expectedLastLabels, lastLabel, openScenario } from './lanes.mjs';
+import { assertLaneEnds, openAtEnd, openScenario } from './lanes.mjs';
 
 const T = { timeout: 120_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -54,16 +54,9 @@ function apart(chips, what) {
 }
 
 test('a gateway lane draws each hop between its two actors, labels apart', T, async () => {
-  const want = expectedLastLabels('gateways');
-  const view = await openScenario(app, 'gateways');
+  const { view, want } = await openAtEnd(app, 'gateways');
   const { page } = view;
-  await page.keyboard.press('End');
-  await page.locator(`${sel('player')}[data-state="end"]`).waitFor();
-  for (let n = 0; n < want.length; n++) {
-    const lane = page.locator(sel(`lane-${n}`));
-    assert.equal(await lane.locator('h3').innerText(), want[n].label, `lane ${n} label`);
-    assert.equal(await lastLabel(page, n), want[n].last, `lane ${n} last label`);
-  }
+  await assertLaneEnds(page, want);
   // Straight: two columns, as always.
   const straight = await picture(page, 0);
   assert.equal(straight.cls, 'lane-svg');

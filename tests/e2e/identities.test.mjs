@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp } from './harness.mjs';
-import { expectedLastLabels, openScenario } from './lanes.mjs';
+import { openAtEnd } from './lanes.mjs';
 
 const T = { timeout: 90_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -19,11 +19,8 @@ after(async () => {
 });
 
 test('identities draws each caller, its refusals and its principal', T, async () => {
-  const want = expectedLastLabels('identities');
-  const view = await openScenario(app, 'identities');
+  const { view, want } = await openAtEnd(app, 'identities');
   const { page } = view;
-  await page.keyboard.press('End');
-  await page.locator(`${sel('player')}[data-state="end"]`).waitFor();
   const principals = ['alice', 'bob', 'bob', 'carol'];
   for (let n = 0; n < want.length; n++) {
     const lane = page.locator(sel(`lane-${n}`));

@@ -2,6 +2,7 @@
 // from the golden transcripts (or the CLI), labels derived the way the core
 // derives them, and small page helpers.
 
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -75,6 +76,33 @@ export async function openScenario(app, id, opts) {
   const view = await app.open(id ? `/?scenario=${id}` : '/', opts);
   await ready(view.page);
   return view;
+}
+
+/**
+ * Opens scenario `id` and steps to its end; returns the view and, per
+ * set-up, what its lane must show ([`expectedLastLabels`]).
+ */
+export async function openAtEnd(app, id) {
+  const want = expectedLastLabels(id);
+  const view = await openScenario(app, id);
+  await view.page.keyboard.press('End');
+  await view.page.locator('[data-testid="player"][data-state="end"]').waitFor();
+  return { view, want };
+}
+
+/**
+ * Each lane of `page` has its set-up's label and ends with the message its
+ * transcript ends with; with `counts`, it draws every message of it.
+ */
+export async function assertLaneEnds(page, want, { counts = false } = {}) {
+  for (let n = 0; n < want.length; n++) {
+    const lane = page.locator(`[data-testid="lane-${n}"]`);
+    assert.equal(await lane.locator('h3').innerText(), want[n].label, `lane ${n} label`);
+    assert.equal(await lastLabel(page, n), want[n].last, `lane ${n} last message`);
+    if (counts) {
+      assert.equal(await lane.locator('[data-testid^="message-"]').count(), want[n].count, `lane ${n} draws every message`);
+    }
+  }
 }
 
 /** What the lanes show now: visible event test ids per lane, clock, narration. */

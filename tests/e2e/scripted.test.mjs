@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp } from './harness.mjs';
-import { expectedLastLabels, lastLabel, openScenario } from './lanes.mjs';
+import { assertLaneEnds, openAtEnd } from './lanes.mjs';
 
 const T = { timeout: 90_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -19,17 +19,9 @@ after(async () => {
 });
 
 test('scripted-server draws the background listen and the wrong replies as violations', T, async () => {
-  const want = expectedLastLabels('scripted-server');
-  const view = await openScenario(app, 'scripted-server');
+  const { view, want } = await openAtEnd(app, 'scripted-server');
   const { page } = view;
-  await page.keyboard.press('End');
-  await page.locator(`${sel('player')}[data-state="end"]`).waitFor();
-  for (let n = 0; n < want.length; n++) {
-    const lane = page.locator(sel(`lane-${n}`));
-    assert.equal(await lane.locator('h3').innerText(), want[n].label, `lane ${n} label`);
-    assert.equal(await lastLabel(page, n), want[n].last, `lane ${n} last message`);
-    assert.equal(await lane.locator('[data-testid^="message-"]').count(), want[n].count, `lane ${n} draws every message`);
-  }
+  await assertLaneEnds(page, want, { counts: true });
   // The listen lane: the call goes out at once, its notifications arrive
   // between the calls, and the client cancels the listen at the end.
   const listenLane = page.locator(sel('lane-0'));

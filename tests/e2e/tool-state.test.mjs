@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp } from './harness.mjs';
-import { expectedLastLabels, lastLabel, openScenario } from './lanes.mjs';
+import { assertLaneEnds, openAtEnd } from './lanes.mjs';
 
 const T = { timeout: 90_000 };
 const sel = (id) => `[data-testid="${id}"]`;
@@ -19,17 +19,9 @@ after(async () => {
 });
 
 test('tool-state draws rate limit, quarantine, handles and polling', T, async () => {
-  const want = expectedLastLabels('tool-state');
-  const view = await openScenario(app, 'tool-state');
+  const { view, want } = await openAtEnd(app, 'tool-state');
   const { page } = view;
-  await page.keyboard.press('End');
-  await page.locator(`${sel('player')}[data-state="end"]`).waitFor();
-  for (let n = 0; n < want.length; n++) {
-    const lane = page.locator(sel(`lane-${n}`));
-    assert.equal(await lane.locator('h3').innerText(), want[n].label, `lane ${n} label`);
-    assert.equal(await lastLabel(page, n), want[n].last, `lane ${n} last message`);
-    assert.equal(await lane.locator('[data-testid^="message-"]').count(), want[n].count, `lane ${n} draws every message`);
-  }
+  await assertLaneEnds(page, want, { counts: true });
   // Lane 0: the third search (rate limit), the violation and the call after
   // it (quarantine) are tool errors.
   const errors0 = page.locator(`${sel('lane-0')} [data-testid^="message-"][data-label="result (isError)"]`);

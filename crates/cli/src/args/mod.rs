@@ -350,18 +350,8 @@ fn serve(o: ServeOpts) -> Result<Command, Keyed> {
             ));
         }
         return Ok(Command::Tap(crate::tap::TapArgs {
-            command: Vec::new(),
-            out: None,
-            log: None,
-            print_config: None,
             replay: Some(path),
-            upstream: None,
-            port: 0,
-            allow_origin: None,
-            har: None,
-            live: None,
-            lang: None,
-            keep_secrets: false,
+            ..Default::default()
         }));
     }
     let server = match (o.preset, o.file, o.server) {

@@ -46,7 +46,7 @@ pub use hosts::HOSTS;
 const DRAIN_WAIT: Duration = Duration::from_secs(2);
 
 /// What `tap` was asked to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TapArgs {
     /// The server's command line, program first.
     pub command: Vec<String>,
