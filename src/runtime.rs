@@ -32,8 +32,9 @@ use crate::theme::{self, Theme};
 use crate::view::{self, Copied, Ui};
 
 mod listen;
+mod marks;
 pub mod morph;
-mod parts;
+mod regions;
 mod step;
 
 use morph::morph;
@@ -80,8 +81,10 @@ struct Inner {
     /// The page is being printed: the whole run is drawn after the lanes,
     /// every field explained (`view::figure::print_run`).
     printing: Cell<bool>,
-    /// What a step's part-by-part patch drew last (`parts`).
-    parts: RefCell<parts::Cache>,
+    /// What the player and the narration were last drawn from (`regions`).
+    regions: RefCell<regions::Cache>,
+    /// Each lane's position marks, read after the last render (`marks`).
+    marks: RefCell<Vec<marks::Marks>>,
 }
 
 impl Page {
@@ -125,7 +128,8 @@ impl Page {
             link_pending: Cell::new(false),
             link_frame: RefCell::default(),
             printing: Cell::new(false),
-            parts: RefCell::default(),
+            regions: RefCell::default(),
+            marks: RefCell::default(),
             lang: crate::i18n::lang(),
             config,
         });
@@ -334,8 +338,18 @@ fn render(inner: &Inner) {
         transcript: None,
         print: print.as_ref(),
         islands: crate::bundle::SIMULATOR.is_some(),
+        marked: true,
     };
+    for marks in inner.marks.borrow_mut().drain(..) {
+        marks.restore();
+    }
     morph(&inner.root, &view::page::page(&state, &ui).into_string());
+    // Every lane was drawn whole: shown at the position from its marks.
+    *inner.marks.borrow_mut() = crate::browser::elements(&inner.root, ".lanes > article")
+        .iter()
+        .map(marks::Marks::new)
+        .collect();
+    step::show_lanes(inner, &state);
     // The patcher drew every card: the search hides those it does not find.
     crate::browser::filter_picker(&inner.root);
     inner

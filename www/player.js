@@ -12,6 +12,64 @@ export function attr(el, name, value) {
   if (el && el.getAttribute(name) !== String(value)) el.setAttribute(name, value);
 }
 
+/// What of a drawn figure (or of one lane the runtime drew whole,
+/// `src/runtime/marks.rs`) depends on the playback position, read once
+/// from the marks the views left: `show` draws it at a position.
+export class Marks {
+  constructor(root) {
+    // Each positioned element leaves a mark where it goes back in.
+    this.shown = [...root.querySelectorAll('[data-show]')].map((el) => {
+      const [from, to] = el.dataset.show.split(' ').map(Number);
+      const mark = document.createComment('');
+      el.before(mark);
+      return { el, mark, from, to, envelope: el.hasAttribute('data-key') };
+    });
+    this.flights = [...root.querySelectorAll('[data-flight]')].map((el) => {
+      const [from, to] = el.dataset.flight.split(' ').map(Number);
+      return { el, from, to };
+    });
+    this.grows = [...root.querySelectorAll('[data-grow]')];
+    this.playheads = [...root.querySelectorAll('[data-playhead]')];
+  }
+
+  /// Shows what is drawn at position `pos`: `playhead` is the playhead's
+  /// y (as text), `dClass` the envelopes' duration class (or '').
+  show(pos, playhead, dClass) {
+    for (const s of this.shown) {
+      const on = s.from <= pos && pos <= s.to;
+      if (on && s.envelope) {
+        // In again each time, so that its flight starts over.
+        s.el.remove();
+        const inner = s.el.firstElementChild;
+        if (inner) inner.setAttribute('class', ['envelope', dClass, inner.classList.contains('back') ? 'back' : ''].filter(Boolean).join(' '));
+        s.mark.after(s.el);
+      } else if (on && !s.el.isConnected) {
+        s.mark.after(s.el);
+      } else if (!on && s.el.isConnected) {
+        s.el.remove();
+      }
+    }
+    for (const f of this.flights) f.el.classList.toggle('in-flight', f.from <= pos && pos < f.to);
+    for (const line of this.playheads) {
+      attr(line, 'y1', playhead);
+      attr(line, 'y2', playhead);
+    }
+    const y = Number(playhead);
+    for (const bar of this.grows) attr(bar, 'height', Math.max(y - Number(bar.dataset.grow), 2).toFixed(1));
+  }
+
+  /// Puts every marked element back where it was drawn and removes the
+  /// marks: the markup as drawn, for a patch of the whole page to match
+  /// child for child (the runtime, before it draws the page again).
+  restore() {
+    for (const s of this.shown) {
+      if (!s.el.isConnected && s.mark.isConnected) s.mark.after(s.el);
+      s.mark.remove();
+    }
+    this.shown = [];
+  }
+}
+
 /// Plays one drawn figure: the root the build drew, and where it is.
 export class Player {
   /// `moved(before)`: after a render that moved the playhead.
@@ -35,19 +93,7 @@ export class Player {
     this.transcriptMark = document.createComment('transcript');
     transcript.replaceWith(this.transcriptMark);
     this.transcript = transcript;
-    // Each positioned element leaves a mark where it goes back in.
-    this.shown = [...root.querySelectorAll('[data-show]')].map((el) => {
-      const [from, to] = el.dataset.show.split(' ').map(Number);
-      const mark = document.createComment('');
-      el.before(mark);
-      return { el, mark, from, to, envelope: el.hasAttribute('data-key') };
-    });
-    this.flights = [...root.querySelectorAll('[data-flight]')].map((el) => {
-      const [from, to] = el.dataset.flight.split(' ').map(Number);
-      return { el, from, to };
-    });
-    this.grows = [...root.querySelectorAll('[data-grow]')];
-    this.playheads = [...root.querySelectorAll('[data-playhead]')];
+    this.marks = new Marks(root);
     // What can be selected: the drawn figure's, read once (an element taken
     // out by `shown` is still in this list, and comes back marked).
     this.inspectable = [...root.querySelectorAll('[data-act="inspect"], [data-for]')];
@@ -67,27 +113,7 @@ export class Player {
     const step = this.step();
     const stepMs = this.words.stepMs[this.speed] ?? 900;
     const dClass = { 3600: 'd3600', 1800: 'd1800', 450: 'd450', 225: 'd225' }[stepMs] || '';
-    for (const s of this.shown) {
-      const on = s.from <= pos && pos <= s.to;
-      if (on && s.envelope) {
-        // In again each time, so that its flight starts over.
-        s.el.remove();
-        const inner = s.el.firstElementChild;
-        if (inner) inner.setAttribute('class', ['envelope', dClass, inner.classList.contains('back') ? 'back' : ''].filter(Boolean).join(' '));
-        s.mark.after(s.el);
-      } else if (on && !s.el.isConnected) {
-        s.mark.after(s.el);
-      } else if (!on && s.el.isConnected) {
-        s.el.remove();
-      }
-    }
-    for (const f of this.flights) f.el.classList.toggle('in-flight', f.from <= pos && pos < f.to);
-    const playhead = Number(step.dataset.playhead);
-    for (const line of this.playheads) {
-      attr(line, 'y1', step.dataset.playhead);
-      attr(line, 'y2', step.dataset.playhead);
-    }
-    for (const bar of this.grows) attr(bar, 'height', Math.max(playhead - Number(bar.dataset.grow), 2).toFixed(1));
+    this.marks.show(pos, step.dataset.playhead, dClass);
     for (const el of this.inspectable) {
       el.classList.toggle('selected', (el.dataset.arg ?? el.dataset.for) === this.selected);
     }

@@ -32,6 +32,12 @@ impl Columns {
         self.actors.len().max(2)
     }
 
+    /// Whether a lane of `timeline` has more than two columns (the page
+    /// gives it two grid tracks where they fit: class `wide`).
+    pub fn wide(timeline: &Timeline) -> bool {
+        Columns::of(timeline).count() > 2
+    }
+
     /// The x of an actor's column (the first column for an actor the
     /// timeline does not list).
     pub fn x(&self, actor: Actor) -> f64 {

@@ -16,11 +16,8 @@
 //! current value follows the markup's, except one marked `data-keep` (the
 //! picker's search keeps what the reader typed).
 //!
-//! On a step, a lane's diagram is patched part by part (`parts.rs`): each
-//! child's markup is compared as text with what was drawn last, on the
-//! Rust side, and only the children that differ cross to JavaScript and
-//! are parsed (the playhead, new events, the envelopes), most of the
-//! diagram being as it was.
+//! On a step, only the player and the narration are patched (`regions`);
+//! the lanes were drawn whole and are shown by their marks (`marks`).
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -37,15 +34,4 @@ extern "C" {
     /// Whether `el` is still as the `morph_region` call marked `mark` left
     /// it (nothing has patched it since).
     pub fn region_known(el: &Element, mark: u32) -> bool;
-    /// Makes `el`'s children match `text` (the markup of its `count`
-    /// children, end to end) and marks them as patched part by part.
-    pub fn patch_parts(el: &Element, text: &str, count: u32);
-    /// Whether `el`'s `count` children are as the last `patch_parts` or
-    /// `patch_plan` left them.
-    pub fn parts_known(el: &Element, count: u32) -> bool;
-    /// Makes `el`'s children match a plan: for each child the index of
-    /// the live child it is (its markup unchanged since the last patch), or
-    /// -1 for the next of the new children's markup in `text`. False when
-    /// the live children are not as the last patch left them.
-    pub fn patch_plan(el: &Element, keep: Vec<i32>, text: &str) -> bool;
 }

@@ -1,32 +1,30 @@
-//! A step's redraw: the regions a move of the playhead changes (the
-//! player, the narration, each lane's status, diagram and end), patched
-//! region by region instead of drawing the whole page.
+//! A step's redraw: the regions a move of the playhead changes. The
+//! player and the narration are patched as regions; each lane was drawn
+//! whole with its position marks (`marks`), so a step only shows and
+//! hides what they say: no lane markup is drawn or parsed.
 
-use super::parts::{self, Part, Region};
+use super::regions::Region;
 use super::{find, Inner};
 use crate::view;
 
-/// Redraws what a step changes, region by region: the player, the
-/// narration and in each lane what it holds, its diagram (part by part)
-/// and its end (false: a region is not on the page as expected, the whole
-/// page must be drawn).
+/// Redraws what a step changes (false: the page is not as the last render
+/// left it, the whole page must be drawn).
 pub(super) fn render_step(inner: &Inner) -> bool {
     if !inner.alive.get() {
         return true;
     }
     crate::i18n::select(&inner.lang);
     let state = inner.state.borrow();
-    let mut cache = inner.parts.borrow_mut();
-    let lanes = crate::browser::elements(&inner.root, ".lanes > article");
+    if inner.marks.borrow().len() != state.lanes.len() {
+        return false;
+    }
     let (Some(player), Some(narration)) = (
         find(inner, "[data-testid='player']"),
         find(inner, "[data-testid='narration']"),
     ) else {
         return false;
     };
-    if lanes.len() != state.lanes.len() {
-        return false;
-    }
+    let mut cache = inner.regions.borrow_mut();
     cache.region(
         &player,
         Region::Player,
@@ -37,69 +35,16 @@ pub(super) fn render_step(inner: &Inner) -> bool {
         Region::Narration,
         view::narration::narration(&state).into_string(),
     );
-    for (i, article) in lanes.iter().enumerate() {
-        let (Some(parts), Some(status), Some(svg)) = (
-            view::lane::moving(&state, i, false),
-            child(article, "lane-status"),
-            child(article, "lane-svg"),
-        ) else {
-            return false;
-        };
-        cache.region(&status, Region::Status(i), parts.status.into_string());
-        let drawn = parts.diagram.into_string();
-        match view::children(&drawn) {
-            Some(mut children) => {
-                // The labels' group (every label of the lane) is patched
-                // label by label: at its level it stands as its empty self.
-                let labels = children
-                    .iter()
-                    .position(|c| c.starts_with("<g class=\"labels\""));
-                let group = labels.map(|i| children[i]);
-                let empty = group.and_then(|g| Some(format!("{}</g>", &g[..=g.find('>')?])));
-                if let (Some(i), Some(empty)) = (labels, &empty) {
-                    children[i] = empty;
-                }
-                parts::patch(
-                    &svg,
-                    &children,
-                    cache.parts.entry((i, Part::Diagram)).or_default(),
-                );
-                let live = svg.query_selector(":scope > g.labels").ok().flatten();
-                if let (Some(live), Some(kids)) = (live, group.and_then(view::children)) {
-                    parts::patch(
-                        &live,
-                        &kids,
-                        cache.parts.entry((i, Part::Labels)).or_default(),
-                    );
-                }
-            }
-            None => cache.region(&svg, Region::Diagram(i), drawn.clone()),
-        }
-        let end = parts.end.into_string();
-        match (child(article, "lane-end"), end.is_empty()) {
-            (Some(footer), false) => cache.region(&footer, Region::End(i), end),
-            (Some(footer), true) => footer.remove(),
-            (None, false) => {
-                let _ = article.insert_adjacent_html("beforeend", &end);
-            }
-            (None, true) => {}
-        }
-    }
+    show_lanes(inner, &state);
     true
 }
 
-/// The child of `article` with class `class` (a lane has a handful of
-/// children; a selector would walk its whole diagram to find the last).
-fn child(article: &web_sys::Element, class: &str) -> Option<web_sys::Element> {
-    let mut next = article.first_element_child();
-    while let Some(el) = next {
-        if el
-            .get_attribute("class")
-            .is_some_and(|c| c.split_whitespace().any(|w| w == class))
-        {
-            return Some(el);
-        }
-        next = el.next_element_sibling();
+/// Shows each lane drawn whole (`marks`) at the state's position.
+pub(super) fn show_lanes(inner: &Inner, state: &crate::state::State) {
+    let playhead = view::num(state.layout.playhead_y(state.pos));
+    let d_class = view::diagram::step_class(crate::state::step_ms(state.speed));
+    let pos = u32::try_from(state.pos).unwrap_or(u32::MAX);
+    for marks in inner.marks.borrow().iter() {
+        marks.show(pos, &playhead, d_class);
     }
-    None
 }

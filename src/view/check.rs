@@ -68,13 +68,15 @@ fn rule(id: &str) -> Markup {
 }
 
 /// The marks of lane `n` (row `n` of `layout`) for the events visible at
-/// virtual time `time` (nothing for a lane without verdicts).
+/// virtual time `time` (nothing for a lane without verdicts); `complete`:
+/// each marked with the positions it shows at (`data-show`).
 pub fn marks(
     n: usize,
     timeline: &Timeline,
     verdicts: &[Verdict],
     layout: &Layout,
     time: Option<u64>,
+    complete: bool,
 ) -> Markup {
     html! {
         @if !verdicts.is_empty() {
@@ -86,7 +88,9 @@ pub fn marks(
                     @let title: Vec<String> = here.iter().map(|v| format!("{} {}: {}", v.rule, word(v.verdict), got(v))).collect();
                     g class=(classes(&[Some("verdict"), Some(class(outcome))]))
                         data-testid=(format!("verdict-{n}-{}", e.index))
-                        data-verdict=(outcome.as_str()) data-rules=(rules.join(" ")) aria-hidden="true" {
+                        data-verdict=(outcome.as_str()) data-rules=(rules.join(" "))
+                        data-show=[complete.then(|| format!("{} {}", layout.position_of(e.at_ms), layout.len()))]
+                        aria-hidden="true" {
                         title { (title.join("\n")) }
                         circle cx=(f(MARK_X)) cy=(f(y)) r=(f(MARK_R)) {}
                         text x=(f(MARK_X)) y=(f(y + 4.0)) text-anchor="middle" { (glyph(outcome)) }

@@ -675,8 +675,8 @@ pub fn diagram(d: &Diagram) -> Markup {
                 }
             }
             g class="verdicts" {
-                @if crate::bundle::CHECKS && !d.complete {
-                    (super::check::marks(n, timeline, d.verdicts, layout, time))
+                @if crate::bundle::CHECKS {
+                    (super::check::marks(n, timeline, d.verdicts, layout, time, d.complete))
                 }
             }
             @for e in timeline.events.iter().filter(|e| d.complete || Some(e.at_ms) == time) {

@@ -223,6 +223,7 @@ fn drawn(state: &State, config: &crate::config::Config) -> String {
         transcript: None,
         print: None,
         islands: false,
+        marked: false,
     };
     root(complete(state, &ui))
 }
@@ -245,6 +246,7 @@ mod tests {
                 transcript: None,
                 print: None,
                 islands: false,
+                marked: false,
             },
         )
         .into_string()

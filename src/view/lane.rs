@@ -104,7 +104,8 @@ fn held_spans(state: &State, n: usize) -> Markup {
 }
 
 /// What a step of playback changes in a lane: what it holds, its diagram
-/// and, at the end, what leaked (`runtime` redraws these alone on a step).
+/// and, at the end, what leaked (drawn whole and marked, `complete`, for
+/// the drawn figure and the runtime, which show them by position).
 pub struct Moving {
     /// `div.lane-status`.
     pub status: Markup,
@@ -131,7 +132,8 @@ pub fn moving(state: &State, index: usize, complete: bool) -> Option<Moving> {
         hint: None,
         timeline,
         layout,
-        pos: state.pos,
+        // Drawn whole, every position-dependent element marked: as at the end.
+        pos: if complete { layout.len() } else { state.pos },
         step_ms: step_ms(state.speed),
         selected: state.selected.filter(|s| s.lane == n).map(|s| s.event),
         complete,
@@ -176,7 +178,12 @@ pub fn lane(state: &State, index: usize, complete: bool, islands: bool) -> Marku
     };
     let n = index;
     html! {
-        article class=(classes(&[Some("lane"), lane.added.then_some("added")]))
+        article class=(classes(&[
+            Some("lane"),
+            lane.added.then_some("added"),
+            // More than two actors: two grid tracks wide where they fit.
+            crate::model::columns::Columns::wide(&lane.timeline).then_some("wide"),
+        ]))
             data-testid=(format!("lane-{n}")) aria-labelledby=(format!("lane-title-{n}")) {
             (head(n, lane, islands))
             (parts.status)

@@ -42,7 +42,6 @@ pub mod inspector;
 pub mod lane;
 pub mod narration;
 pub mod page;
-pub mod parts;
 pub mod picker;
 pub mod player;
 
@@ -73,46 +72,6 @@ pub fn classes(parts: &[Option<&str>]) -> String {
     out
 }
 
-/// The children of the one element `markup` is (maud's output: every `<`
-/// in it starts a tag, text and attribute values are escaped), each as
-/// its own markup; `None` when it is not one element.
-pub fn children(markup: &str) -> Option<Vec<&str>> {
-    let open_end = markup.find('>')? + 1;
-    let close_start = markup.rfind("</")?;
-    if !markup.starts_with('<') || close_start < open_end {
-        return None;
-    }
-    let inner = &markup[open_end..close_start];
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    let bytes = inner.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'<' {
-            if bytes.get(i + 1) == Some(&b'/') {
-                depth = depth.checked_sub(1)?;
-                let end = i + inner[i..].find('>')? + 1;
-                if depth == 0 {
-                    out.push(&inner[start..end]);
-                    start = end;
-                }
-                i = end;
-                continue;
-            }
-            if depth == 0 && start != i {
-                // Text between elements: not a list of elements.
-                return None;
-            }
-            if depth == 0 {
-                start = i;
-            }
-            depth += 1;
-        }
-        i += 1;
-    }
-    (depth == 0 && start == inner.len()).then_some(out)
-}
-
 /// What the page shows besides its state.
 pub struct Ui<'a> {
     /// The page's or figure's options.
@@ -134,6 +93,10 @@ pub struct Ui<'a> {
     /// where the bundle mounts its Yew islands) instead of the stand-ins
     /// that hand over to it.
     pub islands: bool,
+    /// Every lane drawn whole with its position marks, as in the complete
+    /// figure, for the runtime to show at the state's position
+    /// (`runtime::marks`); the rest of the page as the state is now.
+    pub marked: bool,
 }
 
 /// What the last "Copy link" said.
@@ -154,39 +117,6 @@ mod tests {
         assert_eq!(num(12.34), "12.3");
         assert_eq!(num(-0.06), "-0.1");
         assert_eq!(num(0.0), "0.0");
-    }
-
-    #[test]
-    fn children_are_the_top_level_elements() {
-        let svg = "<svg a=\"1\"><g x=\"&lt;\"><title>a &lt; b</title></g><line></line><text>x</text></svg>";
-        assert_eq!(
-            children(svg),
-            Some(vec![
-                "<g x=\"&lt;\"><title>a &lt; b</title></g>",
-                "<line></line>",
-                "<text>x</text>"
-            ])
-        );
-        assert_eq!(children("<svg></svg>"), Some(vec![]));
-        assert_eq!(children("<p>text</p>"), None);
-        assert_eq!(children("<p><b></b>text</p>"), None);
-        assert_eq!(children(""), None);
-        // Every lane's diagram is a list of elements.
-        let state = crate::view::testing::lite("elicitation-unchecked");
-        let mut state = state;
-        for _ in 0..5 {
-            state.update(crate::state::Action::StepForward);
-            for i in 0..state.lanes.len() {
-                let parts = crate::view::lane::moving(&state, i, false).expect("a lane");
-                let svg = parts.diagram.into_string();
-                let kids = children(&svg).expect("elements");
-                assert!(kids.len() > 4);
-                assert_eq!(
-                    kids.concat().len() + svg.find('>').unwrap() + 1 + "</svg>".len(),
-                    svg.len()
-                );
-            }
-        }
     }
 
     #[test]

@@ -174,10 +174,18 @@ fn lanes_area(state: &State, page: bool, complete: bool, islands: bool) -> Marku
     } else {
         tf("lanes.many", &[("count", &count.to_string())])
     };
+    // The grid tracks they take: a lane of more than two actors takes two
+    // where there is room (style.css hides the hint when all fit).
+    let tracks = count
+        + state
+            .lanes
+            .iter()
+            .filter(|l| crate::model::columns::Columns::wide(&l.timeline))
+            .count();
     html! {
         section class="lanes-area" aria-label=(t("lanes.region")) {
             @if count > 1 {
-                p class="scroll-hint" data-testid="scroll-hint" data-count=(count) {
+                p class="scroll-hint" data-testid="scroll-hint" data-count=(tracks) {
                     (tf("lanes.scroll_hint", &[("count", &count.to_string())]))
                 }
             }
@@ -209,7 +217,7 @@ fn body(state: &State, config: &Config, ui: &Ui) -> Markup {
             (narration(state))
         }
         div class="workspace" id="panel-lanes" hidden[away] {
-            (lanes_area(state, page, transcript.is_some(), ui.islands))
+            (lanes_area(state, page, transcript.is_some() || ui.marked, ui.islands))
             (super::inspector::inspector(state))
         }
         @if let Some(transcript) = transcript { (transcript) }
@@ -298,6 +306,7 @@ mod tests {
                 transcript: None,
                 print: None,
                 islands: false,
+                marked: false,
             },
         )
         .into_string()
@@ -385,6 +394,7 @@ mod tests {
                 transcript: None,
                 print: None,
                 islands: true,
+                marked: false,
             },
         )
         .into_string();
