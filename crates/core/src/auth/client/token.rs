@@ -58,7 +58,7 @@ impl Authorizer {
             .find(|(k, _)| *k == "grant_type")
             .map_or("", |(_, v)| *v)
             .to_string();
-        if grant_type == "authorization_code" || grant_type == "client_credentials" {
+        if grant_type == "authorization_code" {
             self.decide(
                 &[rules::A_CLIENT_AUTH, rules::A_PKCE, rules::A_RESOURCE],
                 crate::note!(
