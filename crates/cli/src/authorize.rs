@@ -4,9 +4,12 @@
 //! next, this module sends it and hands back the answer, until the core
 //! holds a token (the run is then done again with it) or refuses. The authorization server's redirect is not followed: its
 //! `Location` carries the code, `state` and `iss` the core checks. The PKCE
-//! verifier and the `state` are drawn from the operating system here.
+//! verifier, the `state` and a JWT ID are drawn from the operating system
+//! here, the time read from its clock, and a client assertion signed with
+//! the private key of `MCP_CONFORMANCE_CONTEXT` ([`crate::jws`]): the key
+//! stays here, the core sees only the signature.
 
-use mcp_lanes_core::auth::client::{Authorizer, Credentials, Decision, Next, Setup};
+use mcp_lanes_core::auth::client::{Authorizer, Credentials, Decision, Extension, Next, Setup};
 use mcp_lanes_core::check::protection::Answer;
 use mcp_lanes_core::sim::{EventKind, Side, Timeline};
 use serde_json::Value;
@@ -55,6 +58,45 @@ fn pre_registered(context: Option<&str>) -> Option<Credentials> {
     })
 }
 
+/// What `MCP_CONFORMANCE_CONTEXT` hands the client for a grant without a
+/// user, with the private key kept apart (it never goes to the core):
+/// `private_key_pem` (and `signing_algorithm`, ES256 when absent) for
+/// `private_key_jwt`; `valid_jwt`, a workload's JWT; `idp_id_token` with
+/// `idp_token_endpoint` and `idp_client_id`, for an ID-JAG.
+fn extension(context: Option<&str>) -> (Option<Extension>, Option<String>) {
+    let Some(v) = context.and_then(|c| serde_json::from_str::<Value>(c).ok()) else {
+        return (None, None);
+    };
+    let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    if let Some(pem) = field("private_key_pem") {
+        let alg = field("signing_algorithm").unwrap_or_else(|| "ES256".into());
+        return (Some(Extension::SigningKey { alg }), Some(pem));
+    }
+    if let Some(jwt) = field("valid_jwt") {
+        return (Some(Extension::WorkloadJwt(jwt)), None);
+    }
+    if let (Some(id_token), Some(token_endpoint)) =
+        (field("idp_id_token"), field("idp_token_endpoint"))
+    {
+        let client_id = field("idp_client_id").unwrap_or_default();
+        return (
+            Some(Extension::IdToken {
+                id_token,
+                token_endpoint,
+                client_id,
+            }),
+            None,
+        );
+    }
+    (None, None)
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// The first answer of a run that asks for authorization: HTTP 401, or
 /// 403 with `error="insufficient_scope"` (a step-up).
 pub fn challenge(timeline: &Timeline) -> Option<Answer> {
@@ -85,6 +127,7 @@ pub fn authorize(
     context: Option<&str>,
     limits: Limits,
 ) -> Outcome {
+    let (extension, key) = extension(context);
     let setup = Setup {
         endpoint: url.to_string(),
         redirect_uri: REDIRECT_URI.into(),
@@ -99,6 +142,9 @@ pub fn authorize(
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect(),
+        extension,
+        now: now(),
+        jti: random(16),
     };
     let (mut auth, mut next) = Authorizer::start(setup, answer);
     let mut token = None;
@@ -112,6 +158,13 @@ pub fn authorize(
             Next::Authorized(t) => {
                 token = Some(t);
                 break;
+            }
+            Next::Sign { alg, input } => {
+                let signature = match &key {
+                    Some(pem) => crate::jws::sign(&alg, &input, pem),
+                    None => Err("no private key".to_string()),
+                };
+                next = auth.signed(signature);
             }
             Next::Refused => break,
         }

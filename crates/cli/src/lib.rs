@@ -37,6 +37,7 @@ mod figure;
 mod flows;
 pub mod http;
 pub mod i18n;
+mod jws;
 mod list;
 mod log;
 mod run;

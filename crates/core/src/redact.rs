@@ -1,6 +1,7 @@
 //! Secrets out of what leaves the program: access and refresh tokens,
-//! authorization codes, PKCE code verifiers, client secrets and passwords
-//! are replaced by [`REDACTED`] in exports, permalinks and recorded files,
+//! authorization codes, PKCE code verifiers, client secrets, passwords,
+//! signed assertions (a client's JWT, a workload's, an ID-JAG) and private
+//! keys are replaced by [`REDACTED`] in exports, permalinks and recorded files,
 //! unless the person asks to keep them. Three places hold them: an
 //! `Authorization` (or cookie, API key) header's value, the parameters of a
 //! query string or form body (`code=…`, `code_verifier=…`), and the members
@@ -37,6 +38,8 @@ const MEMBERS: &[&str] = &[
     "client_assertion",
     "subject_token",
     "device_code",
+    "private_key",
+    "private_key_pem",
 ];
 
 /// Query or form parameters that hold a secret beside [`MEMBERS`]: the
@@ -244,6 +247,14 @@ mod tests {
             "grant_type=authorization_code&code=[redacted]&code_verifier=[redacted]&resource=r"
         );
         assert_eq!(
+            params("grant_type=client_credentials&client_assertion_type=t&client_assertion=h.c.s"),
+            "grant_type=client_credentials&client_assertion_type=t&client_assertion=[redacted]"
+        );
+        assert_eq!(
+            params("grant_type=g&assertion=a.b.c&subject_token=i.d.t&subject_token_type=id"),
+            "grant_type=g&assertion=[redacted]&subject_token=[redacted]&subject_token_type=id"
+        );
+        assert_eq!(
             params("code_challenge=x&scope=a"),
             "code_challenge=x&scope=a"
         );
@@ -253,6 +264,7 @@ mod tests {
     fn json_members_pairs_and_har_headers() {
         let mut v = json!({
             "access_token": "t", "refresh_token": "r", "token_type": "Bearer",
+            "private_key_pem": "-----BEGIN PRIVATE KEY-----", "signing_algorithm": "ES256",
             "error": {"code": -32602},
             "headers": [["authorization", "Bearer t"], ["accept", "x"]],
             "har": [{"name": "Authorization", "value": "Bearer t"}],
@@ -264,6 +276,7 @@ mod tests {
             v,
             json!({
                 "access_token": REDACTED, "refresh_token": REDACTED, "token_type": "Bearer",
+                "private_key_pem": REDACTED, "signing_algorithm": "ES256",
                 "error": {"code": -32602},
                 "headers": [["authorization", "Bearer [redacted]"], ["accept", "x"]],
                 "har": [{"name": "Authorization", "value": "Bearer [redacted]"}],

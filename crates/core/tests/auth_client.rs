@@ -3,7 +3,7 @@
 
 use mcp_lanes_core::auth::client::{
     auth_method, query, resource_matches, select_scope, step_up_scope, Authorizer, Credentials,
-    Next, Setup,
+    Extension, Next, Setup, ASSERTION_TYPE, JWT_BEARER,
 };
 use mcp_lanes_core::check::protection::Answer;
 use serde_json::json;
@@ -18,6 +18,9 @@ fn setup() -> Setup {
         client_name: "t".into(),
         pre_registered: None,
         granted: Vec::new(),
+        extension: None,
+        now: 1_700_000_000,
+        jti: "j1".into(),
     }
 }
 
@@ -322,4 +325,207 @@ fn a_client_credentials_a_server_granting_only_them_gets_no_authorization_reques
         .any(|(k, v)| k == "Authorization" && v.starts_with("Basic ")));
     let token = auth.answer(&answer(200, &[], json!({"access_token": "T"})));
     assert_eq!(token, Next::Authorized("T".into()));
+}
+
+/// Runs a machine client (`client_id`, `secret`, `extension`) to its first
+/// request after the authorization server's metadata (`meta` added).
+fn machine(
+    secret: Option<&str>,
+    extension: Extension,
+    meta: serde_json::Value,
+) -> (Authorizer, Next) {
+    let mut pre = setup();
+    pre.pre_registered = Some(Credentials {
+        client_id: "m2m".into(),
+        client_secret: secret.map(str::to_string),
+    });
+    pre.extension = Some(extension);
+    let unauthorized = answer(401, &[("WWW-Authenticate", "Bearer")], json!(null)).unwrap();
+    let (mut auth, _) = Authorizer::start(pre, &unauthorized);
+    let _ = auth.answer(&answer(200, &[], prm()));
+    let next = auth.answer(&answer(200, &[], as_meta(meta)));
+    (auth, next)
+}
+
+fn form_param(body: &str, name: &str) -> Option<String> {
+    query(&format!("?{body}"))
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+fn jwt_part(part: &str) -> serde_json::Value {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(part)
+        .unwrap_or_default();
+    serde_json::from_slice(&bytes).unwrap_or_default()
+}
+
+#[test]
+fn a_client_jwt_assertion_the_client_signs_a_jwt_about_itself_for_the_issuer() {
+    let key = Extension::SigningKey {
+        alg: "ES256".into(),
+    };
+    let meta = json!({"grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+        "token_endpoint_auth_signing_alg_values_supported": ["ES256"]});
+    let (mut auth, next) = machine(None, key, meta);
+    let Next::Sign { alg, input } = next else {
+        panic!("a signature to make, got {next:?}")
+    };
+    assert_eq!(alg, "ES256");
+    let (header, claims) = input.split_once('.').unwrap_or_default();
+    assert_eq!(jwt_part(header), json!({"alg": "ES256", "typ": "JWT"}));
+    assert_eq!(
+        jwt_part(claims),
+        json!({"iss": "m2m", "sub": "m2m", "aud": "http://as.test",
+            "iat": 1_700_000_000u64, "exp": 1_700_000_060u64, "jti": "j1"})
+    );
+    let Next::Send(call) = auth.signed(Ok("SIG".into())) else {
+        panic!("the token request")
+    };
+    assert_eq!(call.url, "http://as.test/token");
+    assert_eq!(
+        form_param(&call.body, "grant_type").as_deref(),
+        Some("client_credentials")
+    );
+    assert_eq!(
+        form_param(&call.body, "client_assertion_type").as_deref(),
+        Some(ASSERTION_TYPE)
+    );
+    assert_eq!(
+        form_param(&call.body, "client_assertion"),
+        Some(format!("{input}.SIG"))
+    );
+    assert!(!call.headers.iter().any(|(k, _)| k == "Authorization"));
+    assert!(auth
+        .decisions
+        .iter()
+        .any(|d| d.rules.contains(&"A-CLIENT-JWT-ASSERTION")));
+    let token = auth.answer(&answer(200, &[], json!({"access_token": "T"})));
+    assert_eq!(token, Next::Authorized("T".into()));
+}
+
+#[test]
+fn a_client_jwt_assertion_no_signature_no_request_and_no_key_use_without_private_key_jwt() {
+    let key = || Extension::SigningKey {
+        alg: "ES256".into(),
+    };
+    let meta = json!({"grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["private_key_jwt"]});
+    let (mut auth, _) = machine(None, key(), meta);
+    assert_eq!(auth.signed(Err("bad key".into())), Next::Refused);
+    // A server that does not take the key's algorithm gets no assertion.
+    let meta = json!({"grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["private_key_jwt", "client_secret_basic"],
+        "token_endpoint_auth_signing_alg_values_supported": ["RS256"]});
+    let (_, next) = machine(Some("s"), key(), meta);
+    let Next::Send(call) = next else {
+        panic!("a token request with the secret")
+    };
+    assert!(form_param(&call.body, "client_assertion").is_none());
+    assert!(call.headers.iter().any(|(k, _)| k == "Authorization"));
+}
+
+#[test]
+fn a_jwt_bearer_grant_the_workload_jwt_is_the_assertion_and_a_refusal_is_final() {
+    let meta = json!({"grant_types_supported": [JWT_BEARER],
+        "token_endpoint_auth_methods_supported": ["none"]});
+    let (mut auth, next) = machine(None, Extension::WorkloadJwt("W.J.T".into()), meta.clone());
+    let Next::Send(call) = next else {
+        panic!("the token request")
+    };
+    assert_eq!(call.url, "http://as.test/token");
+    assert_eq!(
+        form_param(&call.body, "grant_type").as_deref(),
+        Some(JWT_BEARER)
+    );
+    assert_eq!(
+        form_param(&call.body, "assertion").as_deref(),
+        Some("W.J.T")
+    );
+    assert_eq!(
+        form_param(&call.body, "resource").as_deref(),
+        Some("http://mcp.test/mcp")
+    );
+    assert_eq!(form_param(&call.body, "client_id").as_deref(), Some("m2m"));
+    let token = auth.answer(&answer(200, &[], json!({"access_token": "T"})));
+    assert_eq!(token, Next::Authorized("T".into()));
+
+    let (mut auth, _) = machine(None, Extension::WorkloadJwt("W.J.T".into()), meta);
+    let refused = auth.answer(&answer(400, &[], json!({"error": "invalid_grant"})));
+    assert_eq!(refused, Next::Refused);
+    let last = auth.decisions.last().expect("a decision");
+    assert_eq!(last.rules, vec!["A-JWT-BEARER-GRANT"]);
+    assert_eq!(
+        auth.answer(&answer(200, &[], json!({"access_token": "T"}))),
+        Next::Refused
+    );
+}
+
+#[test]
+fn a_id_jag_the_id_token_is_exchanged_at_the_idp_then_granted_at_the_server() {
+    let idp = Extension::IdToken {
+        id_token: "I.D.T".into(),
+        token_endpoint: "http://idp.test/token".into(),
+        client_id: "idp-client".into(),
+    };
+    let meta = json!({"grant_types_supported": [JWT_BEARER],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic"]});
+    let (mut auth, next) = machine(Some("s"), idp.clone(), meta.clone());
+    let Next::Send(exchange) = next else {
+        panic!("the token exchange")
+    };
+    assert_eq!(exchange.url, "http://idp.test/token");
+    let p = |name: &str| form_param(&exchange.body, name);
+    assert_eq!(
+        p("grant_type").as_deref(),
+        Some("urn:ietf:params:oauth:grant-type:token-exchange")
+    );
+    assert_eq!(
+        p("requested_token_type").as_deref(),
+        Some("urn:ietf:params:oauth:token-type:id-jag")
+    );
+    assert_eq!(
+        p("subject_token_type").as_deref(),
+        Some("urn:ietf:params:oauth:token-type:id_token")
+    );
+    assert_eq!(p("subject_token").as_deref(), Some("I.D.T"));
+    assert_eq!(p("audience").as_deref(), Some("http://as.test"));
+    assert_eq!(p("resource").as_deref(), Some("http://mcp.test/mcp"));
+    assert_eq!(p("client_id").as_deref(), Some("idp-client"));
+    assert!(!exchange.headers.iter().any(|(k, _)| k == "Authorization"));
+
+    let jag = json!({"access_token": "J.A.G", "token_type": "N_A",
+        "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"});
+    let Next::Send(grant) = auth.answer(&answer(200, &[], jag)) else {
+        panic!("the JWT-bearer grant")
+    };
+    assert_eq!(grant.url, "http://as.test/token");
+    assert_eq!(
+        form_param(&grant.body, "grant_type").as_deref(),
+        Some(JWT_BEARER)
+    );
+    assert_eq!(
+        form_param(&grant.body, "assertion").as_deref(),
+        Some("J.A.G")
+    );
+    assert!(grant
+        .headers
+        .iter()
+        .any(|(k, v)| k == "Authorization" && v.starts_with("Basic ")));
+    assert_eq!(
+        auth.answer(&answer(200, &[], json!({"access_token": "T"}))),
+        Next::Authorized("T".into())
+    );
+
+    // Anything but an ID-JAG from the identity provider stops the flow.
+    let (mut auth, _) = machine(Some("s"), idp, meta);
+    let other = json!({"access_token": "X", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token"});
+    assert_eq!(auth.answer(&answer(200, &[], other)), Next::Refused);
+    assert_eq!(
+        auth.decisions.last().map(|d| d.rules.clone()),
+        Some(vec!["A-ID-JAG"])
+    );
 }

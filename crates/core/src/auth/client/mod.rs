@@ -4,15 +4,25 @@
 //! registration, the authorization request, the token request) and reads
 //! each answer, until it holds an access token or refuses to go on. Every
 //! decision is recorded with its rules ([`Authorizer::decisions`]). The
-//! caller does the HTTP, and supplies the randomness (the PKCE verifier and
-//! the `state`): nothing here reads a clock or draws a number.
+//! caller does the HTTP, and supplies the randomness (the PKCE verifier,
+//! the `state`, a JWT ID), the time and the signatures (a client's key
+//! stays with the caller, [`Next::Sign`]): nothing here reads a clock,
+//! draws a number or holds a private key. Besides the authorization code
+//! flow, the grants without a user of the OAuth extensions ([`Extension`]):
+//! client credentials (with a secret or a signed JWT), the JWT-bearer
+//! grant of a workload, and enterprise-managed authorization (ID-JAG).
 
 use serde_json::{Map, Value};
 
+mod assertion;
 mod choose;
+mod grants;
+mod token;
 mod wire;
 
+pub use assertion::{signing_input, ASSERTION_TYPE};
 pub use choose::{auth_method, resource_matches, select_scope, step_up_scope};
+pub use grants::JWT_BEARER;
 use wire::{document, form, get, strings, text};
 pub use wire::{encode, query};
 
@@ -29,6 +39,32 @@ pub struct Credentials {
     pub client_id: String,
     /// The client secret, if the client has one.
     pub client_secret: Option<String>,
+}
+
+/// What a client holds, besides a secret, for a grant without a user
+/// (the OAuth extensions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Extension {
+    /// A private key, kept by the caller: the client authenticates with a
+    /// JWT signed with it, algorithm `alg` (`private_key_jwt`,
+    /// A-CLIENT-JWT-ASSERTION).
+    SigningKey {
+        /// The JWS algorithm (`ES256`).
+        alg: String,
+    },
+    /// A workload identity JWT issued for the authorization server: the
+    /// assertion of the JWT-bearer grant (A-JWT-BEARER-GRANT).
+    WorkloadJwt(String),
+    /// An ID token of the enterprise's identity provider, traded there for
+    /// an ID-JAG, itself the assertion of the JWT-bearer grant (A-ID-JAG).
+    IdToken {
+        /// The ID token.
+        id_token: String,
+        /// The identity provider's token endpoint.
+        token_endpoint: String,
+        /// The client's ID at the identity provider.
+        client_id: String,
+    },
 }
 
 /// What the client brings to the flow.
@@ -51,6 +87,14 @@ pub struct Setup {
     /// The scopes asked for by the last authorization, when this one
     /// follows a 403 `insufficient_scope` (a step-up asks for the union).
     pub granted: Vec<String>,
+    /// What the client holds for a grant without a user, if anything.
+    pub extension: Option<Extension>,
+    /// The time, in seconds since the Unix epoch (from the caller): a
+    /// signed assertion's `iat` and `exp`.
+    pub now: u64,
+    /// A fresh random identifier (from the caller): a signed assertion's
+    /// `jti`.
+    pub jti: String,
 }
 
 /// One HTTP request to send.
@@ -75,6 +119,14 @@ pub enum Next {
     Authorized(String),
     /// The client does not go on (the last decision says why).
     Refused,
+    /// Sign `input` (a JWS signing input) with the client's key and
+    /// algorithm `alg`, and hand the signature to [`Authorizer::signed`].
+    Sign {
+        /// The JWS algorithm.
+        alg: String,
+        /// The base64url header and claims, joined by a dot.
+        input: String,
+    },
 }
 
 /// One decision of the flow, for the reader.
@@ -92,6 +144,8 @@ enum Phase {
     Server { urls: Vec<String>, at: usize },
     Register,
     Authorize,
+    Signing { call: Call, input: String },
+    Exchange,
     Token,
     Done,
 }
@@ -108,6 +162,7 @@ pub struct Authorizer {
     meta: Map<String, Value>,
     client: Option<Credentials>,
     scope: Option<String>,
+    grant: String,
     /// The decisions so far, in order.
     pub decisions: Vec<Decision>,
 }
@@ -154,6 +209,7 @@ impl Authorizer {
             meta: Map::new(),
             client: None,
             scope: None,
+            grant: String::new(),
             decisions: Vec::new(),
         };
         auth.decide(&[rules::A_CHALLENGE, rules::A_PRM], note);
@@ -194,9 +250,8 @@ impl Authorizer {
                 ),
             },
             Phase::Register => self.register(),
-            Phase::Authorize if self.machine_grant() => Next::Send(self.client_credentials()),
-            Phase::Authorize => Next::Send(self.authorization_request()),
-            Phase::Token | Phase::Done => Next::Refused,
+            Phase::Authorize => self.grant(),
+            Phase::Signing { .. } | Phase::Exchange | Phase::Token | Phase::Done => Next::Refused,
         }
     }
 
@@ -208,8 +263,9 @@ impl Authorizer {
             Phase::Server { urls, at } => self.on_server(answer, urls, at),
             Phase::Register => self.on_registration(answer),
             Phase::Authorize => self.on_authorization(answer),
+            Phase::Exchange => self.on_exchange(answer),
             Phase::Token => self.on_token(answer),
-            Phase::Done => Next::Refused,
+            Phase::Signing { .. } | Phase::Done => Next::Refused,
         }
     }
 
@@ -460,14 +516,15 @@ impl Authorizer {
 
     /// Whether the server grants tokens to clients alone: no
     /// `authorization_code` among its grant types, `client_credentials`
-    /// there, and a client with a secret (A-CLIENT-CREDENTIALS).
+    /// there, and a client with a secret or a signing key
+    /// (A-CLIENT-CREDENTIALS).
     fn machine_grant(&self) -> bool {
         let grants = strings(&self.meta, "grant_types_supported");
         let has_secret = self
             .client
             .as_ref()
             .is_some_and(|c| c.client_secret.is_some());
-        has_secret
+        (has_secret || self.signing_alg().is_some())
             && !grants.is_empty()
             && !grants.iter().any(|g| g == "authorization_code")
             && grants.iter().any(|g| g == "client_credentials")
@@ -475,9 +532,8 @@ impl Authorizer {
 
     /// The token request of the client credentials grant: no user, no
     /// code; the client authenticates itself.
-    fn client_credentials(&mut self) -> Call {
-        let challenged = self.challenge.as_ref().and_then(|c| c.param("scope"));
-        self.scope = select_scope(challenged, &self.scopes_supported);
+    fn client_credentials(&mut self) -> Next {
+        self.machine_scope();
         self.decide(
             &[rules::A_CLIENT_CREDENTIALS, rules::A_RESOURCE],
             crate::note!(
@@ -486,12 +542,12 @@ impl Authorizer {
                 resource = self.resource
             ),
         );
-        self.phase = Phase::Token;
-        let mut call = self.token_call(&[("grant_type", "client_credentials")]);
-        if let Some(scope) = &self.scope {
-            call.body.push_str(&format!("&scope={}", encode(scope)));
+        let scope = self.scope.clone();
+        let mut grant = vec![("grant_type", "client_credentials")];
+        if let Some(scope) = &scope {
+            grant.push(("scope", scope.as_str()));
         }
-        call
+        self.token_call(&grant)
     }
 
     fn on_authorization(&mut self, answer: &Result<Answer, String>) -> Next {
@@ -542,11 +598,10 @@ impl Authorizer {
             }
             _ => {}
         }
-        self.phase = Phase::Token;
-        Next::Send(self.token_request(&code))
+        self.token_request(&code)
     }
 
-    fn token_request(&mut self, code: &str) -> Call {
+    fn token_request(&mut self, code: &str) -> Next {
         let redirect = self.setup.redirect_uri.clone();
         let verifier = self.setup.verifier.clone();
         self.token_call(&[
@@ -555,82 +610,5 @@ impl Authorizer {
             ("redirect_uri", redirect.as_str()),
             ("code_verifier", verifier.as_str()),
         ])
-    }
-
-    /// A token request with `grant` and the resource, authenticated the
-    /// way the server supports (A-CLIENT-AUTH).
-    fn token_call(&mut self, grant: &[(&str, &str)]) -> Call {
-        let client = self.client.clone().unwrap_or(Credentials {
-            client_id: String::new(),
-            client_secret: None,
-        });
-        let method = auth_method(
-            &strings(&self.meta, "token_endpoint_auth_methods_supported"),
-            text(&self.meta, "registered_auth_method"),
-            client.client_secret.is_some(),
-        );
-        self.decide(
-            &[rules::A_CLIENT_AUTH, rules::A_PKCE, rules::A_RESOURCE],
-            crate::note!(
-                "auth.client.token",
-                "The client trades the code for a token with its PKCE verifier and the resource, authenticating with {method}.",
-                method = method
-            ),
-        );
-        let mut pairs = grant.to_vec();
-        pairs.push(("resource", self.resource.as_str()));
-        let mut headers = vec![
-            (
-                "Content-Type".to_string(),
-                "application/x-www-form-urlencoded".to_string(),
-            ),
-            ("Accept".to_string(), "application/json".to_string()),
-        ];
-        let secret = client.client_secret.clone().unwrap_or_default();
-        match method.as_str() {
-            "client_secret_basic" => {
-                use base64::Engine as _;
-                let raw = format!("{}:{}", encode(&client.client_id), encode(&secret));
-                let b64 = base64::engine::general_purpose::STANDARD.encode(raw);
-                headers.push(("Authorization".into(), format!("Basic {b64}")));
-            }
-            "client_secret_post" => {
-                pairs.push(("client_id", client.client_id.as_str()));
-                pairs.push(("client_secret", secret.as_str()));
-            }
-            _ => pairs.push(("client_id", client.client_id.as_str())),
-        }
-        Call {
-            method: "POST".into(),
-            url: text(&self.meta, "token_endpoint")
-                .unwrap_or_default()
-                .to_string(),
-            headers,
-            body: form(&pairs),
-        }
-    }
-
-    fn on_token(&mut self, answer: &Result<Answer, String>) -> Next {
-        let token = document(answer).and_then(|doc| text(&doc, "access_token").map(str::to_string));
-        self.phase = Phase::Done;
-        match token {
-            Some(token) => {
-                self.decide(
-                    &[rules::A_BEARER],
-                    crate::note!(
-                        "auth.client.authorized",
-                        "The client has an access token: it sends it as `Authorization: Bearer` with every request to the server."
-                    ),
-                );
-                Next::Authorized(token)
-            }
-            None => self.refuse(
-                &[rules::A_PKCE],
-                crate::note!(
-                    "auth.client.token_refused",
-                    "The token endpoint issued no token: the client stops."
-                ),
-            ),
-        }
     }
 }
