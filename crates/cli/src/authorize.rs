@@ -4,12 +4,15 @@
 //! next, this module sends it and hands back the answer, until the core
 //! holds a token (the run is then done again with it) or refuses. The authorization server's redirect is not followed: its
 //! `Location` carries the code, `state` and `iss` the core checks. The PKCE
-//! verifier and the `state` are drawn from the operating system here.
+//! verifier and the `state` are drawn from the operating system here, and
+//! so is the DPoP key ([`crate::dpop`]) that signs the proofs the core
+//! asks for (A-DPOP-PROOF).
 
 use mcp_lanes_core::auth::client::{Authorizer, Credentials, Decision, Next, Setup};
 use mcp_lanes_core::check::protection::Answer;
 use mcp_lanes_core::sim::{EventKind, Side, Timeline};
 use serde_json::Value;
+use std::sync::Arc;
 
 use crate::driver::{fetch, Limits};
 
@@ -33,6 +36,9 @@ pub struct Outcome {
     pub scope: Option<String>,
     /// Each decision with its rules, in order.
     pub decisions: Vec<Decision>,
+    /// The key the token is bound to, when it is DPoP-bound
+    /// (A-DPOP-PRESENT).
+    pub dpop: Option<Arc<crate::dpop::Key>>,
 }
 
 fn random(bytes: usize) -> String {
@@ -85,6 +91,7 @@ pub fn authorize(
     context: Option<&str>,
     limits: Limits,
 ) -> Outcome {
+    let key = crate::dpop::Key::random().map(Arc::new);
     let setup = Setup {
         endpoint: url.to_string(),
         redirect_uri: REDIRECT_URI.into(),
@@ -99,14 +106,19 @@ pub fn authorize(
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect(),
+        dpop: key.is_some(),
     };
     let (mut auth, mut next) = Authorizer::start(setup, answer);
     let mut token = None;
     for _ in 0..MAX_REQUESTS {
         match next {
             Next::Send(call) => {
-                let fetched =
-                    fetch::request(&call.url, &call.method, call.headers, call.body, limits);
+                let mut headers = call.headers;
+                if let (Some(asked), Some(key)) = (&call.dpop, &key) {
+                    let proof = key.proof(&call.method, &call.url, None, asked.nonce.as_deref());
+                    headers.push(("DPoP".into(), proof));
+                }
+                let fetched = fetch::request(&call.url, &call.method, headers, call.body, limits);
                 next = auth.answer(&fetched.answer);
             }
             Next::Authorized(t) => {
@@ -119,6 +131,7 @@ pub fn authorize(
     Outcome {
         token,
         scope: auth.scope().map(str::to_string),
+        dpop: key.filter(|_| auth.dpop_bound()),
         decisions: auth.decisions,
     }
 }

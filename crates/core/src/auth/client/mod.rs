@@ -5,11 +5,13 @@
 //! each answer, until it holds an access token or refuses to go on. Every
 //! decision is recorded with its rules ([`Authorizer::decisions`]). The
 //! caller does the HTTP, and supplies the randomness (the PKCE verifier and
-//! the `state`): nothing here reads a clock or draws a number.
+//! the `state`): nothing here reads a clock or draws a number. With DPoP
+//! ([`dpop`]) the caller also holds the key and signs each proof.
 
 use serde_json::{Map, Value};
 
 mod choose;
+pub mod dpop;
 mod wire;
 
 pub use choose::{auth_method, resource_matches, select_scope, step_up_scope};
@@ -51,6 +53,18 @@ pub struct Setup {
     /// The scopes asked for by the last authorization, when this one
     /// follows a 403 `insufficient_scope` (a step-up asks for the union).
     pub granted: Vec<String>,
+    /// Whether the caller can sign DPoP proofs with [`dpop::ALG`] (RFC
+    /// 9449): it holds the key pair, the core never sees its private half.
+    pub dpop: bool,
+}
+
+/// A DPoP proof the caller adds to a request (header `DPoP`), made for
+/// its method and URL (A-DPOP-PROOF).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofAsked {
+    /// The server's nonce to put in the proof, once one asked for it
+    /// (A-DPOP-NONCE).
+    pub nonce: Option<String>,
 }
 
 /// One HTTP request to send.
@@ -64,6 +78,8 @@ pub struct Call {
     pub headers: Vec<(String, String)>,
     /// The body (empty for GET).
     pub body: String,
+    /// The DPoP proof to add, if any.
+    pub dpop: Option<ProofAsked>,
 }
 
 /// What to do next.
@@ -108,6 +124,12 @@ pub struct Authorizer {
     meta: Map<String, Value>,
     client: Option<Credentials>,
     scope: Option<String>,
+    /// The proof every token request carries, once the client chose DPoP.
+    dpop: Option<ProofAsked>,
+    /// The token request last sent (sent again with a nonce).
+    token_call: Option<Call>,
+    /// Whether the token is DPoP-bound.
+    bound: bool,
     /// The decisions so far, in order.
     pub decisions: Vec<Decision>,
 }
@@ -118,10 +140,18 @@ impl Authorizer {
         self.scope.as_deref()
     }
 
+    /// Whether the token is bound to the caller's DPoP key (`token_type`
+    /// `DPoP`): it goes as `Authorization: DPoP`, each request with a fresh
+    /// proof (A-DPOP-PRESENT).
+    pub fn dpop_bound(&self) -> bool {
+        self.bound
+    }
+
     /// Starts the flow after `unauthorized`, the 401 to a request without
     /// a token: the first request to send.
     pub fn start(setup: Setup, unauthorized: &Answer) -> (Authorizer, Next) {
-        let challenge = challenge::bearer(&unauthorized.headers);
+        let challenge = challenge::bearer(&unauthorized.headers)
+            .or_else(|| dpop::challenge(&unauthorized.headers));
         let named = challenge
             .as_ref()
             .and_then(|c| c.param("resource_metadata"))
@@ -154,6 +184,9 @@ impl Authorizer {
             meta: Map::new(),
             client: None,
             scope: None,
+            dpop: None,
+            token_call: None,
+            bound: false,
             decisions: Vec::new(),
         };
         auth.decide(&[rules::A_CHALLENGE, rules::A_PRM], note);
@@ -290,6 +323,16 @@ impl Authorizer {
                 ),
             );
         }
+        if self.setup.dpop && dpop::supported(&doc) {
+            self.decide(
+                &[rules::A_DPOP_PROOF],
+                crate::note!(
+                    "auth.client.dpop",
+                    "The authorization server takes DPoP proofs signed with ES256 (`dpop_signing_alg_values_supported`): the client binds its token to a key pair of its own, proving it with a signed proof at the token endpoint."
+                ),
+            );
+            self.dpop = Some(ProofAsked { nonce: None });
+        }
         self.meta = doc;
         self.phase = Phase::Register;
         self.send_current()
@@ -363,6 +406,7 @@ impl Authorizer {
                 ("Accept".into(), "application/json".into()),
             ],
             body: body.to_string(),
+            dpop: None,
         })
     }
 
@@ -491,6 +535,7 @@ impl Authorizer {
         if let Some(scope) = &self.scope {
             call.body.push_str(&format!("&scope={}", encode(scope)));
         }
+        self.token_call = Some(call.clone());
         call
     }
 
@@ -543,7 +588,9 @@ impl Authorizer {
             _ => {}
         }
         self.phase = Phase::Token;
-        Next::Send(self.token_request(&code))
+        let call = self.token_request(&code);
+        self.token_call = Some(call.clone());
+        Next::Send(call)
     }
 
     fn token_request(&mut self, code: &str) -> Call {
@@ -607,13 +654,59 @@ impl Authorizer {
                 .to_string(),
             headers,
             body: form(&pairs),
+            dpop: self.dpop.clone(),
         }
     }
 
+    /// The token request again, its proof carrying the nonce the token
+    /// endpoint asked for; once only (A-DPOP-NONCE).
+    fn nonce_retry(&mut self, answer: &Result<Answer, String>) -> Option<Next> {
+        let asked = self.dpop.as_ref()?;
+        if asked.nonce.is_some() {
+            return None;
+        }
+        let nonce = dpop::asked_nonce(answer.as_ref().ok()?)?;
+        let mut call = self.token_call.clone()?;
+        self.decide(
+            &[rules::A_DPOP_NONCE],
+            crate::note!(
+                "auth.client.dpop_nonce_token",
+                "The token endpoint answers `use_dpop_nonce` with the nonce {nonce}: the client sends the token request again, with a fresh proof carrying it.",
+                nonce = nonce
+            ),
+        );
+        let with_nonce = ProofAsked { nonce: Some(nonce) };
+        call.dpop = Some(with_nonce.clone());
+        self.dpop = Some(with_nonce);
+        Some(Next::Send(call))
+    }
+
     fn on_token(&mut self, answer: &Result<Answer, String>) -> Next {
-        let token = document(answer).and_then(|doc| text(&doc, "access_token").map(str::to_string));
+        if let Some(next) = self.nonce_retry(answer) {
+            return next;
+        }
+        let doc = document(answer);
+        let token = doc
+            .as_ref()
+            .and_then(|doc| text(doc, "access_token").map(str::to_string));
+        let bound = self.dpop.is_some()
+            && doc
+                .as_ref()
+                .and_then(|doc| text(doc, "token_type"))
+                .is_some_and(|t| t.eq_ignore_ascii_case("DPoP"));
         self.phase = Phase::Done;
         match token {
+            Some(token) if bound => {
+                self.bound = true;
+                self.decide(
+                    &[rules::A_DPOP_PRESENT],
+                    crate::note!(
+                        "auth.client.authorized_dpop",
+                        "The client has a DPoP-bound access token: it sends it as `Authorization: DPoP` with every request to the server, each with a fresh proof naming the method, the URL and the token's hash (`ath`)."
+                    ),
+                );
+                Next::Authorized(token)
+            }
             Some(token) => {
                 self.decide(
                     &[rules::A_BEARER],
