@@ -1,6 +1,6 @@
 //! Secrets out of what leaves the program: access and refresh tokens,
-//! authorization codes, PKCE code verifiers, client secrets and passwords
-//! are replaced by [`REDACTED`] in exports, permalinks and recorded files,
+//! authorization codes, PKCE code verifiers, client secrets, passwords
+//! and DPoP proofs (RFC 9449: signed with the client's key) are replaced by [`REDACTED`] in exports, permalinks and recorded files,
 //! unless the person asks to keep them. Three places hold them: an
 //! `Authorization` (or cookie, API key) header's value, the parameters of a
 //! query string or form body (`code=…`, `code_verifier=…`), and the members
@@ -23,6 +23,7 @@ const HEADERS: &[&str] = &[
     "set-cookie",
     "x-api-key",
     "api-key",
+    "dpop",
 ];
 
 /// JSON members and query or form parameters that hold a secret.
@@ -227,6 +228,10 @@ mod tests {
             "Bearer [redacted]"
         );
         assert_eq!(header("x-api-key", "k123"), "[redacted]");
+        // A DPoP-bound token keeps its scheme; the proof is gone whole.
+        assert_eq!(header("Authorization", "DPoP eyJ.x.y"), "DPoP [redacted]");
+        assert_eq!(header("DPoP", "eyJh.eyJq.sig"), "[redacted]");
+        assert_eq!(header("DPoP-Nonce", "n-1"), "n-1");
         assert_eq!(
             header("content-type", "application/json"),
             "application/json"
