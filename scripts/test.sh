@@ -102,10 +102,12 @@ scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
   --out target/conformance/client --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client)
 # The extension scenarios the client supports: OAuth client credentials
-# with HTTP Basic, and skills (SEP-2640) listed without prefetching (it
-# does not load and verify skills yet).
+# with HTTP Basic, DPoP-bound tokens with and without nonces, and skills
+# (SEP-2640) listed without prefetching (it does not load and verify skills
+# yet).
 scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
   --spec-version extension --scenario auth/client-credentials-basic \
+  --scenario auth/dpop --scenario auth/dpop-nonce \
   --scenario sep-2640-client-no-prefetch \
   --out target/conformance/client-extension --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client-extension)
