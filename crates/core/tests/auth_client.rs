@@ -499,3 +499,11 @@ fn a_dpop_nonce_a_resource_401_gives_its_nonce_once() {
     .unwrap();
     assert!(dpop::resource_nonce(&plain, None).is_none());
 }
+
+#[test]
+fn a_prm_a_dpop_challenge_names_the_metadata_as_a_bearer_one_does() {
+    let named = r#"DPoP algs="ES256", resource_metadata="http://mcp.test/custom.json""#;
+    let unauthorized = answer(401, &[("WWW-Authenticate", named)], json!(null)).unwrap();
+    let (_, next) = Authorizer::start(setup(), &unauthorized);
+    assert_eq!(url(&next), "http://mcp.test/custom.json");
+}

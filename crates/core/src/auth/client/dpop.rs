@@ -129,11 +129,7 @@ pub fn supported(meta: &Map<String, Value>) -> bool {
 /// 9449 §7.1): a resource that takes DPoP-bound tokens names its
 /// metadata there, as a Bearer challenge would.
 pub fn challenge(headers: &[(String, String)]) -> Option<challenge::Challenge> {
-    headers
-        .iter()
-        .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
-        .flat_map(|(_, v)| challenge::parse(v))
-        .find(|c| c.scheme.eq_ignore_ascii_case("dpop"))
+    challenge::all(headers).find(|c| c.scheme.eq_ignore_ascii_case("dpop"))
 }
 
 /// Whether a nonce is one a header may carry back (RFC 9449 §8: `NQCHAR`,
@@ -153,12 +149,8 @@ pub fn asked_nonce(answer: &Answer) -> Option<String> {
     let body_error = serde_json::from_str::<Value>(&answer.body)
         .ok()
         .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string));
-    let challenged = answer
-        .headers
-        .iter()
-        .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
-        .flat_map(|(_, v)| challenge::parse(v))
-        .any(|c| c.param("error") == Some("use_dpop_nonce"));
+    let challenged =
+        challenge::all(&answer.headers).any(|c| c.param("error") == Some("use_dpop_nonce"));
     let asks = match answer.status {
         400 => body_error.as_deref() == Some("use_dpop_nonce"),
         401 => challenged,
@@ -167,12 +159,9 @@ pub fn asked_nonce(answer: &Answer) -> Option<String> {
     if !asks {
         return None;
     }
-    answer
-        .headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("dpop-nonce"))
-        .map(|(_, v)| v.trim().to_string())
+    crate::transport::http::header(&answer.headers, "dpop-nonce")
         .filter(|n| well_formed(n))
+        .map(str::to_string)
 }
 
 /// After a run with a DPoP-bound token: when the server answered HTTP 401
