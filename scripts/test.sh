@@ -103,13 +103,14 @@ scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
 gate_dirs+=(target/conformance/client)
 # The extension scenarios the client supports: OAuth client credentials
 # with HTTP Basic and with a signed JWT (private_key_jwt), the JWT-bearer
-# grant of a workload (WIF), enterprise-managed authorization (ID-JAG), and
-# skills (SEP-2640) listed without prefetching (it does not load and verify
-# skills yet).
+# grant of a workload (WIF), enterprise-managed authorization (ID-JAG),
+# DPoP-bound tokens with and without nonces, and skills (SEP-2640) listed
+# without prefetching (it does not load and verify skills yet).
 scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
   --spec-version extension --scenario auth/client-credentials-basic \
   --scenario auth/client-credentials-jwt --scenario auth/wif-jwt-bearer \
   --scenario auth/enterprise-managed-authorization \
+  --scenario auth/dpop --scenario auth/dpop-nonce \
   --scenario sep-2640-client-no-prefetch \
   --out target/conformance/client-extension --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client-extension)

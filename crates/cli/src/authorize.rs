@@ -7,12 +7,14 @@
 //! verifier, the `state` and a JWT ID are drawn from the operating system
 //! here, the time read from its clock, and a client assertion signed with
 //! the private key of `MCP_CONFORMANCE_CONTEXT` ([`crate::jws`]): the key
-//! stays here, the core sees only the signature.
+//! stays here, the core sees only the signature. So is the DPoP key
+//! ([`crate::dpop`]) that signs the proofs the core asks for (A-DPOP-PROOF).
 
 use mcp_lanes_core::auth::client::{Authorizer, Credentials, Decision, Extension, Next, Setup};
 use mcp_lanes_core::check::protection::Answer;
 use mcp_lanes_core::sim::{EventKind, Side, Timeline};
 use serde_json::Value;
+use std::sync::Arc;
 
 use crate::driver::{fetch, Limits};
 
@@ -36,6 +38,9 @@ pub struct Outcome {
     pub scope: Option<String>,
     /// Each decision with its rules, in order.
     pub decisions: Vec<Decision>,
+    /// The key the token is bound to, when it is DPoP-bound
+    /// (A-DPOP-PRESENT).
+    pub dpop: Option<Arc<crate::dpop::Key>>,
 }
 
 fn random(bytes: usize) -> String {
@@ -128,6 +133,7 @@ pub fn authorize(
     limits: Limits,
 ) -> Outcome {
     let (extension, key) = extension(context);
+    let dpop_key = crate::dpop::Key::random().map(Arc::new);
     let setup = Setup {
         endpoint: url.to_string(),
         redirect_uri: REDIRECT_URI.into(),
@@ -145,14 +151,19 @@ pub fn authorize(
         extension,
         now: now(),
         jti: random(16),
+        dpop: dpop_key.is_some(),
     };
     let (mut auth, mut next) = Authorizer::start(setup, answer);
     let mut token = None;
     for _ in 0..MAX_REQUESTS {
         match next {
             Next::Send(call) => {
-                let fetched =
-                    fetch::request(&call.url, &call.method, call.headers, call.body, limits);
+                let mut headers = call.headers;
+                if let (Some(asked), Some(key)) = (&call.dpop, &dpop_key) {
+                    let proof = key.proof(&call.method, &call.url, None, asked.nonce.as_deref());
+                    headers.push(("DPoP".into(), proof));
+                }
+                let fetched = fetch::request(&call.url, &call.method, headers, call.body, limits);
                 next = auth.answer(&fetched.answer);
             }
             Next::Authorized(t) => {
@@ -172,6 +183,7 @@ pub fn authorize(
     Outcome {
         token,
         scope: auth.scope().map(str::to_string),
+        dpop: dpop_key.filter(|_| auth.dpop_bound()),
         decisions: auth.decisions,
     }
 }

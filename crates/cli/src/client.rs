@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use mcp_lanes_core::auth::client::{dpop, Decision};
 use mcp_lanes_core::sim::Timeline;
 
 use crate::driver::{Connection, Limits, OpenError, Target};
@@ -76,6 +77,17 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
                 let Some(asked) = crate::authorize::challenge(&result.timeline) else {
                     break;
                 };
+                // A DPoP-bound token's server asking for its nonce
+                // (A-DPOP-NONCE): the same token, proofs with the nonce.
+                let retry = connection
+                    .dpop_nonce()
+                    .and_then(|sent| dpop::resource_nonce(&asked, sent));
+                if let Some((nonce, decision)) = retry {
+                    print_decisions(&lang, &[decision])?;
+                    connection.set_dpop_nonce(nonce);
+                    result = connection.run(flow);
+                    continue;
+                }
                 let outcome = crate::authorize::authorize(
                     url,
                     &asked,
@@ -83,18 +95,7 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
                     context.as_deref(),
                     limits,
                 );
-                let mut text = String::new();
-                for d in &outcome.decisions {
-                    let said = lang.note(
-                        d.note.text(),
-                        d.note
-                            .msg()
-                            .map(mcp_lanes_core::note::Msg::to_value)
-                            .as_ref(),
-                    );
-                    text.push_str(&format!("auth: {said}  [{}]\n", d.rules.join(", ")));
-                }
-                crate::print(&text)?;
+                print_decisions(&lang, &outcome.decisions)?;
                 let Some(token) = outcome.token else {
                     return Err(Failure::Io(lang.text(
                         "cli.client.auth_refused",
@@ -102,7 +103,10 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
                     )));
                 };
                 granted = outcome.scope;
-                connection.set_bearer(&token);
+                match outcome.dpop {
+                    Some(key) => connection.set_dpop(&token, key),
+                    None => connection.set_bearer(&token),
+                }
                 result = connection.run(flow);
             }
         }
@@ -174,4 +178,20 @@ pub fn client(args: &ClientArgs) -> Result<(), Failure> {
             ("target", args.target.label()),
         ],
     )))
+}
+
+/// Prints the authorization flow's decisions, each with its rules.
+fn print_decisions(lang: &Catalog, decisions: &[Decision]) -> Result<(), Failure> {
+    let mut text = String::new();
+    for d in decisions {
+        let said = lang.note(
+            d.note.text(),
+            d.note
+                .msg()
+                .map(mcp_lanes_core::note::Msg::to_value)
+                .as_ref(),
+        );
+        text.push_str(&format!("auth: {said}  [{}]\n", d.rules.join(", ")));
+    }
+    crate::print(&text)
 }

@@ -31,6 +31,7 @@ mod authorize;
 mod bridge;
 mod check;
 mod client;
+mod dpop;
 mod driver;
 mod edge;
 mod figure;

@@ -1,7 +1,7 @@
 //! Secrets out of what leaves the program: access and refresh tokens,
 //! authorization codes, PKCE code verifiers, client secrets, passwords,
-//! signed assertions (a client's JWT, a workload's, an ID-JAG) and private
-//! keys are replaced by [`REDACTED`] in exports, permalinks and recorded files,
+//! signed assertions (a client's JWT, a workload's, an ID-JAG), DPoP proofs
+//! (RFC 9449: signed with the client's key) and private keys are replaced by [`REDACTED`] in exports, permalinks and recorded files,
 //! unless the person asks to keep them. Three places hold them: an
 //! `Authorization` (or cookie, API key) header's value, the parameters of a
 //! query string or form body (`code=…`, `code_verifier=…`), and the members
@@ -24,6 +24,7 @@ const HEADERS: &[&str] = &[
     "set-cookie",
     "x-api-key",
     "api-key",
+    "dpop",
 ];
 
 /// JSON members and query or form parameters that hold a secret.
@@ -230,6 +231,10 @@ mod tests {
             "Bearer [redacted]"
         );
         assert_eq!(header("x-api-key", "k123"), "[redacted]");
+        // A DPoP-bound token keeps its scheme; the proof is gone whole.
+        assert_eq!(header("Authorization", "DPoP eyJ.x.y"), "DPoP [redacted]");
+        assert_eq!(header("DPoP", "eyJh.eyJq.sig"), "[redacted]");
+        assert_eq!(header("DPoP-Nonce", "n-1"), "n-1");
         assert_eq!(
             header("content-type", "application/json"),
             "application/json"

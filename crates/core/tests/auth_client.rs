@@ -2,10 +2,11 @@
 //! (`auth::client`): each decision, with the answers a server gives.
 
 use mcp_lanes_core::auth::client::{
-    auth_method, query, resource_matches, select_scope, step_up_scope, Authorizer, Credentials,
-    Extension, Next, Setup, ASSERTION_TYPE, JWT_BEARER,
+    auth_method, dpop, query, resource_matches, select_scope, step_up_scope, Authorizer,
+    Credentials, Extension, Next, ProofAsked, Setup, ASSERTION_TYPE, JWT_BEARER,
 };
 use mcp_lanes_core::check::protection::Answer;
+use mcp_lanes_core::rules;
 use serde_json::json;
 
 fn setup() -> Setup {
@@ -21,6 +22,7 @@ fn setup() -> Setup {
         extension: None,
         now: 1_700_000_000,
         jti: "j1".into(),
+        dpop: false,
     }
 }
 
@@ -72,8 +74,18 @@ fn to_authorization(
     prm: serde_json::Value,
     meta: serde_json::Value,
 ) -> (Authorizer, Next) {
+    to_authorization_as(setup(), challenge, prm, meta)
+}
+
+/// [`to_authorization`] for the client of `setup`.
+fn to_authorization_as(
+    setup: Setup,
+    challenge: &str,
+    prm: serde_json::Value,
+    meta: serde_json::Value,
+) -> (Authorizer, Next) {
     let unauthorized = answer(401, &[("WWW-Authenticate", challenge)], json!(null)).unwrap();
-    let (mut auth, next) = Authorizer::start(setup(), &unauthorized);
+    let (mut auth, next) = Authorizer::start(setup, &unauthorized);
     assert!(url(&next).contains("oauth-protected-resource"));
     let next = auth.answer(&answer(200, &[], prm));
     assert_eq!(
@@ -528,4 +540,176 @@ fn a_id_jag_the_id_token_is_exchanged_at_the_idp_then_granted_at_the_server() {
         auth.decisions.last().map(|d| d.rules.clone()),
         Some(vec!["A-ID-JAG"])
     );
+}
+
+/// A client that signs DPoP proofs, through the authorization to its
+/// token request, against an authorization server with `meta`'s extras.
+fn dpop_token_request(can_sign: bool, extra: serde_json::Value) -> (Authorizer, Next) {
+    let mut s = setup();
+    s.dpop = can_sign;
+    let challenge =
+        r#"DPoP resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/mcp""#;
+    let (mut auth, _) = to_authorization_as(s, challenge, prm(), as_meta(extra));
+    let back = "http://127.0.0.1:1/cb?code=k&state=s1&iss=http%3A%2F%2Fas.test";
+    let next = auth.answer(&answer(302, &[("Location", back)], json!(null)));
+    (auth, next)
+}
+
+fn proof_asked(next: &Next) -> Option<ProofAsked> {
+    match next {
+        Next::Send(call) => call.dpop.clone(),
+        other => panic!("expected a request, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_dpop_proof_asked_at_the_token_endpoint_when_es256_is_listed() {
+    let es256 = json!({"dpop_signing_alg_values_supported": ["ES256"]});
+    let (auth, next) = dpop_token_request(true, es256.clone());
+    assert_eq!(url(&next), "http://as.test/token");
+    assert_eq!(proof_asked(&next), Some(ProofAsked { nonce: None }));
+    assert!(auth
+        .decisions
+        .iter()
+        .any(|d| d.rules.contains(&rules::A_DPOP_PROOF)));
+    // Not listed, another algorithm only, or a client that cannot sign: a
+    // plain token request.
+    assert_eq!(proof_asked(&dpop_token_request(true, json!({})).1), None);
+    let rs = json!({"dpop_signing_alg_values_supported": ["RS256"]});
+    assert_eq!(proof_asked(&dpop_token_request(true, rs).1), None);
+    assert_eq!(proof_asked(&dpop_token_request(false, es256).1), None);
+}
+
+#[test]
+fn a_dpop_proof_signs_the_rfc_header_and_claims() {
+    let key = dpop::PublicKey {
+        x: "xx".into(),
+        y: "yy".into(),
+    };
+    let proof = dpop::Proof {
+        method: "POST",
+        url: "http://as.test/token?x=1#f",
+        jti: "j-1",
+        iat: 1_700_000_000,
+        nonce: None,
+        access_token: None,
+    };
+    let input = dpop::signing_input(&key, &proof);
+    let decode = |part: &str| -> serde_json::Value {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(part)
+            .unwrap_or_default();
+        serde_json::from_slice(&bytes).unwrap_or_default()
+    };
+    let (header, claims) = input.split_once('.').unwrap_or_default();
+    assert_eq!(
+        decode(header),
+        json!({"typ": "dpop+jwt", "alg": "ES256",
+            "jwk": {"kty": "EC", "crv": "P-256", "x": "xx", "y": "yy"}})
+    );
+    assert_eq!(
+        decode(claims),
+        json!({"jti": "j-1", "htm": "POST", "htu": "http://as.test/token", "iat": 1_700_000_000})
+    );
+    // RFC 9449 §7.1's example token and its `ath`.
+    let token = "Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU";
+    assert_eq!(
+        dpop::ath(token),
+        "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo"
+    );
+    let at_resource = dpop::Proof {
+        access_token: Some(token),
+        nonce: Some("n-1"),
+        ..proof
+    };
+    let input = dpop::signing_input(&key, &at_resource);
+    let claims = decode(input.split_once('.').unwrap_or_default().1);
+    assert_eq!(claims["ath"], "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo");
+    assert_eq!(claims["nonce"], "n-1");
+}
+
+#[test]
+fn a_dpop_nonce_the_token_request_goes_again_once_with_the_nonce() {
+    let es256 = json!({"dpop_signing_alg_values_supported": ["ES256"]});
+    let (mut auth, _) = dpop_token_request(true, es256);
+    let ask = answer(
+        400,
+        &[("DPoP-Nonce", "as-n1")],
+        json!({"error": "use_dpop_nonce"}),
+    );
+    let next = auth.answer(&ask);
+    assert_eq!(url(&next), "http://as.test/token");
+    assert_eq!(
+        proof_asked(&next),
+        Some(ProofAsked {
+            nonce: Some("as-n1".into())
+        })
+    );
+    assert!(auth
+        .decisions
+        .iter()
+        .any(|d| d.rules.contains(&rules::A_DPOP_NONCE)));
+    // Asked again: no second retry.
+    assert_eq!(auth.answer(&ask), Next::Refused);
+}
+
+#[test]
+fn a_dpop_present_a_dpop_token_is_bound_a_bearer_one_is_not() {
+    let es256 = json!({"dpop_signing_alg_values_supported": ["ES256"]});
+    let (mut auth, _) = dpop_token_request(true, es256.clone());
+    let issued = json!({"access_token": "t1", "token_type": "DPoP"});
+    assert_eq!(
+        auth.answer(&answer(200, &[], issued)),
+        Next::Authorized("t1".into())
+    );
+    assert!(auth.dpop_bound());
+    assert!(auth
+        .decisions
+        .iter()
+        .any(|d| d.rules.contains(&rules::A_DPOP_PRESENT)));
+    let (mut auth, _) = dpop_token_request(true, es256);
+    let bearer = json!({"access_token": "t2", "token_type": "Bearer"});
+    assert_eq!(
+        auth.answer(&answer(200, &[], bearer)),
+        Next::Authorized("t2".into())
+    );
+    assert!(!auth.dpop_bound());
+}
+
+#[test]
+fn a_dpop_nonce_a_resource_401_gives_its_nonce_once() {
+    let challenge = r#"DPoP error="use_dpop_nonce", resource_metadata="http://mcp.test/x""#;
+    let asked = answer(
+        401,
+        &[("WWW-Authenticate", challenge), ("DPoP-Nonce", "rs-n1")],
+        json!({"error": "use_dpop_nonce"}),
+    )
+    .unwrap();
+    let (nonce, decision) = dpop::resource_nonce(&asked, None).expect("a nonce");
+    assert_eq!(nonce, "rs-n1");
+    assert_eq!(decision.rules, vec![rules::A_DPOP_NONCE]);
+    assert!(dpop::resource_nonce(&asked, Some("rs-n1")).is_none());
+    let quoted = answer(
+        401,
+        &[("WWW-Authenticate", challenge), ("DPoP-Nonce", "a\"b")],
+        json!(null),
+    )
+    .unwrap();
+    assert!(dpop::resource_nonce(&quoted, None).is_none());
+    let plain = answer(
+        401,
+        &[("WWW-Authenticate", "DPoP"), ("DPoP-Nonce", "rs-n1")],
+        json!(null),
+    )
+    .unwrap();
+    assert!(dpop::resource_nonce(&plain, None).is_none());
+}
+
+#[test]
+fn a_prm_a_dpop_challenge_names_the_metadata_as_a_bearer_one_does() {
+    let named = r#"DPoP algs="ES256", resource_metadata="http://mcp.test/custom.json""#;
+    let unauthorized = answer(401, &[("WWW-Authenticate", named)], json!(null)).unwrap();
+    let (_, next) = Authorizer::start(setup(), &unauthorized);
+    assert_eq!(url(&next), "http://mcp.test/custom.json");
 }

@@ -107,6 +107,14 @@ pub(super) enum Stop {
 
 type Sender = SendRequest<Full<Bytes>>;
 
+/// A DPoP-bound access token, the key it is bound to, and the server's
+/// nonce once it asked for one (A-DPOP-NONCE).
+pub(super) struct DpopAuth {
+    pub(super) key: std::sync::Arc<crate::dpop::Key>,
+    pub(super) token: String,
+    pub(super) nonce: Option<String>,
+}
+
 /// Connections to one endpoint.
 pub(super) struct HttpWire {
     endpoint: Endpoint,
@@ -116,6 +124,9 @@ pub(super) struct HttpWire {
     /// `Authorization` sent with every request that has none (`check
     /// --token`).
     pub(super) authorization: Option<String>,
+    /// A DPoP-bound token and its key: each request gets `Authorization:
+    /// DPoP` and a fresh proof instead of `authorization` (A-DPOP-PRESENT).
+    pub(super) dpop: Option<DpopAuth>,
     /// The legacy session's own stream (H-SSE-RESUME).
     pub(super) listen: super::listen::Listen,
 }
@@ -128,6 +139,7 @@ impl HttpWire {
             limits,
             idle: None,
             authorization: None,
+            dpop: None,
             listen: super::listen::Listen::default(),
         };
         let deadline = Instant::now() + limits.connect;
@@ -253,7 +265,18 @@ impl HttpWire {
                 .headers
                 .iter()
                 .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
-            if let (Some(auth), false) = (&self.authorization, has_auth) {
+            if let (Some(dpop), false) = (&self.dpop, has_auth) {
+                let url = format!("http://{}{}", self.endpoint.authority, self.endpoint.path);
+                let proof = dpop.key.proof(
+                    &request.method,
+                    &url,
+                    Some(&dpop.token),
+                    dpop.nonce.as_deref(),
+                );
+                builder = builder
+                    .header(hyper::header::AUTHORIZATION, format!("DPoP {}", dpop.token))
+                    .header("DPoP", proof);
+            } else if let (Some(auth), false) = (&self.authorization, has_auth) {
                 builder = builder.header(hyper::header::AUTHORIZATION, auth.as_str());
             }
             builder

@@ -244,6 +244,37 @@ impl Connection {
     pub fn set_bearer(&mut self, token: &str) {
         if let Wire::Http(wire) = &mut self.wire {
             wire.authorization = Some(format!("Bearer {token}"));
+            wire.dpop = None;
+        }
+    }
+
+    /// Sends `Authorization: DPoP TOKEN` with every request from now on,
+    /// each with a fresh proof signed by `key` (A-DPOP-PRESENT; HTTP only).
+    pub fn set_dpop(&mut self, token: &str, key: std::sync::Arc<crate::dpop::Key>) {
+        if let Wire::Http(wire) = &mut self.wire {
+            wire.dpop = Some(http::DpopAuth {
+                key,
+                token: token.to_string(),
+                nonce: None,
+            });
+        }
+    }
+
+    /// The nonce the DPoP proofs carry: `Some(None)` while the token is
+    /// DPoP-bound and no server asked for one, `None` without DPoP.
+    pub fn dpop_nonce(&self) -> Option<Option<&str>> {
+        match &self.wire {
+            Wire::Http(wire) => wire.dpop.as_ref().map(|d| d.nonce.as_deref()),
+            Wire::Stdio(_) => None,
+        }
+    }
+
+    /// Puts `nonce` in every DPoP proof from now on (A-DPOP-NONCE).
+    pub fn set_dpop_nonce(&mut self, nonce: String) {
+        if let Wire::Http(wire) = &mut self.wire {
+            if let Some(dpop) = wire.dpop.as_mut() {
+                dpop.nonce = Some(nonce);
+            }
         }
     }
 

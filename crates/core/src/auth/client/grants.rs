@@ -110,6 +110,8 @@ impl Authorizer {
                 ("Accept".into(), "application/json".into()),
             ],
             body: form(&pairs),
+            // The identity provider's exchange is not DPoP-bound.
+            dpop: None,
         })
     }
 

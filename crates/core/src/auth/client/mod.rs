@@ -11,11 +11,13 @@
 //! flow, the grants without a user of the OAuth extensions ([`Extension`]):
 //! client credentials (with a secret or a signed JWT), the JWT-bearer
 //! grant of a workload, and enterprise-managed authorization (ID-JAG).
+//! With DPoP ([`dpop`]) the caller also holds the key and signs each proof.
 
 use serde_json::{Map, Value};
 
 mod assertion;
 mod choose;
+pub mod dpop;
 mod grants;
 mod token;
 mod wire;
@@ -95,6 +97,18 @@ pub struct Setup {
     /// A fresh random identifier (from the caller): a signed assertion's
     /// `jti`.
     pub jti: String,
+    /// Whether the caller can sign DPoP proofs with [`dpop::ALG`] (RFC
+    /// 9449): it holds the key pair, the core never sees its private half.
+    pub dpop: bool,
+}
+
+/// A DPoP proof the caller adds to a request (header `DPoP`), made for
+/// its method and URL (A-DPOP-PROOF).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofAsked {
+    /// The server's nonce to put in the proof, once one asked for it
+    /// (A-DPOP-NONCE).
+    pub nonce: Option<String>,
 }
 
 /// One HTTP request to send.
@@ -108,6 +122,8 @@ pub struct Call {
     pub headers: Vec<(String, String)>,
     /// The body (empty for GET).
     pub body: String,
+    /// The DPoP proof to add, if any.
+    pub dpop: Option<ProofAsked>,
 }
 
 /// What to do next.
@@ -163,6 +179,12 @@ pub struct Authorizer {
     client: Option<Credentials>,
     scope: Option<String>,
     grant: String,
+    /// The proof every token request carries, once the client chose DPoP.
+    dpop: Option<ProofAsked>,
+    /// The token request last sent (sent again with a nonce).
+    last_token_call: Option<Call>,
+    /// Whether the token is DPoP-bound.
+    bound: bool,
     /// The decisions so far, in order.
     pub decisions: Vec<Decision>,
 }
@@ -173,10 +195,18 @@ impl Authorizer {
         self.scope.as_deref()
     }
 
+    /// Whether the token is bound to the caller's DPoP key (`token_type`
+    /// `DPoP`): it goes as `Authorization: DPoP`, each request with a fresh
+    /// proof (A-DPOP-PRESENT).
+    pub fn dpop_bound(&self) -> bool {
+        self.bound
+    }
+
     /// Starts the flow after `unauthorized`, the 401 to a request without
     /// a token: the first request to send.
     pub fn start(setup: Setup, unauthorized: &Answer) -> (Authorizer, Next) {
-        let challenge = challenge::bearer(&unauthorized.headers);
+        let challenge = challenge::bearer(&unauthorized.headers)
+            .or_else(|| dpop::challenge(&unauthorized.headers));
         let named = challenge
             .as_ref()
             .and_then(|c| c.param("resource_metadata"))
@@ -210,6 +240,9 @@ impl Authorizer {
             client: None,
             scope: None,
             grant: String::new(),
+            dpop: None,
+            last_token_call: None,
+            bound: false,
             decisions: Vec::new(),
         };
         auth.decide(&[rules::A_CHALLENGE, rules::A_PRM], note);
@@ -346,6 +379,16 @@ impl Authorizer {
                 ),
             );
         }
+        if self.setup.dpop && dpop::supported(&doc) {
+            self.decide(
+                &[rules::A_DPOP_PROOF],
+                crate::note!(
+                    "auth.client.dpop",
+                    "The authorization server takes DPoP proofs signed with ES256 (`dpop_signing_alg_values_supported`): the client binds its token to a key pair of its own, proving it with a signed proof at the token endpoint."
+                ),
+            );
+            self.dpop = Some(ProofAsked { nonce: None });
+        }
         self.meta = doc;
         self.phase = Phase::Register;
         self.send_current()
@@ -419,6 +462,7 @@ impl Authorizer {
                 ("Accept".into(), "application/json".into()),
             ],
             body: body.to_string(),
+            dpop: None,
         })
     }
 

@@ -7,7 +7,9 @@ use serde_json::Value;
 use super::assertion::{signing_input, ASSERTION_TYPE};
 use super::grants::JWT_BEARER;
 use super::wire::{document, form, strings, text};
-use super::{auth_method, encode, Authorizer, Call, Credentials, Extension, Next, Phase};
+use super::{
+    auth_method, dpop, encode, Authorizer, Call, Credentials, Extension, Next, Phase, ProofAsked,
+};
 use crate::check::protection::Answer;
 use crate::rules;
 
@@ -113,9 +115,11 @@ impl Authorizer {
                 .to_string(),
             headers,
             body: form(&pairs),
+            dpop: self.dpop.clone(),
         };
         let Some(alg) = self.signing_alg().filter(|_| method == "private_key_jwt") else {
             self.phase = Phase::Token;
+            self.last_token_call = Some(call.clone());
             return Next::Send(call);
         };
         let alg = alg.to_string();
@@ -156,6 +160,7 @@ impl Authorizer {
                 call.body
                     .push_str(&format!("&client_assertion={}", encode(&assertion)));
                 self.phase = Phase::Token;
+                self.last_token_call = Some(call.clone());
                 Next::Send(call)
             }
             Err(reason) => self.refuse(
@@ -169,10 +174,55 @@ impl Authorizer {
         }
     }
 
+    /// The token request again, its proof carrying the nonce the token
+    /// endpoint asked for; once only (A-DPOP-NONCE).
+    fn nonce_retry(&mut self, answer: &Result<Answer, String>) -> Option<Next> {
+        let asked = self.dpop.as_ref()?;
+        if asked.nonce.is_some() {
+            return None;
+        }
+        let nonce = dpop::asked_nonce(answer.as_ref().ok()?)?;
+        let mut call = self.last_token_call.clone()?;
+        self.decide(
+            &[rules::A_DPOP_NONCE],
+            crate::note!(
+                "auth.client.dpop_nonce_token",
+                "The token endpoint answers `use_dpop_nonce` with the nonce {nonce}: the client sends the token request again, with a fresh proof carrying it.",
+                nonce = nonce
+            ),
+        );
+        let with_nonce = ProofAsked { nonce: Some(nonce) };
+        call.dpop = Some(with_nonce.clone());
+        self.dpop = Some(with_nonce);
+        Some(Next::Send(call))
+    }
+
     pub(super) fn on_token(&mut self, answer: &Result<Answer, String>) -> Next {
-        let token = document(answer).and_then(|doc| text(&doc, "access_token").map(str::to_string));
+        if let Some(next) = self.nonce_retry(answer) {
+            return next;
+        }
+        let doc = document(answer);
+        let token = doc
+            .as_ref()
+            .and_then(|doc| text(doc, "access_token").map(str::to_string));
+        let bound = self.dpop.is_some()
+            && doc
+                .as_ref()
+                .and_then(|doc| text(doc, "token_type"))
+                .is_some_and(|t| t.eq_ignore_ascii_case("DPoP"));
         self.phase = Phase::Done;
         match token {
+            Some(token) if bound => {
+                self.bound = true;
+                self.decide(
+                    &[rules::A_DPOP_PRESENT],
+                    crate::note!(
+                        "auth.client.authorized_dpop",
+                        "The client has a DPoP-bound access token: it sends it as `Authorization: DPoP` with every request to the server, each with a fresh proof naming the method, the URL and the token's hash (`ath`)."
+                    ),
+                );
+                Next::Authorized(token)
+            }
             Some(token) => {
                 self.decide(
                     &[rules::A_BEARER],

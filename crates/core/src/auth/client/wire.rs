@@ -32,6 +32,7 @@ pub(super) fn get(url: &str) -> Call {
         url: url.into(),
         headers: vec![("Accept".into(), "application/json".into())],
         body: String::new(),
+        dpop: None,
     }
 }
 

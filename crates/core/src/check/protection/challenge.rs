@@ -86,13 +86,17 @@ fn read_value(text: &str) -> (String, &str) {
     }
 }
 
-/// The first Bearer challenge among the `WWW-Authenticate` headers.
-pub fn bearer(headers: &[(String, String)]) -> Option<Challenge> {
+/// Every challenge of the `WWW-Authenticate` headers, in order.
+pub fn all(headers: &[(String, String)]) -> impl Iterator<Item = Challenge> + '_ {
     headers
         .iter()
         .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
         .flat_map(|(_, v)| parse(v))
-        .find(Challenge::is_bearer)
+}
+
+/// The first Bearer challenge among the `WWW-Authenticate` headers.
+pub fn bearer(headers: &[(String, String)]) -> Option<Challenge> {
+    all(headers).find(Challenge::is_bearer)
 }
 
 /// Splits an absolute `http(s)://` URL into its origin and its path
