@@ -434,13 +434,20 @@ fn g_forward_a_scenario_file_writes_its_gateway_back() {
 }
 
 #[test]
-fn g_forward_a_protected_server_behind_a_gateway_says_the_gateway_is_left_out() {
+fn g_forward_a_protected_server_behind_a_gateway_is_drawn_with_the_gateway() {
     let mut setup = scenarios::setups("auth-happy-path").unwrap().remove(0);
     setup.gateway = Some(GatewayConfig::default());
     let t = mcp_lanes_core::sim::run(&setup);
-    let last = t.events.last().unwrap();
-    assert!(last.note.contains("gateway is left out"), "{}", last.note);
-    assert!(!t.columns().contains(&G));
+    assert!(t.columns().contains(&G));
+    assert!(!t
+        .events
+        .iter()
+        .any(|e| e.note.contains("gateway is left out")));
+    // No message goes between the client and the server directly.
+    for (_, m) in t.messages() {
+        assert!(!matches!(m.ends(), (C, S) | (S, C)), "{}", m.label);
+    }
+    common::assert_timeline_valid(&t);
 }
 
 #[test]
