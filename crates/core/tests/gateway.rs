@@ -454,6 +454,14 @@ fn g_forward_a_protected_server_behind_a_gateway_is_drawn_with_the_gateway() {
 fn g_forward_the_grader_judges_what_the_client_saw_of_the_gateway() {
     use mcp_lanes_core::check::{self, Outcome};
     for t in scenarios::run("gateways").unwrap() {
+        // As graded live and as a recording (RPC-ID among the recorded
+        // checks: the gateway's hop to the server repeats the id).
+        let recorded = check::grade_recorded(&t);
+        let failed: Vec<_> = recorded
+            .iter()
+            .filter(|v| v.verdict == Outcome::Fail)
+            .collect();
+        assert!(failed.is_empty(), "{} (recorded): {failed:?}", t.label);
         let verdicts = check::grade(&t);
         let failed: Vec<_> = verdicts
             .iter()
