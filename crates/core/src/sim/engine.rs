@@ -150,7 +150,11 @@ pub fn run_authorized(setup: &Setup, bearer: Bearer) -> Timeline {
 
 fn run_with(setup: &Setup, bearer: Option<Bearer>) -> Timeline {
     let transport = setup.channel.kind;
-    let mut client = Client::new(setup.client.clone(), setup.script.clone(), transport);
+    let mut config = setup.client.clone();
+    if let Some(b) = &bearer {
+        config.first_id = b.first_id;
+    }
+    let mut client = Client::new(config, setup.script.clone(), transport);
     let mut server = Server::new(setup.server.clone());
     // Derived from the set-up, never drawn (M-MRTR-STATE): runs repeat.
     let state_key = crate::server::simulation_key(&setup.label, &setup.server);

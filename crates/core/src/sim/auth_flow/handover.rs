@@ -82,10 +82,21 @@ impl Run {
         token: Option<&str>,
     ) -> (u64, Vec<(String, String)>) {
         let headers = self.headers_with(token);
-        let method = serde_json::from_str::<serde_json::Value>(&first.body)
-            .ok()
+        // Each send is a new request, with a new id (RPC-ID).
+        let id = first_id(&first.body) + self.id as i64;
+        self.id += 1;
+        let mut body = serde_json::from_str::<serde_json::Value>(&first.body).ok();
+        let method = body
+            .as_ref()
             .and_then(|v| v.get("method")?.as_str().map(str::to_string))
             .unwrap_or_else(|| first.method.clone());
+        let text = match body.as_mut().and_then(|b| b.as_object_mut()) {
+            Some(object) if object.contains_key("id") => {
+                object.insert("id".into(), id.into());
+                serde_json::Value::Object(object.clone()).to_string()
+            }
+            _ => first.body.clone(),
+        };
         let note = match token {
             None => crate::note!("auth.request_without_token", "The client sends {method} without a token: it does not yet know the server is protected.", method = method.clone()),
             Some(_) => crate::note!("auth.request_with_token", "The client sends {method} again, its access token in the `Authorization` header.", method = method.clone()),
@@ -96,7 +107,7 @@ impl Run {
             request: Some((first.method.as_str(), first.path.clone())),
             status: None,
             headers: headers.clone(),
-            body: first.body.clone(),
+            body: text,
             label: method,
             rules: if token.is_some() {
                 vec![rules::A_BEARER]
@@ -107,6 +118,14 @@ impl Run {
         });
         (0, headers)
     }
+}
+
+/// The id of the set-up's first request (1 when it has none).
+fn first_id(body: &str) -> i64 {
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("id")?.as_i64())
+        .unwrap_or(1)
 }
 
 /// The client's token was accepted: with a gateway, the gateway gets its
@@ -123,8 +142,10 @@ pub(super) fn accepted(
         let own = gateway_token(run, auth, needed);
         (seen.clone(), own)
     });
+    let first = run.setup.request.as_ref().map_or(1, |r| first_id(&r.body));
     Bearer {
         token: access.to_string(),
+        first_id: first + run.id as i64,
         offset_ms: run.now,
         server: ProtectedResource::new(KEY, &[READ]),
         needed: needed.to_vec(),

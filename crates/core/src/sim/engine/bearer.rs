@@ -17,6 +17,9 @@ use crate::transport::http::{self, HttpResponse};
 pub struct Bearer {
     /// The client's access token.
     pub token: String,
+    /// The id of the client's first request in this run: the flow's
+    /// sends took those before it (RPC-ID: a retry is a new request).
+    pub first_id: i64,
     /// Where the run starts on the flow's clock (ms): expiry is checked
     /// against the flow's time.
     pub offset_ms: u64,
@@ -98,16 +101,15 @@ impl Engine {
         note: &mut Note,
         event: usize,
     ) -> bool {
-        let Some((guard, own)) = self.bearer.as_ref().and_then(|b| b.gateway.clone()) else {
+        let Some(b) = self.bearer.as_ref() else {
             return true;
         };
-        let b = self
-            .bearer
-            .as_ref()
-            .map(|b| (b.needed.clone(), b.offset_ms));
-        let (needed, offset) = b.unwrap_or_default();
-        let needed: Vec<&str> = needed.iter().map(String::as_str).collect();
-        if let Err(c) = guard.check(headers, &needed, offset + self.now.as_millis()) {
+        let Some((guard, own)) = b.gateway.clone() else {
+            return true;
+        };
+        let needed: Vec<&str> = b.needed.iter().map(String::as_str).collect();
+        let checked = guard.check(headers, &needed, b.offset_ms + self.now.as_millis());
+        if let Err(c) = checked {
             let reply = refusal(*c, Some(rules::G_AUTH_RESOURCE));
             let response = reply.response.clone();
             let info = crate::sim::HttpInfo {
