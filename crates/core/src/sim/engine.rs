@@ -20,6 +20,7 @@ use crate::server::{
 };
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::{ChannelConfig, TransportKind};
+pub(crate) use bearer::with_token;
 pub use bearer::Bearer;
 use later::Later;
 

@@ -11,7 +11,7 @@ use crate::auth::server::AuthorizationServer;
 use crate::auth::{GATEWAY_CLIENT_ID, GATEWAY_PRM_URL, GATEWAY_RESOURCE, RESOURCE};
 use crate::note::Note;
 use crate::rules::{self, RuleId};
-use crate::sim::engine::Bearer;
+use crate::sim::engine::{with_token, Bearer};
 use crate::sim::Actor;
 
 /// The gateway's secret at the server's authorization server (a set-up
@@ -68,9 +68,9 @@ impl Run {
             .as_ref()
             .map(|r| r.headers.clone())
             .unwrap_or_default();
-        headers.retain(|(k, _)| !k.eq_ignore_ascii_case("authorization"));
-        if let Some(t) = token {
-            headers.push(("authorization".into(), format!("Bearer {t}")));
+        match token {
+            Some(t) => with_token(&mut headers, t),
+            None => headers.retain(|(k, _)| !k.eq_ignore_ascii_case("authorization")),
         }
         headers
     }

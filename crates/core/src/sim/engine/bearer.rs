@@ -35,8 +35,8 @@ pub struct Bearer {
 /// The header that carries a token.
 const AUTHORIZATION: &str = "authorization";
 
-/// `headers` with `token` as their only `Authorization`.
-pub(super) fn with_token(headers: &mut Vec<(String, String)>, token: &str) {
+/// `headers` with `token` as their only `Authorization` (A-BEARER).
+pub(crate) fn with_token(headers: &mut Vec<(String, String)>, token: &str) {
     headers.retain(|(k, _)| !k.eq_ignore_ascii_case(AUTHORIZATION));
     headers.push((AUTHORIZATION.into(), format!("Bearer {token}")));
 }
