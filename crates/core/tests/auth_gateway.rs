@@ -222,3 +222,44 @@ fn a_scope_step_up_behind_a_gateway_is_the_gateways_403_then_the_script_runs() {
         .iter()
         .any(|(f, to, m)| (*f, *to) == (G, S) && m.label == "tools/call"));
 }
+
+#[test]
+fn g_auth_resource_a_token_the_gateway_refuses_never_reaches_the_server() {
+    use mcp_lanes_core::auth::resource::ProtectedResource;
+    use mcp_lanes_core::sim::engine::{run_authorized, Bearer};
+    let f = common::load_file(&scenario(json!({}), json!({}), steps()));
+    let setup = f.setups[0].clone();
+    let mut gateway = ProtectedResource::new(b"key", &["files:read"]);
+    gateway.resource = GATEWAY_RESOURCE.into();
+    gateway.metadata_url = GATEWAY_PRM_URL.into();
+    let t = run_authorized(
+        &setup,
+        Bearer {
+            token: "not-a-token".into(),
+            first_id: 1,
+            server: ProtectedResource::new(b"key", &["files:read"]),
+            needed: vec!["files:read".into()],
+            offset_ms: 0,
+            gateway: Some((gateway, "also-not-a-token".into())),
+        },
+    );
+    let h = hops(&t);
+    assert!(
+        h.iter().all(|(f, to, _)| *f != S && *to != S),
+        "nothing reaches the server"
+    );
+    let refusal = h
+        .iter()
+        .find(|(f, to, _)| (*f, *to) == (G, C))
+        .expect("the gateway answers");
+    assert_eq!(refusal.2.label, "401 Unauthorized");
+    let www = header(refusal.2, "www-authenticate").expect("a challenge");
+    assert!(
+        www.contains("invalid_token") && www.contains(GATEWAY_PRM_URL),
+        "{www}"
+    );
+    assert!(t.events.iter().any(
+        |e| e.message().is_some_and(|m| m.label == "401 Unauthorized")
+            && e.rules.contains(&rules::G_AUTH_RESOURCE)
+    ));
+}
