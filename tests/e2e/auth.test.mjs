@@ -1,11 +1,12 @@
 // Authorization scenarios (issue 28): the flow drawn in three columns, a
 // protected lane's setting that breaks one step (the lanes show what it
-// costs), and exports that leave the tokens out unless the reader keeps
-// them.
+// costs), exports that leave the tokens out unless the reader keeps
+// them, and a gateway in front of the protected server in four columns.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startApp } from './harness.mjs';
+import path from 'node:path';
+import { REPO_ROOT, startApp } from './harness.mjs';
 import { lastLabel, openScenario, scenarioDocument } from './lanes.mjs';
 
 const T = { timeout: 120_000 };
@@ -74,5 +75,24 @@ test('exports leave tokens and codes out unless the reader keeps them', T, async
   const kept = JSON.parse(await download());
   assert.deepEqual(kept, { scenario: 'auth-happy-path', setups: [golden.setups[0]] });
   await view.screenshot('auth-exports-keep-secrets');
+  assert.deepEqual(view.problems(), []);
+});
+
+test('a gateway in front of the protected server: four columns, its own 401 and its own token', T, async () => {
+  const lesson = await readFile(path.join(REPO_ROOT, 'tests/lessons/35-protected-gateway.json'), 'utf8');
+  await app.context.route('**/__files/protected-gateway.json', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: lesson }),
+  );
+  const view = await app.open(`/?scenario-url=${encodeURIComponent('/__files/protected-gateway.json')}`);
+  const { page } = view;
+  await page.locator(sel('scenario-title')).waitFor({ timeout: 30_000 });
+  await page.keyboard.press('End');
+  await page.locator(`${sel('player')}[data-state="end"]`).waitFor();
+  assert.equal(await page.locator(`${sel('lane-0')} svg.lane-svg`).getAttribute('class'), 'lane-svg cols-4');
+  assert.equal(await page.locator(`${sel('lane-0')} [data-label="401 Unauthorized"]`).count(), 1);
+  assert.equal(await page.locator(`${sel('lane-0')} [data-label="POST /token (client credentials)"]`).count(), 1);
+  assert.equal(await page.locator(`${sel('lane-1')} [data-label="403 insufficient_scope"]`).count(), 1);
+  assert.equal(await lastLabel(page, 0), '200 result');
+  await view.screenshot('auth-behind-gateway');
   assert.deepEqual(view.problems(), []);
 });

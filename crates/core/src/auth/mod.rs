@@ -29,6 +29,16 @@ pub const PRM_URL: &str = "https://mcp.example.com/.well-known/oauth-protected-r
 pub const ISSUER: &str = "https://auth.example.com";
 /// Another MCP server, for a token issued to the wrong audience.
 pub const OTHER_RESOURCE: &str = "https://other.example.com/mcp";
+/// The gateway's canonical URI, when a gateway stands in front of the MCP
+/// server: the resource the client sees, and its tokens' audience
+/// (G-AUTH-RESOURCE).
+pub const GATEWAY_RESOURCE: &str = "https://gateway.example.com/mcp";
+/// Where the gateway publishes its own protected resource metadata.
+pub const GATEWAY_PRM_URL: &str =
+    "https://gateway.example.com/.well-known/oauth-protected-resource/mcp";
+/// The gateway's client ID at the server's authorization server, for its
+/// own tokens (G-NO-PASSTHROUGH).
+pub const GATEWAY_CLIENT_ID: &str = "mcp-gateway";
 /// The client's Client ID Metadata Document URL (its client ID).
 pub const CLIENT_ID_URL: &str = "https://client.example.com/oauth/metadata.json";
 /// Where the authorization server sends the user back with the code.

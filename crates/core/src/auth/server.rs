@@ -231,6 +231,24 @@ impl AuthorizationServer {
         Ok(self.tokens(&grant.user, resource, &grant.scope, now_ms))
     }
 
+    /// The client credentials grant (A-CLIENT-CREDENTIALS): a token for
+    /// `resource` that speaks for the confidential client itself (a
+    /// gateway's own token for the server, G-NO-PASSTHROUGH); no refresh
+    /// token is needed, the client asks again.
+    pub fn client_credentials(
+        &mut self,
+        client_id: &str,
+        resource: &str,
+        scope: &[String],
+        now_ms: u64,
+    ) -> Value {
+        let mut tokens = self.tokens(client_id, resource, scope, now_ms);
+        if let Some(t) = tokens.as_object_mut() {
+            t.remove("refresh_token");
+        }
+        tokens
+    }
+
     /// The refresh grant (A-REFRESH): new tokens for what the refresh
     /// token was issued for.
     pub fn refresh(&mut self, refresh_token: &str, now_ms: u64) -> Result<Value, OAuthError> {

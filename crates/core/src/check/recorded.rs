@@ -15,7 +15,7 @@ use super::verdict::{Outcome, Verdict};
 use crate::note::Note;
 use crate::protocol::{methods, ResultType};
 use crate::rules::{self, RuleId};
-use crate::sim::{EventKind, Side, Timeline};
+use crate::sim::{Actor, EventKind, Side, Timeline};
 
 /// Rules a recording cannot show, and what it would take.
 const LIVE_ONLY: &[RuleId] = &[rules::M_CAP_BEFORE_WORK, rules::M_MRTR_STATE, rules::H_HOST];
@@ -179,6 +179,13 @@ fn ids(timeline: &Timeline, out: &mut Vec<Verdict>) {
         let (Some(side), Some(body)) = (message.sender(), message.json.as_ref()) else {
             continue;
         };
+        // Through a gateway the client's conversation is with the gateway
+        // (G-FORWARD): a hop between the gateway and the server carries
+        // the same id again, and is not what the client saw.
+        let (from, to) = message.ends();
+        if from != Actor::Client && to != Actor::Client {
+            continue;
+        }
         let method = body.get("method").and_then(Value::as_str);
         let Some(id) = body.get("id") else {
             if method == Some(methods::CANCELLED) {

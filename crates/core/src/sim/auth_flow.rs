@@ -9,15 +9,15 @@
 
 use serde_json::{json, Value};
 
-use crate::auth::resource::ProtectedResource;
 use crate::auth::server::AuthorizationServer;
-use crate::auth::{
-    pkce, Break, Registration, CLIENT_ID_URL, ISSUER, OTHER_RESOURCE, REDIRECT_URI, RESOURCE,
-};
+use crate::auth::{pkce, Break, Registration, CLIENT_ID_URL, ISSUER, OTHER_RESOURCE, REDIRECT_URI};
 use crate::note::Note;
 use crate::protocol::ProtocolVersion;
 use crate::rules::{self, RuleId};
+use crate::sim::engine::Bearer;
 use crate::sim::{message_event, Actor, EventKind, HttpInfo, Recorder, Side, Summary, Timeline};
+
+mod handover;
 use crate::transport::TransportKind;
 
 /// What one run of the flow is.
@@ -32,6 +32,27 @@ pub struct FlowSetup {
     pub step_up: Option<String>,
     /// One step broken on purpose.
     pub broken: Option<Break>,
+    /// A gateway stands in front of the server: it is the resource the
+    /// client sees (G-AUTH-RESOURCE) and gets its own token for the
+    /// server (G-NO-PASSTHROUGH).
+    pub gateway: bool,
+    /// The set-up's first request, which the flow sends without a token
+    /// and retries with one, in place of its own call; the flow then
+    /// stops where the request is accepted ([`authorize`]).
+    pub request: Option<FirstRequest>,
+}
+
+/// The first HTTP request of a set-up's client: what meets the 401.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstRequest {
+    /// Its HTTP method.
+    pub method: String,
+    /// Its path.
+    pub path: String,
+    /// Its headers (an `Authorization` among them is replaced).
+    pub headers: Vec<(String, String)>,
+    /// Its body.
+    pub body: String,
 }
 
 impl FlowSetup {
@@ -42,6 +63,8 @@ impl FlowSetup {
             registration,
             step_up: None,
             broken: None,
+            gateway: false,
+            request: None,
         }
     }
 }
@@ -63,6 +86,9 @@ struct Run {
     now: u64,
     setup: FlowSetup,
     id: u64,
+    /// The resource the client sees: the server, or the gateway in front
+    /// of it (G-AUTH-RESOURCE).
+    resource: Actor,
 }
 
 /// One HTTP message of the flow.
@@ -129,6 +155,9 @@ impl Run {
     }
 
     fn call(&mut self, token: Option<&str>) -> (u64, Vec<(String, String)>) {
+        if let Some(first) = self.setup.request.clone() {
+            return self.first_request(&first, token);
+        }
         self.id += 1;
         let body = json!({"jsonrpc": "2.0", "id": self.id, "method": "tools/call",
             "params": {"name": TOOL, "arguments": {"query": "quarterly report"},
@@ -152,7 +181,7 @@ impl Run {
         };
         self.hop(Hop {
             from: Actor::Client,
-            to: Actor::Server,
+            to: self.resource,
             request: Some(("POST", "/mcp".into())),
             status: None,
             headers: headers.clone(),
@@ -197,20 +226,34 @@ fn json_headers() -> Vec<(String, String)> {
 
 /// Runs the flow of `setup`.
 pub fn run(setup: &FlowSetup) -> Timeline {
+    grant(setup).0
+}
+
+/// Runs the flow of `setup` and, when it gave the client a token its
+/// first request passes with ([`FlowSetup::request`]), the tokens and
+/// checks the engine's run goes on with; the flow stops before that
+/// request goes out with the token.
+pub fn grant(setup: &FlowSetup) -> (Timeline, Option<Bearer>) {
     let mut run = Run {
         rec: Recorder::new(),
         now: 0,
         setup: setup.clone(),
         id: 0,
+        resource: if setup.gateway {
+            Actor::Gateway
+        } else {
+            Actor::Server
+        },
     };
-    let outcome = walk(&mut run);
+    let mut accepted = None;
+    let outcome = walk(&mut run, &mut accepted);
     let (outcome, outcome_msg) = outcome.into_parts();
-    Timeline {
+    let timeline = Timeline {
         label: setup.label.clone(),
         transport: TransportKind::Http,
         client_label: "OAuth client".into(),
         server_label: "protected MCP server".into(),
-        actors: vec![Actor::Client, Actor::Server, Actor::AuthServer],
+        actors: handover::actors(setup.gateway),
         events: run.rec.events().to_vec(),
         summary: Summary {
             leaked_locks: 0,
@@ -218,7 +261,8 @@ pub fn run(setup: &FlowSetup) -> Timeline {
             outcome,
             outcome_msg,
         },
-    }
+    };
+    (timeline, accepted)
 }
 
 /// The scopes the client holds and the token it has.
@@ -228,9 +272,9 @@ struct Held {
     refresh: String,
 }
 
-fn walk(run: &mut Run) -> Note {
+fn walk(run: &mut Run, accepted: &mut Option<Bearer>) -> Note {
     let broken = run.setup.broken;
-    let mut resource = ProtectedResource::new(KEY, &[READ]);
+    let mut resource = handover::resource_seen(run.setup.gateway);
     resource.omit_metadata = broken == Some(Break::NoResourceMetadata);
     let mut auth = AuthorizationServer::new(KEY);
     if broken == Some(Break::WrongIssuer) {
@@ -272,16 +316,17 @@ fn walk(run: &mut Run) -> Note {
             &format!("scope=\"{}\"", first_scope.join(" ")),
         )
     };
+    let (rules, note) = run.by_resource(challenge.rules, challenge.note);
     run.hop(Hop {
-        from: Actor::Server,
+        from: run.resource,
         to: Actor::Client,
         request: None,
         status: Some(401),
         headers: vec![("www-authenticate".into(), www)],
         body: String::new(),
         label: "401 Unauthorized".into(),
-        rules: challenge.rules,
-        note: challenge.note,
+        rules,
+        note,
     });
 
     // 2. Protected resource metadata.
@@ -292,7 +337,7 @@ fn walk(run: &mut Run) -> Note {
     }
     run.hop(Hop {
         from: Actor::Client,
-        to: Actor::Server,
+        to: run.resource,
         request: Some(("GET", "/.well-known/oauth-protected-resource/mcp".into())),
         status: None,
         headers: vec![],
@@ -304,10 +349,17 @@ fn walk(run: &mut Run) -> Note {
             "The client fetches the server's protected resource metadata (RFC 9728)."
         ),
     });
+    let (rules, note) = run.by_resource(vec![rules::A_PRM], crate::note!("auth.prm", "The metadata names the server's canonical URI {resource} and its authorization server {issuer}.", resource = resource.resource.clone(), issuer = ISSUER));
     run.hop(Hop {
-        from: Actor::Server, to: Actor::Client, request: None, status: Some(200), headers: json_headers(),
-        body: resource.metadata().to_string(), label: "200 resource metadata".into(), rules: vec![rules::A_PRM],
-        note: crate::note!("auth.prm", "The metadata names the server's canonical URI {resource} and its authorization server {issuer}.", resource = RESOURCE, issuer = ISSUER),
+        from: run.resource,
+        to: Actor::Client,
+        request: None,
+        status: Some(200),
+        headers: json_headers(),
+        body: resource.metadata().to_string(),
+        label: "200 resource metadata".into(),
+        rules,
+        note,
     });
 
     // 3. Authorization server metadata.
@@ -328,10 +380,11 @@ fn walk(run: &mut Run) -> Note {
 
     // 5. Authorization, consent, code, iss check, token.
     let resource_asked = if broken == Some(Break::WrongResource) {
-        OTHER_RESOURCE
+        OTHER_RESOURCE.to_string()
     } else {
-        RESOURCE
+        resource.resource.clone()
     };
+    let resource_asked = resource_asked.as_str();
     let held = match authorize(run, &mut auth, &client_id, resource_asked, &first_scope) {
         Ok(held) => held,
         Err(outcome) => return outcome,
@@ -345,6 +398,21 @@ fn walk(run: &mut Run) -> Note {
             run.now += crate::auth::server::ACCESS_TTL_MS;
         }
         attempts += 1;
+        // A set-up's request that passes goes on in the engine's run.
+        let quiet = run.headers_with(Some(&held.access));
+        if run.setup.request.is_some() && resource.check(&quiet, &needed_refs, run.now).is_ok() {
+            *accepted = Some(handover::accepted(
+                run,
+                &mut auth,
+                &resource,
+                &held.access,
+                &needed,
+            ));
+            return crate::note!(
+                "auth.outcome_ok",
+                "The call succeeds with a token the user consented to."
+            );
+        }
         let (id, headers) = run.call(Some(&held.access));
         match resource.check(&headers, &needed_refs, run.now) {
             Ok(claims) => {
@@ -368,16 +436,17 @@ fn walk(run: &mut Run) -> Note {
                 } else {
                     "401 invalid_token"
                 };
+                let (rules, note) = run.by_resource(c.rules, c.note);
                 run.hop(Hop {
-                    from: Actor::Server,
+                    from: run.resource,
                     to: Actor::Client,
                     request: None,
                     status: Some(status),
                     headers: vec![("www-authenticate".into(), c.www_authenticate)],
                     body: String::new(),
                     label: label.into(),
-                    rules: c.rules,
-                    note: c.note,
+                    rules,
+                    note,
                 });
                 if attempts > 2 {
                     return crate::note!(
@@ -399,7 +468,7 @@ fn walk(run: &mut Run) -> Note {
                         Err(outcome) => return outcome,
                     };
                 } else if broken == Some(Break::ExpiredToken) && attempts == 1 {
-                    held = match refresh(run, &mut auth, &held) {
+                    held = match refresh(run, &mut auth, &held, resource_asked) {
                         Ok(h) => h,
                         Err(outcome) => return outcome,
                     };
@@ -602,11 +671,16 @@ fn tokens_hop(run: &mut Run, tokens: &Value, resource: &str) -> Held {
     }
 }
 
-fn refresh(run: &mut Run, auth: &mut AuthorizationServer, held: &Held) -> Result<Held, Note> {
+fn refresh(
+    run: &mut Run,
+    auth: &mut AuthorizationServer,
+    held: &Held,
+    resource: &str,
+) -> Result<Held, Note> {
     let body = form(&[
         ("grant_type", "refresh_token"),
         ("refresh_token", &held.refresh),
-        ("resource", RESOURCE),
+        ("resource", resource),
     ]);
     run.hop(Hop {
         from: Actor::Client, to: Actor::AuthServer, request: Some(("POST", "/token".into())), status: None,
@@ -621,7 +695,7 @@ fn refresh(run: &mut Run, auth: &mut AuthorizationServer, held: &Held) -> Result
             error = e.error
         )
     })?;
-    Ok(tokens_hop(run, &tokens, RESOURCE))
+    Ok(tokens_hop(run, &tokens, resource))
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ use crate::server::{
 };
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::{ChannelConfig, TransportKind};
+pub(crate) use bearer::with_token;
+pub use bearer::Bearer;
 use later::Later;
 
 /// Something scheduled to happen to the server at a given time.
@@ -131,12 +133,29 @@ struct Engine {
     on_request_stream: bool,
     /// The gateway between the client and the server, if any (G-FORWARD).
     gateway: Option<crate::gateway::Gateway>,
+    /// The tokens and checks of a run after the authorization flow.
+    bearer: Option<Bearer>,
 }
 
 /// Runs a set-up to completion and returns its timeline.
 pub fn run(setup: &Setup) -> Timeline {
+    run_with(setup, None)
+}
+
+/// Runs a set-up whose client already holds an access token: every HTTP
+/// request carries it, the server (and a gateway) check it
+/// (`engine/bearer.rs`). The timeline starts at 0 on its own clock.
+pub fn run_authorized(setup: &Setup, bearer: Bearer) -> Timeline {
+    run_with(setup, Some(bearer))
+}
+
+fn run_with(setup: &Setup, bearer: Option<Bearer>) -> Timeline {
     let transport = setup.channel.kind;
-    let mut client = Client::new(setup.client.clone(), setup.script.clone(), transport);
+    let mut config = setup.client.clone();
+    if let Some(b) = &bearer {
+        config.first_id = b.first_id;
+    }
+    let mut client = Client::new(config, setup.script.clone(), transport);
     let mut server = Server::new(setup.server.clone());
     // Derived from the set-up, never drawn (M-MRTR-STATE): runs repeat.
     let state_key = crate::server::simulation_key(&setup.label, &setup.server);
@@ -157,6 +176,7 @@ pub fn run(setup: &Setup) -> Timeline {
         streams: Vec::new(),
         on_request_stream: false,
         gateway: setup.gateway.clone().map(crate::gateway::Gateway::new),
+        bearer,
     };
     for (at, ev) in &setup.server_events {
         match ev {
@@ -280,16 +300,19 @@ impl Engine {
         }
     }
 
-    fn client_action(&mut self, action: ClientAction, rules: Vec<RuleId>, note: Note) {
+    fn client_action(&mut self, action: ClientAction, mut rules: Vec<RuleId>, note: Note) {
         match action {
             ClientAction::Send {
                 text,
-                http,
+                mut http,
                 revision,
                 violation,
             } => {
                 if self.closed {
                     return;
+                }
+                if let Some(request) = http.as_mut() {
+                    self.client_token(&mut request.headers, &mut rules);
                 }
                 let http_info = http.as_ref().map(|r| HttpInfo {
                     method: Some(r.method.clone()),
@@ -542,6 +565,9 @@ impl Engine {
             }
             Delivery::ToServerHttp { request, event } => {
                 self.mark_delivered(event);
+                if self.server_refuses(&request.headers) {
+                    return;
+                }
                 let duration = later::duration_of(server, &request.body);
                 if self.scripted_reply(&request.body, true, ProtocolVersion::modern()) {
                     self.on_request_stream = false;
@@ -691,6 +717,7 @@ fn side_word(side: Side) -> Note {
     }
 }
 
+mod bearer;
 mod cancel;
 mod gateway;
 mod later;

@@ -1,11 +1,16 @@
 //! [`run`]: a set-up's run, whether its server is protected or not. A
 //! set-up whose server is an OAuth protected resource (`Setup::auth`) is,
-//! over HTTP, the whole authorization flow between three actors
-//! ([`super::auth_flow`]); over stdio authorization does not apply
-//! (A-HTTP-ONLY): the run is the plain one, ending with a note that says so.
+//! over HTTP, the authorization flow between the client, the server (and
+//! its gateway, the resource the client sees: G-AUTH-RESOURCE) and the
+//! authorization server ([`super::auth_flow`]), met by the set-up's first
+//! request; once the client holds a token that request passes with, the
+//! set-up's script runs in the engine, every request with the token
+//! (A-BEARER). Over stdio authorization does not apply (A-HTTP-ONLY): the
+//! run is the plain one, ending with a note that says so.
 
-use super::auth_flow::{self, FlowSetup};
-use super::{engine, EventKind, Setup, Side, Timeline};
+use super::auth_flow::{self, FirstRequest, FlowSetup};
+use super::{engine, EventKind, Setup, Side, SimTime, Timeline};
+use crate::client::{Client, ClientAction};
 use crate::rules;
 use crate::transport::TransportKind;
 
@@ -17,19 +22,29 @@ pub fn run(setup: &Setup) -> Timeline {
         return engine::run(setup);
     };
     if setup.channel.kind == TransportKind::Http {
-        let mut t = auth_flow::run(&FlowSetup {
+        let request = first_request(setup);
+        let drawn_with_gateway = setup.gateway.is_some() && request.is_some();
+        let (mut t, bearer) = auth_flow::grant(&FlowSetup {
             label: setup.label.clone(),
             registration: protection.registration,
             step_up: protection.step_up.clone(),
             broken: protection.broken,
+            gateway: drawn_with_gateway,
+            request,
         });
-        if setup.gateway.is_some() {
-            // Not drawn rather than drawn wrong: the flow has no gateway.
+        if setup.gateway.is_some() && !drawn_with_gateway {
+            // Not drawn rather than drawn wrong: with no request of the
+            // set-up's, the flow makes its own call, without the gateway.
             let note = crate::note!(
                 "gateway.not_with_auth",
-                "This set-up also names a gateway, but the authorization flow is drawn between the client, the server and the authorization server alone: the gateway is left out of this run."
+                "This set-up also names a gateway, but its client sends no request: the authorization flow is drawn with a call of its own between the client, the server and the authorization server, and the gateway is left out of this run."
             );
             decide(&mut t, rules::G_FORWARD, note);
+        }
+        if let Some(bearer) = bearer {
+            let offset = bearer.offset_ms;
+            let after = engine::run_authorized(setup, bearer);
+            go_on(&mut t, after, offset);
         }
         return t;
     }
@@ -40,6 +55,49 @@ pub fn run(setup: &Setup) -> Timeline {
     );
     decide(&mut t, rules::A_HTTP_ONLY, note);
     t
+}
+
+/// The first HTTP request the set-up's client sends: what meets the
+/// server's (or the gateway's) 401. `None` when it sends none.
+fn first_request(setup: &Setup) -> Option<FirstRequest> {
+    let mut client = Client::new(
+        setup.client.clone(),
+        setup.script.clone(),
+        TransportKind::Http,
+    );
+    client.start(SimTime::ZERO);
+    while let Some(out) = client.poll_output() {
+        if let ClientAction::Send { http: Some(r), .. } = out.action {
+            return Some(FirstRequest {
+                method: r.method,
+                path: r.path,
+                headers: r.headers,
+                body: r.body,
+            });
+        }
+    }
+    None
+}
+
+/// The engine's run `after`, which starts at `offset_ms` of the flow `t`,
+/// appended to it: its events, its set-up's labels and its outcome.
+fn go_on(t: &mut Timeline, after: Timeline, offset_ms: u64) {
+    let first = t.events.len();
+    for mut e in after.events {
+        e.index += first;
+        e.at_ms += offset_ms;
+        if let EventKind::Message(m) = &mut e.kind {
+            m.delivered_at_ms = m.delivered_at_ms.map(|d| d + offset_ms);
+        }
+        t.events.push(e);
+    }
+    t.client_label = after.client_label;
+    t.server_label = after.server_label;
+    t.summary = after.summary;
+    t.summary.ended_at_ms = t
+        .events
+        .last()
+        .map_or(offset_ms, |e| e.at_ms.max(offset_ms));
 }
 
 /// Adds a server's decision at the end of a run.

@@ -423,6 +423,13 @@ pub fn assert_timeline_valid(timeline: &Timeline) {
     let mut origin: HashMap<(mcp_lanes_core::sim::Side, String), String> = HashMap::new();
     for (index, (_, m)) in timeline.messages().enumerate() {
         let Some(json) = &m.json else { continue };
+        // An authorization flow's hops to or from the authorization server,
+        // and its HTTP exchanges that are not JSON-RPC (metadata documents,
+        // token answers), have no MCP schema (as in `schema.rs`).
+        let json_rpc = json.is_array() || json.get("jsonrpc").is_some();
+        if !m.carries_mcp() || (!timeline.actors.is_empty() && !json_rpc) {
+            continue;
+        }
         let id = json.get("id").map(Value::to_string);
         if let (Some(method), Some(id)) = (json.get("method").and_then(Value::as_str), &id) {
             origin.insert((m.from, id.clone()), method.to_string());

@@ -8,13 +8,32 @@
 use super::*;
 use crate::auth::{Break, Protection, Registration};
 
-/// A lane whose server is protected: the flow of `protection`, with the
-/// call the flow makes written as its script (what a scenario file shows).
+/// The protected server: one tool, `search_files`, the call every lane's
+/// script makes once it holds a token.
+fn files_server() -> ServerConfig {
+    use crate::protocol::Implementation;
+    use crate::server::ToolSpec;
+    let mut cfg = ServerConfig::new("files-server", Implementation::new("files-server", "1.0.0"));
+    cfg.capabilities.tools = Some(Default::default());
+    cfg.tools = vec![ToolSpec {
+        name: "search_files".into(),
+        description: "Search the user's files.".into(),
+        input_schema: json!({"type": "object", "properties": {
+            "query": {"type": "string"}
+        }, "required": ["query"]}),
+        result_text: "3 files found for {query}.".into(),
+        ..Default::default()
+    }];
+    cfg
+}
+
+/// A lane whose server is protected: the flow of `protection`, met by
+/// the lane's script, which runs once the client holds a token.
 fn protected(label: &str, protection: Protection) -> Setup {
     let mut s = setup(
         label,
         clients::plain(),
-        servers::deploy_console(),
+        files_server(),
         HTTP,
         vec![call(
             "search_files",

@@ -95,9 +95,12 @@ impl Engine {
                     Passage::Forward {
                         text,
                         rewritten,
-                        rules,
-                        note,
+                        mut rules,
+                        mut note,
                     } => {
+                        if !self.gateway_token(&mut request.headers, &mut rules, &mut note, event) {
+                            return;
+                        }
                         if rewritten {
                             mirror_headers(&mut request.headers, &text);
                             request.body = text;
@@ -193,7 +196,7 @@ impl Engine {
     /// Records a message the gateway sends, in the revision of the message
     /// `cause` it came from (its violation too, when it passes unchanged).
     #[allow(clippy::too_many_arguments)]
-    fn hop(
+    pub(super) fn hop(
         &mut self,
         cause: usize,
         from: Side,
