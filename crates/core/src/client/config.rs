@@ -198,6 +198,16 @@ pub enum Step {
         /// The listed tool whose inputSchema is passed on.
         schema_of: String,
     },
+    /// Load a skill that an earlier `skills/list` returned (the skills
+    /// extension): read its `SKILL.md`, verify its size, digest and
+    /// frontmatter against the entry, then read and verify each other
+    /// file; the first failure stops the load (C-SKILL-SIZE,
+    /// C-SKILL-DIGEST, C-SKILL-FRONTMATTER).
+    LoadSkill {
+        /// The skill's `SKILL.md` URI; `None` for the first listed skill.
+        #[serde(default)]
+        uri: Option<String>,
+    },
     /// Let virtual time pass.
     Wait {
         /// How long.

@@ -170,6 +170,11 @@ impl Client {
                 self.expand_listed(now, &job.step);
                 self.advance(now);
             }
+            Step::LoadSkill { uri } => {
+                self.work.job = None;
+                self.start_skill_load(uri.as_deref());
+                self.advance(now);
+            }
             Step::Discover { .. } | Step::Request { .. } => {
                 if self.ensure_ready(now, &job) {
                     self.send_job(now);
