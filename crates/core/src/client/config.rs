@@ -237,6 +237,14 @@ impl Step {
             background: false,
         }
     }
+    /// A `resources/read` of `uri`, declaring everything the client has.
+    pub fn read_resource(uri: &str) -> Step {
+        let mut step = Step::request(crate::protocol::methods::RESOURCES_READ);
+        if let Step::Request { params, .. } = &mut step {
+            *params = serde_json::json!({ "uri": uri });
+        }
+        step
+    }
     /// A request with no params besides `_meta`.
     pub fn request(method: &str) -> Step {
         Step::Request {

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::skill_verify::{self, SkillEntry, SkillFile};
 use super::{Client, Step};
@@ -73,7 +73,9 @@ impl Client {
             return;
         };
         self.decide(LOAD_RULES, crate::note!("client.skill.loading", "The client loads the skill {uri}: it reads SKILL.md first and checks its size, digest and frontmatter against the listed entry before it uses it or reads any of the skill's {count} other file(s).", uri = entry.uri, count = order.len()));
-        self.work.script.push_front(read(&current.uri));
+        self.work
+            .script
+            .push_front(Step::read_resource(&current.uri));
         self.work.skill = Some(SkillLoad {
             entry,
             current,
@@ -136,7 +138,7 @@ impl Client {
         } = load;
         match rest.pop_front() {
             Some(next) => {
-                self.work.script.push_front(read(&next.uri));
+                self.work.script.push_front(Step::read_resource(&next.uri));
                 self.work.skill = Some(SkillLoad {
                     entry,
                     current: next,
@@ -152,18 +154,5 @@ impl Client {
                 ),
             ),
         }
-    }
-}
-
-/// A `resources/read` of `uri`.
-fn read(uri: &str) -> Step {
-    Step::Request {
-        method: methods::RESOURCES_READ.into(),
-        params: json!({ "uri": uri }),
-        declare: None,
-        version: None,
-        retry_on_missing_capability: true,
-        follow_cursor: false,
-        background: false,
     }
 }
