@@ -33,11 +33,11 @@ mod tests {
     #[test]
     fn a_mapping_reads_into_json_fields() {
         let map = read(
-            "name: pdf-processing\ndescription: Extract, fill: and more\nmetadata:\n  version: 2\n",
+            "name: pdf-processing\ndescription: Extract, fill, and assemble\nmetadata:\n  version: 2\n",
         )
         .unwrap_or_default();
         assert_eq!(map["name"], json!("pdf-processing"));
-        assert_eq!(map["description"], json!("Extract, fill: and more"));
+        assert_eq!(map["description"], json!("Extract, fill, and assemble"));
         assert_eq!(map["metadata"], json!({"version": 2}));
     }
 
