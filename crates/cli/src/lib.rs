@@ -35,7 +35,7 @@ mod driver;
 mod edge;
 mod figure;
 mod flows;
-mod frontmatter;
+pub mod frontmatter;
 pub mod http;
 pub mod i18n;
 mod list;
