@@ -246,3 +246,28 @@ fn c_skill_digest_an_entry_without_verifiable_files_is_not_loaded() {
         Some(FORMS.as_bytes())
     );
 }
+
+#[test]
+fn c_skill_digest_a_skill_file_that_cannot_be_read_ends_the_load() {
+    let mut d = Driver::start(
+        clients::reference(),
+        vec![Step::request("skills/list"), Step::LoadSkill { uri: None }],
+        TransportKind::Stdio,
+    );
+    d.client.set_frontmatter_reader(flat_yaml);
+    for at in [10, 20, 30] {
+        let result = match d.last_sent()["method"].as_str() {
+            Some("skills/list") => json!({"resultType": "complete", "skills": [entry(BODY)]}),
+            Some("resources/read") => break,
+            _ => discover_result(Some(json!(60000))),
+        };
+        d.answer(at, result);
+    }
+    assert_eq!(d.last_sent()["params"]["uri"], SKILL_MD);
+    d.fail(40, -32602, "Resource not found", None);
+    assert!(!loaded(&d));
+    assert!(decisions(&d)
+        .iter()
+        .any(|(r, n)| r == &vec![rules::C_SKILL_DIGEST] && n.contains("could not be read")));
+    assert!(d.sent().iter().all(|m| m["params"]["uri"] != FORMS_MD));
+}

@@ -155,4 +155,25 @@ impl Client {
             ),
         }
     }
+
+    /// The step given up on: when it is the read of the skill file
+    /// awaited, the file cannot be verified, so the skill is not loaded.
+    pub(super) fn skill_read_lost(&mut self, step: &Step) {
+        let Step::Request { method, params, .. } = step else {
+            return;
+        };
+        let uri = params.get("uri").and_then(Value::as_str);
+        let awaited = self
+            .work
+            .skill
+            .as_ref()
+            .map(|load| load.current.uri.as_str());
+        if method != methods::RESOURCES_READ || uri.is_none() || uri != awaited {
+            return;
+        }
+        let Some(load) = self.work.skill.take() else {
+            return;
+        };
+        self.decide(&[rules::C_SKILL_DIGEST], crate::note!("client.skill.read_lost", "The client does not load the skill {skill}: {uri} could not be read, so it cannot be verified.", skill = load.entry.uri, uri = load.current.uri));
+    }
 }
