@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-10000000}"
 SECONDS_MAX="${SECONDS_MAX:-0}"
 SANITIZER="${SANITIZER:-address}"
-ALL=(jsonrpc_classify server_text server_http share_decode editor_lint cli_request cli_connection scenario_file timeline_file import_file)
+ALL=(jsonrpc_classify server_text server_http share_decode editor_lint cli_request cli_connection scenario_file timeline_file import_file skill_file)
 if [ "$#" -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL[@]}"); fi
 
 if ! rustup toolchain list | grep -q '^nightly'; then

@@ -104,14 +104,18 @@ gate_dirs+=(target/conformance/client)
 # The extension scenarios the client supports: OAuth client credentials
 # with HTTP Basic and with a signed JWT (private_key_jwt), the JWT-bearer
 # grant of a workload (WIF), enterprise-managed authorization (ID-JAG),
-# DPoP-bound tokens with and without nonces, and skills (SEP-2640) listed
-# without prefetching (it does not load and verify skills yet).
+# DPoP-bound tokens with and without nonces, and skills (SEP-2640): listed
+# without prefetching, and loaded only once size, digest and frontmatter
+# are verified.
 scripts/conformance.sh client --command "$MCP_LANES_ROOT/$bin client" \
   --spec-version extension --scenario auth/client-credentials-basic \
   --scenario auth/client-credentials-jwt --scenario auth/wif-jwt-bearer \
   --scenario auth/enterprise-managed-authorization \
   --scenario auth/dpop --scenario auth/dpop-nonce \
   --scenario sep-2640-client-no-prefetch \
+  --scenario sep-2640-client-verify-digest \
+  --scenario sep-2640-client-verify-size \
+  --scenario sep-2640-client-verify-frontmatter \
   --out target/conformance/client-extension --timeout 15000 >/dev/null || true
 gate_dirs+=(target/conformance/client-extension)
 # Authorization-server scenarios against `serve --auth`'s lab server.

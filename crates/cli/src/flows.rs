@@ -59,6 +59,18 @@ pub const CONFORMANCE: &[(&str, &str)] = &[
         "skills/list (the skills extension), and no skill file read: none is loaded",
     ),
     (
+        "sep-2640-client-verify-digest",
+        "skills/list, then loads the first skill: SKILL.md read and verified (size, digest, frontmatter) before any other file",
+    ),
+    (
+        "sep-2640-client-verify-size",
+        "skills/list, then loads the first skill: SKILL.md read and verified (size, digest, frontmatter) before any other file",
+    ),
+    (
+        "sep-2640-client-verify-frontmatter",
+        "skills/list, then loads the first skill: SKILL.md read and verified (size, digest, frontmatter) before any other file",
+    ),
+    (
         "auth/*",
         "the authorization flow after HTTP 401, then tools/list and every listed tool with the token",
     ),
@@ -164,6 +176,11 @@ fn conformance(name: &str, context: Option<&str>) -> Option<Vec<Step>> {
     Some(match name {
         "initialize" => vec![list("tools/list")],
         "sep-2640-client-no-prefetch" => vec![list("skills/list")],
+        "sep-2640-client-verify-digest"
+        | "sep-2640-client-verify-size"
+        | "sep-2640-client-verify-frontmatter" => {
+            vec![list("skills/list"), Step::LoadSkill { uri: None }]
+        }
         auth if auth.starts_with("auth/") => vec![list("tools/list"), each("tools/list", None)],
         "elicitation-sep1034-client-defaults" | "sse-retry" => {
             vec![list("tools/list"), each("tools/list", None)]

@@ -36,6 +36,7 @@ mod driver;
 mod edge;
 mod figure;
 mod flows;
+pub mod frontmatter;
 pub mod http;
 pub mod i18n;
 mod jws;

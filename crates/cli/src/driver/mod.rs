@@ -212,7 +212,8 @@ impl Connection {
             Wire::Http(_) => TransportKind::Http,
             Wire::Stdio(_) => TransportKind::Stdio,
         };
-        let client = Client::new(config.clone(), flow.script.clone(), transport);
+        let mut client = Client::new(config.clone(), flow.script.clone(), transport);
+        client.set_frontmatter_reader(crate::frontmatter::read);
         let mut session = Session::new(client, self.limits);
         if let Wire::Http(wire) = &mut self.wire {
             // Each run is a session of its own: its GET stream too.

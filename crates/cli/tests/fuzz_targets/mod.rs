@@ -29,6 +29,7 @@ pub const TARGETS: &[&str] = &[
     "scenario_file",
     "timeline_file",
     "import_file",
+    "skill_file",
 ];
 
 /// Runs target `name` on `data`; `false` if there is no such target.
@@ -44,6 +45,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "scenario_file" => scenario_file(data),
         "timeline_file" => timeline_file(data),
         "import_file" => import_file(data),
+        "skill_file" => skill_file(data),
         _ => return false,
     }
     true
@@ -222,4 +224,25 @@ pub fn import_file(data: &[u8]) {
         }
     }
     let _ = imported.report("fuzz.json").to_json();
+}
+
+/// A skill file as a server may serve it (the skills extension): checked
+/// for size and digest against an entry, and as a `SKILL.md`: its
+/// frontmatter block found, read by the CLI's YAML reader and compared
+/// field by field with an entry's frontmatter.
+pub fn skill_file(data: &[u8]) {
+    use mcp_lanes_core::client::skill_verify::{self, SkillFile};
+    let file = SkillFile {
+        uri: "skill://fuzz/SKILL.md".into(),
+        digest: skill_verify::sha256_digest(b"---\nname: fuzz\n---\n"),
+        size: 19,
+    };
+    let _ = skill_verify::verify_bytes(&file, data);
+    let entry = serde_json::json!({"name": "fuzz", "description": "a skill", "metadata": {"n": 1}});
+    let entry = entry.as_object().cloned().unwrap_or_default();
+    let checked =
+        skill_verify::verify_frontmatter(&entry, data, Some(mcp_lanes_cli::frontmatter::read));
+    if let Err(mismatch) = checked {
+        let _ = mismatch.note(&file.uri);
+    }
 }

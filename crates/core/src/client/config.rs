@@ -198,6 +198,16 @@ pub enum Step {
         /// The listed tool whose inputSchema is passed on.
         schema_of: String,
     },
+    /// Load a skill that an earlier `skills/list` returned (the skills
+    /// extension): read its `SKILL.md`, verify its size, digest and
+    /// frontmatter against the entry, then read and verify each other
+    /// file; the first failure stops the load (C-SKILL-SIZE,
+    /// C-SKILL-DIGEST, C-SKILL-FRONTMATTER).
+    LoadSkill {
+        /// The skill's `SKILL.md` URI; `None` for the first listed skill.
+        #[serde(default)]
+        uri: Option<String>,
+    },
     /// Let virtual time pass.
     Wait {
         /// How long.
@@ -226,6 +236,14 @@ impl Step {
             follow_cursor: false,
             background: false,
         }
+    }
+    /// A `resources/read` of `uri`, declaring everything the client has.
+    pub fn read_resource(uri: &str) -> Step {
+        let mut step = Step::request(crate::protocol::methods::RESOURCES_READ);
+        if let Step::Request { params, .. } = &mut step {
+            *params = serde_json::json!({ "uri": uri });
+        }
+        step
     }
     /// A request with no params besides `_meta`.
     pub fn request(method: &str) -> Step {

@@ -24,6 +24,8 @@ pub(super) struct Listed {
     pub(super) resources: Option<Vec<Value>>,
     /// Prompts of the last `prompts/list`.
     pub(super) prompts: Option<Vec<Value>>,
+    /// Skill entries of the last `skills/list` (the skills extension).
+    pub(super) skills: Option<Vec<Value>>,
     /// Tools left out of `tools` (name, reason).
     pub(super) rejected: Vec<(String, String)>,
 }
@@ -42,6 +44,7 @@ impl Client {
             methods::TOOLS_LIST => "tools",
             methods::RESOURCES_LIST => "resources",
             methods::PROMPTS_LIST => "prompts",
+            super::skill_load::SKILLS_LIST => "skills",
             _ => return,
         };
         let mut items: Vec<Value> = result
@@ -53,6 +56,7 @@ impl Client {
             let kept = match method {
                 methods::TOOLS_LIST => self.known.listed.tools.clone(),
                 methods::RESOURCES_LIST => self.known.listed.resources.clone(),
+                super::skill_load::SKILLS_LIST => self.known.listed.skills.clone(),
                 _ => self.known.listed.prompts.clone(),
             };
             let mut all = kept.unwrap_or_default();
@@ -62,6 +66,7 @@ impl Client {
         match method {
             methods::TOOLS_LIST => self.remember_tools(items),
             methods::RESOURCES_LIST => self.known.listed.resources = Some(items),
+            super::skill_load::SKILLS_LIST => self.known.listed.skills = Some(items),
             _ => self.known.listed.prompts = Some(items),
         }
     }

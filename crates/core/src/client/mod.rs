@@ -16,6 +16,8 @@ mod listed;
 mod modern;
 pub mod presets;
 mod script;
+mod skill_load;
+pub mod skill_verify;
 mod timers;
 
 use std::collections::VecDeque;
@@ -143,6 +145,9 @@ struct Work {
     /// Counts every wait started, so a driver can tell one wait from the
     /// next ([`Awaited::serial`]).
     wait_serial: u64,
+    /// The skill being loaded, its files verified one by one
+    /// (`skill_load.rs`).
+    skill: Option<skill_load::SkillLoad>,
 }
 
 /// Whether the client still takes input.
@@ -220,6 +225,9 @@ pub struct Client {
     /// skips those a hand-written message used (RPC-ID).
     used_ids: Vec<RequestId>,
     outbox: VecDeque<ClientOutput>,
+    /// Reads a `SKILL.md`'s YAML frontmatter (C-SKILL-FRONTMATTER): set by
+    /// the caller, since the core links no YAML parser.
+    frontmatter_reader: Option<skill_verify::FrontmatterReader>,
 }
 
 impl Client {
@@ -247,7 +255,15 @@ impl Client {
             next_id,
             used_ids: Vec::new(),
             outbox: VecDeque::new(),
+            frontmatter_reader: None,
         }
+    }
+
+    /// Gives the client a YAML reader for skill frontmatter
+    /// (C-SKILL-FRONTMATTER). Without one, no skill is ever loaded: its
+    /// `SKILL.md` cannot be verified.
+    pub fn set_frontmatter_reader(&mut self, reader: skill_verify::FrontmatterReader) {
+        self.frontmatter_reader = Some(reader);
     }
 
     /// The configuration.

@@ -314,6 +314,7 @@ impl Client {
                         if let Step::Request { method, params, .. } = &job.step {
                             let next_page = params.get("cursor").is_some();
                             self.remember_list(method, &result, next_page);
+                            self.on_skill_file(method, params, &result);
                         }
                         if self.follow_cursor(now, &mut job, &result) {
                             return;

@@ -90,7 +90,9 @@ impl Client {
     /// Gives up on the current step and moves on.
     pub(super) fn abandon(&mut self, now: SimTime, rules: &[RuleId], note: Note) {
         self.decide(rules, note);
-        self.work.job = None;
+        if let Some(job) = self.work.job.take() {
+            self.skill_read_lost(&job.step);
+        }
         self.advance(now);
     }
 
@@ -168,6 +170,11 @@ impl Client {
             Step::CallListed { .. } | Step::EchoSchema { .. } => {
                 self.work.job = None;
                 self.expand_listed(now, &job.step);
+                self.advance(now);
+            }
+            Step::LoadSkill { uri } => {
+                self.work.job = None;
+                self.start_skill_load(uri.as_deref());
                 self.advance(now);
             }
             Step::Discover { .. } | Step::Request { .. } => {

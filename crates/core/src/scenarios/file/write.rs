@@ -373,6 +373,8 @@ fn action(step: &Step) -> ActionDef {
         // Steps of the CLI's flows against real servers (`mcp-lanes
         // client`), never in the catalog or a file: files have no action
         // for them, so they write as narration only.
-        Step::CallListed { .. } | Step::EchoSchema { .. } => ActionDef::Say,
+        Step::CallListed { .. } | Step::EchoSchema { .. } | Step::LoadSkill { .. } => {
+            ActionDef::Say
+        }
     }
 }
