@@ -269,6 +269,13 @@ fn m_tool_error_a_declared_failure_answers_is_error_with_its_message() {
         assert_eq!(text_of(&r[n - 2]), "No weather station in Atlantis.");
         assert_eq!(text_of(&r[n - 1]), "Oslo: rain for 1 days.");
         assert!(notes(t).iter().any(|(_, r)| r.contains(&"M-TOOL-ERROR")));
+        // A tool that fails at its work is not the elicitation fallback:
+        // neither side cites L-FALLBACK for it.
+        assert!(
+            !notes(t).iter().any(|(_, r)| r.contains(&"L-FALLBACK")),
+            "{era}: {:?}",
+            notes(t)
+        );
     }
 }
 

@@ -309,7 +309,7 @@ impl Client {
                             self.decide(&[rules::M_RESULT_TYPE], crate::note!("client.modern.no_resulttype_treated_complete", "No resultType: treated as complete, as for an older server."));
                         }
                         if result.get("isError") == Some(&Value::Bool(true)) {
-                            self.decide(&[rules::L_FALLBACK], crate::note!("client.modern.tool_error_model_reads", "A tool error: the model reads it and can re-call with what it names."));
+                            self.decide(&[rules::M_TOOL_ERROR], crate::note!("client.modern.tool_error_model_reads", "A tool error: the model reads it and can re-call with what it names."));
                         }
                         if let Step::Request { method, params, .. } = &job.step {
                             let next_page = params.get("cursor").is_some();

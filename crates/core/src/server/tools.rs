@@ -265,7 +265,7 @@ impl Server {
         let (content, is_error, rules, note): (Value, bool, Vec<RuleId>, Note) = match behaviour {
             Behaviour::Content { content } => (json!(content), false, vec![rules::M_RESULT_TYPE],
                 crate::note!("server.tools.answers_content_block_s", "{tool} answers {count} content block(s).", tool = tool.name, count = content.len())),
-            Behaviour::ToolError => (text_block(), true, vec![rules::L_FALLBACK],
+            Behaviour::ToolError => (text_block(), true, vec![rules::M_TOOL_ERROR],
                 crate::note!("server.tools.fails_tool_result_iserror", "{tool} fails as a tool: a result with isError true that the model can read, not a JSON-RPC error.", tool = tool.name)),
             Behaviour::Announce { change } => {
                 self.announce(change);
