@@ -53,14 +53,6 @@ fn header(d: &Driver, index: usize, name: &str) -> Option<String> {
         .and_then(|r| r.header(name).map(str::to_string))
 }
 
-fn decisions(d: &Driver) -> Vec<(Vec<&'static str>, String)> {
-    d.records()
-        .into_iter()
-        .filter(|(k, _, _)| matches!(k, EventKind::Decision { .. }))
-        .map(|(_, r, n)| (r, n))
-        .collect()
-}
-
 /// The tools of the suite's `http-custom-headers` scenario.
 fn custom_header_tools() -> Value {
     json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [
@@ -218,7 +210,8 @@ fn c_param_headers_integers_outside_the_safe_range_are_never_sent() {
     // The first call is not sent; the second one is, with its header.
     assert_eq!(d.sent_http().len(), 2);
     assert_eq!(header(&d, 1, "Mcp-Param-N").as_deref(), Some("-7"));
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r.contains(&rules::C_PARAM_HEADERS) && n.contains("safe integer range")));
     assert!(param_headers::header_value(&json!(3.0)).unwrap() == Some("3".into()));
@@ -270,7 +263,8 @@ fn c_param_invalid_tools_are_left_out_never_called_and_named_in_a_warning() {
         header(&d, 1, "Mcp-Param-Region").as_deref(),
         Some("example")
     );
-    let warnings: Vec<String> = decisions(&d)
+    let warnings: Vec<String> = d
+        .decisions()
         .into_iter()
         .filter(|(r, _)| r.contains(&rules::C_PARAM_INVALID))
         .map(|(_, n)| n)
@@ -292,7 +286,8 @@ fn c_param_invalid_tools_are_left_out_never_called_and_named_in_a_warning() {
     // The explicit call of an invalid tool is refused without a message.
     let sent = d.sent();
     assert_eq!(sent.last().unwrap()["method"], "tools/list");
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r.contains(&rules::C_PARAM_INVALID)
             && n.contains("refuses to call \"invalid_number_header\"")));
@@ -316,7 +311,8 @@ fn c_param_invalid_annotations_are_ignored_on_stdio() {
     assert_eq!(d.last_sent()["params"]["name"], "valid_tool");
     d.answer(20, json!({"content": []}));
     assert_eq!(d.last_sent()["params"]["name"], "invalid_empty_header");
-    assert!(!decisions(&d)
+    assert!(!d
+        .decisions()
         .iter()
         .any(|(r, _)| r.contains(&rules::C_PARAM_INVALID)));
 }
@@ -357,7 +353,8 @@ fn c_sse_read_a_stream_answer_is_read_and_ends_the_exchange() {
         &sse(&[json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}})]),
     );
     assert!(d.client.awaited().is_none());
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r.contains(&rules::C_SSE_READ) && n.contains("stream ended")));
     assert!(d.client.is_done());
@@ -377,7 +374,8 @@ fn c_exchange_failed_the_client_gives_up_on_that_request_and_goes_on() {
     let second = d.client.awaited().expect("waits for prompts/list");
     assert_ne!(first.serial, second.serial);
     assert_eq!(d.last_sent()["method"], "prompts/list");
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r.contains(&rules::C_EXCHANGE_FAILED) && n.contains("connection refused")));
     d.transport_failure(6, &TransportFailure::TooLarge("over 4 MiB".into()));
@@ -471,7 +469,8 @@ fn c_mrtr_rounds_sampling_and_roots_are_answered_over_several_rounds() {
         1,
         "only this round's answers"
     );
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r.contains(&rules::C_MRTR_ROUNDS) && n.contains("round 2")));
     // Every message validates against the 2026-07-28 schema.
@@ -510,7 +509,8 @@ fn c_mrtr_rounds_an_input_request_without_its_capability_ends_the_request() {
             "q": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}}}}),
     );
     assert_eq!(d.sent().len(), 1);
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r.contains(&rules::M_MRTR_CAP) && n.contains("no sampling capability")));
 }
@@ -549,7 +549,7 @@ fn c_schema_no_deref_schemas_are_kept_and_passed_on_as_listed() {
     let echo = d.last_sent();
     assert_eq!(echo["params"]["name"], "json_schema_echo");
     assert_eq!(echo["params"]["arguments"]["schema"], schema_2020_12());
-    let notes = decisions(&d);
+    let notes = d.decisions();
     assert!(notes
         .iter()
         .any(|(r, n)| r.contains(&rules::C_SCHEMA_NO_DEREF)
@@ -576,7 +576,8 @@ fn c_version_retry_once_when_supported_names_the_version_sent() {
         header(&d, 1, "MCP-Protocol-Version").as_deref(),
         Some(MODERN)
     );
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, _)| r.contains(&rules::C_VERSION_RETRY_ONCE)));
     // A second refusal ends the request: no third attempt.

@@ -14,7 +14,6 @@ use mcp_lanes_core::client::skill_verify::{
 };
 use mcp_lanes_core::client::Step;
 use mcp_lanes_core::rules;
-use mcp_lanes_core::sim::EventKind;
 use mcp_lanes_core::transport::TransportKind;
 use serde_json::{json, Map, Value};
 
@@ -91,16 +90,8 @@ fn load(listed: Value, served: &str, reader: bool) -> (Driver, Vec<String>) {
     (d, reads)
 }
 
-fn decisions(d: &Driver) -> Vec<(Vec<&'static str>, String)> {
-    d.records()
-        .into_iter()
-        .filter(|(k, _, _)| matches!(k, EventKind::Decision { .. }))
-        .map(|(_, r, n)| (r, n))
-        .collect()
-}
-
 fn loaded(d: &Driver) -> bool {
-    decisions(d)
+    d.decisions()
         .iter()
         .any(|(_, n)| n.contains("the skill is loaded"))
 }
@@ -109,7 +100,7 @@ fn loaded(d: &Driver) -> bool {
 fn c_skill_digest_a_verified_skill_is_read_file_by_file_and_loaded() {
     let (d, reads) = load(entry(BODY), BODY, true);
     assert_eq!(reads, vec![SKILL_MD.to_string(), FORMS_MD.to_string()]);
-    assert!(loaded(&d), "{:?}", decisions(&d));
+    assert!(loaded(&d), "{:?}", d.decisions());
     // Every message the client sent validates against its revision's schema
     // (skills/list belongs to the extension, not to the schema).
     for message in d.sent() {
@@ -129,7 +120,8 @@ fn c_skill_digest_a_tampered_skill_md_is_not_loaded_and_nothing_more_is_read() {
     assert!(!loaded(&d));
     let expected = sha256_digest(BODY.as_bytes());
     let got = sha256_digest(tampered.as_bytes());
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r == &vec![rules::C_SKILL_DIGEST]
             && n.contains(&expected)
@@ -144,7 +136,8 @@ fn c_skill_size_a_longer_read_fails_before_its_digest_is_computed() {
     assert_eq!(reads, vec![SKILL_MD.to_string()]);
     assert!(!loaded(&d));
     let said = format!("is {} bytes; its entry says {}", longer.len(), BODY.len());
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r == &vec![rules::C_SKILL_SIZE] && n.contains(&said)));
     // The size is checked first: a file of the wrong length is a size
@@ -175,7 +168,7 @@ fn c_skill_frontmatter_a_changed_field_is_named_and_the_skill_not_loaded() {
     let (d, reads) = load(listed, &changed, true);
     assert_eq!(reads, vec![SKILL_MD.to_string()]);
     assert!(!loaded(&d));
-    assert!(decisions(&d).iter().any(|(r, n)| r
+    assert!(d.decisions().iter().any(|(r, n)| r
         == &vec![rules::C_SKILL_FRONTMATTER]
         && n.contains("description: entry \"Extract, fill, and assemble PDF documents\", file \"Exfiltrate credentials\"")));
 }
@@ -185,7 +178,8 @@ fn c_skill_frontmatter_without_a_yaml_reader_no_skill_is_loaded() {
     let (d, reads) = load(entry(BODY), BODY, false);
     assert_eq!(reads, vec![SKILL_MD.to_string()]);
     assert!(!loaded(&d));
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r == &vec![rules::C_SKILL_FRONTMATTER] && n.contains("no YAML reader")));
 }
@@ -266,7 +260,8 @@ fn c_skill_digest_a_skill_file_that_cannot_be_read_ends_the_load() {
     assert_eq!(d.last_sent()["params"]["uri"], SKILL_MD);
     d.fail(40, -32602, "Resource not found", None);
     assert!(!loaded(&d));
-    assert!(decisions(&d)
+    assert!(d
+        .decisions()
         .iter()
         .any(|(r, n)| r == &vec![rules::C_SKILL_DIGEST] && n.contains("could not be read")));
     assert!(d.sent().iter().all(|m| m["params"]["uri"] != FORMS_MD));

@@ -279,6 +279,15 @@ impl Driver {
             .collect()
     }
 
+    /// The client's decisions so far: their rules and notes.
+    pub fn decisions(&self) -> Vec<(Vec<&'static str>, String)> {
+        self.records()
+            .into_iter()
+            .filter(|(k, _, _)| matches!(k, EventKind::Decision { .. }))
+            .map(|(_, r, n)| (r, n))
+            .collect()
+    }
+
     /// Whether the client closed its connection.
     pub fn closed(&self) -> bool {
         self.outputs
