@@ -263,3 +263,41 @@ fn g_auth_resource_a_token_the_gateway_refuses_never_reaches_the_server() {
             && e.rules.contains(&rules::G_AUTH_RESOURCE)
     ));
 }
+
+#[test]
+fn g_auth_resource_the_token_is_checked_before_a_hidden_tool_is_refused() {
+    use mcp_lanes_core::auth::resource::ProtectedResource;
+    use mcp_lanes_core::sim::engine::{run_authorized, Bearer};
+    let f = common::load_file(&scenario(
+        json!({}),
+        json!({"hide": ["delete_file"]}),
+        json!([{"do": "call", "tool": "delete_file"}]),
+    ));
+    let setup = f.setups[0].clone();
+    let mut gateway = ProtectedResource::new(b"key", &["files:read"]);
+    gateway.resource = GATEWAY_RESOURCE.into();
+    gateway.metadata_url = GATEWAY_PRM_URL.into();
+    let t = run_authorized(
+        &setup,
+        Bearer {
+            token: "not-a-token".into(),
+            first_id: 1,
+            server: ProtectedResource::new(b"key", &["files:read"]),
+            needed: vec!["files:read".into()],
+            offset_ms: 0,
+            gateway: Some((gateway, "also-not-a-token".into())),
+        },
+    );
+    let answers: Vec<&str> = hops(&t)
+        .into_iter()
+        .filter(|(f, to, _)| (*f, *to) == (G, C))
+        .map(|(_, _, m)| m.label.as_str())
+        .collect();
+    // A resource checks the token before anything else: a request with a
+    // token it refuses learns nothing about the tools, hidden or not.
+    assert_eq!(answers, ["401 Unauthorized"], "{answers:?}");
+    assert!(!t
+        .events
+        .iter()
+        .any(|e| e.message().is_some_and(|m| m.wire.contains("Unknown tool"))));
+}

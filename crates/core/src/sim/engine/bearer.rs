@@ -90,21 +90,16 @@ impl Engine {
         }
     }
 
-    /// At the gateway, a request of the client's: its token checked by
-    /// the gateway, and replaced by the gateway's own (the rule and the
-    /// note of the hop say so); or the gateway's refusal, answered to the
-    /// client, and `false`.
-    pub(super) fn gateway_token(
-        &mut self,
-        headers: &mut Vec<(String, String)>,
-        rules: &mut Vec<RuleId>,
-        note: &mut Note,
-        event: usize,
-    ) -> bool {
+    /// At the gateway, before anything else, a request of the client's:
+    /// its token checked by the gateway as the resource the client sees
+    /// (G-AUTH-RESOURCE), before it reads the request (a hidden tool is
+    /// not refused to a token it would refuse); or the gateway's refusal,
+    /// answered to the client, and `false`.
+    pub(super) fn gateway_checks(&mut self, headers: &[(String, String)], event: usize) -> bool {
         let Some(b) = self.bearer.as_ref() else {
             return true;
         };
-        let Some((guard, own)) = b.gateway.clone() else {
+        let Some((guard, _)) = b.gateway.clone() else {
             return true;
         };
         let needed: Vec<&str> = b.needed.iter().map(String::as_str).collect();
@@ -142,9 +137,23 @@ impl Engine {
             );
             return false;
         }
-        with_token(headers, &own);
+        true
+    }
+
+    /// A request the gateway forwards: the client's token replaced by the
+    /// gateway's own (G-NO-PASSTHROUGH; the rule and the note of the hop
+    /// say so).
+    pub(super) fn gateway_swaps(
+        &self,
+        headers: &mut Vec<(String, String)>,
+        rules: &mut Vec<RuleId>,
+        note: &mut Note,
+    ) {
+        let Some((_, own)) = self.bearer.as_ref().and_then(|b| b.gateway.as_ref()) else {
+            return;
+        };
+        with_token(headers, own);
         rules.push(rules::G_NO_PASSTHROUGH);
         note.push(crate::note!("gateway.token_swapped", "It accepted the client's token, issued for the gateway, and sends the server its own token in its place: the client's never leaves the gateway."));
-        true
     }
 }

@@ -91,6 +91,9 @@ impl Engine {
             }
             Delivery::ToServerHttp { mut request, event } => {
                 self.mark_delivered(event);
+                if !self.gateway_checks(&request.headers, event) {
+                    return;
+                }
                 match gateway.from_client(&request.body) {
                     Passage::Forward {
                         text,
@@ -98,9 +101,7 @@ impl Engine {
                         mut rules,
                         mut note,
                     } => {
-                        if !self.gateway_token(&mut request.headers, &mut rules, &mut note, event) {
-                            return;
-                        }
+                        self.gateway_swaps(&mut request.headers, &mut rules, &mut note);
                         if rewritten {
                             mirror_headers(&mut request.headers, &text);
                             request.body = text;
