@@ -366,7 +366,7 @@ fn h_sse_stream_a_client_that_drops_its_stream_mid_call_is_said_and_the_proxy_go
     );
     left_in(
         &out,
-        &["during the answer to POST /mcp, after 1 messages of it"],
+        &["during the answer to POST /mcp, after its first message"],
         "elicitation/create",
         Some("tools/call"),
         &call,

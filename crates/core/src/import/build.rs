@@ -170,12 +170,20 @@ pub(super) fn lane(label: &str, source: &str, entries: Vec<Entry>) -> Timeline {
     } else {
         Vec::new()
     };
-    let (outcome, outcome_msg) = crate::note!(
-        "import.outcome",
-        "{count} messages recorded in {source}.",
-        count = messages,
-        source = source
-    )
+    let (outcome, outcome_msg) = if messages == 1 {
+        crate::note!(
+            "import.outcome_one",
+            "1 message recorded in {source}.",
+            source = source
+        )
+    } else {
+        crate::note!(
+            "import.outcome",
+            "{count} messages recorded in {source}.",
+            count = messages,
+            source = source
+        )
+    }
     .into_parts();
     Timeline {
         label: label.to_string(),

@@ -191,6 +191,11 @@ fn departure(map: &Map<String, Value>) -> Result<Entry, Note> {
             "it dropped its HTTP connection before the answer to {request} came",
             request = request
         ),
+        Some("mid_stream") if events == 1 => crate::note!(
+            "import.left_mid_stream_one",
+            "it dropped its HTTP connection during the answer to {request}, after its first message",
+            request = request
+        ),
         Some("mid_stream") => crate::note!(
             "import.left_mid_stream",
             "it dropped its HTTP connection during the answer to {request}, after {events} messages of it",
