@@ -783,3 +783,73 @@ fn rpc_id_a_new_connection_is_a_new_session_with_fresh_ids() {
     let list = reply(&mut s, &plain(json!(2), "tools/list"));
     assert!(list.get("result").is_some(), "{list}");
 }
+
+/// The server's decision notes, in order.
+fn decision_notes(outs: &[mcp_lanes_core::server::ServerOutput]) -> Vec<String> {
+    outs.iter()
+        .filter(|o| matches!(o.kind, OutputKind::Decision))
+        .map(|o| o.note.to_string())
+        .collect()
+}
+
+#[test]
+fn l_timeout_a_cancelled_call_waiting_for_its_elicitation_is_dropped_and_a_late_answer_gets_nothing(
+) {
+    let mut s = server("search-index");
+    handshake(&mut s, "2025-06-18", json!({"elicitation": {}}));
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "purge_index", "arguments": {"index": "prod-catalog"}}});
+    assert!(
+        send(&mut s, &call).is_none(),
+        "the call waits for the user's answer"
+    );
+    drain(&mut s);
+    assert!(
+        !s.locks_held().is_empty(),
+        "the waiting call holds its lock"
+    );
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user gave up"}});
+    assert!(
+        send(&mut s, &cancel).is_none(),
+        "a notification gets no response"
+    );
+    let outs = drain(&mut s);
+    assert!(
+        s.locks_held().is_empty(),
+        "the cancelled call released its lock"
+    );
+    assert!(
+        outs.iter()
+            .all(|o| !matches!(o.kind, OutputKind::Send { .. })),
+        "nothing is sent for a cancelled call"
+    );
+    let notes = decision_notes(&outs).join("\n");
+    assert!(notes.contains("purge_index"), "{notes}");
+    // The user's answer comes after the cancellation: it matches nothing,
+    // and the cancelled call never gets a result.
+    assert!(send(&mut s, &json!({"jsonrpc": "2.0", "id": 7, "result": {"action": "accept", "content": {"retention_days": 30}}})).is_none());
+    let late = drain(&mut s);
+    assert!(
+        late.iter()
+            .all(|o| !matches!(o.kind, OutputKind::Send { .. })),
+        "a late answer revives nothing: {late:?}"
+    );
+}
+
+#[test]
+fn l_timeout_a_cancellation_for_an_id_the_client_never_used_is_ignored_not_narrated_as_stopping_work(
+) {
+    let mut s = server("notes");
+    handshake(&mut s, "2025-06-18", json!({}));
+    reply(&mut s, &plain(json!(2), "tools/list"));
+    drain(&mut s);
+    for (id, known) in [(json!(99), false), (json!(2), true)] {
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}});
+        assert!(send(&mut s, &cancel).is_none());
+        let notes = decision_notes(&drain(&mut s)).join("\n");
+        // An id the client never used: nothing to stop. One it used: the
+        // server stops what may still run, and says an answered one is
+        // left as it is.
+        assert_eq!(notes.contains("never sent"), !known, "{id}: {notes}");
+        assert_eq!(notes.contains("stops any work"), known, "{id}: {notes}");
+    }
+}

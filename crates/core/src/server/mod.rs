@@ -14,6 +14,7 @@
 //! A refusal names its `Fault` (`fault.rs`); `Fault::wire` is the one
 //! table that gives it a JSON-RPC code and an HTTP status.
 
+mod cancel;
 pub mod config;
 mod conn;
 mod fault;
@@ -599,18 +600,7 @@ impl Server {
                 }
                 self.note(conn, OutputKind::Decision, &[rules::RPC_NOTIFY], crate::note!("server.notifications_initialized_outside_legacy", "notifications/initialized outside a legacy session is ignored; notifications never get a response."));
             }
-            methods::CANCELLED => {
-                let listen = params
-                    .get("requestId")
-                    .and_then(RequestId::from_json)
-                    .filter(|id| self.stop_listening(conn, id));
-                match listen {
-                    Some(id) => self.note(conn, OutputKind::Decision, &[rules::M_LISTEN_FILTER, rules::RPC_NOTIFY],
-                        crate::note!("server.client_cancelled_listen_stream", "The client cancelled listen stream {id}: the subscription ends, and the server forgets it.", id = id)),
-                    None => self.note(conn, OutputKind::Decision, &[rules::L_TIMEOUT, rules::RPC_NOTIFY],
-                        crate::note!("server.client_cancelled_request_server", "The client cancelled a request; the server stops working on it and sends no response.")),
-                }
-            }
+            methods::CANCELLED => self.cancelled(conn, params),
             other => self.note(
                 conn,
                 OutputKind::Decision,

@@ -25,6 +25,11 @@ impl UsedIds {
     /// How many ids a session remembers.
     pub const CAPACITY: usize = 1024;
 
+    /// Whether `id` was used (and is still remembered).
+    pub fn contains(&self, id: &RequestId) -> bool {
+        self.seen.contains(&fingerprint(id))
+    }
+
     /// Records `id`; false if it was used already (and is still remembered).
     pub fn insert(&mut self, id: &RequestId) -> bool {
         let print = fingerprint(id);
