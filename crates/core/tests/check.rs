@@ -318,3 +318,16 @@ fn merged_flows_that_end_alike_say_their_outcome_once() {
         a.summary.outcome_msg.as_ref().map(|_| 1)
     );
 }
+
+#[test]
+fn m_cache_hints_an_input_required_tools_call_result_with_cache_hints_fails() {
+    // tools/call is not cacheable, but an input_required result of any
+    // method never carries cache hints.
+    let mut t = run("mrtr-sampling-roots", 0);
+    edit_answer(&mut t, "tools/call", |m| {
+        assert_eq!(m["result"]["resultType"], "input_required", "{m}");
+        m["result"]["ttlMs"] = json!(60000);
+        m["result"]["cacheScope"] = json!("public");
+    });
+    assert_eq!(failed(&check::grade(&t)), ["M-CACHE-HINTS"]);
+}

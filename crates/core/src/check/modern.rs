@@ -282,7 +282,10 @@ fn result_rules(exchange: &Exchange<'_>, result: &Value, out: &mut Vec<Verdict>)
             at,
         ));
     }
-    if methods::is_cacheable(exchange.method) {
+    // An input_required result of any method never carries cache hints;
+    // one of a method that cannot be cached is graded only when it does.
+    let hinted = result.get("ttlMs").is_some() || result.get("cacheScope").is_some();
+    if methods::is_cacheable(exchange.method) || (input_required && hinted) {
         out.push(cache_hints(result, input_required, at));
     }
     if input_required {
@@ -291,7 +294,8 @@ fn result_rules(exchange: &Exchange<'_>, result: &Value, out: &mut Vec<Verdict>)
 }
 
 /// M-CACHE-HINTS: `ttlMs` (integer >= 0) and `cacheScope` on a complete
-/// result of a cacheable method, neither on input_required.
+/// result of a cacheable method, neither on an input_required result of
+/// any method.
 fn cache_hints(result: &Value, input_required: bool, at: usize) -> Verdict {
     let ttl = result.get("ttlMs");
     let scope = result.get("cacheScope");
