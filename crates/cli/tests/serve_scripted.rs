@@ -93,13 +93,67 @@ fn serve_file_plays_the_scripted_reply_over_http() {
         .and_then(|rest| rest.strip_suffix("/mcp"))
         .and_then(|p| p.trim().parse().ok())
         .unwrap_or_else(|| panic!("no port in {line:?}"));
+    // The notification tied to tools/call travels on the call's own
+    // response, before its answer (H-SSE-RESPONSE), as in the simulator.
     let first = post(port, "2026-07-28", &call(1), &[]);
     assert_eq!(first.status, 200);
-    let body = first.json();
+    assert_eq!(first.header("Content-Type"), Some("text/event-stream"));
+    let events = first.events();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0]["params"]["data"], "tied", "{events:?}");
+    let body = &events[1];
     assert_eq!(body["id"], 1);
     assert_eq!(body["result"]["content"][0]["text"], "14", "{body}");
+    // Once: the next call gets the server's own answer, as plain JSON.
     let second = post(port, "2026-07-28", &call(2), &[]).json();
     assert_eq!(second["result"]["resultType"], "complete", "{second}");
+}
+
+#[test]
+fn serve_file_sends_a_tied_notification_on_the_requests_own_stream_over_http() {
+    let file = json!({
+        "format": "mcp-lanes-scenario/1",
+        "id": "tied-http",
+        "servers": [{"id": "srv", "tools": [{"name": "stock", "result": "14 in stock."}]}],
+        "setups": [{
+            "client": "plain", "server": "srv", "transport": "http",
+            "steps": [{"do": "call", "tool": "stock"}],
+            "serverEvents": [
+                {"atMs": 0, "event": "notify", "after": "tools/call",
+                 "message": {"jsonrpc": "2.0", "method": "notifications/message",
+                             "params": {"level": "info", "data": "audit: stock read"}}}
+            ]
+        }]
+    });
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-tied-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("tied.json");
+    std::fs::write(&path, file.to_string()).expect("write the file");
+    let path = path.display().to_string();
+    let mut proc = Proc::spawn(&[
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--file",
+        &path,
+        "--server",
+        "srv",
+    ]);
+    let port = common::port_in(&proc.stderr_line("listening on http://127.0.0.1:"));
+    let reply = post(port, "2026-07-28", &call(1), &[]);
+    assert_eq!(reply.status, 200);
+    let events = reply.events();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0]["method"], "notifications/message");
+    assert_eq!(events[0]["params"]["data"], "audit: stock read");
+    assert_eq!(events[1]["id"], 1);
+    assert_eq!(events[1]["result"]["content"][0]["text"], "14 in stock.");
+    assert!(
+        !proc.stderr_text().contains("not sent"),
+        "the tied notification had a stream to travel on"
+    );
 }
 
 #[test]

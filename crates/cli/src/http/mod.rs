@@ -34,7 +34,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use mcp_lanes_core::server::{ServerConfig, ServerOutput};
 use mcp_lanes_core::sim::served::{Due, ServedScript};
 use mcp_lanes_core::sim::SimTime;
-use mcp_lanes_core::transport::http::{HttpRequest, HttpResponse};
+use mcp_lanes_core::transport::http::{events_first, HttpRequest, HttpResponse};
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
@@ -58,6 +58,15 @@ pub struct Shared {
     keep_alive: std::time::Duration,
     /// The lab authorization set-up (`--auth`).
     lab: Option<std::sync::Mutex<mcp_lanes_core::auth::lab::Lab>>,
+}
+
+/// What the script does about one request.
+#[derive(Default)]
+struct Scripted {
+    /// A reply armed for it, sent in the server's place.
+    reply: Option<Response<Body>>,
+    /// Notifications tied to its method, to go first on its response.
+    tied: Vec<Value>,
 }
 
 impl Shared {
@@ -111,14 +120,16 @@ impl Shared {
 
     /// The script's part in a request arriving at `now`: its list changes
     /// due are applied on every instance; a reply armed for this request
-    /// answers in the server's place (the server never sees it). A
-    /// scripted notification needs a stream to travel on, which a JSON
-    /// response is not: it goes on every session's or listen stream's
-    /// stream, or is logged when there is none.
-    fn scripted(&self, now: u64, request: &HttpRequest) -> Option<Response<Body>> {
+    /// answers in the server's place (the server never sees it).
+    /// Notifications tied to the request's method, due at once, are
+    /// returned to travel first on its own response (H-SSE-RESPONSE), as
+    /// in the simulator. A timed notification, or a tied one whose response
+    /// cannot carry it, goes on every session's or listen stream's stream,
+    /// or is logged when there is none.
+    fn scripted(&self, now: u64, request: &HttpRequest) -> Scripted {
         let mut script = self.script.lock().unwrap_or_else(|p| p.into_inner());
         if script.is_empty() {
-            return None;
+            return Scripted::default();
         }
         let at = SimTime::from_millis(now);
         let mut notices = Vec::new();
@@ -134,7 +145,30 @@ impl Shared {
             }
         }
         let (tied, replaced) = script.request(at, &request.body);
-        for message in notices.into_iter().chain(tied) {
+        drop(script);
+        self.notify_all(now, notices);
+        let Some(replaced) = replaced else {
+            return Scripted { reply: None, tied };
+        };
+        self.log(
+            now,
+            &format!(
+                "{} {} -> {} scripted reply, wrong on purpose: {}",
+                request.method, request.path, replaced.status, replaced.violation
+            ),
+        );
+        let mut reply = HttpResponse::json(replaced.status, replaced.text);
+        self.tied_first(now, &mut reply, tied);
+        Scripted {
+            reply: Some(adapter::from_core(reply)),
+            tied: Vec::new(),
+        }
+    }
+
+    /// Sends scripted notifications on every session's or listen stream's
+    /// stream, logging one that has none to travel on.
+    fn notify_all(&self, now: u64, messages: Vec<Value>) {
+        for message in messages {
             let outputs = self.pool.notify_all(now, &message);
             if outputs.is_empty() {
                 self.log(
@@ -148,18 +182,29 @@ impl Shared {
                 log_outputs(now, &outputs);
             }
         }
-        let replaced = replaced?;
-        self.log(
-            now,
-            &format!(
-                "{} {} -> {} scripted reply, wrong on purpose: {}",
-                request.method, request.path, replaced.status, replaced.violation
-            ),
-        );
-        Some(adapter::from_core(HttpResponse::json(
-            replaced.status,
-            replaced.text,
-        )))
+    }
+
+    /// Puts the notifications tied to a request first on its response; a
+    /// response with no stream to carry them (an error status, a 202) lets
+    /// them go as timed ones do.
+    fn tied_first(&self, now: u64, response: &mut HttpResponse, tied: Vec<Value>) {
+        if tied.is_empty() {
+            return;
+        }
+        let texts: Vec<String> = tied.iter().map(Value::to_string).collect();
+        if events_first(response, &texts) {
+            for message in &tied {
+                self.log(
+                    now,
+                    &format!(
+                        "scripted: {} sent first on the response",
+                        log::label(message)
+                    ),
+                );
+            }
+        } else {
+            self.notify_all(now, tied);
+        }
     }
 
     /// A request log line (left out with `--quiet`).
@@ -570,7 +615,8 @@ async fn respond(
             return Ok(refused);
         }
     }
-    if let Some(reply) = shared.scripted(now, &request) {
+    let scripted = shared.scripted(now, &request);
+    if let Some(reply) = scripted.reply {
         return Ok(reply);
     }
     let outcome = match shared.pool.handle(now, &request) {
@@ -587,10 +633,11 @@ async fn respond(
         }
     };
     let pool::Outcome {
-        handled,
+        mut handled,
         outputs,
         stream,
     } = outcome;
+    shared.tied_first(now, &mut handled.response, scripted.tied);
     if !shared.quiet {
         let output = match serde_json::from_str::<Value>(&handled.response.body) {
             Ok(value) => format!(" {}", log::label(&value)),

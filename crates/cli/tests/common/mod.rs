@@ -378,6 +378,15 @@ impl HttpReply {
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+    /// The JSON messages of an event-stream body, in order (the `data:`
+    /// line of each event).
+    pub fn events(&self) -> Vec<Value> {
+        String::from_utf8_lossy(&self.body)
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| serde_json::from_str(d.trim()).unwrap_or_else(|e| panic!("{e}: {d:?}")))
+            .collect()
+    }
     /// The body as JSON.
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|err| {

@@ -336,6 +336,35 @@ pub fn sse_events(body: &str) -> Vec<String> {
         .collect()
 }
 
+/// Puts `messages` on `response` as SSE events before its own message(s):
+/// a 200 JSON answer becomes a stream of those events and then the answer
+/// (H-SSE-RESPONSE), a stream gets them first. Any other response has no
+/// stream to carry them: false, and `response` is left as it was.
+pub fn events_first(response: &mut HttpResponse, messages: &[String]) -> bool {
+    if response.status != 200 {
+        return false;
+    }
+    let mut body: String = messages.iter().map(|m| sse_event(None, m)).collect();
+    if is_event_stream(response) {
+        body.push_str(&response.body);
+    } else if !response.body.is_empty()
+        && response
+            .header("Content-Type")
+            .is_some_and(|v| v.starts_with("application/json"))
+    {
+        body.push_str(&sse_event(None, &response.body));
+        for (name, value) in &mut response.headers {
+            if name.eq_ignore_ascii_case("Content-Type") {
+                *value = "text/event-stream".into();
+            }
+        }
+    } else {
+        return false;
+    }
+    response.body = body;
+    true
+}
+
 /// Whether a response carries an SSE stream.
 pub fn is_event_stream(response: &HttpResponse) -> bool {
     response
@@ -346,6 +375,38 @@ pub fn is_event_stream(response: &HttpResponse) -> bool {
 #[cfg(test)]
 mod relay_tests {
     use super::*;
+
+    #[test]
+    fn h_sse_response_events_first_turn_a_json_answer_into_a_stream_that_ends_with_it() {
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/message"}"#.to_string();
+        let mut json = HttpResponse::json(200, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into());
+        json.headers.push(("Mcp-Session-Id".into(), "s1".into()));
+        assert!(events_first(&mut json, std::slice::from_ref(&note)));
+        assert!(is_event_stream(&json));
+        assert_eq!(
+            json.header("Mcp-Session-Id"),
+            Some("s1"),
+            "other headers stay"
+        );
+        let events = sse_events(&json.body);
+        assert_eq!(
+            events,
+            [note.as_str(), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]
+        );
+        // A stream gets them first; an error status or an empty body has
+        // no stream to carry them.
+        let mut stream = HttpResponse::event_stream(sse_event(None, "{}"));
+        assert!(events_first(&mut stream, std::slice::from_ref(&note)));
+        assert_eq!(sse_events(&stream.body), [note.as_str(), "{}"]);
+        for mut other in [
+            HttpResponse::json(400, "{}".into()),
+            HttpResponse::empty(202),
+        ] {
+            let before = other.clone();
+            assert!(!events_first(&mut other, std::slice::from_ref(&note)));
+            assert_eq!(other, before);
+        }
+    }
 
     #[test]
     fn h_status_of_a_relayed_modern_reply() {
