@@ -248,24 +248,7 @@ fn serve_file_serves_the_files_server_on_stdio() {
 
 #[test]
 fn serve_file_serves_the_files_server_on_http() {
-    let mut proc = Proc::spawn(&[
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        "0",
-        "--file",
-        &weather(),
-        "--server",
-        "weather",
-    ]);
-    let line = proc.stderr_line("listening on http://127.0.0.1:");
-    let port: u16 = line
-        .rsplit("http://127.0.0.1:")
-        .next()
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let (_proc, port) = common::serve_file_http(&weather(), "weather");
     let message = modern(1, "server/discover", json!({}), json!({}));
     let reply = post(port, "2026-07-28", &message, &[]);
     assert_eq!(reply.status, 200);

@@ -4,8 +4,22 @@
 
 mod common;
 
-use common::{modern, post, post_legacy, Incoming, Proc};
+use common::{modern, post, post_legacy, serve_file_http, Incoming, Proc};
 use serde_json::{json, Value};
+
+/// Writes scenario file `file` to a temporary path of its own; the path.
+fn write_file(name: &str, file: &Value) -> String {
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, file.to_string()).expect("write the file");
+    path.display().to_string()
+}
+
+/// `serve --file PATH --server srv` over HTTP, and its port.
+fn serve_http(path: &str) -> (Proc, u16) {
+    serve_file_http(path, "srv")
+}
 
 fn scripted_file() -> String {
     let file = json!({
@@ -28,11 +42,7 @@ fn scripted_file() -> String {
             ]
         }]
     });
-    let dir = std::env::temp_dir().join(format!("mcp-lanes-scripted-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("scripted.json");
-    std::fs::write(&path, file.to_string()).expect("write the file");
-    path.display().to_string()
+    write_file("scripted", &file)
 }
 
 fn call(id: u64) -> Value {
@@ -75,24 +85,7 @@ fn serve_file_plays_the_scripted_reply_and_notifications_on_stdio() {
 #[test]
 fn serve_file_plays_the_scripted_reply_over_http() {
     let file = scripted_file();
-    let mut proc = Proc::spawn(&[
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        "0",
-        "--file",
-        &file,
-        "--server",
-        "srv",
-    ]);
-    let line = proc.stderr_line("listening on http://127.0.0.1:");
-    let port: u16 = line
-        .rsplit("http://127.0.0.1:")
-        .next()
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let (_proc, port) = serve_http(&file);
     // The notification tied to tools/call travels on the call's own
     // response, before its answer (H-SSE-RESPONSE), as in the simulator.
     let first = post(port, "2026-07-28", &call(1), &[]);
@@ -125,23 +118,8 @@ fn serve_file_sends_a_tied_notification_on_the_requests_own_stream_over_http() {
             ]
         }]
     });
-    let dir = std::env::temp_dir().join(format!("mcp-lanes-tied-http-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("tied.json");
-    std::fs::write(&path, file.to_string()).expect("write the file");
-    let path = path.display().to_string();
-    let mut proc = Proc::spawn(&[
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        "0",
-        "--file",
-        &path,
-        "--server",
-        "srv",
-    ]);
-    let port = common::port_in(&proc.stderr_line("listening on http://127.0.0.1:"));
+    let path = write_file("tied-http", &file);
+    let (mut proc, port) = serve_http(&path);
     let reply = post(port, "2026-07-28", &call(1), &[]);
     assert_eq!(reply.status, 200);
     let events = reply.events();
@@ -174,29 +152,8 @@ fn serve_file_sends_a_scripted_notification_on_a_sessions_stream_over_http() {
             ]
         }]
     });
-    let dir = std::env::temp_dir().join(format!("mcp-lanes-scripted-http-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("scripted.json");
-    std::fs::write(&path, file.to_string()).expect("write the file");
-    let path = path.display().to_string();
-    let mut proc = Proc::spawn(&[
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        "0",
-        "--file",
-        &path,
-        "--server",
-        "srv",
-    ]);
-    let line = proc.stderr_line("listening on http://127.0.0.1:");
-    let port: u16 = line
-        .rsplit("http://127.0.0.1:")
-        .next()
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let path = write_file("scripted-http", &file);
+    let (_proc, port) = serve_http(&path);
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": V, "capabilities": {},
         "clientInfo": {"name": "test-host", "version": "1.0"}}});

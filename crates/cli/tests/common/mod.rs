@@ -345,6 +345,22 @@ pub fn tap_port(tap: &mut Proc) -> u16 {
     port_in(&tap.stderr_line("passing http://127.0.0.1:"))
 }
 
+/// `serve --file PATH --server ID` over HTTP on a free port, and the port.
+pub fn serve_file_http(path: &str, server: &str) -> (Proc, u16) {
+    let args = [
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--file",
+        path,
+        "--server",
+        server,
+    ];
+    spawn_listening(&args)
+}
+
 /// Starts `mcp-lanes ARGS` (a command that listens with `--port 0`) and
 /// returns it with the port it prints on stderr.
 pub fn spawn_listening(args: &[&str]) -> (Proc, u16) {
