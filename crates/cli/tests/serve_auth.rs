@@ -331,3 +331,49 @@ fn a_consent_python_sdk_client_completes_the_oauth_flow() {
         &[],
     );
 }
+
+#[test]
+fn a_bearer_serve_auth_with_a_policy_server_reads_the_caller_from_the_labs_token() {
+    // Found by lesson 38 in the simulator: a server with a policy read the
+    // caller from the identities' pre-issued tokens only, and refused the
+    // lab's with 401 although the lab had just issued it.
+    let file = json!({
+        "format": "mcp-lanes-scenario/1",
+        "id": "policy-lab",
+        "servers": [{"id": "srv", "tools": [{"name": "search", "result": "3 files."}],
+            "policy": {"tools": [{"tool": "search", "results": {}}]}}],
+        "setups": [{"client": "plain", "server": "srv", "transport": "http",
+            "steps": [{"do": "call", "tool": "search"}]}]
+    });
+    let dir = std::env::temp_dir().join(format!("mcp-lanes-policy-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("policy.json");
+    std::fs::write(&path, file.to_string()).expect("write the file");
+    let (_server, port) = common::spawn_listening(&[
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--auth",
+        "--file",
+        &path.display().to_string(),
+        "--server",
+        "srv",
+    ]);
+    let bearer = format!("Bearer {}", access(&tokens(port, "mcp")));
+    let call = common::modern(
+        1,
+        "tools/call",
+        json!({"name": "search", "arguments": {}}),
+        json!({}),
+    );
+    let answered = common::post(port, "2026-07-28", &call, &[("Authorization", &bearer)]);
+    assert_eq!(
+        answered.status,
+        200,
+        "{:?}",
+        String::from_utf8_lossy(&answered.body)
+    );
+    assert_eq!(answered.json()["result"]["content"][0]["text"], "3 files.");
+}

@@ -98,8 +98,11 @@ impl Shared {
         self
     }
 
-    /// Protects `/mcp` with `lab` (`serve --auth`).
+    /// Protects `/mcp` with `lab` (`serve --auth`); a policy reads its
+    /// caller from the lab's tokens.
     pub fn with_lab(self, lab: std::sync::Mutex<mcp_lanes_core::auth::lab::Lab>) -> Self {
+        self.pool
+            .trust_tokens_of(lab.lock().unwrap_or_else(|p| p.into_inner()).protected());
         Self {
             lab: Some(lab),
             ..self

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use bytes::Bytes;
+use mcp_lanes_core::auth::resource::ProtectedResource;
 use mcp_lanes_core::server::{
     OutputKind, Server, ServerConfig, ServerOutput, ServerTrigger, SessionIds, SessionPolicy,
 };
@@ -167,6 +168,14 @@ impl Pool {
         Self {
             shards,
             next: AtomicUsize::new(0),
+        }
+    }
+
+    /// Every instance's policy reads its caller from the tokens `resource`
+    /// accepts (`serve --auth`: the lab authorization server's).
+    pub fn trust_tokens_of(&self, resource: &ProtectedResource) {
+        for shard in &self.shards {
+            lock(shard).server.trust_tokens_of(resource.clone());
         }
     }
 

@@ -164,6 +164,11 @@ impl Lab {
         &self.origin
     }
 
+    /// The MCP endpoint as a protected resource: the check its tokens pass.
+    pub fn protected(&self) -> &ProtectedResource {
+        &self.resource
+    }
+
     /// The MCP endpoint's canonical URI (the tokens' audience).
     pub fn resource(&self) -> &str {
         &self.resource.resource

@@ -283,6 +283,9 @@ pub struct Server {
     pub(crate) ledger: tool_state::Ledger,
     /// Over HTTP, with a policy: the caller its token named.
     pub(crate) http_caller: Option<crate::identity::Caller>,
+    /// Over HTTP, with a policy: whose tokens name the caller. `None`:
+    /// the identities' tokens ([`crate::identity::resource`]).
+    pub(crate) token_checks: Option<crate::auth::resource::ProtectedResource>,
 }
 
 /// An error reply in the making: why ([`Fault`]), the message, data, rules
@@ -335,6 +338,7 @@ impl Server {
             poll_reply: None,
             ledger: tool_state::Ledger::default(),
             http_caller: None,
+            token_checks: None,
         }
     }
 

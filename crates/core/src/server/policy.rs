@@ -203,6 +203,14 @@ impl Server {
         Some((vec![rules::M_TOOL_POLICY_CALL], note))
     }
 
+    /// Over HTTP, with a policy: the caller is read from tokens that
+    /// `resource` accepts (the authorization server that protects this
+    /// server, in an authorized run or behind `serve --auth`), not from
+    /// the identities' pre-issued ones.
+    pub fn trust_tokens_of(&mut self, resource: crate::auth::resource::ProtectedResource) {
+        self.token_checks = Some(resource);
+    }
+
     /// Over HTTP, with a policy: reads the caller from the request's
     /// bearer token, or refuses the request before the server reads it
     /// (401 without a valid token, 403 when it lacks the scope of the
@@ -214,7 +222,10 @@ impl Server {
     ) -> Option<HttpReply> {
         self.http_caller = None;
         self.config.policy.as_ref()?;
-        let resource = crate::identity::resource();
+        let resource = self
+            .token_checks
+            .clone()
+            .unwrap_or_else(crate::identity::resource);
         let now = self.now.as_millis();
         let claims = match resource.check(&request.headers, &[], now) {
             Ok(claims) => claims,

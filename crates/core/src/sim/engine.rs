@@ -157,6 +157,11 @@ fn run_with(setup: &Setup, bearer: Option<Bearer>) -> Timeline {
     }
     let mut client = Client::new(config, setup.script.clone(), transport);
     let mut server = Server::new(setup.server.clone());
+    if let Some(b) = &bearer {
+        // A policy reads the caller from the token the flow got (or, behind
+        // a gateway, the gateway's own), which the server's checks accept.
+        server.trust_tokens_of(b.server.clone());
+    }
     // Derived from the set-up, never drawn (M-MRTR-STATE): runs repeat.
     let state_key = crate::server::simulation_key(&setup.label, &setup.server);
     server.set_state_key(&state_key);
