@@ -158,3 +158,113 @@ fn the_registration_scenario_shows_both_ways_side_by_side() {
     assert!(labels(&runs[0]).iter().any(|l| l == "GET client metadata"));
     assert!(labels(&runs[1]).iter().any(|l| l == "POST /register"));
 }
+
+/// A protected server with a policy, its script's two calls, each with a `say`.
+fn policy_file() -> Value {
+    json!({
+        "format": file::FORMAT,
+        "id": "t",
+        "servers": [{"id": "files", "name": "files-server", "version": "1.0.0",
+            "tools": [{"name": "search_files", "result": "3 files."}, {"name": "write_file", "result": "Wrote."}],
+            "policy": {"tools": [{"tool": "write_file", "scopes": ["files:write"]}]}}],
+        "clients": [{"id": "c", "name": "web-host", "version": "1.0.0"}],
+        "setups": [{"client": "c", "server": "files", "transport": "http", "auth": {},
+            "steps": [
+                {"do": "call", "tool": "search_files", "say": "First, a search."},
+                {"do": "call", "tool": "write_file", "say": "Then a write."}
+            ]}]
+    })
+}
+
+#[test]
+fn a_scope_step_up_a_policy_behind_the_flow_takes_the_flows_token() {
+    // Found by lesson 38: the server's policy read the caller from the
+    // identities' pre-issued tokens only, and refused the flow's with 401.
+    let loaded = file::load_value(&policy_file()).expect("loads");
+    let t = scenarios::run_setups(&loaded.setups).remove(0);
+    let statuses: Vec<u16> = t
+        .messages()
+        .filter(|(_, m)| m.from == mcp_lanes_core::sim::Side::Server)
+        .filter_map(|(_, m)| m.http.as_ref().and_then(|h| h.status))
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 401).count(),
+        1,
+        "{statuses:?}"
+    );
+    let results: Vec<String> = t
+        .messages()
+        .filter_map(|(_, m)| {
+            m.json
+                .as_ref()?
+                .pointer("/result/content/0/text")?
+                .as_str()
+                .map(str::to_string)
+        })
+        .collect();
+    assert!(
+        results.iter().any(|r| r == "3 files."),
+        "the search passes: {results:?}"
+    );
+    assert_eq!(
+        statuses.last(),
+        Some(&403),
+        "the write lacks files:write: {statuses:?}"
+    );
+    let refused = t.events.iter().rev().find(|e| {
+        e.message()
+            .is_some_and(|m| m.http.as_ref().and_then(|h| h.status) == Some(403))
+    });
+    assert!(refused.is_some_and(|e| e.rules.contains(&rules::A_SCOPE_STEP_UP)));
+}
+
+#[test]
+fn a_challenge_a_protected_run_keeps_its_files_names_and_says_the_first_step_with_the_first_request(
+) {
+    let loaded = file::load_value(&policy_file()).expect("loads");
+    let t = scenarios::run_setups(&loaded.setups).remove(0);
+    assert!(
+        t.client_label.starts_with("web-host 1.0.0"),
+        "{}",
+        t.client_label
+    );
+    assert!(
+        t.server_label.starts_with("files-server 1.0.0"),
+        "{}",
+        t.server_label
+    );
+    let said: Vec<(usize, &str)> = t
+        .events
+        .iter()
+        .filter_map(|e| Some((e.index, e.narration.as_deref()?)))
+        .collect();
+    assert_eq!(
+        said.iter().map(|(_, s)| *s).collect::<Vec<_>>(),
+        ["First, a search.", "Then a write."]
+    );
+    let first = t
+        .events
+        .iter()
+        .position(|e| e.message().is_some())
+        .expect("a message");
+    assert_eq!(
+        said[0].0, first,
+        "the first say comes with the request that meets the 401"
+    );
+    // A flow that stops early keeps the names too.
+    let mut broken = policy_file();
+    broken["setups"][0]["auth"] = json!({"break": "wrong-issuer"});
+    let t = scenarios::run_setups(&file::load_value(&broken).expect("loads").setups).remove(0);
+    assert!(
+        t.client_label.starts_with("web-host 1.0.0"),
+        "{}",
+        t.client_label
+    );
+    assert_eq!(
+        t.events
+            .iter()
+            .filter_map(|e| e.narration.as_deref())
+            .collect::<Vec<_>>(),
+        ["First, a search."]
+    );
+}

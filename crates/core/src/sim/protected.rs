@@ -22,7 +22,7 @@ pub fn run(setup: &Setup) -> Timeline {
         return engine::run(setup);
     };
     if setup.channel.kind == TransportKind::Http {
-        let request = first_request(setup);
+        let (request, say) = first_request(setup);
         let drawn_with_gateway = setup.gateway.is_some() && request.is_some();
         let (mut t, bearer) = auth_flow::grant(&FlowSetup {
             label: setup.label.clone(),
@@ -41,9 +41,28 @@ pub fn run(setup: &Setup) -> Timeline {
             );
             decide(&mut t, rules::G_FORWARD, note);
         }
+        // The run is the set-up's, under its own names, and the author's
+        // first `say` comes with the first thing it makes happen: the
+        // request that meets the 401.
+        t.client_label = setup.client.label();
+        t.server_label = setup.server.label();
+        let said = say.filter(|_| first_client_message(&t).is_some());
+        if let (Some(say), Some(i)) = (&said, first_client_message(&t)) {
+            t.events[i].narration = Some(say.clone());
+        }
         if let Some(bearer) = bearer {
             let offset = bearer.offset_ms;
-            let after = engine::run_authorized(setup, bearer);
+            let mut after = engine::run_authorized(setup, bearer);
+            if let Some(say) = &said {
+                // Said once: not again with the retried request.
+                if let Some(e) = after
+                    .events
+                    .iter_mut()
+                    .find(|e| e.narration.as_ref() == Some(say))
+                {
+                    e.narration = None;
+                }
+            }
             go_on(&mut t, after, offset);
         }
         return t;
@@ -58,25 +77,36 @@ pub fn run(setup: &Setup) -> Timeline {
 }
 
 /// The first HTTP request the set-up's client sends: what meets the
-/// server's (or the gateway's) 401. `None` when it sends none.
-fn first_request(setup: &Setup) -> Option<FirstRequest> {
+/// server's (or the gateway's) 401, with the author's `say` for it.
+/// `None` when it sends none.
+fn first_request(setup: &Setup) -> (Option<FirstRequest>, Option<String>) {
     let mut client = Client::new(
         setup.client.clone(),
         setup.script.clone(),
         TransportKind::Http,
     );
     client.start(SimTime::ZERO);
+    let mut say = None;
     while let Some(out) = client.poll_output() {
+        say = say.or(out.narration);
         if let ClientAction::Send { http: Some(r), .. } = out.action {
-            return Some(FirstRequest {
+            let request = FirstRequest {
                 method: r.method,
                 path: r.path,
                 headers: r.headers,
                 body: r.body,
-            });
+            };
+            return (Some(request), say);
         }
     }
-    None
+    (None, None)
+}
+
+/// The index of the first message the client sent in `t`.
+fn first_client_message(t: &Timeline) -> Option<usize> {
+    t.events
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::Message(m) if m.from == Side::Client))
 }
 
 /// The engine's run `after`, which starts at `offset_ms` of the flow `t`,
