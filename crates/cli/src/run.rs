@@ -242,23 +242,32 @@ pub fn render_timeline_in(t: &Timeline, lang: Option<&Catalog>) -> String {
 /// message too).
 pub fn event_line(event: &Event, lang: Option<&Catalog>) -> String {
     let (arrow, label) = describe(event, lang);
-    let arrow = match event.message() {
-        Some(m) if !m.is_mcp() => hop_arrow(m),
+    let arrow = match (event.message(), event.actor) {
+        (Some(m), _) if !m.is_mcp() => hop_arrow(m),
+        // A marker on another actor's column (the authorization server's
+        // consent, a gateway's decision): its letter, not the server's.
+        (None, Some(actor)) if !matches!(actor, Actor::Client | Actor::Server) => {
+            format!("        * {}", letter(actor))
+        }
         _ => arrow.to_string(),
     };
     format!("{:>9} ms  {arrow}  {}", event.at_ms, one_line(&label))
+}
+
+/// The letter of an actor's column in the listing.
+fn letter(actor: Actor) -> char {
+    match actor {
+        Actor::Client => 'C',
+        Actor::Gateway => 'G',
+        Actor::Server => 'S',
+        Actor::AuthServer => 'A',
+    }
 }
 
 /// The arrow of a message between other actors than the MCP client and
 /// server (a gateway `G`, an authorization server `A`), as wide as the
 /// others: `C ------> G`, `G <------ S`, lost `C ---x    G`.
 fn hop_arrow(m: &MessageEvent) -> String {
-    let letter = |a: Actor| match a {
-        Actor::Client => 'C',
-        Actor::Gateway => 'G',
-        Actor::Server => 'S',
-        Actor::AuthServer => 'A',
-    };
     let order = |a: Actor| Actor::ALL.iter().position(|x| *x == a);
     let (from, to) = m.ends();
     let rightwards = order(from) < order(to);
@@ -389,7 +398,12 @@ fn message(m: &MessageEvent, lang: Option<&Catalog>) -> (&'static str, String) {
     };
     let mut label = m.label.clone();
     if let Some(http) = &m.http {
-        if let Some(method) = &http.method {
+        // A hop's label may name its method already ("GET AS metadata").
+        if let Some(method) = http
+            .method
+            .as_ref()
+            .filter(|m| !label.starts_with(&format!("{m} ")))
+        {
             label = format!("{method} {label}");
         }
     }
