@@ -12,34 +12,77 @@
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueHint};
 
+/// The usage of each command, written once: its `--help` and the
+/// top level's synopsis (`SYNOPSIS`) both show it.
+macro_rules! list_usage {
+    () => {
+        "mcp-lanes list [--lang TAG]"
+    };
+}
+macro_rules! run_usage {
+    () => {
+        "mcp-lanes run --scenario ID [--format text|json] [--lang TAG] [--keep-secrets]\n       mcp-lanes run --file PATH [--format text|json] [--lang TAG] [--keep-secrets]"
+    };
+}
+macro_rules! serve_usage {
+    () => {
+        "mcp-lanes serve [--transport stdio] --preset ID\n       mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]\n       mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]\n                       --file PATH --server ID\n       mcp-lanes serve --replay FILE"
+    };
+}
+macro_rules! export_usage {
+    () => {
+        "mcp-lanes export --scenario ID\n       mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]"
+    };
+}
+macro_rules! client_usage {
+    () => {
+        "mcp-lanes client [--flow NAME] [--out FILE [--keep-secrets]] [--timeout MS] [--lang TAG] URL\n       mcp-lanes client [--flow NAME] [--out FILE [--keep-secrets]] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\""
+    };
+}
+macro_rules! check_usage {
+    () => {
+        "mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...\n                       [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]\n                       [--timeout MS] [--lang TAG] [--token T | --authorize] [--other-audience-token T]\n                       [--low-scope-token T]\n       mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]"
+    };
+}
+macro_rules! bridge_usage {
+    () => {
+        "mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]"
+    };
+}
+macro_rules! tap_usage {
+    () => {
+        "mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]\n                     [--keep-secrets] [--log FILE] [--lang TAG]\n       mcp-lanes tap --replay FILE [--lang TAG]"
+    };
+}
+macro_rules! completions_usage {
+    () => {
+        "mcp-lanes completions SHELL"
+    };
+}
+
 /// The top level's usage: the synopsis of every command (`--help`, and
 /// below an error that names no command).
-const SYNOPSIS: &str = "\
-mcp-lanes list [--lang TAG]
-       mcp-lanes run --scenario ID [--format text|json] [--lang TAG] [--keep-secrets]
-       mcp-lanes run --file PATH [--format text|json] [--lang TAG] [--keep-secrets]
-       mcp-lanes serve [--transport stdio] --preset ID
-       mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
-       mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
-                       --file PATH --server ID
-       mcp-lanes serve --replay FILE
-       mcp-lanes export --scenario ID
-       mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]
-       mcp-lanes client [--flow NAME] [--out FILE [--keep-secrets]] [--timeout MS] [--lang TAG] URL
-       mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"
-       mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
-                       [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
-                       [--timeout MS] [--lang TAG] [--token T] [--other-audience-token T]
-                       [--low-scope-token T]
-       mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]
-       mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]
-       mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...
-       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...
-       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
-                     [--keep-secrets] [--log FILE] [--lang TAG]
-       mcp-lanes tap --replay FILE [--lang TAG]
-       mcp-lanes completions SHELL
-       mcp-lanes [COMMAND] --help | --version";
+const SYNOPSIS: &str = concat!(
+    list_usage!(),
+    "\n       ",
+    run_usage!(),
+    "\n       ",
+    serve_usage!(),
+    "\n       ",
+    export_usage!(),
+    "\n       ",
+    client_usage!(),
+    "\n       ",
+    check_usage!(),
+    "\n       ",
+    bridge_usage!(),
+    "\n       ",
+    tap_usage!(),
+    "\n       ",
+    completions_usage!(),
+    "\n       ",
+    "mcp-lanes [COMMAND] --help | --version"
+);
 
 /// What the top level's `--help` ends with.
 const AFTER_HELP: &str = "\
@@ -74,7 +117,7 @@ pub enum Sub {
     ///
     /// Print every scenario, server preset and client preset, one per line:
     /// ID<TAB>KIND<TAB>DESCRIPTION (KIND is scenario, server or client).
-    #[command(override_usage = "mcp-lanes list [--lang TAG]")]
+    #[command(override_usage = list_usage!())]
     List(ListOpts),
     /// Run a scenario on the virtual clock and print its transcript
     ///
@@ -83,9 +126,7 @@ pub enum Sub {
     /// ID, "setups": [{"label": ..., "transcript": [...]}]}. --file runs a
     /// scenario file (README: Scenario files); an invalid file gets every
     /// problem on stderr and exit status 2.
-    #[command(override_usage = "\
-mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
-       mcp-lanes run --file PATH [--format text|json] [--lang TAG]")]
+    #[command(override_usage = run_usage!())]
     Run(RunOpts),
     /// Serve a simulated server preset, or a server of a scenario file, for a real client
     ///
@@ -102,12 +143,7 @@ mcp-lanes run --scenario ID [--format text|json] [--lang TAG]
     /// authorization server for labs answers on the same origin (issuer
     /// http://127.0.0.1:N). Lab shortcut: the user consents at once, so
     /// /authorize redirects straight back to the client with the code.
-    #[command(override_usage = "\
-mcp-lanes serve [--transport stdio] --preset ID
-       mcp-lanes serve --transport http --port N --preset ID [HTTP OPTIONS]
-       mcp-lanes serve [--transport stdio | --transport http --port N [HTTP OPTIONS]]
-                       --file PATH --server ID
-       mcp-lanes serve --replay FILE")]
+    #[command(override_usage = serve_usage!())]
     Serve(ServeOpts),
     /// Print a built-in scenario as a scenario file, or a file's complete figure as HTML
     ///
@@ -120,9 +156,7 @@ mcp-lanes serve [--transport stdio] --preset ID
     /// mcp-lanes' style.css and figure.js, or with --document a standalone
     /// HTML document that links them from --base. An invalid file gets
     /// every problem on stderr and exit status 2.
-    #[command(override_usage = "\
-mcp-lanes export --scenario ID
-       mcp-lanes export --figure FILE [--lang TAG] [--document [--base URL]] [--out PATH]")]
+    #[command(override_usage = export_usage!())]
     Export(ExportOpts),
     /// Run the simulator's own client against a real server
     ///
@@ -138,9 +172,7 @@ mcp-lanes export --scenario ID
     /// http-custom-headers, http-invalid-tool-headers,
     /// json-schema-ref-no-deref, json-schema-2020-12-preservation), and every
     /// scenario id (its set-ups' client scripts).
-    #[command(override_usage = "\
-mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
-       mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] --cmd \"COMMAND ARGS\"")]
+    #[command(override_usage = client_usage!())]
     Client(ClientOpts),
     /// Grade a real server against the rule catalog
     ///
@@ -156,12 +188,7 @@ mcp-lanes client [--flow NAME] [--out FILE] [--timeout MS] [--lang TAG] URL
     /// --format json` document, a HAR capture of Streamable HTTP, `client
     /// --out` timelines or a `check --out` report. Exit status 2 for a file
     /// that is none of them.
-    #[command(override_usage = "\
-mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
-                       [--tool NAME [--args JSON]]... [--format text|json|junit] [--out FILE]
-                       [--timeout MS] [--lang TAG] [--token T] [--other-audience-token T]
-                       [--low-scope-token T]
-       mcp-lanes check --transcript FILE [--format text|json|junit] [--out FILE] [--lang TAG]")]
+    #[command(override_usage = check_usage!())]
     Check(CheckOpts),
     /// Serve a stdio MCP server as Streamable HTTP, for the page's live check
     ///
@@ -169,8 +196,7 @@ mcp-lanes check (--url URL | --cmd \"COMMAND ARGS\") [--flow ID]...
     /// Streamable HTTP on http://127.0.0.1:N/mcp, so the page can check it
     /// from the browser. Only the page at --allow-origin may use it (CORS);
     /// other Host or Origin headers get 403 (DNS rebinding).
-    #[command(override_usage = "\
-mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--timeout MS]")]
+    #[command(override_usage = bridge_usage!())]
     Bridge(BridgeOpts),
     /// Stand between an MCP host and its server, and record what passes
     ///
@@ -187,15 +213,14 @@ mcp-lanes bridge --cmd \"COMMAND ARGS\" --port N [--allow-origin ORIGIN] [--time
     /// proxy on loopback; --replay FILE serves a recording back as its
     /// server.
     #[command(
-        override_usage = "mcp-lanes tap [--out FILE] [--log FILE] [--live N [--allow-origin ORIGIN]] [--lang TAG] -- COMMAND [ARGS]...\n       mcp-lanes tap --print-config HOST [--out FILE] -- COMMAND [ARGS]...\n       mcp-lanes tap --upstream URL --port N [--allow-origin ORIGIN] [--out FILE] [--har FILE] [--live N]
-                     [--keep-secrets] [--log FILE] [--lang TAG]\n       mcp-lanes tap --replay FILE [--lang TAG]"
+        override_usage = tap_usage!()
     )]
     Tap(TapOpts),
     /// Print the completion script of a shell
     ///
     /// Print the completion script of a shell on stdout, e.g.
     /// `mcp-lanes completions bash > ~/.local/share/bash-completion/completions/mcp-lanes`.
-    #[command(override_usage = "mcp-lanes completions SHELL")]
+    #[command(override_usage = completions_usage!())]
     Completions(CompletionsOpts),
 }
 

@@ -656,3 +656,41 @@ fn keep_secrets_is_a_flag_of_run_client_and_tap() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn every_commands_usage_names_each_of_its_options() {
+    use clap::CommandFactory;
+    // serve groups its HTTP tuning as [HTTP OPTIONS], which its --help lists.
+    const HTTP_OPTIONS: &[&str] = &[
+        "max-connections",
+        "threads",
+        "session-idle",
+        "max-sessions",
+        "keep-alive",
+        "quiet",
+        "auth",
+    ];
+    let cli = super::cli::Cli::command();
+    let synopsis = cli.clone().render_usage().to_string();
+    for sub in cli.get_subcommands() {
+        let usage = sub.clone().render_usage().to_string();
+        for long in sub.get_arguments().filter_map(|a| a.get_long()) {
+            if sub.get_name() == "serve" && HTTP_OPTIONS.contains(&long) {
+                continue;
+            }
+            assert!(
+                usage.contains(&format!("--{long}")),
+                "{}: --{long} is not in {usage}",
+                sub.get_name()
+            );
+        }
+        // The top level's synopsis shows the same lines.
+        let own = usage.trim_start_matches("Usage: ");
+        for line in own.lines() {
+            assert!(
+                synopsis.contains(line.trim()),
+                "{line:?} is not in the synopsis"
+            );
+        }
+    }
+}
