@@ -186,6 +186,24 @@ fn g_forward_run_text_draws_each_hop_through_the_gateway() {
 }
 
 #[test]
+fn a_consent_run_text_puts_the_authorization_servers_marker_on_its_column() {
+    let out = run(&["run", "--scenario", "auth-happy-path"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "C ------> S  GET resource metadata  [A-PRM]",
+        "C ------> A  GET AS metadata  [A-AS-METADATA]",
+        "        * A  decides  [A-CONSENT]",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    assert!(
+        !text.contains("GET GET") && !text.contains("POST POST"),
+        "{text}"
+    );
+}
+
+#[test]
 fn run_text_is_the_default_sequence_listing() {
     let out = run(&["run", "--scenario", "capability-per-request"]);
     assert!(out.status.success(), "{}", stderr(&out));
