@@ -268,3 +268,47 @@ fn a_challenge_a_protected_run_keeps_its_files_names_and_says_the_first_step_wit
         ["First, a search."]
     );
 }
+
+#[test]
+fn a_scope_select_each_setting_that_breaks_the_authorization_request_draws_it_as_a_violation() {
+    let authorize = |t: &Timeline| -> Vec<(Option<String>, Vec<&'static str>)> {
+        t.events
+            .iter()
+            .filter_map(|e| {
+                let m = e.message()?;
+                (m.label == "GET /authorize").then(|| (m.violation.clone(), e.rules.clone()))
+            })
+            .collect()
+    };
+    for (broken, rule, words) in [
+        (Break::NoPkce, rules::A_PKCE, "no PKCE"),
+        (Break::WrongResource, rules::A_RESOURCE, "resource"),
+        (
+            Break::MissingScope,
+            rules::A_SCOPE_SELECT,
+            "the 401 challenge named",
+        ),
+    ] {
+        let t = sim::run(&protected(
+            TransportKind::Http,
+            Protection {
+                broken: Some(broken),
+                ..Protection::default()
+            },
+        ));
+        let asked = authorize(&t);
+        let (violation, rules) = &asked[0];
+        let violation = violation
+            .as_deref()
+            .unwrap_or_else(|| panic!("{broken:?}: not marked"));
+        assert!(violation.contains(words), "{broken:?}: {violation}");
+        assert!(rules.contains(&rule), "{broken:?}: {rules:?}");
+        // Asking again after a step-up, for what the 403 named, is right.
+        assert!(asked[1..].iter().all(|(v, _)| v.is_none()), "{broken:?}");
+    }
+    let t = sim::run(&protected(TransportKind::Http, Protection::default()));
+    assert!(
+        authorize(&t).iter().all(|(v, _)| v.is_none()),
+        "the happy path is right"
+    );
+}

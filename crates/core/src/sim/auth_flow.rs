@@ -89,6 +89,11 @@ struct Run {
     /// The resource the client sees: the server, or the gateway in front
     /// of it (G-AUTH-RESOURCE).
     resource: Actor,
+    /// The scope the first challenge named, if it named one.
+    scope_named: Option<String>,
+    /// What is wrong on purpose with the next hop (a setting that breaks
+    /// a step), drawn as a violation.
+    wrong: Option<Note>,
 }
 
 /// One HTTP message of the flow.
@@ -123,7 +128,14 @@ impl Run {
             headers,
             event_id: None,
         };
-        let mut m = message_event(side, &hop.body, ProtocolVersion::modern(), None, Some(http));
+        let wrong = self.wrong.take();
+        let mut m = message_event(
+            side,
+            &hop.body,
+            ProtocolVersion::modern(),
+            wrong,
+            Some(http),
+        );
         if hop.label != m.label && !m.label.ends_with(" result") {
             m.label = hop.label;
         }
@@ -244,6 +256,8 @@ pub fn grant(setup: &FlowSetup) -> (Timeline, Option<Bearer>) {
         } else {
             Actor::Server
         },
+        scope_named: None,
+        wrong: None,
     };
     let mut accepted = None;
     let outcome = walk(&mut run, &mut accepted);
@@ -316,6 +330,11 @@ fn walk(run: &mut Run, accepted: &mut Option<Bearer>) -> Note {
             &format!("scope=\"{}\"", first_scope.join(" ")),
         )
     };
+    run.scope_named = Some(if broken == Some(Break::MissingScope) {
+        needed.join(" ")
+    } else {
+        first_scope.join(" ")
+    });
     let (rules, note) = run.by_resource(challenge.rules, challenge.note);
     run.hop(Hop {
         from: run.resource,
@@ -564,6 +583,35 @@ fn authorize(
     } else {
         crate::note!("auth.authorize_no_pkce", "The authorization URL carries no PKCE challenge: anyone who intercepts the code could exchange it.")
     };
+    // The settings that break this step: the request is drawn as wrong,
+    // with the rule it breaks.
+    let mut rules = vec![rules::A_PKCE, rules::A_RESOURCE];
+    run.wrong = match run.setup.broken {
+        Some(Break::NoPkce) => Some(crate::note!(
+            "auth.wrong_no_pkce",
+            "no PKCE challenge: a client always sends one, with S256"
+        )),
+        Some(Break::WrongResource) => Some(crate::note!(
+            "auth.wrong_resource",
+            "`resource` names {resource}, not the MCP server the token is for",
+            resource = resource
+        )),
+        Some(Break::MissingScope)
+            if run
+                .scope_named
+                .as_ref()
+                .is_some_and(|named| named != &scope_text) =>
+        {
+            rules.push(rules::A_SCOPE_SELECT);
+            Some(crate::note!(
+                "auth.wrong_scope",
+                "asks for {scope}, not the {named} the 401 challenge named",
+                scope = scope_text.clone(),
+                named = run.scope_named.clone().unwrap_or_default()
+            ))
+        }
+        _ => None,
+    };
     run.hop(Hop {
         from: Actor::Client,
         to: Actor::AuthServer,
@@ -572,7 +620,7 @@ fn authorize(
         headers: vec![],
         body: String::new(),
         label: "GET /authorize".into(),
-        rules: vec![rules::A_PKCE, rules::A_RESOURCE],
+        rules,
         note,
     });
     run.decide(Actor::AuthServer, vec![rules::A_CONSENT], crate::note!("auth.consent", "The user signs in at the authorization server and consents to {scope} for this client. The client never sees the password.", scope = scope_text.clone()));
