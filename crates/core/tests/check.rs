@@ -331,3 +331,58 @@ fn m_cache_hints_an_input_required_tools_call_result_with_cache_hints_fails() {
     });
     assert_eq!(failed(&check::grade(&t)), ["M-CACHE-HINTS"]);
 }
+
+/// A recording's verdicts on `rule`, with their outcomes.
+fn recorded_on(t: &Timeline, rule: &str) -> Vec<Outcome> {
+    check::grade_recorded(t)
+        .into_iter()
+        .filter(|v| v.rule == rule)
+        .map(|v| v.verdict)
+        .collect()
+}
+
+/// The 401s and 403s the server answered in `t`, as event indexes.
+fn refusals(t: &Timeline, status: u16) -> Vec<usize> {
+    t.messages()
+        .filter(|(_, m)| {
+            m.from == Side::Server && m.http.as_ref().and_then(|h| h.status) == Some(status)
+        })
+        .map(|(e, _)| e.index)
+        .collect()
+}
+
+#[test]
+fn a_challenge_a_recordings_401_without_resource_metadata_fails_unless_marked() {
+    // The flow's 401 names its metadata: pass.
+    let t = run("auth-happy-path", 0);
+    assert_eq!(recorded_on(&t, "A-CHALLENGE"), [Outcome::Pass]);
+    // The scenario's server forgets resource_metadata on purpose: the
+    // lane marks it, so the failure is expected...
+    let mut t = run("auth-no-resource-metadata", 0);
+    assert_eq!(recorded_on(&t, "A-CHALLENGE"), [Outcome::ExpectedFailure]);
+    // ...and the same answer in a recording that does not mark it fails.
+    for i in refusals(&t, 401) {
+        if let EventKind::Message(m) = &mut t.events[i].kind {
+            m.violation = None;
+        }
+    }
+    assert_eq!(recorded_on(&t, "A-CHALLENGE"), [Outcome::Fail]);
+    // A run that never met a 401 says nothing of authorization.
+    assert!(recorded_on(&run("discover", 0), "A-CHALLENGE").is_empty());
+}
+
+#[test]
+fn a_scope_step_up_a_recordings_403_must_name_insufficient_scope_and_the_scope() {
+    let mut t = run("auth-scope-step-up", 0);
+    assert_eq!(recorded_on(&t, "A-SCOPE-STEP-UP"), [Outcome::Pass]);
+    for i in refusals(&t, 403) {
+        if let EventKind::Message(m) = &mut t.events[i].kind {
+            for (name, value) in &mut m.http.as_mut().expect("http").headers {
+                if name.eq_ignore_ascii_case("www-authenticate") {
+                    *value = "Bearer error=\"insufficient_scope\"".into();
+                }
+            }
+        }
+    }
+    assert_eq!(recorded_on(&t, "A-SCOPE-STEP-UP"), [Outcome::Fail]);
+}

@@ -4,7 +4,9 @@
 //! not need: request ids new or reused (RPC-ID), the MRTR rounds (M-MRTR:
 //! input_required only where allowed, each retry with a new id, the same
 //! keys and `requestState` unchanged; no server requests in the modern
-//! era), error codes (RPC-CODES). Rules only a live probe can show are n/a
+//! era), error codes (RPC-CODES), and the server's refusals of a token
+//! when it has any (A-CHALLENGE on each 401, A-SCOPE-STEP-UP on each 403
+//! with a Bearer challenge). Rules only a live probe can show are n/a
 //! with a sentence saying so. A failure at a message the recording marks as
 //! a deliberate violation is an [`Outcome::ExpectedFailure`].
 
@@ -67,6 +69,7 @@ pub fn grade_recorded(timeline: &Timeline) -> Vec<Verdict> {
     ids(timeline, &mut out);
     mrtr(timeline, &mut out);
     codes(timeline, &mut out);
+    challenges(timeline, &mut out);
     for rule in RECORDED {
         if !out.iter().any(|v| v.rule == *rule) {
             out.push(not_applicable(rule, not_recorded()));
@@ -400,6 +403,49 @@ fn codes(timeline: &Timeline, out: &mut Vec<Verdict>) {
                 "a defined code: not -32002 or -32042, none of the legacy -32000..-32019 or the reserved -32023..-32099"
             ),
             format!("error {code}"),
+            event.index,
+        ));
+    }
+}
+
+/// A-CHALLENGE on every 401 the MCP server (or a gateway in front of it)
+/// answered, and A-SCOPE-STEP-UP on every 403 of theirs that carries a
+/// Bearer challenge, judged as `check` judges a live server's. A
+/// recording with neither says nothing of authorization, which is
+/// optional: no verdict.
+fn challenges(timeline: &Timeline, out: &mut Vec<Verdict>) {
+    use super::protection::{self, challenge, Answer};
+    for (event, message) in timeline.messages() {
+        let Some(status) = message.http.as_ref().and_then(|h| h.status) else {
+            continue;
+        };
+        let (from, to) = message.ends();
+        let resource = matches!(from, Actor::Server | Actor::Gateway);
+        if message.sender().is_none() || !resource || to != Actor::Client {
+            continue;
+        }
+        let headers = message
+            .http
+            .as_ref()
+            .map(|h| h.headers.clone())
+            .unwrap_or_default();
+        let answer = Answer {
+            status,
+            headers,
+            body: message.wire.clone(),
+        };
+        let (rule, (ok, got)) = match status {
+            401 => (rules::A_CHALLENGE, protection::challenge_outcome(&answer)),
+            403 if challenge::bearer(&answer.headers).is_some() => {
+                (rules::A_SCOPE_STEP_UP, protection::scope_outcome(&answer))
+            }
+            _ => continue,
+        };
+        out.push(Verdict::judge(
+            rule,
+            ok,
+            protection::expected(rule),
+            got,
             event.index,
         ));
     }

@@ -335,6 +335,9 @@ fn walk(run: &mut Run, accepted: &mut Option<Bearer>) -> Note {
     } else {
         first_scope.join(" ")
     });
+    if resource.omit_metadata {
+        run.wrong = Some(crate::note!("auth.wrong_no_resource_metadata", "the Bearer challenge names no `resource_metadata`, so the client has to guess where the metadata is"));
+    }
     let (rules, note) = run.by_resource(challenge.rules, challenge.note);
     run.hop(Hop {
         from: run.resource,

@@ -50,7 +50,7 @@ pub fn grade(obs: &Observations) -> Vec<Verdict> {
     out
 }
 
-fn expected(rule: &str) -> Note {
+pub(crate) fn expected(rule: &str) -> Note {
     match rule {
         r if r == rules::A_CHALLENGE => note!(
             "check.auth.exp_challenge",
@@ -94,6 +94,19 @@ fn judge_challenge(obs: &Observations, out: &mut Vec<Verdict>) {
     let Some(Ok(a)) = obs.unauthenticated.as_ref().map(|f| &f.answer) else {
         return;
     };
+    let (ok, got) = challenge_outcome(a);
+    push(
+        out,
+        rules::A_CHALLENGE,
+        if ok { Outcome::Pass } else { Outcome::Fail },
+        got,
+    );
+}
+
+/// A-CHALLENGE on the answer to a request without a (good) token: 401
+/// with a Bearer challenge naming its metadata by an absolute URL. Also
+/// what a recording's 401s are judged by.
+pub(crate) fn challenge_outcome(a: &Answer) -> (bool, Note) {
     let headers: Vec<String> = a
         .headers
         .iter()
@@ -137,12 +150,7 @@ fn judge_challenge(obs: &Observations, out: &mut Vec<Verdict>) {
             header = short(&headers.join(", "), 120)
         ))
     };
-    push(
-        out,
-        rules::A_CHALLENGE,
-        if ok { Outcome::Pass } else { Outcome::Fail },
-        got,
-    );
+    (ok, got)
 }
 
 /// What each fetch of a metadata document answered (none was a document).
@@ -434,6 +442,19 @@ fn judge_scope(obs: &Observations, out: &mut Vec<Verdict>) {
         ));
         return;
     }
+    let (ok, got) = scope_outcome(a);
+    push(
+        out,
+        rules::A_SCOPE_STEP_UP,
+        if ok { Outcome::Pass } else { Outcome::Fail },
+        got,
+    );
+}
+
+/// A-SCOPE-STEP-UP on the refusal of a valid token short of scope: 403,
+/// `error="insufficient_scope"` and the `scope` needed. Also what a
+/// recording's 403s with a Bearer challenge are judged by.
+pub(crate) fn scope_outcome(a: &Answer) -> (bool, Note) {
     let c = challenge::bearer(&a.headers);
     let error = c.as_ref().and_then(|c| c.param("error"));
     let scope = c
@@ -472,12 +493,7 @@ fn judge_scope(obs: &Observations, out: &mut Vec<Verdict>) {
         ),
         )
     };
-    push(
-        out,
-        rules::A_SCOPE_STEP_UP,
-        if ok { Outcome::Pass } else { Outcome::Fail },
-        got,
-    );
+    (ok, got)
 }
 
 /// Sentences one after the other.

@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::rules::{self, RuleId};
 
 pub use judge::grade;
+pub(crate) use judge::{challenge_outcome, expected, scope_outcome};
 
 /// The rules this grader judges, in the order it says them.
 pub const RULES: &[RuleId] = &[
