@@ -660,22 +660,15 @@ fn keep_secrets_is_a_flag_of_run_client_and_tap() {
 #[test]
 fn every_commands_usage_names_each_of_its_options() {
     use clap::CommandFactory;
-    // serve groups its HTTP tuning as [HTTP OPTIONS], which its --help lists.
-    const HTTP_OPTIONS: &[&str] = &[
-        "max-connections",
-        "threads",
-        "session-idle",
-        "max-sessions",
-        "keep-alive",
-        "quiet",
-        "auth",
-    ];
+    // serve groups its HTTP-only options as [HTTP OPTIONS], which its
+    // --help lists.
+    let http_options = super::usage::HTTP_ONLY;
     let cli = super::cli::Cli::command();
     let synopsis = cli.clone().render_usage().to_string();
     for sub in cli.get_subcommands() {
         let usage = sub.clone().render_usage().to_string();
         for long in sub.get_arguments().filter_map(|a| a.get_long()) {
-            if sub.get_name() == "serve" && HTTP_OPTIONS.contains(&long) {
+            if sub.get_name() == "serve" && http_options.contains(&long) {
                 continue;
             }
             assert!(
