@@ -52,6 +52,7 @@ fn tags(transcript: &[Value]) -> Vec<Vec<String>> {
         if entry.get("violation").is_some_and(|v| !v.is_null()) {
             t.push("violation".into());
         }
+        t.extend(http_tags(entry));
         let message = &entry["message"];
         let id = message.get("id").map(Value::to_string);
         if let Some(id) = &id {
@@ -84,6 +85,52 @@ fn tags(transcript: &[Value]) -> Vec<Vec<String>> {
         out.push(t);
     }
     out
+}
+
+/// The tags of an entry's HTTP part: who else it is between (`AS`, `G`),
+/// the request's method and path (`GET`, `/authorize`, the query left
+/// out), what the query carries (`pkce`, `resource`), and what a
+/// `WWW-Authenticate` header says (`resource_metadata`,
+/// `insufficient_scope`, `invalid_token`).
+fn http_tags(entry: &Value) -> Vec<String> {
+    let mut t = Vec::new();
+    let between = entry["between"].as_str().unwrap_or("");
+    if between.contains("auth_server") {
+        t.push("AS".to_string());
+    }
+    if between.contains("gateway") {
+        t.push("G".to_string());
+    }
+    if let Some(method) = entry.pointer("/http/method").and_then(Value::as_str) {
+        t.push(method.to_string());
+    }
+    let header = |name: &str| {
+        entry
+            .pointer("/http/headers")
+            .and_then(Value::as_object)
+            .and_then(|h| h.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
+            .and_then(|(_, v)| v.as_str())
+            .unwrap_or("")
+    };
+    let path = header(":path");
+    if !path.is_empty() {
+        let (bare, query) = path.split_once('?').unwrap_or((path, ""));
+        t.push(bare.to_string());
+        let has = |name: &str| query.split('&').any(|p| p.starts_with(&format!("{name}=")));
+        if has("code_challenge") {
+            t.push("pkce".into());
+        }
+        if has("resource") {
+            t.push("resource".into());
+        }
+    }
+    let challenge = header("www-authenticate");
+    for word in ["resource_metadata", "insufficient_scope", "invalid_token"] {
+        if challenge.contains(word) {
+            t.push(word.to_string());
+        }
+    }
+    t
 }
 
 fn matches(message: &[String], entry: &str) -> bool {
