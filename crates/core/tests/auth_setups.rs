@@ -312,3 +312,27 @@ fn a_scope_select_each_setting_that_breaks_the_authorization_request_draws_it_as
         "the happy path is right"
     );
 }
+
+#[test]
+fn a_consent_the_user_who_consents_is_the_clients_principal_and_the_policy_reads_it() {
+    // A client acting for bob: bob signs in, the token names bob, and a
+    // tool only alice may call is refused to him (M-TOOL-POLICY-CALL).
+    let mut file = policy_file();
+    file["clients"][0]["principal"] = json!("bob");
+    file["servers"][0]["policy"] =
+        json!({"tools": [{"tool": "search_files", "callableBy": ["alice"]}]});
+    file["setups"][0]["steps"] = json!([{"do": "call", "tool": "search_files"}]);
+    let t = scenarios::run_setups(&file::load_value(&file).expect("loads").setups).remove(0);
+    let refusal = t
+        .messages()
+        .filter_map(|(e, m)| Some((e, m.json.as_ref()?)))
+        .find(|(_, m)| m.pointer("/result/isError") == Some(&json!(true)))
+        .map(|(e, _)| e)
+        .expect("a tool error");
+    assert!(
+        refusal.rules.contains(&rules::M_TOOL_POLICY_CALL),
+        "{:?}",
+        refusal.rules
+    );
+    assert!(refusal.note.contains("bob"), "{}", refusal.note);
+}

@@ -56,6 +56,9 @@ pub struct AuthorizationServer {
     /// Make codes unguessable: each carries a tag signed with the key
     /// (`serve --auth`, where a real client could guess `code-1`).
     pub signed_codes: bool,
+    /// The user who signs in and consents: the subject of its tokens
+    /// ([`USER`] unless the set-up's client acts for a principal).
+    pub user: String,
     signer: Signer,
     grants: Vec<Grant>,
     registered: usize,
@@ -70,6 +73,7 @@ impl AuthorizationServer {
             issuer: ISSUER.into(),
             claimed_iss: None,
             signed_codes: false,
+            user: USER.into(),
             signer: Signer::new(key),
             grants: Vec::new(),
             registered: 0,
@@ -140,7 +144,7 @@ impl AuthorizationServer {
         self.grants.push(Grant {
             code: code.clone(),
             client_id: client_id.into(),
-            user: USER.into(),
+            user: self.user.clone(),
             challenge: challenge.map(|(c, _)| c.to_string()),
             resource: resource.into(),
             scope: scope.to_vec(),

@@ -40,6 +40,9 @@ pub struct FlowSetup {
     /// and retries with one, in place of its own call; the flow then
     /// stops where the request is accepted ([`authorize`]).
     pub request: Option<FirstRequest>,
+    /// Who signs in and consents: the client's principal, when it acts
+    /// for one; otherwise the simulated runs' user.
+    pub user: Option<String>,
 }
 
 /// The first HTTP request of a set-up's client: what meets the 401.
@@ -65,6 +68,7 @@ impl FlowSetup {
             broken: None,
             gateway: false,
             request: None,
+            user: None,
         }
     }
 }
@@ -291,6 +295,9 @@ fn walk(run: &mut Run, accepted: &mut Option<Bearer>) -> Note {
     let mut resource = handover::resource_seen(run.setup.gateway);
     resource.omit_metadata = broken == Some(Break::NoResourceMetadata);
     let mut auth = AuthorizationServer::new(KEY);
+    if let Some(user) = &run.setup.user {
+        auth.user = user.clone();
+    }
     if broken == Some(Break::WrongIssuer) {
         auth.claimed_iss = Some("https://evil.example.net".into());
     }

@@ -31,6 +31,7 @@ pub fn run(setup: &Setup) -> Timeline {
             broken: protection.broken,
             gateway: drawn_with_gateway,
             request,
+            user: setup.client.identity.as_ref().map(|i| i.principal.clone()),
         });
         if setup.gateway.is_some() && !drawn_with_gateway {
             // Not drawn rather than drawn wrong: with no request of the
