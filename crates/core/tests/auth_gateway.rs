@@ -223,17 +223,17 @@ fn a_scope_step_up_behind_a_gateway_is_the_gateways_403_then_the_script_runs() {
         .any(|(f, to, m)| (*f, *to) == (G, S) && m.label == "tools/call"));
 }
 
-#[test]
-fn g_auth_resource_a_token_the_gateway_refuses_never_reaches_the_server() {
+/// The first set-up of scenario file `file`, run after the flow with a
+/// token that neither the gateway nor the server accepts.
+fn with_refused_token(file: Value) -> Timeline {
     use mcp_lanes_core::auth::resource::ProtectedResource;
     use mcp_lanes_core::sim::engine::{run_authorized, Bearer};
-    let f = common::load_file(&scenario(json!({}), json!({}), steps()));
-    let setup = f.setups[0].clone();
+    let f = common::load_file(&file);
     let mut gateway = ProtectedResource::new(b"key", &["files:read"]);
     gateway.resource = GATEWAY_RESOURCE.into();
     gateway.metadata_url = GATEWAY_PRM_URL.into();
-    let t = run_authorized(
-        &setup,
+    run_authorized(
+        &f.setups[0],
         Bearer {
             token: "not-a-token".into(),
             first_id: 1,
@@ -242,7 +242,12 @@ fn g_auth_resource_a_token_the_gateway_refuses_never_reaches_the_server() {
             offset_ms: 0,
             gateway: Some((gateway, "also-not-a-token".into())),
         },
-    );
+    )
+}
+
+#[test]
+fn g_auth_resource_a_token_the_gateway_refuses_never_reaches_the_server() {
+    let t = with_refused_token(scenario(json!({}), json!({}), steps()));
     let h = hops(&t);
     assert!(
         h.iter().all(|(f, to, _)| *f != S && *to != S),
@@ -266,28 +271,11 @@ fn g_auth_resource_a_token_the_gateway_refuses_never_reaches_the_server() {
 
 #[test]
 fn g_auth_resource_the_token_is_checked_before_a_hidden_tool_is_refused() {
-    use mcp_lanes_core::auth::resource::ProtectedResource;
-    use mcp_lanes_core::sim::engine::{run_authorized, Bearer};
-    let f = common::load_file(&scenario(
+    let t = with_refused_token(scenario(
         json!({}),
         json!({"hide": ["delete_file"]}),
         json!([{"do": "call", "tool": "delete_file"}]),
     ));
-    let setup = f.setups[0].clone();
-    let mut gateway = ProtectedResource::new(b"key", &["files:read"]);
-    gateway.resource = GATEWAY_RESOURCE.into();
-    gateway.metadata_url = GATEWAY_PRM_URL.into();
-    let t = run_authorized(
-        &setup,
-        Bearer {
-            token: "not-a-token".into(),
-            first_id: 1,
-            server: ProtectedResource::new(b"key", &["files:read"]),
-            needed: vec!["files:read".into()],
-            offset_ms: 0,
-            gateway: Some((gateway, "also-not-a-token".into())),
-        },
-    );
     let answers: Vec<&str> = hops(&t)
         .into_iter()
         .filter(|(f, to, _)| (*f, *to) == (G, C))
