@@ -416,7 +416,7 @@ fn codes(timeline: &Timeline, out: &mut Vec<Verdict>) {
 fn challenges(timeline: &Timeline, out: &mut Vec<Verdict>) {
     use super::protection::{self, challenge, Answer};
     for (event, message) in timeline.messages() {
-        let Some(status) = message.http.as_ref().and_then(|h| h.status) else {
+        let Some((http, status)) = message.http.as_ref().and_then(|h| Some((h, h.status?))) else {
             continue;
         };
         let (from, to) = message.ends();
@@ -424,14 +424,9 @@ fn challenges(timeline: &Timeline, out: &mut Vec<Verdict>) {
         if message.sender().is_none() || !resource || to != Actor::Client {
             continue;
         }
-        let headers = message
-            .http
-            .as_ref()
-            .map(|h| h.headers.clone())
-            .unwrap_or_default();
         let answer = Answer {
             status,
-            headers,
+            headers: http.headers.clone(),
             body: message.wire.clone(),
         };
         let (rule, (ok, got)) = match status {

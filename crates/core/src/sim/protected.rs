@@ -47,10 +47,13 @@ pub fn run(setup: &Setup) -> Timeline {
         // request that meets the 401.
         t.client_label = setup.client.label();
         t.server_label = setup.server.label();
-        let said = say.filter(|_| first_client_message(&t).is_some());
-        if let (Some(say), Some(i)) = (&said, first_client_message(&t)) {
-            t.events[i].narration = Some(say.clone());
-        }
+        let said = match (say, first_client_message(&t)) {
+            (Some(say), Some(i)) => {
+                t.events[i].narration = Some(say.clone());
+                Some(say)
+            }
+            _ => None,
+        };
         if let Some(bearer) = bearer {
             let offset = bearer.offset_ms;
             let mut after = engine::run_authorized(setup, bearer);

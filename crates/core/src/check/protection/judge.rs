@@ -79,6 +79,12 @@ fn push(out: &mut Vec<Verdict>, rule: &'static str, outcome: Outcome, got: Note)
     out.push(Verdict::new(rule, outcome, expected(rule), got, None));
 }
 
+/// Pass or fail on `rule`, as an outcome function said.
+fn push_judged(out: &mut Vec<Verdict>, rule: &'static str, (ok, got): (bool, Note)) {
+    let outcome = if ok { Outcome::Pass } else { Outcome::Fail };
+    push(out, rule, outcome, got);
+}
+
 fn answer(fetch: &Fetch) -> Result<&Answer, Note> {
     fetch.answer.as_ref().map_err(|why| {
         note!(
@@ -94,13 +100,7 @@ fn judge_challenge(obs: &Observations, out: &mut Vec<Verdict>) {
     let Some(Ok(a)) = obs.unauthenticated.as_ref().map(|f| &f.answer) else {
         return;
     };
-    let (ok, got) = challenge_outcome(a);
-    push(
-        out,
-        rules::A_CHALLENGE,
-        if ok { Outcome::Pass } else { Outcome::Fail },
-        got,
-    );
+    push_judged(out, rules::A_CHALLENGE, challenge_outcome(a));
 }
 
 /// A-CHALLENGE on the answer to a request without a (good) token: 401
@@ -344,12 +344,7 @@ fn judge_as(obs: &Observations, issuer: Option<&str>, out: &mut Vec<Verdict>) {
             ),
         )
     };
-    push(
-        out,
-        rules::A_AS_METADATA,
-        if ok { Outcome::Pass } else { Outcome::Fail },
-        got,
-    );
+    push_judged(out, rules::A_AS_METADATA, (ok, got));
 }
 
 fn judge_audience(obs: &Observations, out: &mut Vec<Verdict>) {
@@ -442,13 +437,7 @@ fn judge_scope(obs: &Observations, out: &mut Vec<Verdict>) {
         ));
         return;
     }
-    let (ok, got) = scope_outcome(a);
-    push(
-        out,
-        rules::A_SCOPE_STEP_UP,
-        if ok { Outcome::Pass } else { Outcome::Fail },
-        got,
-    );
+    push_judged(out, rules::A_SCOPE_STEP_UP, scope_outcome(a));
 }
 
 /// A-SCOPE-STEP-UP on the refusal of a valid token short of scope: 403,
